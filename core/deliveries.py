@@ -1,0 +1,94 @@
+"""Delivery dedupe on `X-GitHub-Delivery`: a redelivered webhook is acknowledged, not enqueued again."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Protocol
+
+from core import aws
+from core.errors import TransientError
+
+if TYPE_CHECKING:
+    from core.db import Database
+
+
+class DeliveryLog(Protocol):
+    def claim(self, delivery_id: str, event: str, tenant_id: int | None) -> bool:
+        """True the first time a delivery id is seen, False for a redelivery."""
+
+    def release(self, delivery_id: str) -> None:
+        """Forget a claim whose job could not be enqueued, so a redelivery can succeed."""
+
+
+class MemoryDeliveries:
+    """Bounded, in-process: enough for one local process and for tests."""
+
+    def __init__(self, capacity: int = 100_000):
+        self._seen: OrderedDict[str, None] = OrderedDict()
+        self._capacity = capacity
+        self._lock = threading.Lock()
+
+    def claim(self, delivery_id: str, event: str, tenant_id: int | None) -> bool:
+        with self._lock:
+            if delivery_id in self._seen:
+                return False
+            self._seen[delivery_id] = None
+            if len(self._seen) > self._capacity:
+                self._seen.popitem(last=False)
+            return True
+
+    def release(self, delivery_id: str) -> None:
+        with self._lock:
+            self._seen.pop(delivery_id, None)
+
+
+class DynamoDeliveries:
+    """Conditional put: exactly one caller wins a delivery id; TTL expires it after GitHub's window."""
+
+    def __init__(self, table: str, ttl_days: int):
+        self.table = table
+        self.ttl_seconds = ttl_days * 86_400
+
+    def claim(self, delivery_id: str, event: str, tenant_id: int | None) -> bool:
+        ddb = aws.client("dynamodb")
+        try:
+            ddb.put_item(
+                TableName=self.table,
+                Item={
+                    "delivery_id": {"S": delivery_id},
+                    "event": {"S": event},
+                    "tenant_id": {"N": str(tenant_id or 0)},
+                    "expires_at": {"N": str(int(time.time()) + self.ttl_seconds)},
+                },
+                ConditionExpression="attribute_not_exists(delivery_id)",
+            )
+            return True
+        except ddb.exceptions.ConditionalCheckFailedException:
+            return False
+        except Exception as exc:  # botocore errors: throttling, network
+            raise TransientError(f"delivery log unavailable: {exc.__class__.__name__}") from exc
+
+    def release(self, delivery_id: str) -> None:
+        aws.client("dynamodb").delete_item(TableName=self.table, Key={"delivery_id": {"S": delivery_id}})
+
+
+class DatabaseDeliveries:
+    """Local mode: survives restarts of `memfix serve`."""
+
+    def __init__(self, db: "Database"):
+        self.db = db
+
+    def claim(self, delivery_id: str, event: str, tenant_id: int | None) -> bool:
+        with self.db.system() as conn:
+            row = conn.execute(
+                "INSERT INTO webhook_deliveries (delivery_id, event, tenant_id) VALUES (%s, %s, %s)"
+                " ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id",
+                (delivery_id, event, tenant_id),
+            ).fetchone()
+        return row is not None
+
+    def release(self, delivery_id: str) -> None:
+        with self.db.system() as conn:
+            conn.execute("DELETE FROM webhook_deliveries WHERE delivery_id = %s", (delivery_id,))

@@ -1,0 +1,238 @@
+"""Webhook payload → Job. Pure and cheap to import: the webhook path runs it on every delivery."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from core.models import (
+    COMMANDS,
+    CommandJob,
+    InstallationJob,
+    IssueJob,
+    Job,
+    PullRequestClosedJob,
+    PushJob,
+    RefusalJob,
+    ReviewJob,
+)
+
+WRITE_ASSOCIATIONS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
+MEMFIX_BRANCH_PREFIX = "memfix/"
+TRIGGER_LABEL = "memfix"
+_COMMAND = re.compile(r"^/(?P<name>[a-z]+)\b[ \t]*(?P<rest>.*)$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    args: str
+
+
+@dataclass(frozen=True)
+class Routed:
+    """A Job, or the reason there is none (logged, never an error)."""
+
+    job: Job | None
+    reason: str
+
+
+def parse_command(body: str | None) -> Command | None:
+    """The first non-blank line must be a known `/command`; text after it belongs to it."""
+    text = (body or "").replace("\r\n", "\n").strip()
+    match = _COMMAND.match(text)
+    if not match or match["name"] not in COMMANDS:
+        return None
+    return Command(match["name"], match["rest"].strip())
+
+
+def _is_self(payload: dict[str, Any], bot_login: str) -> bool:
+    sender = payload.get("sender") or {}
+    return sender.get("login") == bot_login
+
+
+def route(event: str, payload: dict[str, Any], delivery_id: str, bot_login: str) -> Routed:
+    if not isinstance(payload, dict):
+        return Routed(None, "payload is not an object")
+    if _is_self(payload, bot_login):
+        return Routed(None, "event caused by memfix itself")
+    handler = _ROUTES.get(event)
+    if handler is None:
+        return Routed(None, f"event {event!r} is not handled")
+    installation = (payload.get("installation") or {}).get("id")
+    if not isinstance(installation, int):
+        return Routed(None, "no installation in payload")
+    return handler(payload, installation, delivery_id, bot_login)
+
+
+def _repo(payload: dict[str, Any]) -> str | None:
+    return (payload.get("repository") or {}).get("full_name")
+
+
+def _push(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+    repo = p.get("repository") or {}
+    default = repo.get("default_branch") or repo.get("master_branch") or "main"
+    if p.get("ref") != f"refs/heads/{default}":
+        return Routed(None, "push is not to the default branch")
+    if p.get("deleted"):
+        return Routed(None, "branch deleted")
+    if (p.get("pusher") or {}).get("name") == bot:
+        return Routed(None, "push by memfix itself")
+    # Net effect across commits: a file added then removed is gone, removed then re-added is modified.
+    status: dict[str, str] = {}
+    for commit in p.get("commits") or []:
+        for path in commit.get("added") or []:
+            status[path] = "modified" if status.get(path) == "removed" else "added"
+        for path in commit.get("modified") or []:
+            status[path] = "added" if status.get(path) == "added" else "modified"
+        for path in commit.get("removed") or []:
+            if status.pop(path, None) != "added":
+                status[path] = "removed"
+    pick = lambda kind: tuple(sorted(f for f, s in status.items() if s == kind))  # noqa: E731
+    return Routed(
+        PushJob(
+            tenant_id=tenant,
+            delivery_id=delivery,
+            repo=_repo(p),
+            default_branch=default,
+            before=p.get("before") or "",
+            after=p.get("after") or "",
+            pusher=(p.get("pusher") or {}).get("name") or "",
+            added=pick("added"),
+            modified=pick("modified"),
+            removed=pick("removed"),
+        ),
+        "push to default branch",
+    )
+
+
+def _issue_comment(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+    if p.get("action") != "created":
+        return Routed(None, "comment not newly created")
+    comment = p.get("comment") or {}
+    if (comment.get("user") or {}).get("login") == bot or (comment.get("user") or {}).get("type") == "Bot":
+        return Routed(None, "comment by a bot")
+    command = parse_command(comment.get("body"))
+    if command is None:
+        return Routed(None, "comment has no memfix command")
+    issue = p.get("issue") or {}
+    author = (comment.get("user") or {}).get("login") or ""
+    association = comment.get("author_association") or ""
+    common = dict(
+        tenant_id=tenant,
+        delivery_id=delivery,
+        repo=_repo(p),
+        command=command.name,
+        issue_number=int(issue.get("number") or 0),
+        comment_id=int(comment.get("id") or 0),
+        author=author,
+    )
+    if association not in WRITE_ASSOCIATIONS:
+        return Routed(RefusalJob(association=association, **common), f"/{command.name} from {association}")
+    return Routed(
+        CommandJob(args=command.args, is_pull_request=bool(issue.get("pull_request")), **common),
+        f"/{command.name}",
+    )
+
+
+def _review(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+    review = p.get("review") or {}
+    if p.get("action") != "submitted" or (review.get("state") or "").lower() != "approved":
+        return Routed(None, "review is not an approval")
+    if not (review.get("body") or "").strip():
+        return Routed(None, "approval has no body")
+    if review.get("author_association") not in WRITE_ASSOCIATIONS:
+        return Routed(None, "approval from a user without write access")
+    pr = p.get("pull_request") or {}
+    return Routed(
+        ReviewJob(
+            tenant_id=tenant,
+            delivery_id=delivery,
+            repo=_repo(p),
+            pr_number=int(pr.get("number") or 0),
+            review_id=int(review.get("id") or 0),
+            author=(review.get("user") or {}).get("login") or "",
+            body=review["body"],
+            head_ref=(pr.get("head") or {}).get("ref") or "",
+        ),
+        "approved review",
+    )
+
+
+def _pull_request(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+    pr = p.get("pull_request") or {}
+    head = pr.get("head") or {}
+    if p.get("action") != "closed":
+        return Routed(None, f"pull_request {p.get('action')} is not handled")
+    if not (head.get("ref") or "").startswith(MEMFIX_BRANCH_PREFIX):
+        return Routed(None, "closed PR is not a memfix PR")
+    return Routed(
+        PullRequestClosedJob(
+            tenant_id=tenant,
+            delivery_id=delivery,
+            repo=_repo(p),
+            pr_number=int(pr.get("number") or p.get("number") or 0),
+            merged=bool(pr.get("merged")),
+            head_ref=head.get("ref") or "",
+            head_sha=head.get("sha") or "",
+            closed_by=(p.get("sender") or {}).get("login") or "",
+        ),
+        "memfix PR merged" if pr.get("merged") else "memfix PR closed unmerged",
+    )
+
+
+def _issues(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+    label = (p.get("label") or {}).get("name")
+    if p.get("action") != "labeled" or label != TRIGGER_LABEL:
+        return Routed(None, "issue not labelled memfix")
+    issue = p.get("issue") or {}
+    return Routed(
+        IssueJob(
+            tenant_id=tenant,
+            delivery_id=delivery,
+            repo=_repo(p),
+            issue_number=int(issue.get("number") or 0),
+            title=issue.get("title") or "",
+            body=issue.get("body") or "",
+            author=(p.get("sender") or {}).get("login") or "",
+        ),
+        "issue labelled memfix",
+    )
+
+
+def _installation_job(p: dict, tenant: int, delivery: str, action: str, repos: list) -> InstallationJob:
+    return InstallationJob(
+        tenant_id=tenant,
+        delivery_id=delivery,
+        repo=None,
+        action=action,
+        account=((p.get("installation") or {}).get("account") or {}).get("login") or "",
+        repositories=tuple((int(r["id"]), r["full_name"]) for r in repos or [] if "id" in r and "full_name" in r),
+    )
+
+
+def _installation(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+    action = p.get("action")
+    if action not in ("created", "deleted"):
+        return Routed(None, f"installation {action} is not handled")
+    return Routed(_installation_job(p, tenant, delivery, action, p.get("repositories")), f"installation {action}")
+
+
+def _installation_repositories(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+    action = p.get("action")
+    if action not in ("added", "removed"):
+        return Routed(None, f"installation_repositories {action} is not handled")
+    repos = p.get(f"repositories_{action}")
+    return Routed(_installation_job(p, tenant, delivery, action, repos), f"repositories {action}")
+
+
+_ROUTES = {
+    "push": _push,
+    "issue_comment": _issue_comment,
+    "pull_request_review": _review,
+    "pull_request": _pull_request,
+    "issues": _issues,
+    "installation": _installation,
+    "installation_repositories": _installation_repositories,
+}

@@ -1,0 +1,344 @@
+"""GitHub REST adapter: App auth, cached installation tokens, retries. The only module importing githubkit."""
+
+from __future__ import annotations
+
+import base64
+import logging
+import threading
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from typing import Any, Callable
+from urllib.parse import quote
+
+import httpx
+from githubkit import AppAuthStrategy, GitHub, TokenAuthStrategy
+from githubkit.cache import MemCacheStrategy
+from githubkit.exception import GitHubException, RateLimitExceeded, RequestError, RequestFailed
+from githubkit.retry import RetryOption
+
+from core.errors import GitHubError, GitHubPermanentError, GitHubTransientError
+from core.settings import Settings, SettingsError
+
+log = logging.getLogger(__name__)
+
+TOKEN_REFRESH_MARGIN = timedelta(minutes=5)
+REQUEST_TIMEOUT = httpx.Timeout(30.0, connect=10.0)  # githubkit's default is no timeout at all
+PER_PAGE = 100
+RAW_MEDIA_TYPE = "application/vnd.github.raw+json"
+
+
+def _utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass(frozen=True)
+class InstallationToken:
+    token: str = field(repr=False)
+    expires_at: datetime
+
+
+class TokenCache:
+    """One installation's token, kept until `margin` before it expires, then fetched again."""
+
+    def __init__(
+        self,
+        fetch: Callable[[], InstallationToken],
+        *,
+        margin: timedelta = TOKEN_REFRESH_MARGIN,
+        clock: Callable[[], datetime] = _utcnow,
+    ):
+        self._fetch, self._margin, self._clock = fetch, margin, clock
+        self._current: InstallationToken | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> str:
+        with self._lock:
+            if self._current is None or self._clock() >= self._current.expires_at - self._margin:
+                self._current = self._fetch()
+            return self._current.token
+
+    def invalidate(self) -> None:
+        with self._lock:
+            self._current = None
+
+
+class RetryPolicy:
+    """githubkit `auto_retry` decision: honour rate-limit waits, back off exponentially on 5xx and network."""
+
+    def __init__(self, max_retries: int, base_seconds: float, max_wait_seconds: float):
+        self.max_retries, self.base_seconds, self.max_wait_seconds = max_retries, base_seconds, max_wait_seconds
+
+    def __call__(self, exc: GitHubException, retry_count: int) -> RetryOption:
+        if retry_count >= self.max_retries or not _is_transient(exc):
+            return RetryOption(False)
+        if isinstance(exc, RateLimitExceeded):
+            wait = exc.retry_after.total_seconds()
+        else:
+            wait = self.base_seconds * 2**retry_count
+        wait = min(wait, self.max_wait_seconds)
+        log.warning("GitHub %s; retry %d of %d in %.2fs", _describe(exc), retry_count + 1, self.max_retries, wait)
+        # githubkit sleeps 60 s when handed a falsy (zero) timedelta, so never return one
+        return RetryOption(True, timedelta(seconds=max(wait, 0.001)))
+
+
+def _is_transient(exc: GitHubException) -> bool:
+    if isinstance(exc, RequestFailed):
+        return isinstance(exc, RateLimitExceeded) or exc.response.status_code in (429,) or (
+            exc.response.status_code >= 500
+        )
+    return isinstance(exc, RequestError) and isinstance(exc.exc, httpx.TransportError)
+
+
+def _describe(exc: GitHubException) -> str:
+    """What went wrong, in words safe for logs and users: method, path, status, GitHub's message."""
+    if isinstance(exc, RequestFailed):
+        request, response = exc.request, exc.response.raw_response
+        try:
+            message = str(response.json().get("message", ""))[:200]
+        except Exception:
+            message = ""
+        kind = "rate limit" if isinstance(exc, RateLimitExceeded) else "answered"
+        return f"{kind} {response.status_code} to {request.method} {request.url.path}" + (
+            f": {message}" if message else ""
+        )
+    if isinstance(exc, RequestError) and isinstance(exc.exc, httpx.TransportError):
+        return f"could not be reached ({type(exc.exc).__name__})"
+    if isinstance(exc, RequestError) and exc.exc.__class__.__module__.startswith("jwt"):
+        return "App JWT could not be signed; check GITHUB_APP_PRIVATE_KEY"
+    inner = exc.exc if isinstance(exc, RequestError) else exc
+    return f"request failed ({type(inner).__name__})"
+
+
+def _to_memfix_error(exc: GitHubException) -> GitHubError:
+    status = exc.response.status_code if isinstance(exc, RequestFailed) else None
+    cls = GitHubTransientError if _is_transient(exc) else GitHubPermanentError
+    return cls(f"GitHub {_describe(exc)}", status)
+
+
+def _split(repo: str) -> str:
+    owner, _, name = repo.partition("/")
+    if not owner or not name:
+        raise GitHubPermanentError(f"repository must be owner/name, got {repo!r}")
+    return f"/repos/{quote(owner, safe='')}/{quote(name, safe='')}"
+
+
+class GitHubApp:
+    """The App's identity: signs JWTs, mints installation tokens, and hands out one client per installation."""
+
+    def __init__(self, settings: Settings):
+        if not settings.github_app_id or not settings.github_app_private_key:
+            raise SettingsError("GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY must both be set to talk to GitHub")
+        self.settings = settings
+        # env vars often carry the PEM with literal "\n"
+        private_key = settings.github_app_private_key.replace("\\n", "\n")
+        self._retry = RetryPolicy(
+            settings.github_max_retries, settings.github_retry_base_seconds, settings.github_max_wait_seconds
+        )
+        # githubkit's default cache is process-global and keys JWTs by app id only; keep ours private
+        self._cache = MemCacheStrategy()
+        self._app_github = self.new_github(AppAuthStrategy(settings.github_app_id, private_key))
+        self._clients: dict[int, InstallationClient] = {}
+        self._lock = threading.Lock()
+
+    def new_github(self, auth: Any) -> GitHub:
+        return GitHub(
+            auth,
+            base_url=self.settings.github_api_url,
+            user_agent=f"{self.settings.app_slug} (githubkit)",
+            timeout=REQUEST_TIMEOUT,
+            http_cache=False,
+            cache_strategy=self._cache,
+            auto_retry=self._retry,
+        )
+
+    def for_installation(self, installation_id: int) -> InstallationClient:
+        with self._lock:
+            client = self._clients.get(installation_id)
+            if client is None:
+                client = self._clients[installation_id] = InstallationClient(self, installation_id)
+            return client
+
+    def fetch_installation_token(self, installation_id: int) -> InstallationToken:
+        try:
+            data = self._app_github.request("POST", f"/app/installations/{installation_id}/access_tokens").json()
+        except GitHubException as exc:
+            raise _to_memfix_error(exc) from exc
+        expires_at = datetime.fromisoformat(data["expires_at"])
+        log.info("installation %s token issued, expires %s", installation_id, expires_at.isoformat())
+        return InstallationToken(data["token"], expires_at)
+
+
+class InstallationClient:
+    """GitHub as one installation sees it. `repo` is "owner/name"; answers are GitHub's raw JSON."""
+
+    def __init__(self, app: GitHubApp, installation_id: int, *, clock: Callable[[], datetime] = _utcnow):
+        self.installation_id = installation_id
+        self._app = app
+        self.tokens = TokenCache(lambda: app.fetch_installation_token(installation_id), clock=clock)
+        self._github: GitHub | None = None
+        self._github_token: str | None = None
+        self._lock = threading.Lock()
+        self._write_lock = threading.Lock()  # GitHub asks integrators to send mutating requests serially
+
+    def _client(self) -> GitHub:
+        token = self.tokens.get()
+        with self._lock:
+            if token != self._github_token:
+                self._github, self._github_token = self._app.new_github(TokenAuthStrategy(token)), token
+            return self._github
+
+    def _send(self, method: str, path: str, *, params=None, json=None, headers=None) -> httpx.Response:
+        """One API call with our retry policy; a 401 means a revoked token, so fetch a new one once."""
+        for attempt in (1, 2):
+            try:
+                with self._write_lock if method != "GET" else nullcontext():
+                    return self._client().request(method, path, params=params, json=json, headers=headers).raw_response
+            except RequestFailed as exc:
+                if exc.response.status_code == 401 and attempt == 1:
+                    self.tokens.invalidate()
+                    continue
+                raise _to_memfix_error(exc) from exc
+            except GitHubException as exc:
+                raise _to_memfix_error(exc) from exc
+        raise AssertionError("unreachable")
+
+    def _json(self, method: str, path: str, **kwargs) -> Any:
+        response = self._send(method, path, **kwargs)
+        return response.json() if response.content else None
+
+    def _json_or_none(self, method: str, path: str, **kwargs) -> Any:
+        try:
+            return self._json(method, path, **kwargs)
+        except GitHubPermanentError as exc:
+            if exc.status == 404:
+                return None
+            raise
+
+    def _pages(self, path: str, params: dict | None = None) -> list[dict]:
+        items: list[dict] = []
+        for page in range(1, 1000):
+            batch = self._json("GET", path, params={**(params or {}), "per_page": PER_PAGE, "page": page})
+            items.extend(batch)
+            if len(batch) < PER_PAGE:
+                break
+        return items
+
+    # contents
+
+    def get_file(self, repo: str, path: str, ref: str) -> str | None:
+        try:
+            response = self._send(
+                "GET", f"{_split(repo)}/contents/{quote(path)}", params={"ref": ref}, headers={"Accept": RAW_MEDIA_TYPE}
+            )
+        except GitHubPermanentError as exc:
+            if exc.status == 404:
+                return None
+            raise
+        try:
+            return response.content.decode("utf-8")
+        except UnicodeDecodeError:
+            raise GitHubPermanentError(f"{repo}:{path} at {ref} is not UTF-8 text") from None
+
+    def get_file_sha(self, repo: str, path: str, ref: str) -> str | None:
+        data = self._json_or_none("GET", f"{_split(repo)}/contents/{quote(path)}", params={"ref": ref})
+        return data.get("sha") if isinstance(data, dict) else None
+
+    def put_file(
+        self, repo: str, path: str, content: str, branch: str, message: str, sha: str | None = None
+    ) -> str:
+        body = {"message": message, "branch": branch, "content": base64.b64encode(content.encode()).decode()}
+        if sha:
+            body["sha"] = sha
+        return self._json("PUT", f"{_split(repo)}/contents/{quote(path)}", json=body)["commit"]["sha"]
+
+    # repositories and branches
+
+    def get_repository(self, repo: str) -> dict:
+        return self._json("GET", _split(repo))
+
+    def get_branch_sha(self, repo: str, branch: str) -> str:
+        return self._json("GET", f"{_split(repo)}/git/ref/heads/{quote(branch)}")["object"]["sha"]
+
+    def create_branch(self, repo: str, branch: str, sha: str) -> None:
+        try:
+            self._json("POST", f"{_split(repo)}/git/refs", json={"ref": f"refs/heads/{branch}", "sha": sha})
+        except GitHubPermanentError as exc:
+            if exc.status != 422:  # 422: the ref exists; our branches are deterministic, so move it
+                raise
+            self._json("PATCH", f"{_split(repo)}/git/refs/heads/{quote(branch)}", json={"sha": sha, "force": True})
+
+    # pull requests
+
+    def get_pull(self, repo: str, number: int) -> dict:
+        return self._json("GET", f"{_split(repo)}/pulls/{number}")
+
+    def list_pull_files(self, repo: str, number: int) -> list[dict]:
+        return self._pages(f"{_split(repo)}/pulls/{number}/files")
+
+    def find_open_pr(self, repo: str, head_branch: str) -> dict | None:
+        owner = repo.partition("/")[0]
+        pulls = self._json("GET", f"{_split(repo)}/pulls", params={"head": f"{owner}:{head_branch}", "state": "open"})
+        return pulls[0] if pulls else None
+
+    def create_pr(self, repo: str, title: str, body: str, head: str, base: str) -> dict:
+        payload = {"title": title, "body": body, "head": head, "base": base}
+        return self._json("POST", f"{_split(repo)}/pulls", json=payload)
+
+    def update_pr(self, repo: str, number: int, *, title: str | None = None, body: str | None = None) -> dict:
+        changes = {k: v for k, v in {"title": title, "body": body}.items() if v is not None}
+        return self._json("PATCH", f"{_split(repo)}/pulls/{number}", json=changes)
+
+    # comments and reactions
+
+    def comment(self, repo: str, number: int, body: str) -> int:
+        return self._json("POST", f"{_split(repo)}/issues/{number}/comments", json={"body": body})["id"]
+
+    def edit_comment(self, repo: str, comment_id: int, body: str) -> None:
+        self._json("PATCH", f"{_split(repo)}/issues/comments/{comment_id}", json={"body": body})
+
+    def react(self, repo: str, comment_id: int, content: str = "eyes") -> None:
+        self._json("POST", f"{_split(repo)}/issues/comments/{comment_id}/reactions", json={"content": content})
+
+    def create_commit_comment(self, repo: str, sha: str, body: str) -> int:
+        return self._json("POST", f"{_split(repo)}/commits/{sha}/comments", json={"body": body})["id"]
+
+    # checks and permissions
+
+    def create_check_run(
+        self,
+        repo: str,
+        head_sha: str,
+        name: str,
+        status: str,
+        *,
+        title: str | None = None,
+        summary: str | None = None,
+        conclusion: str | None = None,
+    ) -> int:
+        body = {"name": name, "head_sha": head_sha, "status": status, **_check_fields(name, conclusion, title, summary)}
+        return self._json("POST", f"{_split(repo)}/check-runs", json=body)["id"]
+
+    def update_check_run(
+        self,
+        repo: str,
+        check_run_id: int,
+        *,
+        status: str | None = None,
+        conclusion: str | None = None,
+        title: str | None = None,
+        summary: str | None = None,
+    ) -> None:
+        body = {**({"status": status} if status else {}), **_check_fields(None, conclusion, title, summary)}
+        self._json("PATCH", f"{_split(repo)}/check-runs/{check_run_id}", json=body)
+
+    def user_permission(self, repo: str, username: str) -> str:
+        data = self._json_or_none("GET", f"{_split(repo)}/collaborators/{quote(username, safe='')}/permission")
+        return data.get("permission", "none") if data else "none"
+
+
+def _check_fields(name: str | None, conclusion: str | None, title: str | None, summary: str | None) -> dict:
+    fields: dict[str, Any] = {"conclusion": conclusion} if conclusion else {}
+    if title or summary:  # GitHub wants both or neither
+        fields["output"] = {"title": title or name or "memfix", "summary": summary or ""}
+    return fields

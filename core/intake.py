@@ -1,0 +1,87 @@
+"""The webhook's whole job: verify, parse, route, dedupe, enqueue, answer — in milliseconds."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from core.deliveries import DeliveryLog
+from core.errors import TransientError
+from core.events import route
+from core.queue import JobQueue
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    body: dict = field(default_factory=dict)
+
+    def json(self) -> str:
+        return json.dumps(self.body, separators=(",", ":"))
+
+
+def signature_valid(secret: str, body: bytes, header: str | None) -> bool:
+    """`X-Hub-Signature-256: sha256=<hex>` compared in constant time."""
+    if not header or not header.startswith("sha256="):
+        return False
+    expected = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected.encode(), header.strip().encode())
+
+
+class Intake:
+    def __init__(
+        self,
+        *,
+        secret: str | None,
+        deliveries: DeliveryLog,
+        queue: JobQueue,
+        bot_login: str,
+        max_body_bytes: int,
+    ):
+        self.secret = secret
+        self.deliveries = deliveries
+        self.queue = queue
+        self.bot_login = bot_login
+        self.max_body_bytes = max_body_bytes
+
+    def receive(self, headers: Mapping[str, str], body: bytes) -> Answer:
+        h = {k.lower(): v for k, v in headers.items()}
+        if not self.secret:
+            log.error("GITHUB_WEBHOOK_SECRET is not configured: refusing every delivery")
+            return Answer(503, {"error": "webhook secret not configured"})
+        if len(body) > self.max_body_bytes:
+            return Answer(413, {"error": f"payload larger than {self.max_body_bytes} bytes"})
+        if not signature_valid(self.secret, body, h.get("x-hub-signature-256")):
+            return Answer(401, {"error": "missing or invalid X-Hub-Signature-256"})
+        event, delivery = h.get("x-github-event"), h.get("x-github-delivery")
+        if not event or not delivery:
+            return Answer(400, {"error": "missing X-GitHub-Event or X-GitHub-Delivery header"})
+        try:
+            payload = json.loads(body)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            return Answer(400, {"error": "body is not JSON"})
+
+        routed = route(event, payload, delivery, self.bot_login)
+        if routed.job is None:
+            log.debug("delivery %s (%s) ignored: %s", delivery, event, routed.reason)
+            return Answer(202, {"status": "ignored", "reason": routed.reason})
+        job = routed.job
+        try:
+            if not self.deliveries.claim(delivery, event, job.tenant_id):
+                return Answer(202, {"status": "duplicate", "delivery": delivery})
+            try:
+                self.queue.send(job)
+            except Exception:
+                self.deliveries.release(delivery)  # a redelivery must be able to try again
+                raise
+        except TransientError as exc:
+            log.error("delivery %s not enqueued: %s", delivery, exc)
+            return Answer(503, {"error": "temporarily unable to accept the delivery; redeliver it"})
+        log.info("delivery %s (%s) queued as %s", delivery, event, job.key)
+        return Answer(202, {"status": "queued", "job": job.key, "kind": job.kind})

@@ -1,0 +1,173 @@
+"""The worker's core: a registry dispatches each Job kind to its service, once per job key.
+
+Every job that answers a person gets a 👀 reaction and a reply comment at once; the same comment
+is edited with the result, the failure, or the retry in progress. Nothing is silent.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Protocol
+
+from core.errors import PermanentError, TransientError
+from core.models import CommandJob, Job, JobResult, PushJob, RefusalJob
+
+if TYPE_CHECKING:
+    from core.db import Database
+
+log = logging.getLogger(__name__)
+
+MARK = "<!-- memfix:job={key} -->"  # lets a person (and memfix) tell which job a comment answers
+
+
+class GitHubReplies(Protocol):
+    def react(self, repo: str, comment_id: int, content: str = "eyes") -> None: ...
+    def comment(self, repo: str, number: int, body: str) -> int: ...
+    def edit_comment(self, repo: str, comment_id: int, body: str) -> None: ...
+    def create_commit_comment(self, repo: str, sha: str, body: str) -> int: ...
+
+
+Handler = Callable[[Job], JobResult]
+
+
+@dataclass
+class LedgerEntry:
+    status: str
+    attempts: int
+    reply_comment_id: int | None
+
+
+class JobLedger:
+    """`jobs` rows: the idempotency record of every job key, and where its reply lives."""
+
+    def __init__(self, db: "Database"):
+        self.db = db
+
+    def begin(self, job: Job) -> LedgerEntry:
+        with self.db.tenant(job.tenant_id) as conn:
+            conn.execute(
+                "INSERT INTO installations (tenant_id) VALUES (%s) ON CONFLICT DO NOTHING", (job.tenant_id,)
+            )
+            row = conn.execute(
+                "INSERT INTO jobs (tenant_id, job_key, kind, repository, status, attempts)"
+                " VALUES (%s, %s, %s, %s, 'running', 1)"
+                " ON CONFLICT (tenant_id, job_key) DO UPDATE SET attempts = jobs.attempts + 1, updated_at = now(),"
+                "   status = CASE WHEN jobs.status IN ('done', 'dead') THEN jobs.status ELSE 'running' END"
+                " RETURNING status, attempts, reply_comment_id",
+                (job.tenant_id, job.key, job.kind, job.repo),
+            ).fetchone()
+        return LedgerEntry(row["status"], row["attempts"], row["reply_comment_id"])
+
+    def set_reply(self, job: Job, comment_id: int) -> None:
+        self._update(job, "reply_comment_id = %s", comment_id)
+
+    def finish(self, job: Job, status: str, text: str) -> None:
+        column = "result" if status == "done" else "error"
+        self._update(job, f"status = %s, {column} = %s", status, text)
+
+    def _update(self, job: Job, assignments: str, *values) -> None:
+        with self.db.tenant(job.tenant_id) as conn:
+            conn.execute(
+                f"UPDATE jobs SET {assignments}, updated_at = now() WHERE tenant_id = %s AND job_key = %s",
+                (*values, job.tenant_id, job.key),
+            )
+
+
+class JobRunner:
+    def __init__(
+        self,
+        handlers: dict[str, Handler],
+        ledger: JobLedger,
+        github: Callable[[int], GitHubReplies],
+        *,
+        max_attempts: int = 3,
+    ):
+        self.handlers = handlers
+        self.ledger = ledger
+        self.github = github
+        self.max_attempts = max_attempts
+
+    def run(self, job: Job, attempt: int = 1) -> JobResult | None:
+        """Do the job once. Raises TransientError (or any unexpected error) to ask for a retry;
+        on the last attempt the failure is reported on GitHub before it is raised for dead-lettering."""
+        entry = self.ledger.begin(job)
+        if entry.status in ("done", "dead"):
+            log.info("job %s already %s; not acting twice", job.key, entry.status)
+            return None
+        reply_id = entry.reply_comment_id
+        try:
+            reply_id = self._acknowledge(job, reply_id)
+            handler = self.handlers.get(job.kind)
+            if handler is None:
+                raise PermanentError(f"memfix has no handler for {job.kind!r} jobs")
+            result = handler(job)
+        except PermanentError as exc:
+            self._report(job, reply_id, f"❌ {_what(job)} failed: {exc}")
+            self.ledger.finish(job, "failed", str(exc))
+            return None
+        except Exception as exc:
+            last = attempt >= self.max_attempts
+            reason = str(exc) if isinstance(exc, TransientError) else f"internal error ({exc.__class__.__name__})"
+            if last:
+                log.exception("job %s failed on its last attempt", job.key)
+                self._report(
+                    job, reply_id, f"❌ {_what(job)} failed after {attempt} attempts: {reason}. "
+                    "The job was dead-lettered; an operator can replay it."
+                )
+                self.ledger.finish(job, "dead", reason)
+            else:
+                log.warning("job %s attempt %d failed: %s", job.key, attempt, reason)
+                if reply_id:
+                    self._report(job, reply_id, f"⏳ {_what(job)}: attempt {attempt} hit a temporary problem "
+                                 f"({reason}); retrying.")
+            raise
+        self.ledger.finish(job, "done", result.summary)
+        if reply_id or _replies(job):
+            self._report(job, reply_id, result.markdown())
+        return result
+
+    def _acknowledge(self, job: Job, reply_id: int | None) -> int | None:
+        """👀 on the command and a reply saying it is queued; both survive a redelivery."""
+        if not _replies(job) or reply_id:
+            return reply_id
+        gh = self.github(job.tenant_id)
+        if isinstance(job, (CommandJob, RefusalJob)) and job.comment_id:
+            gh.react(job.repo, job.comment_id, "eyes")
+        if isinstance(job, RefusalJob):
+            return None  # the refusal itself is the reply
+        reply_id = gh.comment(job.repo, job.number, self._body(job, f"👀 {_what(job)} is queued; this comment "
+                                                               "will show the result."))
+        self.ledger.set_reply(job, reply_id)
+        return reply_id
+
+    def _report(self, job: Job, reply_id: int | None, text: str) -> None:
+        gh = self.github(job.tenant_id)
+        body = self._body(job, text)
+        try:
+            if reply_id:
+                gh.edit_comment(job.repo, reply_id, body)
+            elif job.number:
+                gh.comment(job.repo, job.number, body)
+            elif isinstance(job, PushJob) and job.after:
+                gh.create_commit_comment(job.repo, job.after, body)
+            else:
+                log.warning("job %s: nowhere on GitHub to report: %s", job.key, text)
+        except Exception:  # the report must not hide the original outcome
+            log.exception("job %s: could not report on GitHub", job.key)
+
+    @staticmethod
+    def _body(job: Job, text: str) -> str:
+        return f"{text}\n\n{MARK.format(key=job.key)}"
+
+
+def _replies(job: Job) -> bool:
+    """Jobs a person is waiting on get a reply; pushes and lifecycle events only report failures."""
+    return job.number is not None and job.repo is not None and job.kind != "pr_closed"
+
+
+def _what(job: Job) -> str:
+    if isinstance(job, (CommandJob, RefusalJob)):
+        return f"`/{job.command}`"
+    return {"push": "Push processing", "review": "Saving the review", "issue": "AutoFix for this issue",
+            "pr_closed": "Recording the PR outcome", "installation": "Installation update"}.get(job.kind, job.kind)

@@ -1,0 +1,131 @@
+"""One typed settings object, read once from the environment (nothing else reads os.environ)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Mapping
+
+
+class SettingsError(ValueError):
+    """A setting has a value memfix cannot use."""
+
+
+def _int(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "")
+    try:
+        return int(raw) if raw.strip() else default
+    except ValueError:
+        raise SettingsError(f"{name} must be a whole number, got {raw!r}") from None
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name, "")
+    try:
+        return float(raw) if raw.strip() else default
+    except ValueError:
+        raise SettingsError(f"{name} must be a number, got {raw!r}") from None
+
+
+def _choice(env: Mapping[str, str], name: str, default: str, allowed: tuple[str, ...]) -> str:
+    value = (env.get(name) or default).strip().lower()
+    if value not in allowed:
+        raise SettingsError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+    return value
+
+
+def _opt(env: Mapping[str, str], name: str) -> str | None:
+    value = env.get(name, "").strip()
+    return value or None
+
+
+@dataclass(frozen=True)
+class Settings:
+    # Storage
+    database_url: str | None = field(default=None, repr=False)  # may embed a password
+    data_dir: Path = Path(".memfix")
+    db_app_role: str = "memfix_app"
+    # GitHub App
+    github_app_id: str | None = None
+    github_app_private_key: str | None = field(default=None, repr=False)
+    github_webhook_secret: str | None = field(default=None, repr=False)
+    github_api_url: str = "https://api.github.com"
+    app_slug: str = "memfix"
+    github_max_retries: int = 3
+    github_retry_base_seconds: float = 1.0
+    github_max_wait_seconds: float = 60.0
+    # AWS resources (unset: in-process equivalents)
+    queue_url: str | None = None
+    ring_table: str | None = None
+    deliveries_table: str | None = None
+    deliveries_ttl_days: int = 5
+    # Jobs
+    job_max_attempts: int = 3
+    job_retry_base_seconds: float = 2.0
+    max_body_bytes: int = 25 * 1024 * 1024  # GitHub caps payloads at 25 MB
+    # LLM and embeddings
+    llm_provider: str = "offline"
+    llm_model: str | None = None
+    llm_base_url: str | None = None
+    openai_api_key: str | None = field(default=None, repr=False)
+    anthropic_api_key: str | None = field(default=None, repr=False)
+    embeddings: str = "none"
+    embedding_model: str = "text-embedding-3-small"
+    embedding_base_url: str | None = None
+    # Observability
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
+        env = os.environ if env is None else env
+        return cls(
+            database_url=_opt(env, "DATABASE_URL"),
+            data_dir=Path(env.get("MEMFIX_DATA_DIR") or ".memfix"),
+            db_app_role=env.get("MEMFIX_DB_APP_ROLE") or "memfix_app",
+            github_app_id=_opt(env, "GITHUB_APP_ID"),
+            github_app_private_key=_opt(env, "GITHUB_APP_PRIVATE_KEY"),
+            github_webhook_secret=_opt(env, "GITHUB_WEBHOOK_SECRET"),
+            github_api_url=(env.get("GITHUB_API_URL") or "https://api.github.com").rstrip("/"),
+            app_slug=env.get("MEMFIX_APP_SLUG") or "memfix",
+            github_max_retries=_int(env, "MEMFIX_GITHUB_MAX_RETRIES", 3),
+            github_retry_base_seconds=_float(env, "MEMFIX_GITHUB_RETRY_BASE_SECONDS", 1.0),
+            github_max_wait_seconds=_float(env, "MEMFIX_GITHUB_MAX_WAIT_SECONDS", 60.0),
+            queue_url=_opt(env, "MEMFIX_QUEUE_URL"),
+            ring_table=_opt(env, "MEMFIX_RING_TABLE"),
+            deliveries_table=_opt(env, "MEMFIX_DELIVERIES_TABLE"),
+            deliveries_ttl_days=_int(env, "MEMFIX_DELIVERIES_TTL_DAYS", 5),
+            job_max_attempts=_int(env, "MEMFIX_JOB_MAX_ATTEMPTS", 3),
+            job_retry_base_seconds=_float(env, "MEMFIX_JOB_RETRY_BASE_SECONDS", 2.0),
+            max_body_bytes=_int(env, "MEMFIX_MAX_BODY_BYTES", 25 * 1024 * 1024),
+            llm_provider=_choice(env, "MEMFIX_LLM_PROVIDER", "offline", ("offline", "openai", "anthropic", "local")),
+            llm_model=_opt(env, "MEMFIX_LLM_MODEL"),
+            llm_base_url=_opt(env, "MEMFIX_LLM_BASE_URL"),
+            openai_api_key=_opt(env, "OPENAI_API_KEY"),
+            anthropic_api_key=_opt(env, "ANTHROPIC_API_KEY"),
+            embeddings=_choice(env, "MEMFIX_EMBEDDINGS", "none", ("none", "openai", "local")),
+            embedding_model=env.get("MEMFIX_EMBEDDING_MODEL") or "text-embedding-3-small",
+            embedding_base_url=_opt(env, "MEMFIX_EMBEDDING_BASE_URL"),
+            log_level=(env.get("LOG_LEVEL") or env.get("POWERTOOLS_LOG_LEVEL") or "INFO").upper(),
+        )
+
+    @property
+    def bot_login(self) -> str:
+        return f"{self.app_slug}[bot]"
+
+    def with_(self, **changes) -> "Settings":
+        return replace(self, **changes)
+
+    def describe(self) -> dict[str, str]:
+        """Settings for display: secrets shown only as set/unset."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = ("set" if value else "unset") if not f.repr else str(value)
+        return out
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings.from_env()

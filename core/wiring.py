@@ -1,0 +1,101 @@
+"""The one composition place: adapters are wired into services here, lazily, once per process."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from core.commands import Commands, acknowledge, refuse
+from core.deliveries import DatabaseDeliveries, DeliveryLog, DynamoDeliveries, MemoryDeliveries
+from core.intake import Intake
+from core.queue import JobQueue, LocalQueue, SqsQueue
+from core.settings import Settings
+
+if TYPE_CHECKING:
+    from core.db import Database
+    from core.jobs import JobRunner
+
+log = logging.getLogger(__name__)
+
+
+class Services:
+    """`local=True` is `memfix serve`: deliveries in the database, jobs on an in-process worker."""
+
+    def __init__(self, settings: Settings, *, local: bool = False):
+        self.settings = settings
+        self.local = local
+        self._lock = threading.RLock()
+
+    @cached_property
+    def db(self) -> "Database":
+        from core.db import Database, migrate, resolve_url
+
+        url = resolve_url(self.settings)
+        if self.local:
+            migrate(url)  # the embedded database is ours to keep current
+        return Database(url, self.settings.db_app_role)
+
+    @cached_property
+    def github_app(self):
+        from core.github.client import GitHubApp
+
+        return GitHubApp(self.settings)
+
+    def github(self, tenant_id: int):
+        return self.github_app.for_installation(tenant_id)
+
+    @cached_property
+    def deliveries(self) -> DeliveryLog:
+        if self.settings.deliveries_table:
+            return DynamoDeliveries(self.settings.deliveries_table, self.settings.deliveries_ttl_days)
+        if self.local:
+            return DatabaseDeliveries(self.db)
+        return MemoryDeliveries()
+
+    @cached_property
+    def queue(self) -> JobQueue:
+        if self.settings.queue_url:
+            return SqsQueue(self.settings.queue_url)
+        return LocalQueue(
+            lambda job, attempt: self.runner.run(job, attempt),
+            max_attempts=self.settings.job_max_attempts,
+            backoff_seconds=self.settings.job_retry_base_seconds,
+        )
+
+    @cached_property
+    def intake(self) -> Intake:
+        return Intake(
+            secret=self.settings.github_webhook_secret,
+            deliveries=self.deliveries,
+            queue=self.queue,
+            bot_login=self.settings.bot_login,
+            max_body_bytes=self.settings.max_body_bytes,
+        )
+
+    @cached_property
+    def tenants(self):
+        from core.tenants import Tenants
+
+        return Tenants(self.db)
+
+    @cached_property
+    def commands(self) -> Commands:
+        return Commands()
+
+    @cached_property
+    def runner(self) -> "JobRunner":
+        from core.jobs import JobLedger, JobRunner
+
+        with self._lock:  # the local worker thread and a request may race to build it
+            handlers = {
+                "command": self.commands.handle,
+                "refusal": refuse,
+                "installation": self.tenants.handle,
+                "push": acknowledge,
+                "review": acknowledge,
+                "pr_closed": acknowledge,
+                "issue": acknowledge,
+            }
+            return JobRunner(handlers, JobLedger(self.db), self.github, max_attempts=self.settings.job_max_attempts)

@@ -1,0 +1,37 @@
+"""Webhook Lambda: API Gateway (REST v1 or HTTP API v2) → verify, dedupe, enqueue → 202.
+
+Cold start matters here: nothing on this path imports an LLM SDK, githubkit or psycopg.
+"""
+
+from __future__ import annotations
+
+import base64
+from functools import lru_cache
+
+from core.intake import Answer
+from core.settings import get_settings
+from core.wiring import Services
+
+
+@lru_cache(maxsize=1)
+def services() -> Services:
+    return Services(get_settings())
+
+
+def _request(event: dict) -> tuple[dict[str, str], bytes]:
+    headers = {k.lower(): v for k, v in (event.get("headers") or {}).items() if isinstance(v, str)}
+    raw = event.get("body") or ""
+    body = base64.b64decode(raw) if event.get("isBase64Encoded") else raw.encode("utf-8")
+    return headers, body
+
+
+def _response(answer: Answer) -> dict:
+    return {"statusCode": answer.status, "headers": {"content-type": "application/json"}, "body": answer.json()}
+
+
+def handler(event: dict, context: object = None) -> dict:
+    try:
+        headers, body = _request(event)
+    except (ValueError, TypeError):
+        return _response(Answer(400, {"error": "body could not be decoded"}))
+    return _response(services().intake.receive(headers, body))

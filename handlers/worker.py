@@ -1,0 +1,36 @@
+"""Worker Lambda: SQS batches with partial-batch failure reporting; one failed record is retried alone."""
+
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+
+from core.models import Job, JobFormatError
+from core.settings import get_settings
+from core.wiring import Services
+
+log = logging.getLogger(__name__)
+processor = BatchProcessor(event_type=EventType.SQS)
+
+
+@lru_cache(maxsize=1)
+def services() -> Services:
+    return Services(get_settings())
+
+
+def record_handler(record: SQSRecord) -> None:
+    try:
+        job = Job.from_json(record.body)
+    except JobFormatError as exc:
+        # Retrying cannot fix a malformed message: log it clearly and let the batch go on.
+        log.error("skipping SQS message %s: %s", record.message_id, exc)
+        return
+    attempt = int(record.attributes.approximate_receive_count or 1)
+    services().runner.run(job, attempt)
+
+
+def handler(event: dict, context: object = None) -> dict:
+    return process_partial_response(event=event, record_handler=record_handler, processor=processor, context=context)
