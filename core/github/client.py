@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import base64
+import itertools
 import logging
 import threading
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -29,7 +31,7 @@ RAW_MEDIA_TYPE = "application/vnd.github.raw+json"
 
 
 def _utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,11 @@ class RetryPolicy:
     """githubkit `auto_retry` decision: honour rate-limit waits, back off exponentially on 5xx and network."""
 
     def __init__(self, max_retries: int, base_seconds: float, max_wait_seconds: float):
-        self.max_retries, self.base_seconds, self.max_wait_seconds = max_retries, base_seconds, max_wait_seconds
+        self.max_retries, self.base_seconds, self.max_wait_seconds = (
+            max_retries,
+            base_seconds,
+            max_wait_seconds,
+        )
 
     def __call__(self, exc: GitHubException, retry_count: int) -> RetryOption:
         if retry_count >= self.max_retries or not _is_transient(exc):
@@ -77,43 +83,45 @@ class RetryPolicy:
         else:
             wait = self.base_seconds * 2**retry_count
         wait = min(wait, self.max_wait_seconds)
-        log.warning("GitHub %s; retry %d of %d in %.2fs", _describe(exc), retry_count + 1, self.max_retries, wait)
+        log.warning(
+            "GitHub %s; retry %d of %d in %.2fs", _describe(exc), retry_count + 1, self.max_retries, wait
+        )
         # githubkit sleeps 60 s when handed a falsy (zero) timedelta, so never return one
         return RetryOption(True, timedelta(seconds=max(wait, 0.001)))
 
 
 def _is_transient(exc: GitHubException) -> bool:
     if isinstance(exc, RequestFailed):
-        return isinstance(exc, RateLimitExceeded) or exc.response.status_code in (429,) or (
-            exc.response.status_code >= 500
+        return (
+            isinstance(exc, RateLimitExceeded)
+            or exc.response.status_code == 429
+            or exc.response.is_server_error
         )
     return isinstance(exc, RequestError) and isinstance(exc.exc, httpx.TransportError)
 
 
 def _describe(exc: GitHubException) -> str:
-    """What went wrong, in words safe for logs and users: method, path, status, GitHub's message."""
+    """What went wrong, in words safe for logs and users: method, path, status and GitHub's own message."""
     if isinstance(exc, RequestFailed):
-        request, response = exc.request, exc.response.raw_response
+        response = exc.response.raw_response
         try:
-            message = str(response.json().get("message", ""))[:200]
-        except Exception:
-            message = ""
-        kind = "rate limit" if isinstance(exc, RateLimitExceeded) else "answered"
-        return f"{kind} {response.status_code} to {request.method} {request.url.path}" + (
-            f": {message}" if message else ""
-        )
-    if isinstance(exc, RequestError) and isinstance(exc.exc, httpx.TransportError):
-        return f"could not be reached ({type(exc.exc).__name__})"
-    if isinstance(exc, RequestError) and exc.exc.__class__.__module__.startswith("jwt"):
-        return "App JWT could not be signed; check GITHUB_APP_PRIVATE_KEY"
+            body = response.json()
+        except ValueError:
+            body = None
+        message = str(body.get("message", ""))[:200] if isinstance(body, dict) else ""
+        what = "rate-limited" if isinstance(exc, RateLimitExceeded) else "answered"
+        detail = f": {message}" if message else ""
+        return f"GitHub {what} {response.status_code} to {exc.request.method} {exc.request.url.path}{detail}"
     inner = exc.exc if isinstance(exc, RequestError) else exc
-    return f"request failed ({type(inner).__name__})"
+    if isinstance(inner, httpx.TransportError):
+        return f"GitHub could not be reached ({type(inner).__name__})"
+    return f"GitHub request failed ({type(inner).__name__})"
 
 
 def _to_memfix_error(exc: GitHubException) -> GitHubError:
     status = exc.response.status_code if isinstance(exc, RequestFailed) else None
     cls = GitHubTransientError if _is_transient(exc) else GitHubPermanentError
-    return cls(f"GitHub {_describe(exc)}", status)
+    return cls(_describe(exc), status)
 
 
 def _split(repo: str) -> str:
@@ -121,6 +129,19 @@ def _split(repo: str) -> str:
     if not owner or not name:
         raise GitHubPermanentError(f"repository must be owner/name, got {repo!r}")
     return f"/repos/{quote(owner, safe='')}/{quote(name, safe='')}"
+
+
+class _SharedTransport(httpx.BaseTransport):
+    """githubkit opens and closes an httpx.Client per request; one shared pool keeps connections alive."""
+
+    def __init__(self) -> None:
+        self.pool = httpx.HTTPTransport()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        return self.pool.handle_request(request)
+
+    def close(self) -> None:
+        pass  # called after every request; GitHubApp.close() closes the pool
 
 
 class GitHubApp:
@@ -137,11 +158,12 @@ class GitHubApp:
         )
         # githubkit's default cache is process-global and keys JWTs by app id only; keep ours private
         self._cache = MemCacheStrategy()
-        self._app_github = self.new_github(AppAuthStrategy(settings.github_app_id, private_key))
+        self._transport = _SharedTransport()
+        self._app_github = self._new_github(AppAuthStrategy(settings.github_app_id, private_key))
         self._clients: dict[int, InstallationClient] = {}
         self._lock = threading.Lock()
 
-    def new_github(self, auth: Any) -> GitHub:
+    def _new_github(self, auth: Any) -> GitHub:
         return GitHub(
             auth,
             base_url=self.settings.github_api_url,
@@ -150,7 +172,11 @@ class GitHubApp:
             http_cache=False,
             cache_strategy=self._cache,
             auto_retry=self._retry,
+            transport=self._transport,
         )
+
+    def close(self) -> None:
+        self._transport.pool.close()
 
     def for_installation(self, installation_id: int) -> InstallationClient:
         with self._lock:
@@ -161,9 +187,18 @@ class GitHubApp:
 
     def fetch_installation_token(self, installation_id: int) -> InstallationToken:
         try:
-            data = self._app_github.request("POST", f"/app/installations/{installation_id}/access_tokens").json()
-        except GitHubException as exc:
+            data = self._app_github.request(
+                "POST", f"/app/installations/{installation_id}/access_tokens"
+            ).json()
+        except RequestFailed as exc:
             raise _to_memfix_error(exc) from exc
+        except RequestError as exc:
+            if isinstance(exc.exc, httpx.TransportError):
+                raise _to_memfix_error(exc) from exc
+            # anything else failed before sending: the JWT could not be signed with the configured key
+            raise GitHubPermanentError(
+                f"could not sign the GitHub App JWT ({type(exc.exc).__name__}); check GITHUB_APP_PRIVATE_KEY"
+            ) from None
         expires_at = datetime.fromisoformat(data["expires_at"])
         log.info("installation %s token issued, expires %s", installation_id, expires_at.isoformat())
         return InstallationToken(data["token"], expires_at)
@@ -172,10 +207,10 @@ class GitHubApp:
 class InstallationClient:
     """GitHub as one installation sees it. `repo` is "owner/name"; answers are GitHub's raw JSON."""
 
-    def __init__(self, app: GitHubApp, installation_id: int, *, clock: Callable[[], datetime] = _utcnow):
+    def __init__(self, app: GitHubApp, installation_id: int):
         self.installation_id = installation_id
         self._app = app
-        self.tokens = TokenCache(lambda: app.fetch_installation_token(installation_id), clock=clock)
+        self.tokens = TokenCache(lambda: app.fetch_installation_token(installation_id))
         self._github: GitHub | None = None
         self._github_token: str | None = None
         self._lock = threading.Lock()
@@ -185,23 +220,30 @@ class InstallationClient:
         token = self.tokens.get()
         with self._lock:
             if token != self._github_token:
-                self._github, self._github_token = self._app.new_github(TokenAuthStrategy(token)), token
+                self._github, self._github_token = self._app._new_github(TokenAuthStrategy(token)), token
             return self._github
 
     def _send(self, method: str, path: str, *, params=None, json=None, headers=None) -> httpx.Response:
-        """One API call with our retry policy; a 401 means a revoked token, so fetch a new one once."""
-        for attempt in (1, 2):
-            try:
-                with self._write_lock if method != "GET" else nullcontext():
-                    return self._client().request(method, path, params=params, json=json, headers=headers).raw_response
-            except RequestFailed as exc:
-                if exc.response.status_code == 401 and attempt == 1:
-                    self.tokens.invalidate()
-                    continue
+        """One API call under our retry policy; a 401 means the token was revoked, so fetch a new one once."""
+
+        def attempt() -> httpx.Response:
+            with self._write_lock if method != "GET" else nullcontext():
+                return (
+                    self._client()
+                    .request(method, path, params=params, json=json, headers=headers)
+                    .raw_response
+                )
+
+        try:
+            return attempt()
+        except GitHubException as exc:
+            if not (isinstance(exc, RequestFailed) and exc.response.status_code == 401):
                 raise _to_memfix_error(exc) from exc
-            except GitHubException as exc:
-                raise _to_memfix_error(exc) from exc
-        raise AssertionError("unreachable")
+            self.tokens.invalidate()
+        try:
+            return attempt()
+        except GitHubException as exc:
+            raise _to_memfix_error(exc) from exc
 
     def _json(self, method: str, path: str, **kwargs) -> Any:
         response = self._send(method, path, **kwargs)
@@ -217,7 +259,7 @@ class InstallationClient:
 
     def _pages(self, path: str, params: dict | None = None) -> list[dict]:
         items: list[dict] = []
-        for page in range(1, 1000):
+        for page in itertools.count(1):
             batch = self._json("GET", path, params={**(params or {}), "per_page": PER_PAGE, "page": page})
             items.extend(batch)
             if len(batch) < PER_PAGE:
@@ -229,7 +271,10 @@ class InstallationClient:
     def get_file(self, repo: str, path: str, ref: str) -> str | None:
         try:
             response = self._send(
-                "GET", f"{_split(repo)}/contents/{quote(path)}", params={"ref": ref}, headers={"Accept": RAW_MEDIA_TYPE}
+                "GET",
+                f"{_split(repo)}/contents/{quote(path)}",
+                params={"ref": ref},
+                headers={"Accept": RAW_MEDIA_TYPE},
             )
         except GitHubPermanentError as exc:
             if exc.status == 404:
@@ -266,7 +311,9 @@ class InstallationClient:
         except GitHubPermanentError as exc:
             if exc.status != 422:  # 422: the ref exists; our branches are deterministic, so move it
                 raise
-            self._json("PATCH", f"{_split(repo)}/git/refs/heads/{quote(branch)}", json={"sha": sha, "force": True})
+            self._json(
+                "PATCH", f"{_split(repo)}/git/refs/heads/{quote(branch)}", json={"sha": sha, "force": True}
+            )
 
     # pull requests
 
@@ -278,7 +325,9 @@ class InstallationClient:
 
     def find_open_pr(self, repo: str, head_branch: str) -> dict | None:
         owner = repo.partition("/")[0]
-        pulls = self._json("GET", f"{_split(repo)}/pulls", params={"head": f"{owner}:{head_branch}", "state": "open"})
+        pulls = self._json(
+            "GET", f"{_split(repo)}/pulls", params={"head": f"{owner}:{head_branch}", "state": "open"}
+        )
         return pulls[0] if pulls else None
 
     def create_pr(self, repo: str, title: str, body: str, head: str, base: str) -> dict:
@@ -298,7 +347,9 @@ class InstallationClient:
         self._json("PATCH", f"{_split(repo)}/issues/comments/{comment_id}", json={"body": body})
 
     def react(self, repo: str, comment_id: int, content: str = "eyes") -> None:
-        self._json("POST", f"{_split(repo)}/issues/comments/{comment_id}/reactions", json={"content": content})
+        self._json(
+            "POST", f"{_split(repo)}/issues/comments/{comment_id}/reactions", json={"content": content}
+        )
 
     def create_commit_comment(self, repo: str, sha: str, body: str) -> int:
         return self._json("POST", f"{_split(repo)}/commits/{sha}/comments", json={"body": body})["id"]
@@ -316,7 +367,12 @@ class InstallationClient:
         summary: str | None = None,
         conclusion: str | None = None,
     ) -> int:
-        body = {"name": name, "head_sha": head_sha, "status": status, **_check_fields(name, conclusion, title, summary)}
+        body = {
+            "name": name,
+            "head_sha": head_sha,
+            "status": status,
+            **_check_fields(name, conclusion, title, summary),
+        }
         return self._json("POST", f"{_split(repo)}/check-runs", json=body)["id"]
 
     def update_check_run(
@@ -333,7 +389,9 @@ class InstallationClient:
         self._json("PATCH", f"{_split(repo)}/check-runs/{check_run_id}", json=body)
 
     def user_permission(self, repo: str, username: str) -> str:
-        data = self._json_or_none("GET", f"{_split(repo)}/collaborators/{quote(username, safe='')}/permission")
+        data = self._json_or_none(
+            "GET", f"{_split(repo)}/collaborators/{quote(username, safe='')}/permission"
+        )
         return data.get("permission", "none") if data else "none"
 
 

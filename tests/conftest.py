@@ -1,0 +1,53 @@
+"""Session-wide real parts: PostgreSQL+pgvector (embedded unless DATABASE_URL), settings, tenants."""
+
+from __future__ import annotations
+
+import itertools
+import os
+
+import pytest
+
+from core.db import Database, embedded_url, migrate
+from core.settings import Settings
+
+_tenants = itertools.count(10_000 + os.getpid() % 1000 * 100_000)
+
+
+@pytest.fixture(scope="session")
+def pg_url(tmp_path_factory) -> str:
+    url = os.environ.get("DATABASE_URL") or embedded_url(tmp_path_factory.mktemp("memfix-data"))
+    migrate(url)
+    return url
+
+
+@pytest.fixture(scope="session")
+def db(pg_url) -> Database:
+    database = Database(pg_url)
+    yield database
+    database.close()
+
+
+@pytest.fixture
+def tenant_id() -> int:
+    """A fresh installation id per test: tests never see each other's rows."""
+    return next(_tenants)
+
+
+@pytest.fixture
+def aws_env(monkeypatch):
+    """Credentials and region for moto; no request can reach AWS."""
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_SESSION_TOKEN": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+    }.items():
+        monkeypatch.setenv(name, value)
+    from core import aws
+
+    aws.client.cache_clear()
+    yield
+    aws.client.cache_clear()
+
+
+@pytest.fixture
+def settings(pg_url) -> Settings:
+    return Settings(database_url=pg_url, github_webhook_secret="test-webhook-secret")

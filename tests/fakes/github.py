@@ -1,0 +1,783 @@
+"""A stateful fake of GitHub's REST API, served over real HTTP on 127.0.0.1 (use its .url as GITHUB_API_URL).
+
+It models what memfix touches: App JWT → installation tokens, repositories whose branches point at commits
+(each commit a full path → content snapshot), contents, refs, pull requests, issues, comments, reactions,
+check runs, commit comments and collaborator permissions. Tests read state through the helper methods.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import hashlib
+import itertools
+import re
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, Self
+
+import jwt
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from core.settings import Settings
+
+REACTIONS = {"+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"}
+
+
+# ---- reusable fixtures (plain functions; tests/conftest.py wires them) ----
+
+
+@dataclass(frozen=True)
+class AppKey:
+    """An RSA key pair for a GitHub App, as PEM text."""
+
+    private_pem: str = field(repr=False)
+    public_pem: str
+
+
+def generate_app_key() -> AppKey:
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    private = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    public = key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    return AppKey(private.decode(), public.decode())
+
+
+def fake_github_settings(fake: FakeGitHub, base: Settings | None = None, **overrides: Any) -> Settings:
+    """Settings that point memfix at `fake`, with retry waits short enough for tests."""
+    defaults = {
+        "github_app_id": str(fake.app_id),
+        "github_app_private_key": fake.private_key_pem,
+        "github_api_url": fake.url,
+        "github_retry_base_seconds": 0.01,
+        "github_max_wait_seconds": 5.0,
+    }
+    return (base or Settings()).with_(**{**defaults, **overrides})
+
+
+# ---- state ----
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+@dataclass
+class Repo:
+    full_name: str
+    id: int
+    default_branch: str
+    collaborators: dict[str, str]
+    commits: dict[str, dict[str, str]] = field(default_factory=dict)  # sha → path → content
+    branches: dict[str, str] = field(default_factory=dict)  # name → head commit sha
+    issues: dict[int, dict] = field(default_factory=dict)  # number → issue or pull request
+    comments: dict[int, dict] = field(default_factory=dict)  # id → issue comment
+    reactions: dict[int, list[dict]] = field(default_factory=dict)  # comment id → reactions
+    check_runs: dict[int, dict] = field(default_factory=dict)
+    commit_comments: list[dict] = field(default_factory=list)
+    next_number: int = 1  # issues and pull requests share one counter, like GitHub
+
+    @property
+    def owner(self) -> str:
+        return self.full_name.split("/")[0]
+
+
+@dataclass
+class Fault:
+    method: str
+    path: re.Pattern
+    status: int
+    headers: dict[str, str]
+    body: Any
+    times: int
+
+
+def _blob_sha(content: str) -> str:
+    data = content.encode()
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _iso(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_request(self, *args: Any, **kwargs: Any) -> None:  # tests read .requests instead
+        pass
+
+
+class FakeGitHub:
+    """GitHub's REST API over HTTP. `with FakeGitHub() as gh:` starts it; `gh.url` is the API base URL."""
+
+    def __init__(self, *, app_id: int = 4242, app_key: AppKey | None = None, bot_login: str = "memfix[bot]"):
+        self.app_id = app_id
+        self.app_key = app_key or generate_app_key()
+        self.bot_login = bot_login
+        self.token_lifetime = timedelta(hours=1)  # applies to tokens issued from now on
+        self.requests: list[tuple[str, str, int]] = []
+        self.issued_tokens: list[str] = []
+        self._tokens: dict[str, tuple[int, datetime]] = {}  # token → (installation id, expiry)
+        self._repos: dict[str, Repo] = {}
+        self._faults: list[Fault] = []
+        self._ids = itertools.count(1001)
+        self._shas = itertools.count(1)
+        self._lock = threading.RLock()
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+        self.app = self._build_app()
+
+    # ---- lifecycle ----
+
+    def start(self) -> Self:
+        self._server = make_server("127.0.0.1", 0, self.app, threaded=True, request_handler=_QuietHandler)
+        # a short poll interval makes stop() quick; shutdown() waits for the next poll
+        serve = lambda: self._server.serve_forever(poll_interval=0.02)
+        self._thread = threading.Thread(target=serve, name="fake-github", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._thread.join(timeout=5)
+            self._server = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_port}"
+
+    @property
+    def private_key_pem(self) -> str:
+        return self.app_key.private_pem
+
+    # ---- arranging state ----
+
+    def add_repo(
+        self,
+        full_name: str,
+        files: dict[str, str] | None = None,
+        default_branch: str = "main",
+        collaborators: dict[str, str] | None = None,
+    ) -> str:
+        """Create a repository with one commit on `default_branch`; returns that commit's sha."""
+        with self._lock:
+            repo = Repo(full_name, next(self._ids), default_branch, dict(collaborators or {}))
+            self._repos[full_name] = repo
+            sha = self._commit(repo, dict(files or {}))
+            repo.branches[default_branch] = sha
+            return sha
+
+    def push(self, repo: str, branch: str, files: dict[str, str | None], *, base: str | None = None) -> str:
+        """A human pushes: apply `files` (None deletes) on `branch`, created from `base` if new."""
+        with self._lock:
+            r = self._repo(repo)
+            start = r.branches.get(branch) or r.branches[base or r.default_branch]
+            snapshot = {**r.commits[start], **files}
+            r.branches[branch] = self._commit(r, {p: c for p, c in snapshot.items() if c is not None})
+            return r.branches[branch]
+
+    def open_pull(
+        self,
+        repo: str,
+        head: str,
+        base: str | None = None,
+        *,
+        title: str = "Change",
+        body: str = "",
+        user: str = "octocat",
+    ) -> dict:
+        """A human opens a pull request from an existing branch."""
+        with self._lock:
+            r = self._repo(repo)
+            return self._render_pull(r, self._new_pull(r, title, body, head, base or r.default_branch, user))
+
+    def open_issue(self, repo: str, title: str, body: str = "", user: str = "octocat") -> int:
+        with self._lock:
+            r = self._repo(repo)
+            number = self._next_number(r)
+            r.issues[number] = {
+                "number": number,
+                "title": title,
+                "body": body,
+                "state": "open",
+                "user": self._user(user),
+                "is_pull": False,
+            }
+            return number
+
+    def add_comment(self, repo: str, number: int, body: str, user: str = "octocat") -> dict:
+        """A human comments on an issue or pull request."""
+        with self._lock:
+            return copy.deepcopy(self._new_comment(self._repo(repo), number, body, user))
+
+    def close_pull(self, repo: str, number: int, merged: bool) -> None:
+        """A human merges (head's changes land on base) or closes a pull request."""
+        with self._lock:
+            r = self._repo(repo)
+            pr = r.issues[number]
+            if merged:
+                changes = {
+                    f["filename"]: r.commits[self._head_sha(r, pr)].get(f["filename"])
+                    for f in self._diff(r, pr)
+                }
+                pr["merge_commit_sha"] = self.push(repo, pr["base_ref"], changes)
+                pr["merged_at"] = _iso(_now())
+            pr.update(state="closed", merged=merged, head_sha=self._head_sha(r, pr), closed_at=_iso(_now()))
+
+    def fail_next(
+        self,
+        method: str,
+        path_regex: str,
+        status: int,
+        *,
+        headers: dict[str, str] | None = None,
+        body: Any = None,
+        times: int = 1,
+    ) -> None:
+        """The next `times` requests whose path fully matches `path_regex` get this answer instead."""
+        with self._lock:
+            self._faults.append(
+                Fault(
+                    method.upper(),
+                    re.compile(path_regex),
+                    status,
+                    dict(headers or {}),
+                    body if body is not None else {"message": f"injected {status}"},
+                    times,
+                )
+            )
+
+    def revoke_tokens(self) -> None:
+        with self._lock:
+            self._tokens.clear()
+
+    # ---- reading state ----
+
+    @property
+    def tokens_issued(self) -> int:
+        return len(self.issued_tokens)
+
+    def file(self, repo: str, branch: str, path: str) -> str | None:
+        with self._lock:
+            r = self._repo(repo)
+            return r.commits[r.branches[branch]].get(path)
+
+    def branch_sha(self, repo: str, branch: str) -> str | None:
+        with self._lock:
+            return self._repo(repo).branches.get(branch)
+
+    def pulls(self, repo: str) -> list[dict]:
+        with self._lock:
+            r = self._repo(repo)
+            return [self._render_pull(r, i) for i in r.issues.values() if i["is_pull"]]
+
+    def comments(self, repo: str, number: int) -> list[dict]:
+        with self._lock:
+            return [copy.deepcopy(c) for c in self._repo(repo).comments.values() if c["number"] == number]
+
+    def reactions(self, repo: str, comment_id: int) -> list[dict]:
+        with self._lock:
+            return copy.deepcopy(self._repo(repo).reactions.get(comment_id, []))
+
+    def check_runs(self, repo: str) -> list[dict]:
+        with self._lock:
+            return copy.deepcopy(list(self._repo(repo).check_runs.values()))
+
+    def commit_comments(self, repo: str) -> list[dict]:
+        with self._lock:
+            return copy.deepcopy(self._repo(repo).commit_comments)
+
+    # ---- model ----
+
+    def _repo(self, full_name: str) -> Repo:
+        if full_name not in self._repos:
+            raise ApiError(404, "Not Found")
+        return self._repos[full_name]
+
+    def _commit(self, repo: Repo, files: dict[str, str]) -> str:
+        sha = hashlib.sha1(f"{repo.full_name}:{next(self._shas)}".encode()).hexdigest()
+        repo.commits[sha] = files
+        return sha
+
+    def _resolve(self, repo: Repo, ref: str | None) -> str:
+        ref = (ref or repo.default_branch).removeprefix("refs/heads/")
+        if ref in repo.branches:
+            return repo.branches[ref]
+        if ref in repo.commits:
+            return ref
+        raise ApiError(404, f"No commit found for the ref {ref}")
+
+    def _next_number(self, repo: Repo) -> int:
+        repo.next_number += 1
+        return repo.next_number - 1
+
+    def _user(self, login: str) -> dict:
+        uid = int(hashlib.sha1(login.encode()).hexdigest()[:7], 16)
+        return {"login": login, "id": uid, "type": "Bot" if login.endswith("[bot]") else "User"}
+
+    def _html(self, repo: Repo, tail: str) -> str:
+        return f"https://github.com/{repo.full_name}/{tail}"
+
+    def _api(self, repo: Repo, tail: str) -> str:
+        return f"{self.url}/repos/{repo.full_name}/{tail}"
+
+    def _new_pull(self, repo: Repo, title: str, body: str, head: str, base: str, user: str) -> dict:
+        head = head.split(":", 1)[-1]
+        if head not in repo.branches or base not in repo.branches:
+            raise ApiError(422, "Validation Failed: head or base branch does not exist")
+        if any(
+            i["is_pull"] and i["state"] == "open" and i["head_ref"] == head and i["base_ref"] == base
+            for i in repo.issues.values()
+        ):
+            raise ApiError(422, f"A pull request already exists for {repo.owner}:{head}.")
+        number = self._next_number(repo)
+        repo.issues[number] = {
+            "id": next(self._ids),
+            "number": number,
+            "title": title,
+            "body": body,
+            "state": "open",
+            "user": self._user(user),
+            "is_pull": True,
+            "head_ref": head,
+            "base_ref": base,
+            "base_sha": repo.branches[base],
+            "head_sha": None,
+            "merged": False,
+            "merged_at": None,
+            "merge_commit_sha": None,
+            "closed_at": None,
+        }
+        return repo.issues[number]
+
+    def _head_sha(self, repo: Repo, pr: dict) -> str:
+        # an open pull request follows its branch; a closed one keeps the sha it was closed at
+        return pr["head_sha"] or repo.branches[pr["head_ref"]]
+
+    def _diff(self, repo: Repo, pr: dict) -> list[dict]:
+        before, after = repo.commits[pr["base_sha"]], repo.commits[self._head_sha(repo, pr)]
+        out = []
+        for path in sorted(before.keys() | after.keys()):
+            if before.get(path) == after.get(path):
+                continue
+            status = "added" if path not in before else "removed" if path not in after else "modified"
+            out.append({"sha": _blob_sha(after.get(path, "")), "filename": path, "status": status})
+        return out
+
+    def _render_pull(self, repo: Repo, pr: dict) -> dict:
+        ref = {"repo": {"full_name": repo.full_name, "id": repo.id}}
+        public = {
+            k: v
+            for k, v in pr.items()
+            if k not in ("is_pull", "head_ref", "base_ref", "base_sha", "head_sha")
+        }
+        return copy.deepcopy(
+            {
+                **public,
+                "html_url": self._html(repo, f"pull/{pr['number']}"),
+                "url": self._api(repo, f"pulls/{pr['number']}"),
+                "head": {
+                    "ref": pr["head_ref"],
+                    "sha": self._head_sha(repo, pr),
+                    "label": f"{repo.owner}:{pr['head_ref']}",
+                    **ref,
+                },
+                "base": {
+                    "ref": pr["base_ref"],
+                    "sha": repo.branches[pr["base_ref"]],
+                    "label": f"{repo.owner}:{pr['base_ref']}",
+                    **ref,
+                },
+            }
+        )
+
+    def _new_comment(self, repo: Repo, number: int, body: str, user: str) -> dict:
+        if number not in repo.issues:
+            raise ApiError(404, "Not Found")
+        cid = next(self._ids)
+        now = _iso(_now())
+        repo.comments[cid] = {
+            "id": cid,
+            "number": number,
+            "body": body,
+            "user": self._user(user),
+            "author_association": "COLLABORATOR" if user in repo.collaborators else "NONE",
+            "html_url": self._html(repo, f"issues/{number}#issuecomment-{cid}"),
+            "url": self._api(repo, f"issues/comments/{cid}"),
+            "issue_url": self._api(repo, f"issues/{number}"),
+            "created_at": now,
+            "updated_at": now,
+        }
+        return repo.comments[cid]
+
+    # ---- HTTP ----
+
+    def _build_app(self) -> Flask:
+        app = Flask("fake_github")
+        for methods, rule, handler in self._routes():
+            app.add_url_rule(rule, handler.__name__, self._locked(handler), methods=methods)
+        app.before_request(self._before)
+        app.after_request(self._after)
+        app.register_error_handler(
+            HTTPException,
+            lambda e: _error(e.code or 500, "Not Found" if e.code == 404 else e.description or "Error"),
+        )
+        app.register_error_handler(ApiError, lambda e: _error(e.status, e.message))
+        return app
+
+    def _routes(self) -> list[tuple[list[str], str, Callable]]:
+        repo = "/repos/<owner>/<name>"
+        return [
+            (["POST"], "/app/installations/<int:installation_id>/access_tokens", self._create_token),
+            (["GET"], repo, self._get_repo),
+            (["GET"], f"{repo}/contents/<path:path>", self._get_contents),
+            (["PUT"], f"{repo}/contents/<path:path>", self._put_contents),
+            (["GET"], f"{repo}/git/ref/heads/<path:branch>", self._get_ref),
+            (["POST"], f"{repo}/git/refs", self._create_ref),
+            (["PATCH"], f"{repo}/git/refs/heads/<path:branch>", self._update_ref),
+            (["GET"], f"{repo}/pulls", self._list_pulls),
+            (["POST"], f"{repo}/pulls", self._create_pull),
+            (["GET"], f"{repo}/pulls/<int:number>", self._get_pull),
+            (["PATCH"], f"{repo}/pulls/<int:number>", self._update_pull),
+            (["GET"], f"{repo}/pulls/<int:number>/files", self._list_pull_files),
+            (["GET"], f"{repo}/issues/<int:number>/comments", self._list_comments),
+            (["POST"], f"{repo}/issues/<int:number>/comments", self._create_comment),
+            (["PATCH"], f"{repo}/issues/comments/<int:comment_id>", self._edit_comment),
+            (["POST"], f"{repo}/issues/comments/<int:comment_id>/reactions", self._create_reaction),
+            (["GET"], f"{repo}/collaborators/<user>/permission", self._permission),
+            (["POST"], f"{repo}/check-runs", self._create_check_run),
+            (["PATCH"], f"{repo}/check-runs/<int:run_id>", self._update_check_run),
+            (["POST"], f"{repo}/commits/<sha>/comments", self._create_commit_comment),
+        ]
+
+    def _locked(self, handler: Callable) -> Callable:
+        def view(**kwargs: Any) -> Any:
+            with self._lock:
+                if "owner" in kwargs:
+                    kwargs["repo"] = self._repo(f"{kwargs.pop('owner')}/{kwargs.pop('name')}")
+                return handler(**kwargs)
+
+        view.__name__ = handler.__name__
+        return view
+
+    def _before(self) -> Response | None:
+        with self._lock:
+            for fault in self._faults:
+                if fault.times > 0 and fault.method == request.method and fault.path.fullmatch(request.path):
+                    fault.times -= 1
+                    response = jsonify(fault.body)
+                    response.status_code = fault.status
+                    response.headers.update(fault.headers)
+                    return response
+            scheme, _, credential = request.headers.get("Authorization", "").partition(" ")
+            if request.path.startswith("/app/"):
+                return (
+                    None
+                    if self._valid_jwt(scheme, credential)
+                    else _error(401, "A JSON web token could not be decoded")
+                )
+            token = self._tokens.get(credential) if scheme.lower() in ("token", "bearer") else None
+            if token is None or token[1] <= _now():
+                return _error(401, "Bad credentials")
+            return None
+
+    def _after(self, response: Response) -> Response:
+        with self._lock:
+            self.requests.append((request.method, request.path, response.status_code))
+        return response
+
+    def _valid_jwt(self, scheme: str, credential: str) -> bool:
+        if scheme.lower() != "bearer":
+            return False
+        try:
+            claims = jwt.decode(
+                credential,
+                self.app_key.public_pem,
+                algorithms=["RS256"],
+                options={"require": ["iat", "exp", "iss"]},
+            )
+        except jwt.PyJWTError:
+            return False
+        return str(claims["iss"]) == str(self.app_id)
+
+    # ---- handlers: one per route, run under the state lock ----
+
+    def _create_token(self, installation_id: int):
+        token = "ghs_" + secrets.token_urlsafe(27)
+        expires_at = _now() + self.token_lifetime
+        self._tokens[token] = (installation_id, expires_at)
+        self.issued_tokens.append(token)
+        return jsonify(
+            token=token, expires_at=_iso(expires_at), permissions={}, repository_selection="all"
+        ), 201
+
+    def _get_repo(self, repo: Repo):
+        return jsonify(
+            id=repo.id,
+            name=repo.full_name.split("/")[1],
+            full_name=repo.full_name,
+            owner={"login": repo.owner},
+            default_branch=repo.default_branch,
+            private=False,
+            html_url=f"https://github.com/{repo.full_name}",
+            url=self._api(repo, "").rstrip("/"),
+        )
+
+    def _get_contents(self, repo: Repo, path: str):
+        files = repo.commits[self._resolve(repo, request.args.get("ref"))]
+        if path not in files:
+            entries = sorted({p[len(path) + 1 :].split("/")[0] for p in files if p.startswith(path + "/")})
+            if not entries:
+                raise ApiError(404, "Not Found")
+            return jsonify(
+                [
+                    {"type": "file" if f"{path}/{e}" in files else "dir", "name": e, "path": f"{path}/{e}"}
+                    for e in entries
+                ]
+            )
+        content = files[path]
+        if "vnd.github.raw" in request.headers.get("Accept", ""):
+            return Response(content.encode(), mimetype="application/vnd.github.raw")
+        return jsonify(
+            type="file",
+            encoding="base64",
+            name=path.rsplit("/", 1)[-1],
+            path=path,
+            sha=_blob_sha(content),
+            size=len(content.encode()),
+            content=base64.b64encode(content.encode()).decode(),
+            html_url=self._html(repo, f"blob/{request.args.get('ref') or repo.default_branch}/{path}"),
+        )
+
+    def _put_contents(self, repo: Repo, path: str):
+        data = request.get_json()
+        branch = data.get("branch") or repo.default_branch
+        if branch not in repo.branches:
+            raise ApiError(404, f"Branch {branch} not found")
+        files = dict(repo.commits[repo.branches[branch]])
+        current = _blob_sha(files[path]) if path in files else None
+        if current and not data.get("sha"):
+            raise ApiError(422, 'Invalid request.\n\n"sha" wasn\'t supplied.')
+        if data.get("sha") and data["sha"] != current:
+            raise ApiError(409, f"{path} does not match {data['sha']}")
+        files[path] = base64.b64decode(data["content"]).decode()
+        sha = repo.branches[branch] = self._commit(repo, files)
+        return jsonify(
+            content={"name": path.rsplit("/", 1)[-1], "path": path, "sha": _blob_sha(files[path])},
+            commit={
+                "sha": sha,
+                "message": data.get("message", ""),
+                "html_url": self._html(repo, f"commit/{sha}"),
+            },
+        ), (200 if current else 201)
+
+    def _ref(self, repo: Repo, branch: str):
+        sha = repo.branches[branch]
+        return jsonify(
+            ref=f"refs/heads/{branch}",
+            url=self._api(repo, f"git/refs/heads/{branch}"),
+            object={"type": "commit", "sha": sha},
+        )
+
+    def _get_ref(self, repo: Repo, branch: str):
+        if branch not in repo.branches:
+            raise ApiError(404, "Not Found")
+        return self._ref(repo, branch)
+
+    def _create_ref(self, repo: Repo):
+        data = request.get_json()
+        branch = data.get("ref", "").removeprefix("refs/heads/")
+        if branch in repo.branches:
+            raise ApiError(422, "Reference already exists")
+        if data.get("sha") not in repo.commits:
+            raise ApiError(422, "Object does not exist")
+        repo.branches[branch] = data["sha"]
+        return self._ref(repo, branch), 201
+
+    def _update_ref(self, repo: Repo, branch: str):
+        data = request.get_json()
+        if branch not in repo.branches:
+            raise ApiError(422, "Reference does not exist")
+        if data.get("sha") not in repo.commits:
+            raise ApiError(422, "Object does not exist")
+        repo.branches[branch] = data["sha"]
+        return self._ref(repo, branch)
+
+    def _pull(self, repo: Repo, number: int) -> dict:
+        issue = repo.issues.get(number)
+        if issue is None or not issue["is_pull"]:
+            raise ApiError(404, "Not Found")
+        return issue
+
+    def _list_pulls(self, repo: Repo):
+        state, head, base = (
+            request.args.get("state", "open"),
+            request.args.get("head"),
+            request.args.get("base"),
+        )
+        pulls = [
+            i
+            for i in repo.issues.values()
+            if i["is_pull"]
+            and state in ("all", i["state"])
+            and (head is None or f"{repo.owner}:{i['head_ref']}" == head)
+            and (base is None or i["base_ref"] == base)
+        ]
+        return jsonify(_page([self._render_pull(repo, p) for p in pulls]))
+
+    def _create_pull(self, repo: Repo):
+        data = request.get_json()
+        pr = self._new_pull(
+            repo, data["title"], data.get("body") or "", data["head"], data["base"], self._caller()
+        )
+        return jsonify(self._render_pull(repo, pr)), 201
+
+    def _get_pull(self, repo: Repo, number: int):
+        return jsonify(self._render_pull(repo, self._pull(repo, number)))
+
+    def _update_pull(self, repo: Repo, number: int):
+        pr = self._pull(repo, number)
+        data = request.get_json()
+        pr.update({k: data[k] for k in ("title", "body", "base") if k in data})
+        if data.get("state") in ("open", "closed"):
+            pr["head_sha"] = None if data["state"] == "open" else self._head_sha(repo, pr)
+            pr["state"] = data["state"]
+        return jsonify(self._render_pull(repo, pr))
+
+    def _list_pull_files(self, repo: Repo, number: int):
+        return jsonify(_page(self._diff(repo, self._pull(repo, number))))
+
+    def _list_comments(self, repo: Repo, number: int):
+        if number not in repo.issues:
+            raise ApiError(404, "Not Found")
+        return jsonify(_page([_public(c) for c in repo.comments.values() if c["number"] == number]))
+
+    def _create_comment(self, repo: Repo, number: int):
+        return jsonify(
+            _public(self._new_comment(repo, number, request.get_json()["body"], self._caller()))
+        ), 201
+
+    def _edit_comment(self, repo: Repo, comment_id: int):
+        comment = repo.comments.get(comment_id)
+        if comment is None:
+            raise ApiError(404, "Not Found")
+        comment.update(body=request.get_json()["body"], updated_at=_iso(_now()))
+        return jsonify(_public(comment))
+
+    def _create_reaction(self, repo: Repo, comment_id: int):
+        content = request.get_json().get("content")
+        if comment_id not in repo.comments:
+            raise ApiError(404, "Not Found")
+        if content not in REACTIONS:
+            raise ApiError(422, "Validation Failed: content is not a valid reaction")
+        existing = repo.reactions.setdefault(comment_id, [])
+        for reaction in existing:
+            if reaction["content"] == content and reaction["user"]["login"] == self._caller():
+                return jsonify(reaction), 200
+        reaction = {
+            "id": next(self._ids),
+            "content": content,
+            "user": self._user(self._caller()),
+            "created_at": _iso(_now()),
+        }
+        existing.append(reaction)
+        return jsonify(reaction), 201
+
+    def _permission(self, repo: Repo, user: str):
+        permission = repo.collaborators.get(user, "none")
+        return jsonify(permission=permission, role_name=permission, user=self._user(user))
+
+    def _check_run_fields(self, data: dict, run: dict) -> dict:
+        if data.get("status") not in (None, "queued", "in_progress", "completed"):
+            raise ApiError(422, "Validation Failed: status")
+        output = data.get("output")
+        if output is not None and not ("title" in output and "summary" in output):
+            raise ApiError(422, "Validation Failed: output needs title and summary")
+        run.update({k: data[k] for k in ("name", "status", "conclusion", "output") if k in data})
+        if run.get("conclusion"):
+            run["status"] = "completed"
+        elif run["status"] == "completed":
+            raise ApiError(422, "Validation Failed: conclusion is required when status is completed")
+        return run
+
+    def _create_check_run(self, repo: Repo):
+        data = request.get_json()
+        if data.get("head_sha") not in repo.commits or not data.get("name"):
+            raise ApiError(422, "Validation Failed: name and a known head_sha are required")
+        rid = next(self._ids)
+        run = {
+            "id": rid,
+            "head_sha": data["head_sha"],
+            "status": "queued",
+            "conclusion": None,
+            "output": None,
+            "app": {"slug": self.bot_login.removesuffix("[bot]")},
+            "html_url": self._html(repo, f"runs/{rid}"),
+            "url": self._api(repo, f"check-runs/{rid}"),
+        }
+        repo.check_runs[rid] = self._check_run_fields(data, run)
+        return jsonify(run), 201
+
+    def _update_check_run(self, repo: Repo, run_id: int):
+        if run_id not in repo.check_runs:
+            raise ApiError(404, "Not Found")
+        updated = self._check_run_fields(request.get_json(), copy.deepcopy(repo.check_runs[run_id]))
+        repo.check_runs[run_id] = updated
+        return jsonify(updated)
+
+    def _create_commit_comment(self, repo: Repo, sha: str):
+        if sha not in repo.commits:
+            raise ApiError(404, "Not Found")
+        cid = next(self._ids)
+        comment = {
+            "id": cid,
+            "body": request.get_json()["body"],
+            "commit_id": sha,
+            "user": self._user(self._caller()),
+            "html_url": self._html(repo, f"commit/{sha}#commitcomment-{cid}"),
+            "url": self._api(repo, f"comments/{cid}"),
+        }
+        repo.commit_comments.append(comment)
+        return jsonify(comment), 201
+
+    def _caller(self) -> str:
+        return self.bot_login  # every installation token acts as the App's bot user
+
+
+def _public(comment: dict) -> dict:
+    return {k: v for k, v in comment.items() if k != "number"}
+
+
+def _page(items: list) -> list:
+    per_page = min(int(request.args.get("per_page", 30)), 100)
+    page = max(int(request.args.get("page", 1)), 1)
+    return items[(page - 1) * per_page : page * per_page]
+
+
+def _error(status: int, message: str) -> Response:
+    response = jsonify(message=message, documentation_url="https://docs.github.com/rest")
+    response.status_code = status
+    return response

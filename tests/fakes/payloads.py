@@ -1,0 +1,87 @@
+"""Real webhook payloads (vendored @octokit/webhooks-examples), signed and adjusted for a test."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import hmac
+import json
+import uuid
+from functools import lru_cache
+from pathlib import Path
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "fixtures" / "webhooks-examples" / "index.json"
+SECRET = "test-webhook-secret"
+
+
+@lru_cache(maxsize=1)
+def _index() -> list[dict]:
+    return json.loads(EXAMPLES.read_text(encoding="utf-8"))
+
+
+def all_examples() -> list[tuple[str, int, dict]]:
+    """(event name, index, payload) for every vendored example."""
+    return [(e["name"], i, x) for e in _index() for i, x in enumerate(e["examples"])]
+
+
+def example(event: str, action: str | None = None) -> dict:
+    for x in next(e for e in _index() if e["name"] == event)["examples"]:
+        if action is None or x.get("action") == action:
+            return copy.deepcopy(x)
+    raise LookupError(f"no {event}/{action} example")
+
+
+def sign(body: bytes, secret: str = SECRET) -> str:
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def headers(event: str, body: bytes, *, delivery: str | None = None, secret: str | None = SECRET) -> dict:
+    h = {"X-GitHub-Event": event, "X-GitHub-Delivery": delivery or str(uuid.uuid4()),
+         "Content-Type": "application/json"}
+    if secret is not None:
+        h["X-Hub-Signature-256"] = sign(body, secret)
+    return h
+
+
+def encode(payload: dict) -> bytes:
+    return json.dumps(payload).encode()
+
+
+def _place(p: dict, *, installation: int, repo: str) -> dict:
+    p["installation"] = {"id": installation, "node_id": "x"}
+    owner, name = repo.split("/")
+    p["repository"].update(full_name=repo, name=name)
+    p["repository"]["owner"]["login"] = owner
+    return p
+
+
+def issue_comment(body: str, *, installation: int, repo: str, number: int = 1, login: str = "alice",
+                  association: str = "COLLABORATOR", comment_id: int = 1001, pull_request: bool = True,
+                  user_type: str = "User") -> dict:
+    p = _place(example("issue_comment", "created"), installation=installation, repo=repo)
+    p["comment"].update(body=body, id=comment_id, author_association=association)
+    p["comment"]["user"].update(login=login, type=user_type)
+    p["sender"].update(login=login, type=user_type)
+    p["issue"]["number"] = number
+    if pull_request:
+        p["issue"]["pull_request"] = {"url": f"https://api.github.com/repos/{repo}/pulls/{number}"}
+    else:
+        p["issue"].pop("pull_request", None)
+    return p
+
+
+def installation(action: str, *, installation: int, repos: list[tuple[int, str]]) -> dict:
+    p = example("installation", action)
+    p["installation"]["id"] = installation
+    p["repositories"] = [{"id": i, "full_name": n, "name": n.split("/")[1], "private": False} for i, n in repos]
+    return p
+
+
+def push(*, installation: int, repo: str, commits: list[dict], ref: str = "refs/heads/main",
+         pusher: str = "alice", after: str = "a" * 40) -> dict:
+    p = _place(example("push"), installation=installation, repo=repo)
+    p["repository"]["default_branch"] = "main"
+    p.update(ref=ref, after=after, deleted=False, commits=commits)
+    p["pusher"] = {"name": pusher, "email": f"{pusher}@example.com"}
+    p["sender"]["login"] = pusher
+    return p

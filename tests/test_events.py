@@ -1,0 +1,124 @@
+"""Routing is pure: payload in, Job (or a reason) out."""
+
+import pytest
+
+from core.events import parse_command, route
+from core.models import CommandJob, InstallationJob, Job, PullRequestClosedJob, PushJob, RefusalJob, ReviewJob
+from tests.fakes import payloads as P
+
+BOT = "memfix[bot]"
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ("/autofix", ("autofix", "")),
+        ("  /autofix src/app.py -- keep the API\r\n", ("autofix", "src/app.py -- keep the API")),
+        ("/remember pattern Testing: use fixtures\nmore detail", ("remember", "pattern Testing: use fixtures\nmore detail")),
+        ("/recall sql injection", ("recall", "sql injection")),
+        ("/forget 42", ("forget", "42")),
+        ("/refine use a context manager", ("refine", "use a context manager")),
+        ("/refactor", ("refactor", "")),
+        ("please /autofix this", None),
+        ("> /autofix\nquoted", None),
+        ("/autofixes", None),
+        ("/deploy now", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_parse_command(body, expected):
+    command = parse_command(body)
+    assert (None if command is None else (command.name, command.args)) == expected
+
+
+def test_collaborator_command_becomes_a_command_job():
+    p = P.issue_comment("/autofix src/x.py -- careful", installation=7, repo="o/r", number=12, comment_id=99)
+    job = route("issue_comment", p, "d1", BOT).job
+    assert isinstance(job, CommandJob)
+    assert (job.command, job.issue_number, job.comment_id, job.is_pull_request) == ("autofix", 12, 99, True)
+    assert job.path_and_guidance == ("src/x.py", "careful")
+    assert job.key == "command:o/r:99"
+
+
+@pytest.mark.parametrize("association", ["NONE", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER", ""])
+def test_outsider_command_becomes_a_refusal(association):
+    p = P.issue_comment("/autofix", installation=7, repo="o/r", association=association, login="mallory")
+    job = route("issue_comment", p, "d1", BOT).job
+    assert isinstance(job, RefusalJob) and job.author == "mallory"
+
+
+def test_memfix_own_comment_is_ignored():
+    p = P.issue_comment("/autofix", installation=7, repo="o/r", login=BOT, user_type="Bot")
+    routed = route("issue_comment", p, "d1", BOT)
+    assert routed.job is None and "itself" in routed.reason
+
+
+def test_edited_comment_and_plain_comment_are_ignored():
+    p = P.issue_comment("/autofix", installation=7, repo="o/r")
+    p["action"] = "edited"
+    assert route("issue_comment", p, "d", BOT).job is None
+    assert route("issue_comment", P.issue_comment("looks good", installation=7, repo="o/r"), "d", BOT).job is None
+
+
+def test_push_to_default_branch_nets_file_changes_across_commits():
+    commits = [
+        {"added": ["a.py", "tmp.py"], "modified": [], "removed": ["old.py"]},
+        {"added": ["old.py"], "modified": ["a.py", "b.py"], "removed": ["tmp.py"]},
+    ]
+    job = route("push", P.push(installation=7, repo="o/r", commits=commits), "d", BOT).job
+    assert isinstance(job, PushJob)
+    assert (job.added, job.modified, job.removed) == (("a.py",), ("b.py", "old.py"), ())
+
+
+def test_push_elsewhere_or_by_memfix_is_ignored():
+    assert route("push", P.push(installation=7, repo="o/r", commits=[], ref="refs/heads/feature"), "d", BOT).job is None
+    assert route("push", P.push(installation=7, repo="o/r", commits=[], pusher=BOT), "d", BOT).job is None
+
+
+def test_approved_review_with_body_is_a_review_step():
+    p = P.example("pull_request_review", "submitted")
+    p["installation"] = {"id": 7}
+    p["review"].update(state="approved", body="Good: parameterised SQL everywhere", author_association="MEMBER")
+    job = route("pull_request_review", p, "d", BOT).job
+    assert isinstance(job, ReviewJob) and "parameterised" in job.body
+    p["review"]["body"] = "  "
+    assert route("pull_request_review", p, "d", BOT).job is None
+
+
+def test_only_memfix_prs_closing_become_outcome_jobs():
+    p = P.example("pull_request", "closed")
+    p["installation"] = {"id": 7}
+    assert route("pull_request", p, "d", BOT).job is None
+    p["pull_request"]["head"]["ref"] = "memfix/autofix/app-py-abc123"
+    p["pull_request"]["merged"] = True
+    job = route("pull_request", p, "d", BOT).job
+    assert isinstance(job, PullRequestClosedJob) and job.merged
+
+
+def test_issue_labelled_memfix():
+    p = P.example("issues", "labeled")
+    p["installation"] = {"id": 7}
+    p["label"]["name"] = "bug"
+    assert route("issues", p, "d", BOT).job is None
+    p["label"]["name"] = "memfix"
+    assert route("issues", p, "d", BOT).job.kind == "issue"
+
+
+def test_installation_lifecycle_jobs():
+    created = route("installation", P.installation("created", installation=5, repos=[(1, "o/a")]), "d", BOT).job
+    assert isinstance(created, InstallationJob) and created.repositories == ((1, "o/a"),)
+    added = P.example("installation_repositories", "added")
+    job = route("installation_repositories", added, "d", BOT).job
+    assert job.action == "added" and job.repositories
+
+
+def test_jobs_survive_the_queue_round_trip():
+    p = P.installation("created", installation=5, repos=[(1, "o/a"), (2, "o/b")])
+    job = route("installation", p, "d", BOT).job
+    assert Job.from_json(job.to_json()) == job
+
+
+def test_unhandled_events_and_missing_installation_give_reasons():
+    assert "not handled" in route("star", P.example("star"), "d", BOT).reason
+    assert "installation" in route("issue_comment", P.example("issue_comment", "created"), "d", BOT).reason
