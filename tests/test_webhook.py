@@ -164,3 +164,28 @@ def test_queue_outage_answers_503_and_a_redelivery_succeeds(stack, monkeypatch):
     _reload(monkeypatch, MEMFIX_QUEUE_URL=good_url)
     assert call(rest_event(P.headers("issue_comment", body, delivery="g1"), body))[1]["status"] == "queued"
     assert len(stack.queued()) == 1
+
+
+def test_webhook_path_never_imports_heavy_sdks():
+    """Import the handler and serve a routed delivery in a fresh process; then look at sys.modules."""
+    import subprocess
+    import sys
+
+    script = """
+import json, os, sys
+os.environ.update(AWS_ACCESS_KEY_ID="t", AWS_SECRET_ACCESS_KEY="t", AWS_DEFAULT_REGION="us-east-1",
+                  GITHUB_WEBHOOK_SECRET="test-webhook-secret")
+from moto import mock_aws
+with mock_aws():
+    import boto3
+    os.environ["MEMFIX_QUEUE_URL"] = boto3.client("sqs").create_queue(QueueName="q")["QueueUrl"]
+    from handlers import webhook
+    from tests.fakes import payloads as P
+    body = P.encode(P.issue_comment("/autofix", installation=7, repo="o/r"))
+    r = webhook.handler({"headers": P.headers("issue_comment", body), "body": body.decode()}, None)
+    assert r["statusCode"] == 202, r
+print(",".join(m for m in ("anthropic", "openai", "githubkit", "psycopg", "pgvector", "flask") if m in sys.modules))
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == ""

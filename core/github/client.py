@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import itertools
 import logging
 import threading
 from collections.abc import Callable
@@ -69,11 +68,9 @@ class RetryPolicy:
     """githubkit `auto_retry` decision: honour rate-limit waits, back off exponentially on 5xx and network."""
 
     def __init__(self, max_retries: int, base_seconds: float, max_wait_seconds: float):
-        self.max_retries, self.base_seconds, self.max_wait_seconds = (
-            max_retries,
-            base_seconds,
-            max_wait_seconds,
-        )
+        self.max_retries = max_retries
+        self.base_seconds = base_seconds
+        self.max_wait_seconds = max_wait_seconds
 
     def __call__(self, exc: GitHubException, retry_count: int) -> RetryOption:
         if retry_count >= self.max_retries or not _is_transient(exc):
@@ -223,70 +220,63 @@ class InstallationClient:
                 self._github, self._github_token = self._app._new_github(TokenAuthStrategy(token)), token
             return self._github
 
-    def _send(self, method: str, path: str, *, params=None, json=None, headers=None) -> httpx.Response:
-        """One API call under our retry policy; a 401 means the token was revoked, so fetch a new one once."""
+    def _send(
+        self, method: str, path: str, *, missing_ok: bool = False, **kwargs: Any
+    ) -> httpx.Response | None:
+        """One API call under our retry policy; None for a 404 when `missing_ok`."""
+        try:
+            return self._send_as_installation(method, path, **kwargs)
+        except GitHubPermanentError as exc:
+            if missing_ok and exc.status == 404:
+                return None
+            raise
 
+    def _send_as_installation(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         def attempt() -> httpx.Response:
             with self._write_lock if method != "GET" else nullcontext():
-                return (
-                    self._client()
-                    .request(method, path, params=params, json=json, headers=headers)
-                    .raw_response
-                )
+                return self._client().request(method, path, **kwargs).raw_response
 
         try:
             return attempt()
         except GitHubException as exc:
             if not (isinstance(exc, RequestFailed) and exc.response.status_code == 401):
                 raise _to_memfix_error(exc) from exc
-            self.tokens.invalidate()
+            self.tokens.invalidate()  # revoked or expired early: fetch a new token and try once more
         try:
             return attempt()
         except GitHubException as exc:
             raise _to_memfix_error(exc) from exc
 
-    def _json(self, method: str, path: str, **kwargs) -> Any:
+    def _json(self, method: str, path: str, **kwargs: Any) -> Any:
         response = self._send(method, path, **kwargs)
-        return response.json() if response.content else None
+        return response.json() if response is not None and response.content else None
 
-    def _json_or_none(self, method: str, path: str, **kwargs) -> Any:
-        try:
-            return self._json(method, path, **kwargs)
-        except GitHubPermanentError as exc:
-            if exc.status == 404:
-                return None
-            raise
-
-    def _pages(self, path: str, params: dict | None = None) -> list[dict]:
+    def _pages(self, path: str) -> list[dict]:
         items: list[dict] = []
-        for page in itertools.count(1):
-            batch = self._json("GET", path, params={**(params or {}), "per_page": PER_PAGE, "page": page})
+        while True:
+            batch = self._json("GET", path, params={"per_page": PER_PAGE, "page": len(items) // PER_PAGE + 1})
             items.extend(batch)
             if len(batch) < PER_PAGE:
-                break
-        return items
+                return items
 
     # contents
 
     def get_file(self, repo: str, path: str, ref: str) -> str | None:
-        try:
-            response = self._send(
-                "GET",
-                f"{_split(repo)}/contents/{quote(path)}",
-                params={"ref": ref},
-                headers={"Accept": RAW_MEDIA_TYPE},
-            )
-        except GitHubPermanentError as exc:
-            if exc.status == 404:
-                return None
-            raise
+        url = f"{_split(repo)}/contents/{quote(path)}"
+        response = self._send(
+            "GET", url, missing_ok=True, params={"ref": ref}, headers={"Accept": RAW_MEDIA_TYPE}
+        )
+        if response is None:
+            return None
         try:
             return response.content.decode("utf-8")
         except UnicodeDecodeError:
             raise GitHubPermanentError(f"{repo}:{path} at {ref} is not UTF-8 text") from None
 
     def get_file_sha(self, repo: str, path: str, ref: str) -> str | None:
-        data = self._json_or_none("GET", f"{_split(repo)}/contents/{quote(path)}", params={"ref": ref})
+        data = self._json(
+            "GET", f"{_split(repo)}/contents/{quote(path)}", missing_ok=True, params={"ref": ref}
+        )
         return data.get("sha") if isinstance(data, dict) else None
 
     def put_file(
@@ -389,9 +379,8 @@ class InstallationClient:
         self._json("PATCH", f"{_split(repo)}/check-runs/{check_run_id}", json=body)
 
     def user_permission(self, repo: str, username: str) -> str:
-        data = self._json_or_none(
-            "GET", f"{_split(repo)}/collaborators/{quote(username, safe='')}/permission"
-        )
+        url = f"{_split(repo)}/collaborators/{quote(username, safe='')}/permission"
+        data = self._json("GET", url, missing_ok=True)
         return data.get("permission", "none") if data else "none"
 
 

@@ -147,8 +147,9 @@ class FakeGitHub:
     def start(self) -> Self:
         self._server = make_server("127.0.0.1", 0, self.app, threaded=True, request_handler=_QuietHandler)
         # a short poll interval makes stop() quick; shutdown() waits for the next poll
-        serve = lambda: self._server.serve_forever(poll_interval=0.02)
-        self._thread = threading.Thread(target=serve, name="fake-github", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-github", daemon=True
+        )
         self._thread.start()
         return self
 
@@ -237,7 +238,7 @@ class FakeGitHub:
         """A human merges (head's changes land on base) or closes a pull request."""
         with self._lock:
             r = self._repo(repo)
-            pr = r.issues[number]
+            pr = self._pull(r, number)
             if merged:
                 changes = {
                     f["filename"]: r.commits[self._head_sha(r, pr)].get(f["filename"])
@@ -493,12 +494,9 @@ class FakeGitHub:
                     response.headers.update(fault.headers)
                     return response
             scheme, _, credential = request.headers.get("Authorization", "").partition(" ")
-            if request.path.startswith("/app/"):
-                return (
-                    None
-                    if self._valid_jwt(scheme, credential)
-                    else _error(401, "A JSON web token could not be decoded")
-                )
+            if request.path.startswith("/app/"):  # App endpoints take the App's JWT, not a token
+                valid = self._valid_jwt(scheme, credential)
+                return None if valid else _error(401, "A JSON web token could not be decoded")
             token = self._tokens.get(credential) if scheme.lower() in ("token", "bearer") else None
             if token is None or token[1] <= _now():
                 return _error(401, "Bad credentials")
