@@ -16,10 +16,11 @@ HEAVY = ("anthropic", "openai", "githubkit", "psycopg", "pgvector")
 def cold_import() -> tuple[float, list[str]]:
     """Median over 5 fresh processes of `-X importtime`'s cumulative time for handlers.webhook (ms),
     and the heavy SDKs that import pulled in (there must be none)."""
-    code = "import sys, handlers.webhook; print(','.join(m for m in %r if m in sys.modules))" % (HEAVY,)
+    code = f"import sys, handlers.webhook; print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
     runs, heavy = [], ""
     for _ in range(5):
-        proc = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True, check=True)
+        argv = [sys.executable, "-X", "importtime", "-c", code]
+        proc = subprocess.run(argv, capture_output=True, text=True, check=True)
         line = next(x for x in proc.stderr.splitlines() if x.rstrip().endswith("| handlers.webhook"))
         runs.append(int(line.split("|")[1]) / 1000)
         heavy = proc.stdout.strip()
@@ -60,7 +61,8 @@ def main() -> None:
     print("webhook benchmark")
     print(f"  cold import handlers.webhook (-X importtime, cumulative): {own:.1f} ms, median of 5 (budget 300 ms)")
     print(f"  heavy SDKs loaded by the import: {', '.join(heavy) or 'none'}")
-    print(f"  warm latency over 1000 signed deliveries ({kib:.1f} KiB each): p50 {p50:.2f} ms, p99 {p99:.2f} ms (budget 50 ms)")
+    print(f"  warm latency over 1000 signed deliveries ({kib:.1f} KiB each): "
+          f"p50 {p50:.2f} ms, p99 {p99:.2f} ms (budget 50 ms)")
 
 
 if __name__ == "__main__":

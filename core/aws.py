@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 
-@lru_cache(maxsize=None)
+@cache
 def client(service: str) -> Any:
     import boto3  # noqa: PLC0415 — only paid when an AWS resource is configured
 

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-from core.models import CommandJob, IssueJob, Job, JobResult, PullRequestClosedJob, PushJob, RefusalJob, ReviewJob
+from core.models import (
+    CommandJob,
+    IssueJob,
+    Job,
+    JobResult,
+    PullRequestClosedJob,
+    PushJob,
+    RefusalJob,
+    ReviewJob,
+)
 
 CommandService = Callable[[CommandJob], JobResult]
 

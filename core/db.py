@@ -9,9 +9,9 @@ from __future__ import annotations
 import logging
 import threading
 import warnings
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import psycopg
 from psycopg import sql
@@ -100,7 +100,7 @@ class Database:
         )
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> "Database":
+    def from_settings(cls, settings: Settings) -> Database:
         return cls(resolve_url(settings), settings.db_app_role)
 
     def _configure(self, conn: psycopg.Connection) -> None:

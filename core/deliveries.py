@@ -77,7 +77,7 @@ class DynamoDeliveries:
 class DatabaseDeliveries:
     """Local mode: survives restarts of `memfix serve`."""
 
-    def __init__(self, db: "Database"):
+    def __init__(self, db: Database):
         self.db = db
 
     def claim(self, delivery_id: str, event: str, tenant_id: int | None) -> bool:

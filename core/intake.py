@@ -6,8 +6,8 @@ import hashlib
 import hmac
 import json
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from core.deliveries import DeliveryLog
 from core.errors import TransientError

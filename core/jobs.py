@@ -7,8 +7,9 @@ is edited with the result, the failure, or the retry in progress. Nothing is sil
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from core.errors import PermanentError, TransientError
 from core.models import CommandJob, Job, JobResult, PushJob, RefusalJob
@@ -41,7 +42,7 @@ class LedgerEntry:
 class JobLedger:
     """`jobs` rows: the idempotency record of every job key, and where its reply lives."""
 
-    def __init__(self, db: "Database"):
+    def __init__(self, db: Database):
         self.db = db
 
     def begin(self, job: Job) -> LedgerEntry:

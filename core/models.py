@@ -14,7 +14,7 @@ class JobFormatError(ValueError):
     """A queued message is not a Job memfix understands."""
 
 
-_JOB_TYPES: dict[str, type["Job"]] = {}
+_JOB_TYPES: dict[str, type[Job]] = {}
 
 
 def _split_guidance(args: str) -> tuple[str, str]:
@@ -55,7 +55,7 @@ class Job:
         return json.dumps({"kind": self.kind, **asdict(self)}, separators=(",", ":"))
 
     @staticmethod
-    def from_json(text: str | bytes) -> "Job":
+    def from_json(text: str | bytes) -> Job:
         try:
             data = json.loads(text)
             cls = _JOB_TYPES[data.pop("kind")]

@@ -7,7 +7,8 @@ import logging
 import queue
 import threading
 import time
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 from core import aws
 from core.errors import TransientError

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping
 
 
 class SettingsError(ValueError):
@@ -78,7 +78,7 @@ class Settings:
     log_level: str = "INFO"
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
         return cls(
             database_url=_opt(env, "DATABASE_URL"),
@@ -114,7 +114,7 @@ class Settings:
     def bot_login(self) -> str:
         return f"{self.app_slug}[bot]"
 
-    def with_(self, **changes) -> "Settings":
+    def with_(self, **changes) -> Settings:
         return replace(self, **changes)
 
     def describe(self) -> dict[str, str]:

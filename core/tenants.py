@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 
 class Tenants:
-    def __init__(self, db: "Database"):
+    def __init__(self, db: Database):
         self.db = db
 
     def handle(self, job: InstallationJob) -> JobResult:

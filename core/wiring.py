@@ -29,7 +29,7 @@ class Services:
         self._lock = threading.RLock()
 
     @cached_property
-    def db(self) -> "Database":
+    def db(self) -> Database:
         from core.db import Database, migrate, resolve_url
 
         url = resolve_url(self.settings)
@@ -85,7 +85,7 @@ class Services:
         return Commands()
 
     @cached_property
-    def runner(self) -> "JobRunner":
+    def runner(self) -> JobRunner:
         from core.jobs import JobLedger, JobRunner
 
         with self._lock:  # the local worker thread and a request may race to build it

@@ -10,15 +10,14 @@ from core.settings import SettingsError, get_settings
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from handlers.devserver import create_app
     from core.wiring import Services
+    from handlers.devserver import create_app
 
     settings = get_settings()
     services = Services(settings, local=True)
     if not settings.github_webhook_secret:
         print("warning: GITHUB_WEBHOOK_SECRET is not set; every delivery will be refused (503).", file=sys.stderr)
-    services.db  # start the embedded database and migrate before the first delivery
-    services.queue
+    _ = services.db, services.queue  # start the database, migrate and start the worker before any delivery
     print(f"memfix listening on http://{args.host}:{args.port}/webhook (GitHub API: {settings.github_api_url})")
     create_app(services).run(host=args.host, port=args.port, threaded=True)
     return 0
@@ -53,7 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    level = logging.DEBUG if args.verbose else logging.INFO
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     try:
         return args.func(args)
     except SettingsError as exc:

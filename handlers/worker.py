@@ -13,7 +13,7 @@ from core.settings import get_settings
 from core.wiring import Services
 
 log = logging.getLogger(__name__)
-processor = BatchProcessor(event_type=EventType.SQS)
+processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
 
 
 @lru_cache(maxsize=1)

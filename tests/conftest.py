@@ -51,3 +51,26 @@ def aws_env(monkeypatch):
 @pytest.fixture
 def settings(pg_url) -> Settings:
     return Settings(database_url=pg_url, github_webhook_secret="test-webhook-secret")
+
+
+@pytest.fixture(scope="session")
+def app_key():
+    from tests.fakes.github import generate_app_key
+
+    return generate_app_key()
+
+
+@pytest.fixture
+def fake_github(app_key):
+    """A fresh stateful GitHub per test, reached over HTTP through GITHUB_API_URL."""
+    from tests.fakes.github import FakeGitHub
+
+    with FakeGitHub(app_key=app_key) as gh:
+        yield gh
+
+
+@pytest.fixture
+def github_settings(settings, fake_github) -> Settings:
+    from tests.fakes.github import fake_github_settings
+
+    return fake_github_settings(fake_github, settings, job_retry_base_seconds=0.01)

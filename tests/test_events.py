@@ -14,7 +14,7 @@ BOT = "memfix[bot]"
     [
         ("/autofix", ("autofix", "")),
         ("  /autofix src/app.py -- keep the API\r\n", ("autofix", "src/app.py -- keep the API")),
-        ("/remember pattern Testing: use fixtures\nmore detail", ("remember", "pattern Testing: use fixtures\nmore detail")),
+        ("/remember pattern Testing: use fixtures\nmore", ("remember", "pattern Testing: use fixtures\nmore")),
         ("/recall sql injection", ("recall", "sql injection")),
         ("/forget 42", ("forget", "42")),
         ("/refine use a context manager", ("refine", "use a context manager")),

@@ -6,6 +6,7 @@ import sys
 import time
 from datetime import UTC, datetime, timedelta
 
+import httpx
 import pytest
 
 from core.errors import GitHubPermanentError, GitHubTransientError
@@ -367,8 +368,6 @@ def test_commit_comment_and_permissions(fake, gh):
 
 
 def test_fake_rejects_unauthenticated_and_unknown_routes(fake, gh):
-    import httpx
-
     assert httpx.get(f"{fake.url}/repos/{REPO}").status_code == 401
     gh.get_repository(REPO)
     headers = {"Authorization": f"token {fake.issued_tokens[-1]}"}
