@@ -11,6 +11,9 @@ from functools import lru_cache
 from core.intake import Answer
 from core.settings import get_settings
 from core.wiring import Services
+from handlers.observability import count, logger, metrics
+
+_OUTCOME = {"queued": "DeliveriesQueued", "duplicate": "DeliveriesDuplicate", "ignored": "DeliveriesIgnored"}
 
 
 @lru_cache(maxsize=1)
@@ -29,9 +32,14 @@ def _response(answer: Answer) -> dict:
     return {"statusCode": answer.status, "headers": {"content-type": "application/json"}, "body": answer.json()}
 
 
-def handler(event: dict, context: object = None) -> dict:
+@metrics.log_metrics
+@logger.inject_lambda_context(clear_state=True)
+def handler(event: dict, context: object) -> dict:
     try:
         headers, body = _request(event)
     except (ValueError, TypeError):
-        return _response(Answer(400, {"error": "body could not be decoded"}))
-    return _response(services().intake.receive(headers, body))
+        answer = Answer(400, {"error": "body could not be decoded"})
+    else:
+        answer = services().intake.receive(headers, body)
+    count(_OUTCOME.get(answer.body.get("status"), "DeliveriesRejected"))
+    return _response(answer)

@@ -11,6 +11,7 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from core.models import Job, JobFormatError
 from core.settings import get_settings
 from core.wiring import Services
+from handlers.observability import count, logger, metrics
 
 log = logging.getLogger(__name__)
 processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
@@ -27,10 +28,18 @@ def record_handler(record: SQSRecord) -> None:
     except JobFormatError as exc:
         # Retrying cannot fix a malformed message: log it clearly and let the batch go on.
         log.error("skipping SQS message %s: %s", record.message_id, exc)
+        count("JobsMalformed")
         return
     attempt = int(record.attributes.approximate_receive_count or 1)
-    services().runner.run(job, attempt)
+    try:
+        services().runner.run(job, attempt)
+    except Exception:
+        count("JobsFailed")
+        raise
+    count("JobsDone")
 
 
-def handler(event: dict, context: object = None) -> dict:
+@metrics.log_metrics
+@logger.inject_lambda_context(clear_state=True)
+def handler(event: dict, context: object) -> dict:
     return process_partial_response(event=event, record_handler=record_handler, processor=processor, context=context)

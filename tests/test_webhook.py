@@ -12,6 +12,7 @@ from moto import mock_aws
 from core.settings import get_settings
 from handlers import webhook
 from tests.fakes import payloads as P
+from tests.fakes.aws import LambdaContext
 
 
 class Stack:
@@ -88,7 +89,7 @@ def http_event(headers: dict, body: bytes) -> dict:
 
 
 def call(event: dict) -> tuple[int, dict]:
-    response = webhook.handler(event, None)
+    response = webhook.handler(event, LambdaContext())
     return response["statusCode"], json.loads(response["body"])
 
 
@@ -181,11 +182,14 @@ with mock_aws():
     os.environ["MEMFIX_QUEUE_URL"] = boto3.client("sqs").create_queue(QueueName="q")["QueueUrl"]
     from handlers import webhook
     from tests.fakes import payloads as P
+    from tests.fakes.aws import LambdaContext
     body = P.encode(P.issue_comment("/autofix", installation=7, repo="o/r"))
-    r = webhook.handler({"headers": P.headers("issue_comment", body), "body": body.decode()}, None)
+    r = webhook.handler({"headers": P.headers("issue_comment", body), "body": body.decode()}, LambdaContext())
     assert r["statusCode"] == 202, r
-print(",".join(m for m in ("anthropic", "openai", "githubkit", "psycopg", "pgvector", "flask") if m in sys.modules))
+heavy = ("anthropic", "openai", "githubkit", "psycopg", "pgvector", "flask")
+print("loaded:" + ",".join(m for m in heavy if m in sys.modules))
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == ""
+    assert '"DeliveriesQueued":[1.0]' in out.stdout  # the EMF metric line
+    assert out.stdout.strip().splitlines()[-1] == "loaded:"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 import pytest
 from moto import mock_aws
@@ -11,14 +10,7 @@ from moto import mock_aws
 from core.models import CommandJob
 from core.settings import get_settings
 from handlers import worker
-
-
-@dataclass
-class LambdaContext:
-    function_name: str = "memfix-worker"
-    memory_limit_in_mb: int = 1024
-    invoked_function_arn: str = "arn:aws:lambda:us-east-1:123456789012:function:memfix-worker"
-    aws_request_id: str = "req-1"
+from tests.fakes.aws import LambdaContext
 
 
 @pytest.fixture
