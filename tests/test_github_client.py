@@ -18,16 +18,10 @@ REPO = "acme/widgets"
 FILES = {"src/app.py": "print('héllo')\n", "README.md": "# widgets\n"}
 
 
-@pytest.fixture(scope="session")
-def app_key():
-    return generate_app_key()
-
-
 @pytest.fixture
-def fake(app_key):
-    with FakeGitHub(app_key=app_key) as fake:
-        fake.add_repo(REPO, FILES, collaborators={"alice": "write", "bob": "read"})
-        yield fake
+def fake(fake_github):
+    fake_github.add_repo(REPO, FILES, collaborators={"alice": "write", "bob": "read"})
+    return fake_github
 
 
 @pytest.fixture
