@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
-from dataclasses import asdict, dataclass, field, fields
+import uuid
+from dataclasses import asdict, dataclass, field, fields, replace
+from datetime import UTC, date, datetime
 from typing import Any, ClassVar
 
 COMMANDS = ("autofix", "refactor", "remember", "recall", "forget", "refine")
@@ -210,3 +213,110 @@ class JobResult:
 
     def markdown(self) -> str:
         return "\n".join([self.summary, *[f"- {d}" for d in self.details]])
+
+
+# ---- memory ----
+
+INSIGHT_TYPES = ("pain_point", "strength", "solution", "pattern", "decision")
+SEVERITIES = ("blocker", "high", "medium", "low")
+WORKFLOW_TYPES = ("autofix", "refactor", "review")
+CATEGORIES = (
+    "security", "correctness", "performance", "reliability", "maintainability", "style",
+    "testing", "documentation", "dependencies", "architecture", "process",
+)
+ENVELOPE_STATUSES = ("PROMOTED", "RETRY", "REJECTED", "HUMAN_REVIEW")
+
+
+class InsightError(ValueError):
+    """An insight a person or a pipeline tried to save does not validate; the message says why."""
+
+
+@dataclass(frozen=True)
+class Insight:
+    """Layer 2: a structured, vectorised lesson about one repository."""
+
+    repository: str
+    insight_type: str
+    category: str
+    title: str
+    detail: str = ""
+    suggestion: str = ""
+    severity: str | None = None
+    workflow_type: str = "review"
+    workflow_id: str | None = None
+    tags: tuple[str, ...] = ()
+    source_ref: str | None = None
+    id: int | None = None
+    paired_insight_id: int | None = None
+    seen_count: int = 1
+    accepted_count: int = 0
+    rejected_count: int = 0
+
+    def validated(self) -> Insight:
+        """The same insight with normalised values, or InsightError naming every bad field."""
+        problems = []
+        itype = self.insight_type.strip().lower().replace("-", "_").replace(" ", "_")
+        category = self.category.strip().lower()
+        severity = (self.severity or "").strip().lower() or None
+        if itype not in INSIGHT_TYPES:
+            problems.append(f"insight_type {self.insight_type!r} is not one of {', '.join(INSIGHT_TYPES)}")
+        if category not in CATEGORIES:
+            problems.append(f"category {self.category!r} is not one of {', '.join(CATEGORIES)}")
+        if severity is not None and severity not in SEVERITIES:
+            problems.append(f"severity {self.severity!r} is not one of {', '.join(SEVERITIES)}")
+        if self.workflow_type not in WORKFLOW_TYPES:
+            problems.append(f"workflow_type {self.workflow_type!r} is not one of {', '.join(WORKFLOW_TYPES)}")
+        if not self.title.strip():
+            problems.append("title is empty")
+        if len(self.title) > 300:
+            problems.append("title is longer than 300 characters")
+        if not self.repository or "/" not in self.repository:
+            problems.append(f"repository {self.repository!r} is not owner/name")
+        if problems:
+            raise InsightError("; ".join(problems))
+        return replace(self, insight_type=itype, category=category, severity=severity, title=self.title.strip(),
+                       tags=tuple(dict.fromkeys(t.strip().lower() for t in self.tags if t.strip())))
+
+    def embedding_text(self) -> str:
+        """`[pain_point] [Security] [high] SQL Injection in User Input:\\n<detail>\\nSuggestion: <suggestion>`"""
+        head = f"[{self.insight_type}] [{self.category.title()}]"
+        if self.severity:
+            head += f" [{self.severity}]"
+        text = f"{head} {self.title}:\n{self.detail}"
+        return text + (f"\nSuggestion: {self.suggestion}" if self.suggestion else "")
+
+
+@dataclass(frozen=True)
+class MemoryEntry:
+    """Layer 1: the knowledge base. Searchable, never injected into prompts automatically."""
+
+    title: str
+    content: str
+    source: str = "manual"  # manual | github | import
+    tags: tuple[str, ...] = ()
+    repository: str | None = None
+    source_ref: str | None = None
+    letter_date: date | None = None
+    id: int | None = None
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """One attempt of a pipeline on a repository: what the healing ring remembers."""
+
+    repository: str
+    status: str  # PROMOTED | RETRY | REJECTED | HUMAN_REVIEW
+    attempt: int = 1
+    confidence: float = 0.0
+    breaker_state: str = "closed"
+    run_id: str | None = None
+    patch_id: str | None = None
+    pipeline: str | None = None
+    error_message: str | None = None
+    error_hash: str | None = None
+    id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+    @staticmethod
+    def hash_error(file: str, line: int | None, message: str) -> str:
+        return hashlib.sha256(f"{file}:{line}:{message}".encode()).hexdigest()
