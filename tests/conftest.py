@@ -15,7 +15,8 @@ _tenants = itertools.count(10_000 + os.getpid() % 1000 * 100_000, 10)
 
 @pytest.fixture(scope="session")
 def pg_url(tmp_path_factory) -> str:
-    url = os.environ.get("DATABASE_URL") or embedded_url(tmp_path_factory.mktemp("memfix-data"))
+    backend = os.environ.get("MEMFIX_EMBEDDED_POSTGRES", "auto")
+    url = os.environ.get("DATABASE_URL") or embedded_url(tmp_path_factory.mktemp("memfix-data"), backend)
     migrate(url)
     return url
 
@@ -74,3 +75,19 @@ def github_settings(settings, fake_github) -> Settings:
     from tests.fakes.github import fake_github_settings
 
     return fake_github_settings(fake_github, settings, job_retry_base_seconds=0.01)
+
+
+@pytest.fixture
+def model_server():
+    """OpenAI/Anthropic wire formats over HTTP: bag-of-words embeddings, scripted chat."""
+    from tests.fakes.llm import FakeModelServer
+
+    with FakeModelServer() as server:
+        yield server
+
+
+@pytest.fixture
+def embedder(model_server):
+    from core.memory.embeddings import OpenAIEmbedder
+
+    return OpenAIEmbedder("text-embedding-3-small", "test-key", model_server.openai_url, max_retries=0)

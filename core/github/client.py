@@ -313,6 +313,12 @@ class InstallationClient:
     def list_pull_files(self, repo: str, number: int) -> list[dict]:
         return self._pages(f"{_split(repo)}/pulls/{number}/files")
 
+    def list_reviews(self, repo: str, number: int) -> list[dict]:
+        return self._pages(f"{_split(repo)}/pulls/{number}/reviews")
+
+    def list_issue_comments(self, repo: str, number: int) -> list[dict]:
+        return self._pages(f"{_split(repo)}/issues/{number}/comments")
+
     def find_open_pr(self, repo: str, head_branch: str) -> dict | None:
         owner = repo.partition("/")[0]
         pulls = self._json(

@@ -87,6 +87,7 @@ class Repo:
     reactions: dict[int, list[dict]] = field(default_factory=dict)  # comment id → reactions
     check_runs: dict[int, dict] = field(default_factory=dict)
     commit_comments: list[dict] = field(default_factory=list)
+    reviews: dict[int, list[dict]] = field(default_factory=dict)  # pull number → reviews
     next_number: int = 1  # issues and pull requests share one counter, like GitHub
 
     @property
@@ -233,6 +234,15 @@ class FakeGitHub:
         """A human comments on an issue or pull request."""
         with self._lock:
             return copy.deepcopy(self._new_comment(self._repo(repo), number, body, user))
+
+    def add_review(self, repo: str, number: int, body: str, state: str = "APPROVED", user: str = "octocat") -> dict:
+        """A human submits a review on a pull request."""
+        with self._lock:
+            r = self._repo(repo)
+            review = {"id": next(self._ids), "body": body, "state": state, "user": self._user(user),
+                      "html_url": self._html(r, f"pull/{number}#pullrequestreview-x")}
+            r.reviews.setdefault(number, []).append(review)
+            return copy.deepcopy(review)
 
     def close_pull(self, repo: str, number: int, merged: bool) -> None:
         """A human merges (head's changes land on base) or closes a pull request."""
@@ -464,6 +474,7 @@ class FakeGitHub:
             (["GET"], f"{repo}/pulls/<int:number>", self._get_pull),
             (["PATCH"], f"{repo}/pulls/<int:number>", self._update_pull),
             (["GET"], f"{repo}/pulls/<int:number>/files", self._list_pull_files),
+            (["GET"], f"{repo}/pulls/<int:number>/reviews", self._list_reviews),
             (["GET"], f"{repo}/issues/<int:number>/comments", self._list_comments),
             (["POST"], f"{repo}/issues/<int:number>/comments", self._create_comment),
             (["PATCH"], f"{repo}/issues/comments/<int:comment_id>", self._edit_comment),
@@ -667,6 +678,11 @@ class FakeGitHub:
 
     def _list_pull_files(self, repo: Repo, number: int):
         return jsonify(_page(self._diff(repo, self._pull(repo, number))))
+
+    def _list_reviews(self, repo: Repo, number: int):
+        if number not in repo.issues:
+            raise ApiError(404, "Not Found")
+        return jsonify(_page(repo.reviews.get(number, [])))
 
     def _list_comments(self, repo: Repo, number: int):
         if number not in repo.issues:

@@ -1,0 +1,349 @@
+"""Layer 2: workflow insights — save (validate, dedupe, pair, cross-project), hybrid search, outcomes.
+
+Hybrid score = w_v · (1 − cosine distance) + w_t · ts_rank(search_vector, q, 32); rank normalisation
+32 maps ts_rank into [0, 1) so the weights mean what they say. Vectors are compared only within one
+embedding model. Reciprocal Rank Fusion is the alternative ranker.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any
+
+from pgvector import Vector
+
+from core.errors import TransientError
+from core.models import Insight
+
+if TYPE_CHECKING:
+    from core.db import Database
+    from core.memory.embeddings import Embedder
+
+log = logging.getLogger(__name__)
+
+DUPLICATE_COSINE = 0.92
+CROSS_PROJECT_SIMILARITY = 0.65
+_FIELDS = {f.name for f in fields(Insight)}
+
+_FILTERS = """
+      tenant_id = %(tenant)s
+  AND (%(repository)s::text IS NULL OR repository = %(repository)s)
+  AND (%(workflow_type)s::text IS NULL OR workflow_type = %(workflow_type)s)
+  AND (%(insight_type)s::text IS NULL OR insight_type = %(insight_type)s)
+"""
+
+# Candidates from each side, then exact scores for the union of both.
+HYBRID_SQL = f"""
+WITH q AS (SELECT websearch_to_tsquery('english', %(query)s) AS tsq),
+vec AS MATERIALIZED (
+  SELECT id FROM workflow_insights
+  WHERE %(vector)s::vector IS NOT NULL AND embedding_model = %(model)s AND {_FILTERS}
+  ORDER BY embedding <=> %(vector)s::vector
+  LIMIT %(candidates)s
+),
+txt AS MATERIALIZED (
+  SELECT id FROM workflow_insights, q
+  WHERE search_vector @@ q.tsq AND {_FILTERS}
+  ORDER BY ts_rank(search_vector, q.tsq, 32) DESC
+  LIMIT %(candidates)s
+),
+scored AS (
+  SELECT wi.*,
+         CASE WHEN wi.embedding_model = %(model)s THEN 1 - (wi.embedding <=> %(vector)s::vector) END AS vector_score,
+         CASE WHEN wi.search_vector @@ q.tsq THEN ts_rank(wi.search_vector, q.tsq, 32)::float8 ELSE 0 END AS text_score,
+         rank() OVER (ORDER BY wi.embedding <=> %(vector)s::vector) AS vector_rank,
+         rank() OVER (ORDER BY ts_rank(wi.search_vector, q.tsq, 32) DESC) AS text_rank,
+         (wi.id IN (SELECT id FROM vec)) AS in_vec, (wi.id IN (SELECT id FROM txt)) AS in_txt
+  FROM workflow_insights wi, q
+  WHERE wi.id IN (SELECT id FROM vec UNION SELECT id FROM txt)
+)
+SELECT *,
+  CASE WHEN %(ranker)s = 'rrf'
+       THEN (CASE WHEN in_vec THEN 1.0 / (%(rrf_k)s + vector_rank) ELSE 0 END)
+          + (CASE WHEN in_txt AND text_score > 0 THEN 1.0 / (%(rrf_k)s + text_rank) ELSE 0 END)
+       ELSE %(w_vector)s * coalesce(vector_score, 0) + %(w_text)s * coalesce(text_score, 0)
+  END AS score
+FROM scored
+ORDER BY score DESC, id DESC
+LIMIT %(k)s
+"""
+
+FIND_DUPLICATE_SQL = """
+SELECT id FROM workflow_insights
+WHERE tenant_id = %(tenant)s AND repository = %(repository)s AND insight_type = %(insight_type)s
+  AND (title_key = btrim(lower(regexp_replace(%(title)s, '[^[:alnum:]]+', ' ', 'g')))
+       OR (%(vector)s::vector IS NOT NULL AND embedding_model = %(model)s
+           AND 1 - (embedding <=> %(vector)s::vector) >= %(threshold)s))
+ORDER BY (title_key = btrim(lower(regexp_replace(%(title)s, '[^[:alnum:]]+', ' ', 'g')))) DESC,
+         embedding <=> %(vector)s::vector NULLS LAST
+LIMIT 1
+"""
+
+MERGE_SQL = """
+UPDATE workflow_insights
+SET seen_count = seen_count + 1, detail = %(detail)s, suggestion = %(suggestion)s,
+    severity = coalesce(%(severity)s, severity), tags = ARRAY(SELECT DISTINCT unnest(tags || %(tags)s)),
+    embedding = coalesce(%(vector)s::vector, embedding), embedding_model = coalesce(%(model)s, embedding_model),
+    updated_at = now()
+WHERE id = %(id)s
+RETURNING *
+"""
+
+INSERT_SQL = """
+INSERT INTO workflow_insights (tenant_id, repository, workflow_type, workflow_id, insight_type, category,
+  severity, title, detail, suggestion, tags, source_ref, embedding, embedding_model)
+VALUES (%(tenant)s, %(repository)s, %(workflow_type)s, %(workflow_id)s, %(insight_type)s, %(category)s,
+  %(severity)s, %(title)s, %(detail)s, %(suggestion)s, %(tags)s, %(source_ref)s, %(vector)s::vector, %(model)s)
+RETURNING *
+"""
+
+# Both directions: a pain point finds a solution/strength, and a solution/strength finds a pain point.
+FIND_PAIR_SQL = """
+SELECT id FROM workflow_insights
+WHERE tenant_id = %(tenant)s AND repository = %(repository)s AND category = %(category)s
+  AND insight_type = ANY(%(partner_types)s) AND id <> %(id)s
+ORDER BY (paired_insight_id IS NULL) DESC,
+         CASE WHEN %(vector)s::vector IS NOT NULL AND embedding_model = %(model)s
+              THEN embedding <=> %(vector)s::vector END NULLS LAST,
+         created_at DESC
+LIMIT 1
+"""
+
+PAIR_SQL = "UPDATE workflow_insights SET paired_insight_id = %(other)s, updated_at = now() WHERE id = %(id)s"
+
+# The tenant-wide nearest neighbours come from the HNSW index (iterative scan), then the best per repository.
+CROSS_PROJECT_SQL = """
+WITH near AS MATERIALIZED (
+  SELECT id, repository, embedding <=> %(vector)s::vector AS distance
+  FROM workflow_insights
+  WHERE tenant_id = %(tenant)s AND repository <> %(repository)s AND embedding_model = %(model)s
+  ORDER BY embedding <=> %(vector)s::vector
+  LIMIT 50
+)
+SELECT DISTINCT ON (repository) id, repository, 1 - distance AS similarity
+FROM near WHERE 1 - distance >= %(threshold)s
+ORDER BY repository, distance
+"""
+
+ACTION_POINT_SQL = """
+INSERT INTO action_points (tenant_id, source_insight_id, source_repository, target_repository,
+  target_insight_id, similarity)
+VALUES (%(tenant)s, %(source)s, %(source_repository)s, %(target_repository)s, %(target)s, %(similarity)s)
+ON CONFLICT (source_insight_id, target_repository) DO NOTHING
+RETURNING id
+"""
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    insight: Insight
+    score: float
+    vector_score: float | None
+    text_score: float | None
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    insight: Insight
+    merged: bool  # a near-duplicate absorbed it (seen_count + 1)
+    embedded: bool
+    paired_with: int | None = None
+    action_points: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    vector_weight: float = 0.7
+    text_weight: float = 0.3
+    candidates: int = 50
+    ranker: str = "weighted"
+    rrf_k: int = 60
+    ef_search: int = 100
+
+    @classmethod
+    def from_settings(cls, s) -> SearchSettings:
+        return cls(s.search_vector_weight, s.search_text_weight, s.search_candidates, s.search_ranker,
+                   ef_search=s.hnsw_ef_search)
+
+
+def _insight(row: dict[str, Any]) -> Insight:
+    values = {k: v for k, v in row.items() if k in _FIELDS}
+    values["tags"] = tuple(values.get("tags") or ())
+    return Insight(**values)
+
+
+class Insights:
+    def __init__(self, db: Database, embedder: Embedder, search: SearchSettings | None = None):
+        self.db = db
+        self.embedder = embedder
+        self.search_settings = search or SearchSettings()
+
+    # ---- embedding ----
+
+    def _embed(self, text: str) -> Vector | None:
+        if not self.embedder.model:
+            return None
+        try:
+            [vector] = self.embedder.embed([text])
+            return Vector(vector)
+        except TransientError as exc:  # stored without a vector; `memfix reembed` fills it later
+            log.warning("embedding unavailable, storing without vector: %s", exc)
+            return None
+
+    def _scan_settings(self, conn) -> None:
+        """Iterative index scans keep filtered HNSW queries returning k rows whenever k exist."""
+        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        conn.execute(f"SET LOCAL hnsw.ef_search = {int(self.search_settings.ef_search)}")
+
+    # ---- save ----
+
+    def save(self, tenant_id: int, insight: Insight) -> SaveResult:
+        insight = insight.validated()
+        vector = self._embed(insight.embedding_text())
+        model = self.embedder.model if vector is not None else None
+        params = {
+            "tenant": tenant_id, "repository": insight.repository, "workflow_type": insight.workflow_type,
+            "workflow_id": insight.workflow_id, "insight_type": insight.insight_type,
+            "category": insight.category, "severity": insight.severity, "title": insight.title,
+            "detail": insight.detail, "suggestion": insight.suggestion, "tags": list(insight.tags),
+            "source_ref": insight.source_ref, "vector": vector, "model": model, "threshold": DUPLICATE_COSINE,
+        }
+        with self.db.tenant(tenant_id) as conn:
+            self._scan_settings(conn)
+            conn.execute("INSERT INTO installations (tenant_id) VALUES (%s) ON CONFLICT DO NOTHING", (tenant_id,))
+            duplicate = conn.execute(FIND_DUPLICATE_SQL, params).fetchone()
+            if duplicate:
+                row = conn.execute(MERGE_SQL, {**params, "id": duplicate["id"]}).fetchone()
+                return SaveResult(_insight(row), merged=True, embedded=vector is not None)
+            row = conn.execute(INSERT_SQL, params).fetchone()
+            saved = _insight(row)
+            paired = self._pair(conn, saved, params)
+            points = self._cross_project(conn, saved, params) if vector is not None else []
+        if paired:
+            saved = Insight(**{**saved.__dict__, "paired_insight_id": paired})
+        return SaveResult(saved, merged=False, embedded=vector is not None, paired_with=paired, action_points=points)
+
+    def _pair(self, conn, saved: Insight, params: dict) -> int | None:
+        if saved.insight_type == "pain_point":
+            partners = ["solution", "strength"]
+        elif saved.insight_type in ("solution", "strength"):
+            partners = ["pain_point"]
+        else:
+            return None
+        row = conn.execute(FIND_PAIR_SQL, {**params, "id": saved.id, "partner_types": partners}).fetchone()
+        if not row:
+            return None
+        conn.execute(PAIR_SQL, {"id": saved.id, "other": row["id"]})
+        conn.execute(PAIR_SQL, {"id": row["id"], "other": saved.id})
+        return row["id"]
+
+    def _cross_project(self, conn, saved: Insight, params: dict) -> list[int]:
+        """A blocker/high pain point is checked once against the tenant's other repositories."""
+        if saved.insight_type != "pain_point" or saved.severity not in ("blocker", "high"):
+            return []
+        created = []
+        for match in conn.execute(CROSS_PROJECT_SQL, {**params, "threshold": CROSS_PROJECT_SIMILARITY}).fetchall():
+            row = conn.execute(ACTION_POINT_SQL, {
+                "tenant": params["tenant"], "source": saved.id, "source_repository": saved.repository,
+                "target_repository": match["repository"], "target": match["id"],
+                "similarity": float(match["similarity"]),
+            }).fetchone()
+            if row:
+                created.append(row["id"])
+        return created
+
+    # ---- search ----
+
+    def search(
+        self,
+        tenant_id: int,
+        query: str,
+        *,
+        repository: str | None = None,
+        workflow_type: str | None = None,
+        insight_type: str | None = None,
+        k: int = 5,
+    ) -> list[SearchHit]:
+        s = self.search_settings
+        vector = self._embed(query) if query.strip() else None
+        params = {
+            "tenant": tenant_id, "query": query, "vector": vector, "model": self.embedder.model,
+            "repository": repository, "workflow_type": workflow_type, "insight_type": insight_type,
+            "candidates": max(s.candidates, k), "k": k, "ranker": s.ranker, "rrf_k": s.rrf_k,
+            "w_vector": s.vector_weight if vector is not None else 0.0,
+            "w_text": s.text_weight if vector is not None else 1.0,  # text only: its rank is the whole score
+        }
+        with self.db.tenant(tenant_id) as conn:
+            self._scan_settings(conn)
+            rows = conn.execute(HYBRID_SQL, params).fetchall()
+        return [
+            SearchHit(_insight(r), float(r["score"]),
+                      None if r["vector_score"] is None else float(r["vector_score"]), float(r["text_score"]))
+            for r in rows
+        ]
+
+    # ---- reading, outcomes, deletion ----
+
+    def get(self, tenant_id: int, insight_id: int) -> Insight | None:
+        with self.db.tenant(tenant_id) as conn:
+            row = conn.execute("SELECT * FROM workflow_insights WHERE id = %s", (insight_id,)).fetchone()
+        return _insight(row) if row else None
+
+    def by_ids(self, tenant_id: int, ids: list[int]) -> list[Insight]:
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute("SELECT * FROM workflow_insights WHERE id = ANY(%s) ORDER BY id", (ids,)).fetchall()
+        return [_insight(r) for r in rows]
+
+    def for_repository(self, tenant_id: int, repository: str, limit: int = 50) -> list[Insight]:
+        """Ranked for project wisdom: proven (accepted) and recurring first, rejected last, then recent."""
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(
+                "SELECT * FROM workflow_insights WHERE tenant_id = %s AND repository = %s"
+                " ORDER BY (accepted_count - rejected_count) DESC, seen_count DESC,"
+                " CASE severity WHEN 'blocker' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END,"
+                " updated_at DESC LIMIT %s",
+                (tenant_id, repository, limit),
+            ).fetchall()
+        return [_insight(r) for r in rows]
+
+    def record_outcome(self, tenant_id: int, ids: list[int], *, accepted: bool) -> int:
+        column = "accepted_count" if accepted else "rejected_count"
+        with self.db.tenant(tenant_id) as conn:
+            return conn.execute(
+                f"UPDATE workflow_insights SET {column} = {column} + 1, updated_at = now() WHERE id = ANY(%s)",
+                (ids,),
+            ).rowcount
+
+    def delete(self, tenant_id: int, insight_id: int) -> bool:
+        with self.db.tenant(tenant_id) as conn:
+            return conn.execute("DELETE FROM workflow_insights WHERE id = %s", (insight_id,)).rowcount == 1
+
+    def action_points(self, tenant_id: int, repository: str | None = None) -> list[dict]:
+        with self.db.tenant(tenant_id) as conn:
+            return conn.execute(
+                "SELECT * FROM action_points WHERE (%(r)s::text IS NULL OR target_repository = %(r)s) ORDER BY id",
+                {"r": repository},
+            ).fetchall()
+
+    def reembed(self, tenant_id: int, *, batch: int = 100) -> int:
+        """Embed insights with no vector or another model's vector; returns how many were embedded."""
+        if not self.embedder.model:
+            return 0
+        done = 0
+        while True:
+            with self.db.tenant(tenant_id) as conn:
+                rows = conn.execute(
+                    "SELECT * FROM workflow_insights WHERE embedding_model IS DISTINCT FROM %s ORDER BY id LIMIT %s",
+                    (self.embedder.model, batch),
+                ).fetchall()
+            if not rows:
+                return done
+            vectors = self.embedder.embed([_insight(r).embedding_text() for r in rows])
+            with self.db.tenant(tenant_id) as conn:
+                for row, vector in zip(rows, vectors, strict=True):
+                    conn.execute(
+                        "UPDATE workflow_insights SET embedding = %s, embedding_model = %s WHERE id = %s",
+                        (Vector(vector), self.embedder.model, row["id"]),
+                    )
+            done += len(rows)

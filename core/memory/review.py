@@ -1,0 +1,199 @@
+"""Review steps and memory commands: `/remember`, approved reviews, `/recall`, `/forget`.
+
+Comment and review text is data: it becomes insight fields, never instructions to anything.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from core.errors import GitHubPermanentError, PermanentError
+from core.models import CATEGORIES, INSIGHT_TYPES, SEVERITIES, CommandJob, Insight, InsightError, JobResult, ReviewJob
+
+if TYPE_CHECKING:
+    from core.memory.entries import Entries
+    from core.memory.insights import Insights, SaveResult
+
+_HEADER = re.compile(
+    r"^(?P<type>[a-z_\-]+)\s+(?P<category>[a-z]+)(?:\s+(?P<severity>[a-z]+))?\s*:\s*(?P<title>.+)$", re.I
+)
+_CATEGORY_WORDS = {
+    "security": ("secur", "inject", "xss", "csrf", "secret", "token", "password", "auth", "vulnerab", "sanitiz"),
+    "testing": ("test", "fixture", "mock", "coverage", "pytest"),
+    "performance": ("perf", "slow", "fast", "latency", "cache", "memory use", "n+1", "query count"),
+    "reliability": ("retry", "timeout", "crash", "flaky", "race", "idempot", "error handling"),
+    "documentation": ("doc", "readme", "comment", "docstring"),
+    "dependencies": ("depend", "version", "upgrade", "pin ", "package"),
+    "style": ("style", "naming", "format", "lint", "pep8", "import order"),
+    "correctness": ("bug", "wrong", "incorrect", "off-by", "edge case", "null", "none check"),
+    "architecture": ("architect", "layer", "module", "coupling", "interface", "design"),
+}
+_TYPE_WORDS = (
+    ("pain_point", ("bug", "problem", "issue", "broken", "fails", "vulnerab", "leak", "wrong", "avoid")),
+    ("strength", ("good", "great", "nice", "well done", "clean", "love", "👍")),
+    ("decision", ("should", "must", "always", "never", "prefer", "we use", "let's", "agreed")),
+)
+MAX_POINTS = 10
+Fetch = Callable[[int, str, int], list[dict[str, Any]]]  # (tenant, repo, number) → reviews and comments
+
+
+def guess_category(text: str) -> str:
+    low = text.lower()
+    return next((c for c, words in _CATEGORY_WORDS.items() if any(w in low for w in words)), "maintainability")
+
+
+def guess_type(text: str) -> str:
+    low = text.lower()
+    return next((t for t, words in _TYPE_WORDS if any(w in low for w in words)), "pattern")
+
+
+def _title_and_detail(text: str) -> tuple[str, str]:
+    first, _, rest = text.strip().partition("\n")
+    sentence = re.split(r"(?<=[.!?])\s", first, maxsplit=1)
+    title = sentence[0].strip().rstrip(".")
+    detail = " ".join(part.strip() for part in (sentence[1] if len(sentence) > 1 else "", rest) if part.strip())
+    if len(title) > 120:
+        title, detail = title[:117].rstrip() + "...", text.strip()
+    return title, detail
+
+
+def parse_remember(text: str, repository: str, source_ref: str | None) -> Insight:
+    """`/remember [type category [severity]: ]title` then optional detail lines; `Suggestion:` lines split off."""
+    head, _, rest = text.strip().partition("\n")
+    match = _HEADER.match(head.strip())
+    if match and match["type"].lower().replace("-", "_") in INSIGHT_TYPES:
+        severity = match["severity"]
+        if severity and severity.lower() not in SEVERITIES:
+            raise InsightError(f"severity {severity!r} is not one of {', '.join(SEVERITIES)}")
+        itype, category, title, detail = match["type"], match["category"], match["title"].strip(), rest.strip()
+    elif match and match["category"].lower() in CATEGORIES and ":" in head:
+        raise InsightError(f"insight type {match['type']!r} is not one of {', '.join(INSIGHT_TYPES)}")
+    else:
+        title, detail = _title_and_detail(text)
+        itype, category, severity = guess_type(text), guess_category(text), None
+    detail, _, suggestion = detail.partition("Suggestion:")
+    return Insight(repository=repository, insight_type=itype, category=category, severity=severity, title=title,
+                   detail=detail.strip(), suggestion=suggestion.strip(), workflow_type="review",
+                   source_ref=source_ref, tags=("remember",))
+
+
+def review_points(texts: list[str]) -> list[str]:
+    """Key points from review text without a model: bullet items, else paragraphs; commands and quotes dropped."""
+    points: list[str] = []
+    for text in texts:
+        lines = [ln for ln in (text or "").replace("\r\n", "\n").split("\n") if not ln.lstrip().startswith(">")]
+        bullets = [re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", ln).strip() for ln in lines
+                   if re.match(r"^\s*(?:[-*+]|\d+[.)])\s+\S", ln)]
+        chunks = bullets or [p.strip() for p in "\n".join(lines).split("\n\n")]
+        points += [c for c in chunks if len(c) >= 8 and not c.startswith("/")]
+    return list(dict.fromkeys(points))[:MAX_POINTS]
+
+
+@dataclass
+class ReviewSteps:
+    insights: Insights
+    entries: Entries
+    review_texts: Fetch | None = None  # for `/remember` with no text
+
+    def remember(self, job: CommandJob) -> JobResult:
+        source = f"https://github.com/{job.repo}/issues/{job.issue_number}#issuecomment-{job.comment_id}"
+        if job.args.strip():
+            try:
+                results = [self.insights.save(job.tenant_id, parse_remember(job.args, job.repo, source))]
+            except InsightError as exc:
+                raise PermanentError(f"could not save that insight: {exc}") from exc
+            return _saved("Saved 1 insight", results)
+        if self.review_texts is None:
+            raise PermanentError("`/remember` needs text here, e.g. `/remember decision testing: use fixtures`")
+        texts = [c.get("body") or "" for c in self.review_texts(job.tenant_id, job.repo, job.issue_number)]
+        return self._save_points(job.tenant_id, job.repo, review_points(texts), source, "the review and discussion")
+
+    def review(self, job: ReviewJob) -> JobResult:
+        source = f"https://github.com/{job.repo}/pull/{job.pr_number}#pullrequestreview-{job.review_id}"
+        return self._save_points(job.tenant_id, job.repo, review_points([job.body]), source,
+                                 f"@{job.author}'s approval")
+
+    def _save_points(self, tenant_id: int, repo: str, points: list[str], source: str, where: str) -> JobResult:
+        if not points:
+            return JobResult(f"No key points found in {where}; nothing was saved.")
+        results = []
+        for point in points:
+            title, detail = _title_and_detail(point)
+            insight = Insight(repository=repo, insight_type=guess_type(point), category=guess_category(point),
+                              title=title, detail=detail, workflow_type="review", source_ref=source, tags=("review",))
+            results.append(self.insights.save(tenant_id, insight))
+        return _saved(f"Saved {len(results)} insight(s) from {where}", results)
+
+    def recall(self, job: CommandJob) -> JobResult:
+        query = job.args.strip()
+        if not query:
+            raise PermanentError("`/recall` needs a query, e.g. `/recall sql injection`")
+        lines = [
+            f"`insight:{h.insight.id}` score {h.score:.2f} — [{h.insight.insight_type}] {h.insight.title}"
+            for h in self.insights.search(job.tenant_id, query, repository=job.repo, k=5)
+        ]
+        lines += [
+            f"`entry:{entry.id}` score {score:.2f} — {entry.title}"
+            for entry, score in self.entries.search(job.tenant_id, query, repository=None, limit=3)
+        ]
+        if not lines:
+            return JobResult(f"Nothing in memory matches “{_quote(query)}”.")
+        return JobResult(f"Best matches for “{_quote(query)}”:", lines)
+
+    def forget(self, job: CommandJob) -> JobResult:
+        layer, ident = parse_memory_id(job.args)
+        if layer == "entry":
+            gone = self.entries.delete(job.tenant_id, ident)
+        else:
+            gone = self.insights.delete(job.tenant_id, ident)
+        if not gone:
+            raise PermanentError(f"there is no {layer} {ident} in this installation's memory")
+        return JobResult(f"Forgot {layer} {ident}.")
+
+
+def github_review_texts(github: Callable[[int], Any], bot_login: str) -> Fetch:
+    """Reviews (on a PR) and comments of people, not bots: the material `/remember` distils."""
+
+    def fetch(tenant_id: int, repo: str, number: int) -> list[dict[str, Any]]:
+        gh = github(tenant_id)
+        try:
+            items = gh.list_reviews(repo, number)
+        except GitHubPermanentError:  # an issue has no reviews
+            items = []
+        items += gh.list_issue_comments(repo, number)
+        return [i for i in items if (i.get("user") or {}).get("login") != bot_login
+                and (i.get("user") or {}).get("type") != "Bot"]
+
+    return fetch
+
+
+def parse_memory_id(text: str) -> tuple[str, int]:
+    """`42`, `#42`, `insight:42` → ("insight", 42); `entry:7` → ("entry", 7)."""
+    match = re.fullmatch(r"\s*(?:(insight|entry)[:#\s]?)?#?(\d+)\s*", text or "", re.I)
+    if not match:
+        raise PermanentError("`/forget` needs an id, e.g. `/forget 42` or `/forget entry:7`")
+    return (match[1] or "insight").lower(), int(match[2])
+
+
+def _quote(text: str) -> str:
+    return " ".join(text.split())[:100].replace("`", "'")
+
+
+def _saved(summary: str, results: list[SaveResult]) -> JobResult:
+    details = []
+    for r in results:
+        i = r.insight
+        line = f"`insight:{i.id}` [{i.insight_type}] [{i.category}] {i.title}"
+        if r.merged:
+            line += f" (merged with an existing insight, seen {i.seen_count}×)"
+        if r.paired_with:
+            line += f" (paired with insight:{r.paired_with})"
+        if r.action_points:
+            line += f" ({len(r.action_points)} cross-project action point(s))"
+        if not r.embedded:
+            line += " (stored without embedding)"
+        details.append(line)
+    return JobResult(summary + ":", details)
