@@ -21,9 +21,6 @@ _PENDING = {
     "autofix": "the AutoFix pipeline",
     "refactor": "the Refactor pipeline",
     "refine": "refinement of memfix PRs",
-    "remember": "the insight store",
-    "recall": "memory search",
-    "forget": "the insight store",
 }
 
 

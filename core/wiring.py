@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from core.commands import Commands, acknowledge, refuse
 from core.deliveries import DatabaseDeliveries, DeliveryLog, DynamoDeliveries, MemoryDeliveries
 from core.intake import Intake
+from core.models import JobResult, PushJob
 from core.queue import JobQueue, LocalQueue, SqsQueue
 from core.settings import Settings
 
@@ -80,9 +81,68 @@ class Services:
 
         return Tenants(self.db)
 
+    # ---- memory ----
+
+    @cached_property
+    def embedder(self):
+        from core.memory.embeddings import embedder_from_settings
+
+        return embedder_from_settings(self.settings)
+
+    @cached_property
+    def insights(self):
+        from core.memory.insights import Insights, SearchSettings
+
+        return Insights(self.db, self.embedder, SearchSettings.from_settings(self.settings))
+
+    @cached_property
+    def entries(self):
+        from core.memory.entries import Entries
+
+        return Entries(self.db)
+
+    @cached_property
+    def letters(self):
+        from core.memory.letters import LetterSync
+
+        return LetterSync(self.entries)
+
+    @cached_property
+    def healing(self):
+        from core.memory.ring import HealingLog, ring_from_settings
+
+        return HealingLog(ring_from_settings(self.settings), self.db)
+
+    @cached_property
+    def prompt_context(self):
+        from core.memory.context import PromptContext
+
+        return PromptContext(self.insights, self.healing, wisdom_tokens=self.settings.wisdom_token_budget)
+
+    @cached_property
+    def review_steps(self):
+        from core.memory.review import ReviewSteps, github_review_texts
+
+        return ReviewSteps(self.insights, self.entries, github_review_texts(self.github, self.settings.bot_login))
+
     @cached_property
     def commands(self) -> Commands:
-        return Commands()
+        steps = self.review_steps
+        return Commands({"remember": steps.remember, "recall": steps.recall, "forget": steps.forget})
+
+    def on_push(self, job: PushJob) -> JobResult:
+        """Letters first (a bad one is reported on the commit, the rest import), then AutoFix."""
+        gh = self.github(job.tenant_id)
+
+        def fetch(path: str) -> bytes | None:
+            text = gh.get_file(job.repo, path, job.after)
+            return None if text is None else text.encode()
+
+        report = self.letters.sync_push(job.tenant_id, job, fetch)
+        if report.skipped:
+            gh.create_commit_comment(job.repo, job.after, report.markdown())
+        autofix = acknowledge(job)
+        return JobResult(f"{report.markdown() if not report.empty else 'No letters changed.'} {autofix.summary}")
 
     @cached_property
     def runner(self) -> JobRunner:
@@ -93,8 +153,8 @@ class Services:
                 "command": self.commands.handle,
                 "refusal": refuse,
                 "installation": self.tenants.handle,
-                "push": acknowledge,
-                "review": acknowledge,
+                "push": self.on_push,
+                "review": self.review_steps.review,
                 "pr_closed": acknowledge,
                 "issue": acknowledge,
             }

@@ -91,3 +91,46 @@ def embedder(model_server):
     from core.memory.embeddings import OpenAIEmbedder
 
     return OpenAIEmbedder("text-embedding-3-small", "test-key", model_server.openai_url, max_retries=0)
+
+
+@pytest.fixture
+def serve_settings(github_settings) -> Settings:
+    """What `serve` runs with; a test module may override it (e.g. to add embeddings)."""
+    return github_settings
+
+
+@pytest.fixture
+def serve(serve_settings, fake_github):
+    """memfix serve on an ephemeral port, with repository acme/api and issue #1 on the fake GitHub;
+    yields a function that posts a signed delivery (`.services`, `.drain()` ride along)."""
+    import threading
+    import urllib.error
+    import urllib.request
+
+    from werkzeug.serving import make_server
+
+    from core.wiring import Services
+    from handlers.devserver import create_app
+    from tests.fakes import payloads as P
+
+    services = Services(serve_settings, local=True)
+    server = make_server("127.0.0.1", 0, create_app(services), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    fake_github.add_repo("acme/api", {"app.py": "import os\n"})
+    fake_github.open_issue("acme/api", "PR stand-in")
+
+    def post(event: str, payload: dict, *, delivery: str | None = None) -> int:
+        body = P.encode(payload)
+        request = urllib.request.Request(f"http://127.0.0.1:{server.server_port}/webhook", data=body,
+                                         headers=P.headers(event, body, delivery=delivery), method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status
+        except urllib.error.HTTPError as exc:
+            return exc.code
+
+    post.services = services
+    post.drain = lambda: services.queue.drain(timeout=30)
+    yield post
+    server.shutdown()

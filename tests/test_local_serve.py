@@ -2,44 +2,10 @@
 
 from __future__ import annotations
 
-import threading
-import urllib.error
-import urllib.request
-
-import pytest
-from werkzeug.serving import make_server
-
-from core.wiring import Services
 from handlers.devserver import create_app
 from tests.fakes import payloads as P
 
 REPO = "acme/api"
-
-
-@pytest.fixture
-def serve(github_settings, fake_github):
-    """memfix serve on an ephemeral port; yields a function that posts a signed delivery."""
-    services = Services(github_settings, local=True)
-    server = make_server("127.0.0.1", 0, create_app(services), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    fake_github.add_repo(REPO, {"app.py": "import os\n"})
-    fake_github.open_issue(REPO, "PR stand-in")
-
-    def post(event: str, payload: dict, *, delivery: str | None = None) -> int:
-        body = P.encode(payload)
-        request = urllib.request.Request(f"http://127.0.0.1:{server.server_port}/webhook", data=body,
-                                         headers=P.headers(event, body, delivery=delivery), method="POST")
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return response.status
-        except urllib.error.HTTPError as exc:
-            return exc.code
-
-    post.services = services
-    post.drain = lambda: services.queue.drain(timeout=30)
-    yield post
-    server.shutdown()
 
 
 def human_comment(gh, text: str, login: str = "alice") -> int:
@@ -90,7 +56,7 @@ def test_a_transient_github_failure_is_retried_then_answered(serve, fake_github,
     serve("issue_comment", P.issue_comment("/recall x", installation=tenant_id, repo=REPO, comment_id=cid))
     assert serve.drain()
     [reply] = bot_comments(fake_github)
-    assert "memory search" in reply
+    assert "Nothing in memory matches" in reply
     assert serve.services.queue.dead == []
 
 

@@ -83,7 +83,7 @@ def test_one_failing_record_in_ten_is_the_only_failure(worker_env, tenant_id):
 
     assert result["batchItemFailures"] == [{"itemIdentifier": event["Records"][4]["messageId"]}]
     replies = bot_comments(gh, "acme/good")
-    assert len(replies) == 9 and all("memory search" in c["body"] for c in replies)
+    assert len(replies) == 9 and all("Nothing in memory matches" in c["body"] for c in replies)
     assert all([r["content"] for r in gh.reactions("acme/good", cid)] == ["eyes"] for cid in good)
 
 

@@ -21,7 +21,8 @@ _HEADER = re.compile(
     r"^(?P<type>[a-z_\-]+)\s+(?P<category>[a-z]+)(?:\s+(?P<severity>[a-z]+))?\s*:\s*(?P<title>.+)$", re.I
 )
 _CATEGORY_WORDS = {
-    "security": ("secur", "inject", "xss", "csrf", "secret", "token", "password", "auth", "vulnerab", "sanitiz"),
+    "security": ("secur", "inject", "sql", "parameteri", "xss", "csrf", "secret", "token", "password", "auth",
+                 "vulnerab", "sanitiz"),
     "testing": ("test", "fixture", "mock", "coverage", "pytest"),
     "performance": ("perf", "slow", "fast", "latency", "cache", "memory use", "n+1", "query count"),
     "reliability": ("retry", "timeout", "crash", "flaky", "race", "idempot", "error handling"),

@@ -1,0 +1,112 @@
+"""Memory commands end to end: signed webhooks → `memfix serve` → real Postgres → replies on the fake GitHub."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.fakes import payloads as P
+
+REPO = "acme/api"
+
+
+@pytest.fixture
+def serve_settings(github_settings, model_server):
+    return github_settings.with_(embeddings="local", embedding_base_url=model_server.openai_url,
+                                 embedding_model="bow")
+
+
+def command(serve, gh, tenant: int, text: str, *, number: int = 1, login: str = "alice") -> str:
+    """Post `text` as a comment from a collaborator and return memfix's reply to it."""
+    cid = gh.add_comment(REPO, number, text, user=login)["id"]
+    assert serve("issue_comment", P.issue_comment(text, installation=tenant, repo=REPO, number=number,
+                                                  comment_id=cid, login=login)) == 202
+    assert serve.drain()
+    assert [r["content"] for r in gh.reactions(REPO, cid)] == ["eyes"]
+    return next(c["body"] for c in gh.comments(REPO, number) if f"command:{REPO}:{cid}" in c["body"])
+
+
+def ids(reply: str, layer: str = "insight") -> list[int]:
+    return [int(i) for i in re.findall(rf"`{layer}:(\d+)`", reply)]
+
+
+def test_remember_recall_forget(serve, fake_github, tenant_id):
+    saved = command(serve, fake_github, tenant_id,
+                    "/remember pain_point security high: SQL built from f-strings\n"
+                    "The login query concatenates user input.\nSuggestion: use parameterised queries")
+    assert "Saved 1 insight" in saved and "[pain_point] [security]" in saved
+    [insight_id] = ids(saved)
+    stored = serve.services.insights.get(tenant_id, insight_id)
+    assert (stored.severity, stored.suggestion) == ("high", "use parameterised queries")
+
+    found = command(serve, fake_github, tenant_id, "/recall sql injection via f-strings in login")
+    assert ids(found)[0] == insight_id and "score" in found
+
+    assert f"Forgot insight {insight_id}" in command(serve, fake_github, tenant_id, f"/forget {insight_id}")
+    assert "Nothing in memory matches" in command(serve, fake_github, tenant_id, "/recall f-strings")
+    missing = command(serve, fake_github, tenant_id, f"/forget {insight_id}")
+    assert "❌" in missing and f"no insight {insight_id}" in missing
+
+
+def test_remember_with_a_bad_header_explains_what_is_wrong(serve, fake_github, tenant_id):
+    reply = command(serve, fake_github, tenant_id, "/remember pain_point vibes urgent: everything is slow")
+    assert "❌" in reply and "severity 'urgent'" in reply
+    reply = command(serve, fake_github, tenant_id, "/remember pain_point vibes: everything is slow")
+    assert "❌" in reply and "category 'vibes'" in reply
+    assert serve.services.insights.for_repository(tenant_id, REPO) == []
+
+
+def test_remember_without_text_saves_the_review_points(serve, fake_github, tenant_id):
+    pr = fake_github.open_pull(REPO, "main", title="Login hardening")["number"]
+    fake_github.add_review(REPO, pr, "- Always use parameterised queries for SQL\n- Good test coverage on login",
+                           user="bob")
+    fake_github.add_comment(REPO, pr, "We should pin the crypto dependency version.", user="carol")
+    reply = command(serve, fake_github, tenant_id, "/remember", number=pr)
+    assert "Saved 3 insight(s) from the review and discussion" in reply
+    titles = {i.title: (i.insight_type, i.category) for i in serve.services.insights.for_repository(tenant_id, REPO)}
+    assert titles == {
+        "Always use parameterised queries for SQL": ("decision", "security"),
+        "Good test coverage on login": ("strength", "testing"),
+        "We should pin the crypto dependency version": ("decision", "dependencies"),
+    }
+
+
+def test_approved_review_is_a_review_step(serve, fake_github, tenant_id):
+    pr = fake_github.open_pull(REPO, "main")["number"]
+    p = P.example("pull_request_review", "submitted")
+    p["installation"] = {"id": tenant_id}
+    p["repository"]["full_name"] = REPO
+    p["pull_request"]["number"] = pr
+    p["review"].update(state="approved", author_association="MEMBER", id=777,
+                       body="Nice: retries now back off exponentially.\n\n> quoted text is ignored")
+    assert serve("pull_request_review", p) == 202
+    assert serve.drain()
+    [reply] = [c["body"] for c in fake_github.comments(REPO, pr) if c["user"]["login"] == "memfix[bot]"]
+    assert "Saved 1 insight(s) from @" in reply
+    [insight] = serve.services.insights.for_repository(tenant_id, REPO)
+    assert insight.title == "Nice: retries now back off exponentially"
+    assert insight.source_ref.endswith("#pullrequestreview-777") and insight.workflow_type == "review"
+
+
+def test_push_syncs_letters_and_reports_a_bad_one_on_the_commit(serve, fake_github, tenant_id):
+    good, bad = ".memory/letter_20240115_ab12.md", ".memory/letter_2024.md"
+    sha = fake_github.push(REPO, "main", {good: "---\ntags: [deploy]\n---\n# Deploys freeze on Fridays\nNo.\n",
+                                          bad: "# misnamed\n"})
+    payload = P.push(installation=tenant_id, repo=REPO, after=sha,
+                     commits=[{"added": [good, bad], "modified": [], "removed": []}])
+    assert serve("push", payload) == 202
+    assert serve.drain()
+    [(entry, _)] = serve.services.entries.search(tenant_id, "deploys friday")
+    assert entry.title == "Deploys freeze on Fridays" and entry.tags == ("deploy",)
+    assert entry.source_ref == f"github://{REPO}/{good}"
+    [note] = fake_github.commit_comments(REPO)
+    assert "1 created" in note["body"] and "1 skipped" in note["body"] and f"- skipped `{bad}`: " in note["body"]
+    # /recall searches both layers, each hit labelled with its layer.
+    assert ids(command(serve, fake_github, tenant_id, "/recall deploys friday"), "entry") == [entry.id]
+    # Removing the letter deletes the entry.
+    sha = fake_github.push(REPO, "main", {good: None})
+    serve("push", P.push(installation=tenant_id, repo=REPO, after=sha,
+                         commits=[{"added": [], "modified": [], "removed": [good]}]))
+    assert serve.drain()
+    assert serve.services.entries.search(tenant_id, "deploys friday") == []
