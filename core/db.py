@@ -134,10 +134,13 @@ class Database:
         conn.commit()
 
     @contextmanager
-    def tenant(self, tenant_id: int) -> Iterator[psycopg.Connection]:
-        """One transaction in which row-level security shows only this tenant's rows."""
+    def tenant(self, tenant_id: int, *, register: bool = False) -> Iterator[psycopg.Connection]:
+        """One transaction in which row-level security shows only this tenant's rows. `register` makes
+        sure the installation row exists first (every tenant table references it), for writers."""
         with self._transaction() as conn:
             conn.execute("SELECT set_config('app.tenant_id', %s, true)", (str(int(tenant_id)),))
+            if register:
+                conn.execute("INSERT INTO installations (tenant_id) VALUES (%s) ON CONFLICT DO NOTHING", (tenant_id,))
             yield conn
 
     @contextmanager

@@ -46,10 +46,7 @@ class JobLedger:
         self.db = db
 
     def begin(self, job: Job) -> LedgerEntry:
-        with self.db.tenant(job.tenant_id) as conn:
-            conn.execute(
-                "INSERT INTO installations (tenant_id) VALUES (%s) ON CONFLICT DO NOTHING", (job.tenant_id,)
-            )
+        with self.db.tenant(job.tenant_id, register=True) as conn:
             row = conn.execute(
                 "INSERT INTO jobs (tenant_id, job_key, kind, repository, status, attempts)"
                 " VALUES (%s, %s, %s, %s, 'running', 1)"

@@ -277,12 +277,14 @@ class Insight:
         return replace(self, insight_type=itype, category=category, severity=severity, title=self.title.strip(),
                        tags=tuple(dict.fromkeys(t.strip().lower() for t in self.tags if t.strip())))
 
+    @property
+    def label(self) -> str:
+        """`[pain_point] [Security] [high]`"""
+        return f"[{self.insight_type}] [{self.category.title()}]" + (f" [{self.severity}]" if self.severity else "")
+
     def embedding_text(self) -> str:
         """`[pain_point] [Security] [high] SQL Injection in User Input:\\n<detail>\\nSuggestion: <suggestion>`"""
-        head = f"[{self.insight_type}] [{self.category.title()}]"
-        if self.severity:
-            head += f" [{self.severity}]"
-        text = f"{head} {self.title}:\n{self.detail}"
+        text = f"{self.label} {self.title}:\n{self.detail}"
         return text + (f"\nSuggestion: {self.suggestion}" if self.suggestion else "")
 
 

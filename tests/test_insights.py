@@ -98,8 +98,7 @@ def test_filters(insights, tenant_id):
 
 def test_filtered_search_returns_k_rows_whenever_k_exist(db, embedder, tenant_id):
     """A repository with 12 insights among 400 others: the vector side must still yield k = 10."""
-    with db.tenant(tenant_id) as conn:
-        conn.execute("INSERT INTO installations (tenant_id) VALUES (%s) ON CONFLICT DO NOTHING", (tenant_id,))
+    with db.tenant(tenant_id, register=True) as conn:
         vectors = embedder.embed([f"insight number {i} about topic {i % 7}" for i in range(412)])
         for i, vector in enumerate(vectors):
             conn.execute(

@@ -85,8 +85,8 @@ def stored(ddb, tenant_id: int, repository: str = REPO) -> list[dict]:
 
 
 def install(db, tenant_id: int) -> None:
-    with db.tenant(tenant_id) as conn:
-        conn.execute("INSERT INTO installations (tenant_id) VALUES (%s) ON CONFLICT DO NOTHING", (tenant_id,))
+    with db.tenant(tenant_id, register=True):
+        pass
 
 
 # ---- DynamoRing ----

@@ -12,7 +12,6 @@ from core.models import MemoryEntry
 if TYPE_CHECKING:
     from core.db import Database
 
-ENSURE_INSTALLATION = "INSERT INTO installations (tenant_id) VALUES (%(tenant_id)s) ON CONFLICT DO NOTHING"
 
 _COLUMNS = "id, title, content, source, tags, repository, source_ref, letter_date"
 _INSERT = (
@@ -66,16 +65,14 @@ class Entries:
         self.db = db
 
     def add(self, tenant_id: int, entry: MemoryEntry) -> int:
-        with self.db.tenant(tenant_id) as conn:
-            conn.execute(ENSURE_INSTALLATION, {"tenant_id": tenant_id})
+        with self.db.tenant(tenant_id, register=True) as conn:
             return conn.execute(INSERT_ENTRY, _params(tenant_id, entry)).fetchone()["id"]
 
     def upsert_by_source_ref(self, tenant_id: int, entry: MemoryEntry) -> tuple[int, bool]:
         """(id, created): the entry with this source_ref is replaced, or inserted when there is none."""
         if not entry.source_ref:
             raise ValueError("upsert_by_source_ref needs an entry with a source_ref")
-        with self.db.tenant(tenant_id) as conn:
-            conn.execute(ENSURE_INSTALLATION, {"tenant_id": tenant_id})
+        with self.db.tenant(tenant_id, register=True) as conn:
             row = conn.execute(UPSERT_ENTRY, _params(tenant_id, entry)).fetchone()
             return row["id"], row["created"]
 

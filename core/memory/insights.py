@@ -209,9 +209,8 @@ class Insights:
             "detail": insight.detail, "suggestion": insight.suggestion, "tags": list(insight.tags),
             "source_ref": insight.source_ref, "vector": vector, "model": model, "threshold": DUPLICATE_COSINE,
         }
-        with self.db.tenant(tenant_id) as conn:
+        with self.db.tenant(tenant_id, register=True) as conn:
             self._scan_settings(conn)
-            conn.execute("INSERT INTO installations (tenant_id) VALUES (%s) ON CONFLICT DO NOTHING", (tenant_id,))
             duplicate = conn.execute(FIND_DUPLICATE_SQL, params).fetchone()
             if duplicate:
                 row = conn.execute(MERGE_SQL, {**params, "id": duplicate["id"]}).fetchone()

@@ -207,7 +207,7 @@ class HealingLog:
         except Exception:  # the ring is a cache: nothing that breaks it may cost the durable write
             log.warning("healing ring push failed for %s; recording in Postgres only", envelope.repository,
                         exc_info=True)
-        with self.db.tenant(tenant_id) as conn:
+        with self.db.tenant(tenant_id, register=True) as conn:
             conn.execute(_INSERT, {**asdict(envelope), "tenant_id": tenant_id})
 
     def recent(self, tenant_id: int, repository: str, limit: int = 10) -> list[Envelope]:
