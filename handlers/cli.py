@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
+from dataclasses import asdict
+from pathlib import Path
 
+from core.errors import MemfixError
+from core.models import InsightError
 from core.settings import SettingsError, get_settings
 
 
-def _serve(args: argparse.Namespace) -> int:
+def _services():
     from core.wiring import Services
+
+    return Services(get_settings(), local=True)
+
+
+def _serve(args: argparse.Namespace) -> int:
     from handlers.devserver import create_app
 
     settings = get_settings()
-    services = Services(settings, local=True)
+    services = _services()
     if not settings.github_webhook_secret:
         print("warning: GITHUB_WEBHOOK_SECRET is not set; every delivery will be refused (503).", file=sys.stderr)
     _ = services.db, services.queue  # start the database, migrate and start the worker before any delivery
@@ -37,26 +47,122 @@ def _settings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _remember(args: argparse.Namespace) -> int:
+    from core.memory.review import parse_remember
+
+    result = _services().insights.save(args.installation, parse_remember(args.text, args.repo, "cli"))
+    i = result.insight
+    note = " (merged with an existing insight)" if result.merged else ""
+    print(f"insight:{i.id} {i.label} {i.title}{note}" + ("" if result.embedded else " (stored without embedding)"))
+    return 0
+
+
+def _recall(args: argparse.Namespace) -> int:
+    from core.memory.review import recall
+
+    services = _services()
+    hits = recall(services.insights, services.entries, args.installation, args.query, repository=args.repo, k=args.k)
+    if args.json:
+        print(json.dumps([asdict(h) for h in hits], indent=2))
+    elif not hits:
+        print(f"nothing in memory matches {args.query!r}")
+    for h in [] if args.json else hits:
+        print(f"{h.layer}:{h.id}\t{h.score:.3f}\t{h.text}")
+    return 0
+
+
+def _forget(args: argparse.Namespace) -> int:
+    from core.memory.review import parse_memory_id
+
+    layer, ident = parse_memory_id(args.id)
+    services = _services()
+    store = services.entries if layer == "entry" else services.insights
+    if not store.delete(args.installation, ident):
+        print(f"memfix: there is no {layer} {ident}", file=sys.stderr)
+        return 1
+    print(f"forgot {layer}:{ident}")
+    return 0
+
+
+def _import_letters(args: argparse.Namespace) -> int:
+    report = _services().letters.import_directory(args.installation, args.repo, Path(args.path))
+    print(report.markdown())
+    return 0
+
+
+def _ring(args: argparse.Namespace) -> int:
+    healing = _services().healing
+    print(healing.llm_context(args.installation, args.repo, limit=args.limit))
+    print()
+    print(healing.pattern_insights(args.installation, args.repo))
+    return 0
+
+
+def _reembed(args: argparse.Namespace) -> int:
+    services = _services()
+    if not services.embedder.model:
+        print("memfix: MEMFIX_EMBEDDINGS is 'none'; choose openai or local to embed insights", file=sys.stderr)
+        return 2
+    tenants = [args.installation]
+    if args.all:
+        import psycopg  # the owner's view: the application role sees one tenant at a time
+
+        with psycopg.connect(services.db.url) as conn:
+            tenants = [r[0] for r in conn.execute("SELECT tenant_id FROM installations ORDER BY tenant_id")]
+    for tenant in tenants:
+        print(f"installation {tenant}: {services.insights.reembed(tenant)} insight(s) embedded "
+              f"with {services.embedder.model}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="memfix", description="memfix: fixes code and remembers.")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="run the webhook and worker in one local process")
+
+    def command(name: str, func, help: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help)
+        p.set_defaults(func=func)
+        return p
+
+    def memory(name: str, func, help: str) -> argparse.ArgumentParser:
+        p = command(name, func, help)
+        p.add_argument("--installation", type=int, default=get_settings().local_installation,
+                       help="tenant (GitHub installation id); default MEMFIX_LOCAL_INSTALLATION or 0")
+        return p
+
+    serve = command("serve", _serve, "run the webhook and worker in one local process")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.set_defaults(func=_serve)
-    sub.add_parser("migrate", help="apply database migrations").set_defaults(func=_migrate)
-    sub.add_parser("settings", help="show the settings in force (secrets as set/unset)").set_defaults(func=_settings)
+    command("migrate", _migrate, "apply database migrations")
+    command("settings", _settings, "show the settings in force (secrets as set/unset)")
+    p = memory("remember", _remember, "save an insight: '[type category [severity]: ]title' then detail")
+    p.add_argument("text")
+    p.add_argument("--repo", required=True, help="OWNER/NAME")
+    p = memory("recall", _recall, "search both memory layers")
+    p.add_argument("query")
+    p.add_argument("--repo", help="only insights of this OWNER/NAME")
+    p.add_argument("-k", type=int, default=5)
+    p.add_argument("--json", action="store_true")
+    memory("forget", _forget, "delete an insight (42, insight:42) or entry (entry:7)").add_argument("id")
+    p = memory("import-letters", _import_letters, "import .memory/letter_*.md from a checkout")
+    p.add_argument("path")
+    p.add_argument("--repo", required=True, help="OWNER/NAME")
+    p = memory("ring", _ring, "show the healing context and pattern analysis of a repository")
+    p.add_argument("repo", help="OWNER/NAME")
+    p.add_argument("--limit", type=int, default=10)
+    p = memory("reembed", _reembed, "embed insights stored without a vector or with another model's")
+    p.add_argument("--all", action="store_true", help="every installation")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    level = logging.DEBUG if args.verbose else logging.INFO
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     try:
+        args = build_parser().parse_args(argv)
+        level = logging.DEBUG if args.verbose else logging.WARNING
+        logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
         return args.func(args)
-    except SettingsError as exc:
+    except (SettingsError, InsightError, MemfixError) as exc:
         print(f"memfix: {exc}", file=sys.stderr)
         return 2
 

@@ -132,17 +132,11 @@ class ReviewSteps:
         query = job.args.strip()
         if not query:
             raise PermanentError("`/recall` needs a query, e.g. `/recall sql injection`")
-        lines = [
-            f"`insight:{h.insight.id}` score {h.score:.2f} — [{h.insight.insight_type}] {h.insight.title}"
-            for h in self.insights.search(job.tenant_id, query, repository=job.repo, k=5)
-        ]
-        lines += [
-            f"`entry:{entry.id}` score {score:.2f} — {entry.title}"
-            for entry, score in self.entries.search(job.tenant_id, query, repository=None, limit=3)
-        ]
-        if not lines:
+        hits = recall(self.insights, self.entries, job.tenant_id, query, repository=job.repo)
+        if not hits:
             return JobResult(f"Nothing in memory matches “{_quote(query)}”.")
-        return JobResult(f"Best matches for “{_quote(query)}”:", lines)
+        return JobResult(f"Best matches for “{_quote(query)}”:",
+                         [f"`{h.layer}:{h.id}` score {h.score:.2f} — {h.text}" for h in hits])
 
     def forget(self, job: CommandJob) -> JobResult:
         layer, ident = parse_memory_id(job.args)
@@ -153,6 +147,30 @@ class ReviewSteps:
         if not gone:
             raise PermanentError(f"there is no {layer} {ident} in this installation's memory")
         return JobResult(f"Forgot {layer} {ident}.")
+
+
+@dataclass(frozen=True)
+class RecallHit:
+    layer: str  # insight | entry
+    id: int
+    score: float
+    title: str
+    label: str = ""
+    detail: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"{self.label} {self.title}".strip()
+
+
+def recall(insights: Insights, entries: Entries, tenant_id: int, query: str, *, repository: str | None = None,
+           k: int = 5) -> list[RecallHit]:
+    """Both layers: insights by hybrid search, knowledge-base entries by full text, each labelled."""
+    hits = [RecallHit("insight", h.insight.id, h.score, h.insight.title, h.insight.label, h.insight.detail)
+            for h in insights.search(tenant_id, query, repository=repository, k=k)]
+    hits += [RecallHit("entry", e.id, score, e.title, "", e.content[:200])
+             for e, score in entries.search(tenant_id, query, limit=k)]
+    return hits
 
 
 def github_review_texts(github: Callable[[int], Any], bot_login: str) -> Fetch:

@@ -1,0 +1,72 @@
+"""`memfix` CLI on the real database: what a person types and reads."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.settings import get_settings
+from handlers.cli import main
+
+
+@pytest.fixture
+def cli(monkeypatch, pg_url, tenant_id, capsys):
+    monkeypatch.setenv("DATABASE_URL", pg_url)
+    monkeypatch.setenv("MEMFIX_LOCAL_INSTALLATION", str(tenant_id))
+    monkeypatch.delenv("MEMFIX_EMBEDDINGS", raising=False)
+    get_settings.cache_clear()
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        get_settings.cache_clear()
+        code = main(list(argv))
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    yield run
+    get_settings.cache_clear()
+
+
+def test_remember_recall_forget(cli):
+    code, out, _ = cli("remember", "pain_point security high: Tokens logged in debug output\nSeen in auth.py",
+                       "--repo", "acme/api")
+    assert code == 0 and out.startswith("insight:") and "[pain_point] [Security] [high]" in out
+    insight_id = int(out.split()[0].split(":")[1])
+    code, out, _ = cli("recall", "tokens debug output", "--json")
+    [hit] = json.loads(out)
+    assert (hit["layer"], hit["id"], hit["title"]) == ("insight", insight_id, "Tokens logged in debug output")
+    assert cli("forget", f"insight:{insight_id}")[1] == f"forgot insight:{insight_id}\n"
+    code, _, err = cli("forget", str(insight_id))
+    assert code == 1 and "there is no insight" in err
+    assert "nothing in memory matches" in cli("recall", "tokens debug output")[1]
+
+
+def test_bad_input_gets_a_clear_error(cli):
+    code, _, err = cli("remember", "pain_point security extreme: x", "--repo", "acme/api")
+    assert code == 2 and "severity 'extreme'" in err
+    code, _, err = cli("forget", "yesterday")
+    assert code == 2 and "needs an id" in err
+    code, _, err = cli("import-letters", "/nonexistent/path", "--repo", "acme/api")
+    assert code == 2 and err.startswith("memfix: ")
+
+
+def test_import_letters_and_recall_the_entry(cli, tmp_path):
+    memory = tmp_path / ".memory"
+    memory.mkdir()
+    (memory / "letter_20240301_q1x9.md").write_text("---\ntags: [oncall]\n---\n# Pager rotation\nWeekly.\n")
+    (memory / "letter_broken.md").write_text("# misnamed\n")
+    code, out, _ = cli("import-letters", str(tmp_path), "--repo", "acme/api")
+    assert code == 0 and "1 created" in out and "1 skipped" in out and "letter_broken.md" in out
+    [line] = cli("recall", "pager rotation")[1].splitlines()
+    assert line.startswith("entry:") and line.endswith("Pager rotation")
+
+
+def test_ring_and_reembed(cli, monkeypatch, model_server):
+    assert "no history yet" in cli("ring", "acme/api")[1]
+    code, _, err = cli("reembed")
+    assert code == 2 and "MEMFIX_EMBEDDINGS" in err
+    cli("remember", "decision testing: Use a fake GitHub server", "--repo", "acme/api")  # stored without a vector
+    monkeypatch.setenv("MEMFIX_EMBEDDINGS", "local")
+    monkeypatch.setenv("MEMFIX_EMBEDDING_BASE_URL", model_server.openai_url)
+    code, out, _ = cli("reembed")
+    assert code == 0 and "1 insight(s) embedded with local:" in out
