@@ -8,7 +8,7 @@ import uuid
 import psycopg
 import pytest
 
-from core.db import migrate, migration_files
+from core.db import Database, migrate, migration_files
 from core.tenants import Tenants
 
 
@@ -79,3 +79,56 @@ def test_migrations_apply_once_even_when_four_processes_race(pg_url):
     assert migrate(url) == []
     with psycopg.connect(url) as conn:
         assert conn.execute("SELECT count(*) FROM schema_migrations").fetchone()[0] == len(migration_files())
+
+
+TENANT_TABLES = ["installations", "repositories", "jobs", "runs", "memory_entries", "workflow_insights",
+                 "action_points", "healing_envelopes"]
+
+
+@pytest.fixture(scope="module")
+def app_login(pg_url):
+    """A login role that is only a member of memfix_app: a connection with nothing to reset."""
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("DROP ROLE IF EXISTS memfix_login")
+        conn.execute("CREATE ROLE memfix_login LOGIN IN ROLE memfix_app")
+    database = Database(psycopg.conninfo.make_conninfo(pg_url, user="memfix_login"), app_role=None)
+    yield database
+    database.close()
+
+
+def test_every_tenant_table_is_isolated_for_the_application_login(db, app_login, tenant_id):
+    from core.memory.embeddings import NoEmbedder
+    from core.memory.entries import Entries
+    from core.memory.insights import Insights
+    from core.memory.ring import HealingLog, LocalRing
+    from core.models import Envelope, Insight, MemoryEntry
+
+    victim = tenant_id + 1
+    Tenants(db).register(victim, "victim", ((1, "victim/app"),))
+    pain = Insight(repository="victim/app", insight_type="pain_point", category="security", severity="high",
+                   title="Secret key in repo")
+    Insights(db, NoEmbedder()).save(victim, pain)
+    Insights(db, NoEmbedder()).save(victim, pain.__class__(**{**pain.__dict__, "repository": "victim/other"}))
+    with db.tenant(victim) as conn:  # an action point, by hand: cross-project needs embeddings
+        ids = [r["id"] for r in conn.execute("SELECT id FROM workflow_insights ORDER BY id")]
+        conn.execute("INSERT INTO action_points (tenant_id, source_insight_id, source_repository, target_repository,"
+                     " similarity) VALUES (%s, %s, 'victim/app', 'victim/other', 0.9)", (victim, ids[0]))
+    Entries(db).add(victim, MemoryEntry(title="Private runbook", content="root password rotation"))
+    HealingLog(LocalRing(), db).record(victim, Envelope(repository="victim/app", status="RETRY"))
+    with db.tenant(victim) as conn:
+        conn.execute("INSERT INTO jobs (tenant_id, job_key, kind, status) VALUES (%s, 'k', 'push', 'done')", (victim,))
+        conn.execute("INSERT INTO runs (tenant_id, repository, pipeline) VALUES (%s, 'victim/app', 'autofix')",
+                     (victim,))
+
+    with app_login.tenant(tenant_id) as conn:
+        assert conn.execute("SELECT current_user AS u").fetchone()["u"] == "memfix_login"
+        for table in TENANT_TABLES:
+            assert conn.execute(f"SELECT * FROM {table}").fetchall() == [], table
+            assert conn.execute(f"UPDATE {table} SET tenant_id = tenant_id").rowcount == 0, table
+            assert conn.execute(f"DELETE FROM {table}").rowcount == 0, table
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        with app_login.tenant(tenant_id) as conn:
+            conn.execute("SET row_security = off; SELECT * FROM workflow_insights")
+    with app_login.tenant(victim) as conn:  # the rows are there, for their owner
+        counts = {t: conn.execute(f"SELECT count(*) AS n FROM {t}").fetchone()["n"] for t in TENANT_TABLES}
+    assert all(counts.values()), counts
