@@ -322,3 +322,68 @@ class Envelope:
     @staticmethod
     def hash_error(file: str, line: int | None, message: str) -> str:
         return hashlib.sha256(f"{file}:{line}:{message}".encode()).hexdigest()
+
+
+# ---- pipelines ----
+
+PIPELINES = ("autofix", "refactor")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem in one file, from ruff or from the model."""
+
+    path: str  # relative to the repository root, forward slashes
+    line: int
+    column: int
+    code: str  # ruff rule (F401, S608, ...) or "MODEL"
+    message: str
+    fixable: bool = False  # ruff has a safe fix for it
+    source: str = "ruff"  # ruff | model
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """What identifies a finding across edits: lines move, code and message do not."""
+        return self.code, self.message
+
+
+@dataclass(frozen=True)
+class Patch:
+    """A proposed change to exactly one file."""
+
+    path: str
+    original: str
+    updated: str
+    findings: tuple[Finding, ...]  # the findings it targets
+    origin: str  # ruff | model
+    confidence: float = 1.0  # the proposer's own figure (ruff's safe fixes: 1.0)
+    rationale: str = ""
+
+    def changed_lines(self) -> list[str]:
+        import difflib
+
+        return [ln for ln in difflib.unified_diff(self.original.splitlines(), self.updated.splitlines(), lineterm="",
+                                                 n=0) if ln[:1] in "+-" and not ln.startswith(("+++", "---"))]
+
+    def fingerprint(self, pipeline: str) -> str:
+        """The same change to the same file for the same findings, whatever else moved in the file."""
+        basis = "\n".join([pipeline, self.path, *sorted(f"{c}:{m}" for c, m in {f.key for f in self.findings}),
+                           *(" ".join(ln.split()) for ln in self.changed_lines())])
+        return hashlib.sha256(basis.encode()).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What the scratch-directory check found; `ok` means the patch may be promoted."""
+
+    parses: bool
+    targeted_gone: bool
+    new_findings: tuple[Finding, ...] = ()
+    single_file: bool = True
+    proportionate: bool = True
+    changed_lines: int = 0
+    error: str | None = None  # the first problem, in words (also the envelope's error message)
+
+    @property
+    def ok(self) -> bool:
+        return self.parses and self.targeted_gone and not self.new_findings and self.single_file and self.proportionate
