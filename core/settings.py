@@ -73,6 +73,9 @@ class Settings:
     llm_base_url: str | None = None
     openai_api_key: str | None = field(default=None, repr=False)
     anthropic_api_key: str | None = field(default=None, repr=False)
+    llm_timeout_seconds: float = 60.0
+    llm_max_retries: int = 2
+    llm_max_tokens: int = 4096
     embeddings: str = "none"
     embedding_model: str = "text-embedding-3-small"
     embedding_base_url: str | None = None
@@ -83,6 +86,11 @@ class Settings:
     search_ranker: str = "weighted"  # weighted | rrf
     hnsw_ef_search: int = 100
     wisdom_token_budget: int = 1200
+    # Pipelines
+    pipeline_max_attempts: int = 3
+    pipeline_backoff_seconds: float = 1.0
+    prompt_token_budget: int = 12_000
+    max_prs_per_run: int = 3
     # Observability
     log_level: str = "INFO"
 
@@ -116,6 +124,9 @@ class Settings:
             llm_base_url=_opt(env, "MEMFIX_LLM_BASE_URL"),
             openai_api_key=_opt(env, "OPENAI_API_KEY"),
             anthropic_api_key=_opt(env, "ANTHROPIC_API_KEY"),
+            llm_timeout_seconds=_float(env, "MEMFIX_LLM_TIMEOUT_SECONDS", 60.0),
+            llm_max_retries=_int(env, "MEMFIX_LLM_MAX_RETRIES", 2),
+            llm_max_tokens=_int(env, "MEMFIX_LLM_MAX_TOKENS", 4096),
             embeddings=_choice(env, "MEMFIX_EMBEDDINGS", "none", ("none", "openai", "local")),
             embedding_model=env.get("MEMFIX_EMBEDDING_MODEL") or "text-embedding-3-small",
             embedding_base_url=_opt(env, "MEMFIX_EMBEDDING_BASE_URL"),
@@ -125,6 +136,10 @@ class Settings:
             search_ranker=_choice(env, "MEMFIX_SEARCH_RANKER", "weighted", ("weighted", "rrf")),
             hnsw_ef_search=_int(env, "MEMFIX_HNSW_EF_SEARCH", 100),
             wisdom_token_budget=_int(env, "MEMFIX_WISDOM_TOKEN_BUDGET", 1200),
+            pipeline_max_attempts=_int(env, "MEMFIX_PIPELINE_MAX_ATTEMPTS", 3),
+            pipeline_backoff_seconds=_float(env, "MEMFIX_PIPELINE_BACKOFF_SECONDS", 1.0),
+            prompt_token_budget=_int(env, "MEMFIX_PROMPT_TOKEN_BUDGET", 12_000),
+            max_prs_per_run=_int(env, "MEMFIX_MAX_PRS_PER_RUN", 3),
             log_level=(env.get("LOG_LEVEL") or env.get("POWERTOOLS_LOG_LEVEL") or "INFO").upper(),
         )
 

@@ -1,0 +1,13 @@
+"""No model: the default, so memfix works without keys; pipelines check `model is None` and fix deterministically."""
+
+from __future__ import annotations
+
+from core.llm.base import Completion, LLMError
+
+
+class OfflineLLM:
+    provider = "offline"
+    model: str | None = None
+
+    def complete(self, system: str, prompt: str, schema: dict, *, name: str, description: str) -> Completion:
+        raise LLMError("no model is configured (MEMFIX_LLM_PROVIDER=offline)")
