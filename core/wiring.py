@@ -7,7 +7,7 @@ import threading
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from core.commands import Commands, acknowledge, refuse
+from core.commands import Commands, refuse
 from core.deliveries import DatabaseDeliveries, DeliveryLog, DynamoDeliveries, MemoryDeliveries
 from core.intake import Intake
 from core.models import JobResult, PushJob
@@ -125,10 +125,43 @@ class Services:
 
         return ReviewSteps(self.insights, self.entries, github_review_texts(self.github, self.settings.bot_login))
 
+    # ---- pipelines ----
+
+    @cached_property
+    def llm(self):
+        from core.llm import llm_from_settings
+
+        return llm_from_settings(self.settings)
+
+    @cached_property
+    def pipeline_runner(self):
+        from core.pipelines.breaker import Breakers
+        from core.pipelines.detect import Ruff
+        from core.pipelines.learn import Learner
+        from core.pipelines.runner import PipelineRunner
+        from core.pipelines.runs import RunLog
+
+        s = self.settings
+        return PipelineRunner(
+            ruff=Ruff(), llm=self.llm, context=self.prompt_context, healing=self.healing, breakers=Breakers(self.db),
+            runs=RunLog(self.db), learner=Learner(self.insights, self.db), max_attempts=s.pipeline_max_attempts,
+            backoff_seconds=s.pipeline_backoff_seconds, prompt_token_budget=s.prompt_token_budget,
+            max_prs_cap=s.max_prs_per_run,
+        )
+
+    @cached_property
+    def pipelines(self):
+        from core.pipelines.publish import Proposals
+        from core.pipelines.service import PipelineService
+
+        return PipelineService(self.pipeline_runner, Proposals(self.db), self.github, self.llm)
+
     @cached_property
     def commands(self) -> Commands:
-        steps = self.review_steps
-        return Commands({"remember": steps.remember, "recall": steps.recall, "forget": steps.forget})
+        steps, pipelines = self.review_steps, self.pipelines
+        return Commands({"remember": steps.remember, "recall": steps.recall, "forget": steps.forget,
+                         "autofix": pipelines.on_command, "refactor": pipelines.on_command,
+                         "refine": pipelines.refine})
 
     def on_push(self, job: PushJob) -> JobResult:
         """Letters first (a bad one is reported on the commit, the rest import), then AutoFix."""
@@ -138,11 +171,19 @@ class Services:
             text = gh.get_file(job.repo, path, job.after)
             return None if text is None else text.encode()
 
-        report = self.letters.sync_push(job.tenant_id, job, fetch)
-        if report.skipped:
-            gh.create_commit_comment(job.repo, job.after, report.markdown())
-        autofix = acknowledge(job)
-        return JobResult(f"{report.markdown() if not report.empty else 'No letters changed.'} {autofix.summary}")
+        letters = self.letters.sync_push(job.tenant_id, job, fetch)
+        if letters.skipped:
+            gh.create_commit_comment(job.repo, job.after, letters.markdown())
+        from core.pipelines.runner import summary
+
+        report = self.pipelines.on_push(job)
+        return JobResult(f"{'No letters changed' if letters.empty else letters.markdown()}; "
+                         f"AutoFix: {summary(report) if report else 'no Python files changed'}.")
+
+    def on_pr_closed(self, job):
+        from core.pipelines.learn import Learner
+
+        return Learner(self.insights, self.db).on_pr_closed(job)
 
     @cached_property
     def runner(self) -> JobRunner:
@@ -155,7 +196,7 @@ class Services:
                 "installation": self.tenants.handle,
                 "push": self.on_push,
                 "review": self.review_steps.review,
-                "pr_closed": acknowledge,
-                "issue": acknowledge,
+                "pr_closed": self.on_pr_closed,
+                "issue": self.pipelines.on_issue,
             }
             return JobRunner(handlers, JobLedger(self.db), self.github, max_attempts=self.settings.job_max_attempts)

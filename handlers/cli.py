@@ -115,6 +115,65 @@ def _reembed(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pipeline(args: argparse.Namespace) -> int:
+    from core.pipelines.runner import RunRequest, dumps, summary
+    from core.pipelines.workspace import LocalWorkspace
+
+    root = Path(args.path)
+    if not root.exists():
+        print(f"memfix: {root} does not exist", file=sys.stderr)
+        return 2
+    checkout = root if root.is_dir() else root.parent
+    workspace = LocalWorkspace(checkout, None if root.is_dir() else [root.name])
+    repo = args.repo or f"local/{checkout.resolve().name}"
+    services = _services()
+    request = RunRequest(args.installation, repo, args.pipeline, "local", guidance=args.guidance)
+    report = services.pipeline_runner.run(request, workspace, progress=None if args.json else _progress)
+    if args.apply:
+        for outcome in report.promoted:
+            workspace.write(outcome.path, outcome.patch.updated)
+    if args.json:
+        print(dumps(report))
+        return 0
+    print(f"\rmemfix {args.pipeline} {args.path} — provider {report.provider}"
+          + (f", model {report.model}" if report.model else " (deterministic fixes only)") + " " * 20)
+    print(f"Loaded historical learnings from {len(report.learnings)} similar analyses")
+    for hit in report.learnings:
+        print(f"  insight:{hit.insight.id} {hit.insight.label} {hit.insight.title} (score {hit.score:.2f})")
+    print(f"\nFindings: {len(report.findings)} in {report.files_scanned} scanned files")
+    for f in report.findings[: args.show]:
+        print(f"  {f.path}:{f.line}:{f.column} {f.code} {f.message}")
+    if len(report.findings) > args.show:
+        print(f"  … {len(report.findings) - args.show} more (--json for all)")
+    print("\nVerified patches:" if report.promoted else "\nVerified patches: none")
+    for o in report.promoted:
+        codes = ", ".join(sorted({f.code for f in o.patch.findings}))
+        print(f"  {o.path}  confidence {o.confidence:.2f}  ({'ruff safe fix' if o.patch.origin == 'ruff' else 'model'};"
+              f" {codes})")
+        for line in o.patch.changed_lines()[:12]:
+            print(f"      {line}")
+    others = [o for o in report.outcomes if o.status != "PROMOTED"]
+    if others:
+        print("\nNot fixed:")
+        for o in others:
+            print(f"  {o.path}  {o.status if o.status != 'UNFIXED' else ''} {o.note}".rstrip()
+                  + f"  [{', '.join(sorted({f.code for f in o.findings}))}]")
+    for problem in report.config_problems:
+        print(f"config: {problem}")
+    print(f"\nLearned: {report.learned} insight(s) saved or reinforced. Run {report.run_id}: {summary(report)}.")
+    if report.promoted:
+        verb = "Applied" if args.apply else "Re-run with --apply to write"
+        print(f"{verb} {len(report.promoted)} verified patch(es).")
+    return 0
+
+
+def _progress(what: str, done: int, total: int) -> None:
+    if sys.stderr.isatty():
+        print(f"\r[{what} {done}/{total}]", end="", file=sys.stderr, flush=True)
+    elif done == total or done % 50 == 0:
+        print(f"[{what} {done}/{total}]", file=sys.stderr)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="memfix", description="memfix: fixes code and remembers.")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
@@ -151,6 +210,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = memory("ring", _ring, "show the healing context and pattern analysis of a repository")
     p.add_argument("repo", help="OWNER/NAME")
     p.add_argument("--limit", type=int, default=10)
+    for name, text in (("autofix", "find and fix correctness and security problems in a local checkout"),
+                       ("refactor", "propose improvements to a local checkout")):
+        p = memory(name, _pipeline, text)
+        p.set_defaults(pipeline=name)
+        p.add_argument("path", help="a checkout, a folder in it, or one file")
+        p.add_argument("--apply", action="store_true", help="write the verified patches")
+        p.add_argument("--json", action="store_true")
+        p.add_argument("--repo", help="the name memory files it under (default local/<folder>)")
+        p.add_argument("--guidance", help="extra guidance for the model (data, not instructions)")
+        p.add_argument("--show", type=int, default=30, help="findings to list")
     p = memory("reembed", _reembed, "embed insights stored without a vector or with another model's")
     p.add_argument("--all", action="store_true", help="every installation")
     return parser

@@ -27,18 +27,19 @@ def insights(db, embedder) -> Insights:
 
 
 def test_hybrid_ranking_needs_both_signals(db, embedder, tenant_id):
-    # Given three insights: V shares the most words with the query but misses one term (no text match),
-    # T matches every term in its title but is buried in unrelated words, R is good on both.
+    # Given three insights: V shares only stop words with the query (close for the bag-of-words embedding,
+    # invisible to full text), T matches the terms in its title but is buried in unrelated words, and R is
+    # decent on both.
     corpus = {
-        "V": pain("Retry on timeout", "retry after a timeout"),
+        "V": pain("When is it", "when is it the one, after all"),
         "T": pain("Database retry timeout", "unrelated words about logging formats, colours, dashboards, "
                   "release notes, packaging metadata, changelog entries and locale files"),
-        "R": pain("Connection handling", "database retry after a timeout"),
+        "R": pain("Connection handling", "a database retry after a timeout in the pool"),
     }
     ids = {}
     for name, insight in corpus.items():
         ids[name] = Insights(db, embedder).save(tenant_id, insight).insight.id
-    query = "database retry timeout"
+    query = "when is the database retry after the timeout"
     top = lambda w: Insights(db, embedder, SearchSettings(*w)).search(tenant_id, query, k=3)[0].insight.id
 
     # Then each signal alone picks the wrong one; the hybrid picks R.

@@ -81,8 +81,8 @@ def test_migrations_apply_once_even_when_four_processes_race(pg_url):
         assert conn.execute("SELECT count(*) FROM schema_migrations").fetchone()[0] == len(migration_files())
 
 
-TENANT_TABLES = ["installations", "repositories", "jobs", "runs", "memory_entries", "workflow_insights",
-                 "action_points", "healing_envelopes"]
+TENANT_TABLES = ["installations", "repositories", "jobs", "runs", "memory_entries", "workflow_insights", "breakers",
+                 "proposals", "action_points", "healing_envelopes"]
 
 
 @pytest.fixture(scope="module")

@@ -313,6 +313,11 @@ class InstallationClient:
     def list_pull_files(self, repo: str, number: int) -> list[dict]:
         return self._pages(f"{_split(repo)}/pulls/{number}/files")
 
+    def list_files(self, repo: str, ref: str) -> list[str]:
+        """Every file path at a commit (one recursive tree request)."""
+        tree = self._json("GET", f"{_split(repo)}/git/trees/{ref}", params={"recursive": "1"})
+        return [entry["path"] for entry in tree.get("tree", []) if entry.get("type") == "blob"]
+
     def list_reviews(self, repo: str, number: int) -> list[dict]:
         return self._pages(f"{_split(repo)}/pulls/{number}/reviews")
 

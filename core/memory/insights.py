@@ -1,5 +1,6 @@
 """Layer 2: workflow insights — save (validate, dedupe, pair, cross-project), hybrid search, outcomes.
 
+Any query term may match (OR), as in BM25-style retrieval: a run's findings make a long query.
 Hybrid score = w_v · (1 − cosine distance) + w_t · ts_rank(search_vector, q, 32); rank normalisation
 32 maps ts_rank into [0, 1) so the weights mean what they say. Vectors are compared only within one
 embedding model. Reciprocal Rank Fusion is the alternative ranker.
@@ -35,7 +36,7 @@ _FILTERS = """
 
 # Candidates from each side, then exact scores for the union of both.
 HYBRID_SQL = f"""
-WITH q AS (SELECT websearch_to_tsquery('english', %(query)s) AS tsq),
+WITH q AS (SELECT replace(websearch_to_tsquery('english', %(query)s)::text, ' & ', ' | ')::tsquery AS tsq),
 vec AS MATERIALIZED (
   SELECT id FROM workflow_insights
   WHERE %(vector)s::vector IS NOT NULL AND embedding_model = %(model)s AND {_FILTERS}

@@ -467,6 +467,7 @@ class FakeGitHub:
             (["GET"], f"{repo}/contents/<path:path>", self._get_contents),
             (["PUT"], f"{repo}/contents/<path:path>", self._put_contents),
             (["GET"], f"{repo}/git/ref/heads/<path:branch>", self._get_ref),
+            (["GET"], f"{repo}/git/trees/<ref>", self._get_tree),
             (["POST"], f"{repo}/git/refs", self._create_ref),
             (["PATCH"], f"{repo}/git/refs/heads/<path:branch>", self._update_ref),
             (["GET"], f"{repo}/pulls", self._list_pulls),
@@ -610,6 +611,12 @@ class FakeGitHub:
             url=self._api(repo, f"git/refs/heads/{branch}"),
             object={"type": "commit", "sha": sha},
         )
+
+    def _get_tree(self, repo: Repo, ref: str):
+        sha = self._resolve(repo, ref)
+        tree = [{"path": p, "type": "blob", "mode": "100644", "sha": _blob_sha(c)}
+                for p, c in sorted(repo.commits[sha].items())]
+        return jsonify({"sha": sha, "tree": tree, "truncated": False})
 
     def _get_ref(self, repo: Repo, branch: str):
         if branch not in repo.branches:

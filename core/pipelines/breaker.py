@@ -1,0 +1,87 @@
+"""Circuit breakers per repository and pipeline, persisted so every worker instance sees the same state.
+
+closed → open when consecutive syntax failures reach their budget (or logic failures theirs);
+open → half_open once the cool-down has passed (one trial attempt is allowed);
+half_open → closed on a success, → open again on a failure. An open breaker stops model calls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.db import Database
+
+SYNTAX_BUDGET = 3
+LOGIC_BUDGET = 5
+COOL_DOWN = timedelta(minutes=15)
+
+_READ = """
+SELECT state, syntax_failures, logic_failures, opened_at FROM breakers
+WHERE tenant_id = %(t)s AND repository = %(r)s AND pipeline = %(p)s FOR UPDATE
+"""
+_WRITE = """
+INSERT INTO breakers (tenant_id, repository, pipeline, state, syntax_failures, logic_failures, opened_at)
+VALUES (%(t)s, %(r)s, %(p)s, %(state)s, %(syntax)s, %(logic)s, %(opened_at)s)
+ON CONFLICT (tenant_id, repository, pipeline) DO UPDATE SET state = EXCLUDED.state,
+  syntax_failures = EXCLUDED.syntax_failures, logic_failures = EXCLUDED.logic_failures,
+  opened_at = EXCLUDED.opened_at, updated_at = now()
+"""
+
+
+@dataclass(frozen=True)
+class BreakerState:
+    state: str = "closed"
+    syntax_failures: int = 0
+    logic_failures: int = 0
+    opened_at: datetime | None = None
+
+    @property
+    def allows_calls(self) -> bool:
+        return self.state != "open"
+
+
+class Breakers:
+    def __init__(self, db: Database, *, syntax_budget: int = SYNTAX_BUDGET, logic_budget: int = LOGIC_BUDGET,
+                 cool_down: timedelta = COOL_DOWN):
+        self.db = db
+        self.syntax_budget = syntax_budget
+        self.logic_budget = logic_budget
+        self.cool_down = cool_down
+
+    def current(self, tenant_id: int, repository: str, pipeline: str) -> BreakerState:
+        """The state now; an open breaker past its cool-down turns half-open here."""
+        return self._change(tenant_id, repository, pipeline, None)
+
+    def record(self, tenant_id: int, repository: str, pipeline: str, outcome: str) -> BreakerState:
+        """outcome: success | syntax | logic."""
+        return self._change(tenant_id, repository, pipeline, outcome)
+
+    def _change(self, tenant_id: int, repository: str, pipeline: str, outcome: str | None) -> BreakerState:
+        key = {"t": tenant_id, "r": repository, "p": pipeline}
+        with self.db.tenant(tenant_id, register=True) as conn:
+            row = conn.execute(_READ, key).fetchone()
+            now = conn.execute("SELECT now() AS now").fetchone()["now"]  # the database's clock, for every worker
+            state = BreakerState(row["state"], row["syntax_failures"], row["logic_failures"], row["opened_at"]) \
+                if row else BreakerState()
+            new = self._next(state, outcome, now)
+            if new != state:
+                opened = new.opened_at if new.state == "open" else None
+                conn.execute(_WRITE, {**key, "state": new.state, "syntax": new.syntax_failures,
+                                      "logic": new.logic_failures, "opened_at": opened})
+        return new
+
+    def _next(self, s: BreakerState, outcome: str | None, now: datetime) -> BreakerState:
+        if s.state == "open" and s.opened_at and now - s.opened_at >= self.cool_down:
+            s = BreakerState("half_open", s.syntax_failures, s.logic_failures, s.opened_at)
+        if outcome is None:
+            return s
+        if outcome == "success":
+            return BreakerState()
+        syntax = s.syntax_failures + (outcome == "syntax")
+        logic = s.logic_failures + (outcome == "logic")
+        if s.state == "half_open" or syntax >= self.syntax_budget or logic >= self.logic_budget:
+            return BreakerState("open", syntax, logic, now)
+        return BreakerState(s.state, syntax, logic, s.opened_at)

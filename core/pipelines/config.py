@@ -1,0 +1,196 @@
+"""`.github/memfix.yml`: what a repository asks of memfix.
+
+Every key is optional. A bad value never fails a run: it is reported as a problem in words and the default is
+kept, so a typo costs one setting, not the whole file.
+
+```yaml
+autofix: true                 # AutoFix pipeline on/off
+refactor: true                # Refactor pipeline on/off
+autofix_rules: [F, E9, B, S]  # ruff selectors (replace the defaults below)
+refactor_rules: [UP, SIM]
+ignore: [tests/**, "migrations/*.py", conftest.py]
+max_prs: 3                    # PRs per run, 1 to 20
+provider: offline             # offline | openai | anthropic | local
+model: gpt-4o-mini
+memory: [12, 40]              # insight ids linked into every prompt
+```
+
+`ignore` patterns are `fnmatch` globs on repository-relative paths, one path segment per `*`; `**` spans any
+number of directories; a pattern without `/` matches a name at any depth, and a pattern that matches a directory
+covers everything under it (as in `.gitignore`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from pathlib import PurePosixPath
+from typing import Any
+
+import yaml
+
+from core.models import PIPELINES
+
+CONFIG_PATH = ".github/memfix.yml"
+PROVIDERS = ("offline", "openai", "anthropic", "local")
+MAX_PRS_LIMIT = 20
+
+# AutoFix: code that is wrong or unsafe.
+AUTOFIX_RULES = (
+    "F",  # pyflakes: undefined names, unused imports and variables, broken f-strings and format calls
+    "E711", "E712", "E713", "E714", "E721", "E722",  # comparisons to None/True, `not in`, type(), bare except
+    "E9",  # the file cannot be read
+    "B",  # flake8-bugbear: mutable defaults, late-binding closures, swallowed exceptions
+    "S",  # flake8-bandit: shell=True, SQL built from strings, hard-coded secrets, assert in production code
+    "PLE",  # pylint errors
+    "RUF006", "RUF008", "RUF009", "RUF013", "RUF026",  # dangling tasks, dataclass defaults, implicit Optional
+)
+# Refactor: the code works; these make it simpler, newer or faster.
+REFACTOR_RULES = ("UP", "SIM", "C4", "PERF", "RET", "PIE", "FURB", "RUF005", "RUF015")
+
+_SELECTOR = re.compile(r"[A-Z]{1,8}[0-9]{0,4}")  # a ruff selector: a linter prefix, optionally narrowed by digits
+
+
+@dataclass(frozen=True)
+class RepoConfig:
+    autofix: bool = True
+    refactor: bool = True
+    autofix_rules: tuple[str, ...] = AUTOFIX_RULES
+    refactor_rules: tuple[str, ...] = REFACTOR_RULES
+    ignore: tuple[str, ...] = ()
+    max_prs: int = 3
+    provider: str | None = None  # None: the installation's settings decide
+    model: str | None = None
+    memory: tuple[int, ...] = ()  # linked insight ids
+
+    def enabled(self, pipeline: str) -> bool:
+        return getattr(self, _pipeline(pipeline))
+
+    def rules(self, pipeline: str) -> tuple[str, ...]:
+        return getattr(self, f"{_pipeline(pipeline)}_rules")
+
+    def ignored(self, path: str) -> bool:
+        parts = PurePosixPath(path.replace("\\", "/").removeprefix("./")).parts
+        return any(_matches(_pattern_parts(pattern), parts) for pattern in self.ignore)
+
+
+def _pipeline(name: str) -> str:
+    if name not in PIPELINES:
+        raise ValueError(f"unknown pipeline {name!r}; expected one of {', '.join(PIPELINES)}")
+    return name
+
+
+def _pattern_parts(pattern: str) -> tuple[str, ...]:
+    text = pattern.strip().removeprefix("./")
+    parts = PurePosixPath(text.lstrip("/")).parts
+    return parts if "/" in text else ("**", *parts)
+
+
+def _matches(pattern: tuple[str, ...], parts: tuple[str, ...]) -> bool:
+    if not pattern:
+        return True  # the pattern named a directory the path lies under
+    if pattern[0] == "**":
+        return any(_matches(pattern[1:], parts[i:]) for i in range(len(parts) + 1))
+    return bool(parts) and fnmatchcase(parts[0], pattern[0]) and _matches(pattern[1:], parts[1:])
+
+
+# ---- parsing: each check returns the value to use, or None to keep the default ----
+
+def _bool(key: str, value: Any, problems: list[str]) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    problems.append(f"`{key}` must be true or false, not {value!r}; kept the default")
+    return None
+
+
+def _strings(key: str, value: Any, problems: list[str]) -> list[str] | None:
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
+        problems.append(f"`{key}` must be a list of strings, not {value!r}; kept the default")
+        return None
+    return [v.strip() for v in items if v.strip()]
+
+
+def _rules(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
+    if isinstance(value, str):
+        value = [v for v in re.split(r"[,\s]+", value) if v]  # `F, E9, B` reads as a list too
+    items = _strings(key, value, problems)
+    if items is None:
+        return None
+    good = []
+    for item in items:
+        if _SELECTOR.fullmatch(item.upper()):
+            good.append(item.upper())
+        else:
+            problems.append(f"`{key}`: {item!r} is not a ruff rule selector (like F, F401, S6 or PLE); ignored")
+    if not good:
+        problems.append(f"`{key}` selects no rules; kept the default (turn the pipeline off with `{key[:-6]}: false`)")
+        return None
+    return tuple(dict.fromkeys(good))
+
+
+def _ignore(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
+    items = _strings(key, value, problems)
+    return None if items is None else tuple(items)
+
+
+def _max_prs(key: str, value: Any, problems: list[str]) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_PRS_LIMIT:
+        return value
+    problems.append(f"`{key}` must be a whole number from 1 to {MAX_PRS_LIMIT}, not {value!r}; kept the default")
+    return None
+
+
+def _provider(key: str, value: Any, problems: list[str]) -> str | None:
+    if isinstance(value, str) and value.strip().lower() in PROVIDERS:
+        return value.strip().lower()
+    problems.append(f"`{key}` must be one of {', '.join(PROVIDERS)}, not {value!r}; kept the default")
+    return None
+
+
+def _model(key: str, value: Any, problems: list[str]) -> str | None:
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    problems.append(f"`{key}` must be a model name, not {value!r}; kept the default")
+    return None
+
+
+def _memory(key: str, value: Any, problems: list[str]) -> tuple[int, ...] | None:
+    items = [value] if isinstance(value, int) else value
+    if isinstance(items, list) and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in items):
+        return tuple(dict.fromkeys(items))
+    problems.append(f"`{key}` must be a list of insight ids (positive whole numbers), not {value!r}; kept the default")
+    return None
+
+
+_CHECKS = {
+    "autofix": _bool, "refactor": _bool, "autofix_rules": _rules, "refactor_rules": _rules, "ignore": _ignore,
+    "max_prs": _max_prs, "provider": _provider, "model": _model, "memory": _memory,
+}
+
+
+def parse_config(text: str | None) -> tuple[RepoConfig, list[str]]:
+    """The repository's settings and the problems found in them, in words its maintainers can act on."""
+    if text is None or not text.strip():
+        return RepoConfig(), []
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        line = f" at line {where.line + 1}" if where else ""
+        return RepoConfig(), [f"{CONFIG_PATH} is not valid YAML{line}; using the defaults"]
+    if data is None:
+        return RepoConfig(), []
+    if not isinstance(data, dict):
+        return RepoConfig(), [f"{CONFIG_PATH} must be a mapping of settings, not {type(data).__name__}; "
+                              "using the defaults"]
+    values: dict[str, Any] = {}
+    problems: list[str] = []
+    for key, value in data.items():
+        check = _CHECKS.get(key) if isinstance(key, str) else None
+        if check is None:
+            problems.append(f"unknown setting `{key}` ignored (known: {', '.join(_CHECKS)})")
+        elif value is not None and (checked := check(key, value, problems)) is not None:  # `key:` alone: default
+            values[key] = checked
+    return RepoConfig(**values), problems

@@ -1,0 +1,97 @@
+"""What a run teaches memory: pain points per finding class, solutions per promoted fix, PR outcomes."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from core.models import Finding, Insight, JobResult, Patch, PullRequestClosedJob
+
+if TYPE_CHECKING:
+    from core.db import Database
+    from core.memory.insights import Insights, SaveResult
+
+_PREFIX_CATEGORY = (
+    ("S", "security"), ("PERF", "performance"), ("PLE", "correctness"), ("F", "correctness"), ("E9", "correctness"),
+    ("E7", "correctness"), ("B", "correctness"), ("UP", "maintainability"), ("SIM", "maintainability"),
+    ("C4", "maintainability"), ("RET", "maintainability"), ("PIE", "maintainability"), ("FURB", "maintainability"),
+)
+
+
+def category_for(code: str) -> str:
+    return next((c for prefix, c in _PREFIX_CATEGORY if code.startswith(prefix)), "maintainability")
+
+
+def severity_for(code: str) -> str:
+    if code.startswith("S"):
+        return "high"
+    return "medium" if category_for(code) == "correctness" else "low"
+
+
+def finding_class(f: Finding) -> str:
+    """`F401: `…` imported but unused` — names and numbers stripped so one class merges across runs."""
+    message = re.sub(r"\b\d+\b", "N", re.sub(r"`[^`]*`", "`…`", f.message))
+    return f"{f.code}: {message}"[:200]
+
+
+class Learner:
+    def __init__(self, insights: Insights, db: Database):
+        self.insights = insights
+        self.db = db
+
+    def after_run(self, tenant_id: int, repo: str, pipeline: str, run_id: int, findings: list[Finding],
+                  promoted: list[Patch]) -> list[SaveResult]:
+        by_class: dict[str, list[Finding]] = defaultdict(list)
+        for f in findings:
+            by_class[finding_class(f)].append(f)
+        saved = []
+        for title, group in sorted(by_class.items()):
+            code = group[0].code
+            files = sorted({f.path for f in group})
+            saved.append(self.insights.save(tenant_id, Insight(
+                repository=repo, insight_type="pain_point", category=category_for(code), severity=severity_for(code),
+                title=title, detail=f"{len(group)} finding(s) in {', '.join(files[:5])}"
+                + (" and more" if len(files) > 5 else ""),
+                workflow_type=pipeline, workflow_id=str(run_id), tags=(code, "detected"))))
+        for patch in promoted:
+            for code in sorted({f.code for f in patch.findings}):
+                how = "ruff's safe fix" if patch.origin == "ruff" else "a verified model patch"
+                saved.append(self.insights.save(tenant_id, Insight(
+                    repository=repo, insight_type="solution", category=category_for(code),
+                    title=f"{code} fixed with {how}", detail=f"verified fix in {patch.path}",
+                    suggestion=patch.rationale, workflow_type=pipeline, workflow_id=str(run_id),
+                    tags=(code, "fixed"))))
+        return saved
+
+    def on_pr_closed(self, job: PullRequestClosedJob) -> JobResult:
+        with self.db.tenant(job.tenant_id) as conn:
+            proposal = conn.execute(
+                "UPDATE proposals SET state = %s, updated_at = now() WHERE repository = %s AND branch = %s"
+                " RETURNING *", ("merged" if job.merged else "closed", job.repo, job.head_ref),
+            ).fetchone()
+        if proposal is None:
+            return JobResult(f"PR #{job.pr_number} is not one memfix remembers proposing; nothing to learn.")
+        ids = list(proposal["insight_ids"])
+        if ids:
+            self.insights.record_outcome(job.tenant_id, ids, accepted=job.merged)
+        codes = ", ".join(proposal["finding_codes"]) or "findings"
+        if job.merged:
+            self.insights.save(job.tenant_id, Insight(
+                repository=job.repo, insight_type="solution", category=category_for(codes), workflow_type=
+                proposal["pipeline"], title=f"Reviewers merged memfix's fix for {codes} in {proposal['path']}",
+                detail=proposal["rationale"] or proposal["diff"][:500], source_ref=_pr(job), tags=("merged",)))
+            return JobResult(f"Merged: {len(ids)} insight(s) credited; the fix is remembered as a solution.")
+        self.insights.save(job.tenant_id, Insight(
+            repository=job.repo, insight_type="pain_point", category=category_for(codes), severity="low",
+            workflow_type=proposal["pipeline"],
+            title=f"Reviewers rejected memfix's change for {codes} in {proposal['path']}",
+            detail=f"PR #{job.pr_number} closed unmerged by @{job.closed_by}; fingerprint "
+                   f"{proposal['fingerprint']} will not be proposed again.\n{proposal['diff'][:500]}",
+            source_ref=_pr(job), tags=("rejected",)))
+        return JobResult(f"Closed unmerged: {len(ids)} insight(s) marked rejected; "
+                         "this change won't be proposed again.")
+
+
+def _pr(job: PullRequestClosedJob) -> str:
+    return f"https://github.com/{job.repo}/pull/{job.pr_number}"

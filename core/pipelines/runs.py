@@ -1,0 +1,80 @@
+"""`runs` rows: one per pipeline run, whose phase is always the truth, also after a crash."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.db import Database
+
+PHASES = ("queued", "scanning", "fixing", "verifying", "publishing", "done", "failed")
+FINAL = ("done", "failed")
+STALE_AFTER = "20 minutes"  # longer than a worker Lambda may live (15 min)
+
+Mirror = Callable[[str, str], None]  # (phase, summary) → e.g. a GitHub check run
+
+
+@dataclass
+class Run:
+    id: int
+    tenant_id: int
+    repository: str
+    pipeline: str
+    mirror: Mirror | None = None
+    phase: str = "queued"
+
+
+class RunLog:
+    def __init__(self, db: Database):
+        self.db = db
+
+    def start(self, tenant_id: int, repository: str, pipeline: str, *, job_key: str | None, trigger: str,
+              head_sha: str | None, provider: str, model: str | None, mirror: Mirror | None = None) -> Run:
+        with self.db.tenant(tenant_id, register=True) as conn:
+            # A run of the same job that never finished died with its worker: say so.
+            if job_key:
+                conn.execute(
+                    "UPDATE runs SET phase = 'failed', error = 'the worker stopped during ' || phase,"
+                    " finished_at = now(), updated_at = now() WHERE job_key = %s AND phase <> ALL(%s)",
+                    (job_key, list(FINAL)),
+                )
+            conn.execute(
+                f"UPDATE runs SET phase = 'failed', error = 'no progress for {STALE_AFTER} during ' || phase,"
+                f" finished_at = now() WHERE phase <> ALL(%s) AND updated_at < now() - interval '{STALE_AFTER}'",
+                (list(FINAL),),
+            )
+            row = conn.execute(
+                "INSERT INTO runs (tenant_id, repository, job_key, pipeline, trigger, head_sha, provider, model)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+                (tenant_id, repository, job_key, pipeline, trigger, head_sha, provider, model),
+            ).fetchone()
+        return Run(row["id"], tenant_id, repository, pipeline, mirror)
+
+    def phase(self, run: Run, phase: str, summary: str = "", **counts: int) -> None:
+        assert phase in PHASES, phase
+        sets = ", ".join(f"{name} = %({name})s" for name in counts)
+        with self.db.tenant(run.tenant_id) as conn:
+            conn.execute(
+                "UPDATE runs SET phase = %(phase)s, updated_at = now()"
+                + (", finished_at = now()" if phase in FINAL else "") + (f", {sets}" if sets else "")
+                + " WHERE id = %(id)s",
+                {"phase": phase, "id": run.id, **counts},
+            )
+        run.phase = phase
+        if run.mirror:
+            run.mirror(phase, summary)
+
+    def fail(self, run: Run, error: str) -> None:
+        with self.db.tenant(run.tenant_id) as conn:
+            conn.execute("UPDATE runs SET error = %s WHERE id = %s", (error[:2000], run.id))
+        self.phase(run, "failed", error)
+
+    def get(self, tenant_id: int, run_id: int) -> dict | None:
+        with self.db.tenant(tenant_id) as conn:
+            return conn.execute("SELECT * FROM runs WHERE id = %s", (run_id,)).fetchone()
+
+    def set_check_run(self, run: Run, check_run_id: int) -> None:
+        with self.db.tenant(run.tenant_id) as conn:
+            conn.execute("UPDATE runs SET check_run_id = %s WHERE id = %s", (check_run_id, run.id))

@@ -1,0 +1,149 @@
+"""Verify a patch in a scratch directory, score it, and decide what becomes of the attempt.
+
+Checks, in the order the first failure is reported: the file still parses; the targeted findings are gone; no
+finding appeared that was not there before; the change stays in one file; it is proportionate to what it fixes.
+Findings are compared as multisets of (code, message): lines move when code changes, codes and messages do not.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tempfile
+import warnings
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+from core.models import Finding, Patch, Verification
+from core.pipelines.detect import Ruff, inside
+
+PROMOTE_THRESHOLD = 0.8
+RETRY_THRESHOLD = 0.4
+MIN_CHANGE_BUDGET = 12  # lines any fix may touch
+LINES_PER_FINDING = 6
+MAX_SHARE = 0.4  # of a file over SMALL_FILE lines
+SMALL_FILE = 40
+
+# What each failing check costs the verification score (it starts at 1.0 and is floored at 0).
+PENALTIES = {"targeted_gone": 0.5, "new_findings": 0.3, "single_file": 0.5, "proportionate": 0.3}
+VERIFICATION_WEIGHT = 0.6  # the rest is the proposer's own confidence
+
+
+def verify(ruff: Ruff, patch: Patch, select: tuple[str, ...], *, files_changed: int = 1) -> Verification:
+    """Run every check on `patch`; `files_changed` is how many files the whole proposal touched."""
+    changed = len(patch.changed_lines())
+    single_file = files_changed == 1
+    proportion_error = _disproportion(patch, changed)
+    if (syntax_error := _parse_error(patch)) is not None:
+        return Verification(parses=False, targeted_gone=False, single_file=single_file,
+                            proportionate=proportion_error is None, changed_lines=changed, error=syntax_error)
+
+    before, after = _findings_before_and_after(ruff, patch, select)
+    had, has = Counter(f.key for f in before), Counter(f.key for f in after)
+    targeted = Counter(f.key for f in patch.findings)
+    remaining = [key for key, n in targeted.items() if has[key] > max(0, had[key] - n)]
+    grown = {key: has[key] - had[key] for key in has if has[key] > had[key]}
+    new = _new_findings(patch, after, grown)
+
+    errors = [
+        "the patch changes nothing" if patch.updated == patch.original else None,
+        *(f"{code} still present: {message}" for code, message in remaining),
+        *(f"new finding {f.code} at line {f.line}: {f.message}" for f in new),
+        None if single_file else f"the change spans {files_changed} files; a patch must stay inside one",
+        proportion_error,
+    ]
+    return Verification(
+        parses=True, targeted_gone=not remaining and patch.updated != patch.original, new_findings=new,
+        single_file=single_file, proportionate=proportion_error is None, changed_lines=changed,
+        error=next((e for e in errors if e), None),
+    )
+
+
+def confidence(verification: Verification, proposer_confidence: float) -> float:
+    """0.0 when the file does not parse; otherwise 0.6 × verification score + 0.4 × the proposer's confidence.
+
+    The verification score is 1.0 less PENALTIES for each failing check, floored at 0; so a ruff fix (proposer
+    1.0) that verifies scores 1.0, and a model patch that verifies scores 0.6 + 0.4 × what the model claimed.
+    """
+    if not verification.parses:
+        return 0.0
+    failed = [check for check, passed in (
+        ("targeted_gone", verification.targeted_gone), ("new_findings", not verification.new_findings),
+        ("single_file", verification.single_file), ("proportionate", verification.proportionate),
+    ) if not passed]
+    score = max(0.0, 1.0 - sum(PENALTIES[check] for check in failed))
+    blended = VERIFICATION_WEIGHT * score + (1 - VERIFICATION_WEIGHT) * min(max(proposer_confidence, 0.0), 1.0)
+    return round(min(max(blended, 0.0), 1.0), 4)
+
+
+def status_for(verification: Verification, confidence: float, attempt: int, max_attempts: int) -> str:
+    """PROMOTED, RETRY, REJECTED or HUMAN_REVIEW for attempt `attempt` (1-based) of `max_attempts`.
+
+    - PROMOTED: every check passed and confidence ≥ PROMOTE_THRESHOLD.
+    - Attempts remain: RETRY when a check failed (the next attempt is told which; any of them can be fixed by
+      another try) or confidence ≥ RETRY_THRESHOLD; REJECTED only for a patch that passes every check yet
+      scores below RETRY_THRESHOLD (trying the same thing again would not help).
+    - Last attempt: REJECTED when the file does not parse or confidence < RETRY_THRESHOLD; otherwise
+      HUMAN_REVIEW (a plausible patch that a person should decide on).
+    """
+    if verification.ok and confidence >= PROMOTE_THRESHOLD:
+        return "PROMOTED"
+    if attempt < max_attempts:
+        return "RETRY" if not verification.ok or confidence >= RETRY_THRESHOLD else "REJECTED"
+    if not verification.parses or confidence < RETRY_THRESHOLD:
+        return "REJECTED"
+    return "HUMAN_REVIEW"
+
+
+def _parse_error(patch: Patch) -> str | None:
+    if not patch.path.endswith(".py"):
+        try:
+            patch.updated.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return f"not valid UTF-8 text: {exc.reason}"
+        return "not text: contains NUL bytes" if "\0" in patch.updated else None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarnings (invalid escapes) are findings, not parse failures
+            compile(patch.updated, patch.path, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return f"{type(exc).__name__}: {exc.msg} (line {exc.lineno})"
+    except ValueError as exc:  # source code string cannot contain null bytes
+        return f"SyntaxError: {exc}"
+    return None
+
+
+def _findings_before_and_after(ruff: Ruff, patch: Patch, select: tuple[str, ...]) -> tuple[list[Finding], ...]:
+    if not patch.path.endswith(".py"):
+        return [], []
+    with tempfile.TemporaryDirectory(prefix="memfix-verify-") as scratch:
+        root = Path(scratch)
+        for side, text in (("before", patch.original), ("after", patch.updated)):
+            target = inside(root / side, patch.path)  # same relative path below each side: name-based rules agree
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8", newline="")
+        findings = ruff.check(root, [f"before/{patch.path}", f"after/{patch.path}"], select)  # one ruff run
+    return tuple([replace(f, path=patch.path) for f in findings if f.path.startswith(f"{side}/")]
+                 for side in ("before", "after"))
+
+
+def _new_findings(patch: Patch, after: list[Finding], grown: dict[tuple[str, str], int]) -> tuple[Finding, ...]:
+    """For each key that grew, as many findings as it grew by, preferring those on lines the patch changed."""
+    matcher = difflib.SequenceMatcher(None, patch.original.splitlines(), patch.updated.splitlines(), autojunk=False)
+    touched = {j + 1 for tag, _, _, j1, j2 in matcher.get_opcodes() if tag != "equal" for j in range(j1, j2)}
+    new: list[Finding] = []
+    for key, extra in grown.items():
+        candidates = sorted((f for f in after if f.key == key), key=lambda f: f.line not in touched)
+        new.extend(candidates[:extra])
+    return tuple(sorted(new, key=lambda f: (f.line, f.column, f.code)))
+
+
+def _disproportion(patch: Patch, changed: int) -> str | None:
+    targets = len(patch.findings)
+    budget = max(MIN_CHANGE_BUDGET, LINES_PER_FINDING * targets)
+    if changed > budget:
+        return f"change touches {changed} lines for {targets} finding{'s' if targets != 1 else ''} (at most {budget})"
+    total = len(patch.original.splitlines())
+    if total > SMALL_FILE and changed > MAX_SHARE * total:
+        return f"change touches {changed} of the file's {total} lines (over {MAX_SHARE:.0%})"
+    return None

@@ -1,0 +1,74 @@
+"""The files a run works on, in a directory: a local checkout as it is, or GitHub files materialised."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from core.pipelines.config import CONFIG_PATH
+
+_SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache", ".ruff_cache", "build"}
+MAX_FILES = 5000
+
+
+class LocalWorkspace:
+    """A checkout on disk; `paths` narrows the scope (files or directories, relative to root)."""
+
+    def __init__(self, root: Path, paths: list[str] | None = None):
+        self.root = root.resolve()
+        self._paths = paths
+
+    def files(self) -> list[str]:
+        targets = [self.root / p for p in self._paths] if self._paths else [self.root]
+        found: list[str] = []
+        for target in targets:
+            if target.is_file():
+                found.append(target.relative_to(self.root).as_posix())
+                continue
+            for folder, dirs, names in os.walk(target):
+                dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
+                here = Path(folder).relative_to(self.root)
+                found += [(here / n).as_posix() for n in sorted(names) if n.endswith(".py")]
+        return sorted(dict.fromkeys(found))[:MAX_FILES]
+
+    def read(self, path: str) -> str | None:
+        try:
+            return (self.root / path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def config_text(self) -> str | None:
+        return self.read(CONFIG_PATH)
+
+    def write(self, path: str, content: str) -> None:
+        (self.root / path).write_text(content, encoding="utf-8")
+
+    def close(self) -> None:
+        pass
+
+
+class GitHubWorkspace(LocalWorkspace):
+    """Files in scope fetched at one commit into a scratch directory (never a full clone)."""
+
+    def __init__(self, gh: Any, repo: str, ref: str, paths: list[str]):
+        super().__init__(Path(tempfile.mkdtemp(prefix="memfix-")))
+        self.repo, self.ref = repo, ref
+        self._fetched: list[str] = []
+        for path in [CONFIG_PATH, *paths]:
+            text = gh.get_file(repo, path, ref)
+            if text is None:
+                continue
+            target = self.root / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+            if path != CONFIG_PATH:
+                self._fetched.append(path)
+
+    def files(self) -> list[str]:
+        return sorted(self._fetched)
+
+    def close(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)

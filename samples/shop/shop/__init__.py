@@ -1,0 +1,1 @@
+"""A small shop: catalogue prices, orders and their database."""

@@ -1,0 +1,425 @@
+"""Pipeline parts with the real ruff: detect, ruff's fixes and model edits, verify and its verdict, repo config."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from core.models import Finding, Patch, Verification
+from core.pipelines.config import AUTOFIX_RULES, REFACTOR_RULES, RepoConfig, parse_config
+from core.pipelines.detect import DetectError, Ruff, python_files
+from core.pipelines.propose import EditError, apply_edits, ruff_patch
+from core.pipelines.verify import PROMOTE_THRESHOLD, confidence, status_for, verify
+
+SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "shop"
+
+
+@pytest.fixture(scope="module")
+def ruff() -> Ruff:
+    return Ruff()
+
+
+@pytest.fixture
+def shop(tmp_path) -> Path:
+    return Path(shutil.copytree(SAMPLE, tmp_path / "shop"))
+
+
+def write(root: Path, path: str, text: str) -> str:
+    (root / path).parent.mkdir(parents=True, exist_ok=True)
+    (root / path).write_text(text)
+    return path
+
+
+def finding(code: str, message: str, line: int = 1, path: str = "m.py") -> Finding:
+    return Finding(path=path, line=line, column=1, code=code, message=message)
+
+
+# ---- detect ----
+
+def test_detect_finds_the_sample_shops_bugs(ruff, shop):
+    autofix = ruff.check(shop, ["."], AUTOFIX_RULES)
+    refactor = ruff.check(shop, ["."], REFACTOR_RULES)
+
+    assert {f.code for f in autofix} >= {"F401", "F541", "E711", "E713", "E722", "B006", "S101", "S602", "S608"}
+    assert {f.code for f in refactor} >= {"UP004", "UP015", "C408", "RET505", "SIM117"}
+    unused = next(f for f in autofix if f.code == "F401" and f.path == "shop/orders.py")
+    assert (unused.line, unused.column, unused.fixable) == (5, 22, True)
+    assert "datetime" in unused.message
+    assert not any(f.fixable for f in autofix if f.code in {"E722", "B006", "S602", "S608"})
+    assert {f.path for f in autofix} >= {"shop/db.py", "shop/orders.py", "shop/prices.py", "tests/test_prices.py"}
+
+
+def test_detect_checks_only_existing_python_files_inside_the_root(ruff, tmp_path):
+    root = tmp_path / "repo"
+    write(root, "a.py", "import os\n")
+    write(root, "notes.txt", "import os\n")
+    write(root, "pkg/b.py", "import sys\n")
+    write(root, ".venv/lib/c.py", "import re\n")
+    write(tmp_path, "outside.py", "import json\n")
+
+    findings = ruff.check(root, ["a.py", "notes.txt", "missing.py", "../outside.py", "pkg"], ("F",))
+
+    assert [(f.path, f.code) for f in findings] == [("a.py", "F401"), ("pkg/b.py", "F401")]
+    assert python_files(root, [".", "a.py"]) == ["a.py", "pkg/b.py"]
+    assert ruff.check(root, ["missing.py", "notes.txt"], ("F",)) == []
+
+
+def test_detect_reports_a_syntax_error_as_a_finding(ruff, tmp_path):
+    write(tmp_path, "broken.py", "def f(:\n    pass\n")
+
+    assert {f.code for f in ruff.check(tmp_path, ["broken.py"], ("F",))} == {"invalid-syntax"}
+
+
+def test_ruff_failing_is_a_detect_error_with_its_message(ruff, tmp_path):
+    write(tmp_path, "a.py", "x = 1\n")
+
+    with pytest.raises(DetectError, match="NOSUCHRULE"):
+        ruff.check(tmp_path, ["a.py"], ("NOSUCHRULE",))
+
+
+def test_unreadable_ruff_output_is_a_detect_error(tmp_path):
+    fake = tmp_path / "fake-ruff"
+    fake.write_text("#!/bin/sh\necho 'this is not json'\n")
+    fake.chmod(0o755)
+    write(tmp_path, "a.py", "x = 1\n")
+
+    with pytest.raises(DetectError, match="could not be read"):
+        Ruff(binary=str(fake)).check(tmp_path, ["a.py"], ("F",))
+
+
+# ---- propose: ruff's fixes ----
+
+BUGGY = """import os
+import sys
+
+
+def greet(names, name=None):
+    if not name in names:
+        print(f"unknown")
+    if name == None:
+        return sys.argv
+    try:
+        return names[name]
+    except:
+        return None
+"""
+
+
+def test_ruff_patch_fixes_what_ruff_can_fix_safely_on_a_copy(ruff, tmp_path):
+    path = write(tmp_path, "greet.py", BUGGY)
+    findings = ruff.check(tmp_path, [path], AUTOFIX_RULES)
+
+    patch = ruff_patch(ruff, tmp_path, path, findings, AUTOFIX_RULES)
+
+    assert (tmp_path / path).read_text() == BUGGY  # the checkout is never written
+    assert patch.origin == "ruff" and patch.confidence == 1.0 and patch.original == BUGGY
+    assert {f.code for f in patch.findings} == {"F401", "F541", "E713"}
+    assert all(f.fixable for f in patch.findings)
+    assert "import os\n" not in patch.updated and "import sys\n" in patch.updated
+    assert 'print("unknown")' in patch.updated and "if name not in names:" in patch.updated
+    assert "except:" in patch.updated  # not ruff's to fix
+
+
+def test_ruff_patch_is_none_without_safe_fixes(ruff, tmp_path):
+    path = write(tmp_path, "risky.py",
+                 "def f(items=[]):\n    try:\n        return items[0]\n    except:\n        pass\n")
+    findings = ruff.check(tmp_path, [path], AUTOFIX_RULES)
+
+    assert {f.code for f in findings} >= {"B006", "E722"}
+    assert ruff_patch(ruff, tmp_path, path, findings, AUTOFIX_RULES) is None
+    assert ruff_patch(ruff, tmp_path, "other.py", findings, AUTOFIX_RULES) is None
+
+
+def test_ruff_patch_keeps_to_the_selected_rules(ruff, tmp_path):
+    path = write(tmp_path, "m.py", "import os\n\n\nclass A(object):\n    pass\n")
+    findings = ruff.check(tmp_path, [path], ("F", "UP"))
+
+    patch = ruff_patch(ruff, tmp_path, path, findings, REFACTOR_RULES)
+
+    assert [f.code for f in patch.findings] == ["UP004"]
+    assert patch.updated == "import os\n\n\nclass A:\n    pass\n"
+
+
+# ---- propose: model edits ----
+
+SOURCE = "def total(prices):\n    result = 0   \n    for p in prices:\n        result += p\n    return result\n"
+
+
+def test_apply_edits_in_order():
+    edits = [{"search": "result = 0   \n", "replace": "result = sum(prices)\n"},
+             {"search": "    for p in prices:\n        result += p\n", "replace": ""}]
+
+    assert apply_edits(SOURCE, edits) == "def total(prices):\n    result = sum(prices)\n    return result\n"
+
+
+def test_apply_edits_tolerates_trailing_whitespace_per_line():
+    edits = [{"search": "    result = 0\n    for p in prices:", "replace": "    result = 0.0\n    for p in prices:"}]
+
+    assert apply_edits(SOURCE, edits) == SOURCE.replace("result = 0   \n", "result = 0.0\n")
+
+
+@pytest.mark.parametrize("edit, message", [
+    ({"search": "result -= p", "replace": "x"}, "edit 1 of 1: the search text was not found"),
+    ({"search": "result", "replace": "total"}, "occurs 3 times"),
+    ({"search": "  \n", "replace": "x"}, "search text is empty"),
+    ({"search": "result = 0"}, "needs a `search` and a `replace` string"),
+])
+def test_apply_edits_refuses_what_does_not_match_once(edit, message):
+    with pytest.raises(EditError, match=message):
+        apply_edits(SOURCE, [edit])
+
+
+def test_apply_edits_refuses_ambiguity_after_whitespace_tolerance():
+    text = "x = 1  \ny = 2\nx = 1\ny = 2\n"
+
+    with pytest.raises(EditError, match="occurs 2 times"):
+        apply_edits(text, [{"search": "x = 1\ny = 2 \n", "replace": "z = 3\n"}])
+
+
+# ---- verify ----
+
+def model_patch(original: str, updated: str, findings=(), path: str = "m.py", conf: float = 0.9) -> Patch:
+    return Patch(path=path, original=original, updated=updated, findings=tuple(findings), origin="model",
+                 confidence=conf)
+
+
+def test_a_verified_ruff_patch_is_promoted(ruff, shop):
+    findings = ruff.check(shop, ["shop/orders.py"], AUTOFIX_RULES)
+    patch = ruff_patch(ruff, shop, "shop/orders.py", findings, AUTOFIX_RULES)
+
+    result = verify(ruff, patch, AUTOFIX_RULES)
+    score = confidence(result, patch.confidence)
+
+    assert result.ok and result.error is None and result.changed_lines == len(patch.changed_lines())
+    assert score >= 0.95
+    assert status_for(result, score, attempt=1, max_attempts=3) == "PROMOTED"
+
+
+def test_broken_syntax_scores_zero(ruff):
+    target = finding("F821", "Undefined name `x`")
+    result = verify(ruff, model_patch("print(x)\n", "print(x\n", [target]), AUTOFIX_RULES)
+
+    assert not result.parses and not result.ok
+    assert result.error.startswith("SyntaxError:") and "(line 1)" in result.error
+    assert confidence(result, 1.0) == 0.0
+    assert status_for(result, 0.0, attempt=1, max_attempts=3) == "RETRY"
+    assert status_for(result, 0.0, attempt=3, max_attempts=3) == "REJECTED"
+
+
+def test_a_target_that_remains_is_named(ruff):
+    target = finding("F821", "Undefined name `x`")
+    result = verify(ruff, model_patch("print(x)\n", "print(x)  # fixed\n", [target]), AUTOFIX_RULES)
+
+    assert result.parses and not result.targeted_gone
+    assert result.error == "F821 still present: Undefined name `x`"
+    assert status_for(result, confidence(result, 0.9), attempt=3, max_attempts=3) == "HUMAN_REVIEW"
+
+
+def test_targets_count_as_a_multiset(ruff):
+    original = "print(x)\nprint(x)\n"
+    target = finding("F821", "Undefined name `x`")
+
+    one_fixed = verify(ruff, model_patch(original, "x = 1\nprint(x)\nprint(x)\n", [target]), AUTOFIX_RULES)
+    none_fixed = verify(ruff, model_patch(original, "print(x)\nprint(x)  # still\n", [target]), AUTOFIX_RULES)
+
+    assert one_fixed.targeted_gone and one_fixed.ok
+    assert not none_fixed.targeted_gone
+
+
+def test_a_patch_that_adds_a_finding_is_caught(ruff):
+    target = finding("F821", "Undefined name `items`", line=2)
+    original = "def add(item):\n    items.append(item)\n    return items\n"
+    updated = "def add(item, items=[]):\n    items.append(item)\n    return items\n"
+
+    result = verify(ruff, model_patch(original, updated, [target]), AUTOFIX_RULES)
+
+    assert result.targeted_gone and not result.ok
+    assert [(f.code, f.line, f.path) for f in result.new_findings] == [("B006", 1, "m.py")]
+    assert result.error.startswith("new finding B006 at line 1:")
+
+
+def test_an_oversized_change_is_not_proportionate(ruff):
+    original = "".join(f"v{i} = {i}\n" for i in range(30)) + "print(y)\n"
+    updated = "y = 0\n" + "".join(f"v{i} = {i + 1}\n" for i in range(30)) + "print(y)\n"
+    target = finding("F821", "Undefined name `y`", line=31)
+
+    result = verify(ruff, model_patch(original, updated, [target]), AUTOFIX_RULES)
+
+    assert result.targeted_gone and not result.proportionate and not result.ok
+    assert result.error == "change touches 61 lines for 1 finding (at most 12)"
+
+
+def test_a_large_share_of_a_long_file_is_not_proportionate(ruff):
+    original = "".join(f"v{i} = {i}\n" for i in range(100))
+    updated = "".join(f"v{i} = {i + (i < 25)}\n" for i in range(100))
+    targets = [finding("MODEL", f"value {i} is off by one", line=i + 1) for i in range(10)]
+
+    result = verify(ruff, model_patch(original, updated, targets), AUTOFIX_RULES)
+
+    assert not result.proportionate
+    assert result.error == "change touches 50 of the file's 100 lines (over 40%)"
+
+
+def test_a_change_to_two_files_is_not_single_file(ruff):
+    target = finding("F401", "`os` imported but unused")
+    result = verify(ruff, model_patch("import os\nx = 1\n", "x = 1\n", [target]), AUTOFIX_RULES, files_changed=2)
+
+    assert result.targeted_gone and not result.single_file and not result.ok
+    assert "spans 2 files" in result.error
+    assert confidence(result, 1.0) < PROMOTE_THRESHOLD
+
+
+def test_a_patch_that_changes_nothing_fails(ruff):
+    result = verify(ruff, model_patch("x = 1\n", "x = 1\n"), AUTOFIX_RULES)
+
+    assert not result.ok and result.error == "the patch changes nothing"
+
+
+def test_text_files_only_need_to_stay_text(ruff):
+    ok = verify(ruff, model_patch("# Title\n", "# Better title\n", path="docs/README.md"), AUTOFIX_RULES)
+    binary = verify(ruff, model_patch("# Title\n", "# Ti\0tle\n", path="docs/README.md"), AUTOFIX_RULES)
+    surrogate = verify(ruff, model_patch("# Title\n", "# Ti\udcfftle\n", path="notes.txt"), AUTOFIX_RULES)
+
+    assert ok.ok
+    assert not binary.parses and "NUL" in binary.error
+    assert not surrogate.parses and "UTF-8" in surrogate.error
+
+
+def test_confidence_blends_verification_and_proposer():
+    passed = Verification(parses=True, targeted_gone=True)
+    missed = Verification(parses=True, targeted_gone=False, error="F821 still present")
+
+    assert confidence(passed, 1.0) == 1.0
+    assert confidence(passed, 0.5) == pytest.approx(0.8)
+    assert confidence(passed, 7.0) == 1.0 and confidence(passed, -1.0) == pytest.approx(0.6)
+    assert confidence(missed, 1.0) == pytest.approx(0.7)
+    everything_wrong = Verification(parses=True, targeted_gone=False, new_findings=(finding("B006", "x"),),
+                                    single_file=False, proportionate=False)
+    assert confidence(everything_wrong, 0.5) == pytest.approx(0.2)
+
+
+@pytest.mark.parametrize("ok, score, attempt, expected", [
+    (True, 0.85, 1, "PROMOTED"),
+    (True, 0.85, 3, "PROMOTED"),
+    (True, 0.7, 1, "RETRY"),  # passes but below promote: try for a better one
+    (True, 0.3, 1, "REJECTED"),  # passes every check and still nobody believes in it
+    (False, 0.3, 1, "RETRY"),  # a failed check is fed back to the next attempt
+    (False, 0.7, 3, "HUMAN_REVIEW"),
+    (True, 0.7, 3, "HUMAN_REVIEW"),
+    (False, 0.3, 3, "REJECTED"),
+])
+def test_status_for(ok, score, attempt, expected):
+    result = Verification(parses=True, targeted_gone=ok)
+
+    assert status_for(result, score, attempt=attempt, max_attempts=3) == expected
+
+
+# ---- .github/memfix.yml ----
+
+@pytest.mark.parametrize("text", [None, "", "   \n", "# nothing set yet\n"])
+def test_no_config_means_the_defaults(text):
+    config, problems = parse_config(text)
+
+    assert (config, problems) == (RepoConfig(), [])
+    assert config.enabled("autofix") and config.enabled("refactor") and config.max_prs == 3
+    assert config.rules("autofix") == AUTOFIX_RULES and {"F", "B", "S", "PLE"} <= set(AUTOFIX_RULES)
+    assert config.rules("refactor") == REFACTOR_RULES and {"UP", "SIM", "C4"} <= set(REFACTOR_RULES)
+    assert not config.ignored("tests/test_a.py")
+
+
+def test_a_full_valid_config():
+    config, problems = parse_config("""
+autofix: true
+refactor: no
+autofix_rules: [F, e9, S6, PLE, F401]
+refactor_rules: "UP, SIM"
+ignore: [tests/**, "migrations/*.py"]
+max_prs: 5
+provider: Anthropic
+model: claude-sonnet-4
+memory: [12, 40, 12]
+""")
+
+    assert problems == []
+    assert config == RepoConfig(autofix=True, refactor=False, autofix_rules=("F", "E9", "S6", "PLE", "F401"),
+                                refactor_rules=("UP", "SIM"), ignore=("tests/**", "migrations/*.py"), max_prs=5,
+                                provider="anthropic", model="claude-sonnet-4", memory=(12, 40))
+    assert not config.enabled("refactor")
+    assert config.rules("refactor") == ("UP", "SIM")
+
+
+def test_every_problem_is_reported_and_ignored():
+    config, problems = parse_config("""
+autofix: "yes please"
+refactor_rules: [UP, "S 6", "F-401", 7]
+autofix_rules: ["not a rule", SIM]
+ignore: 5
+max_prs: 0
+provider: gpt
+model: ""
+memory: [1, two]
+colour: blue
+""")
+
+    assert config == RepoConfig(autofix_rules=("SIM",))
+    expected = ["`autofix` must be true or false", "`refactor_rules` must be a list of strings",
+                "'not a rule' is not a ruff rule selector", "`ignore` must be a list of strings",
+                "`max_prs` must be a whole number from 1 to 20", "`provider` must be one of offline, openai",
+                "`model` must be a model name", "`memory` must be a list of insight ids",
+                "unknown setting `colour` ignored"]
+    assert len(problems) == len(expected)
+    for problem, start in zip(problems, expected, strict=True):
+        assert start in problem
+
+
+def test_bad_rule_codes_are_dropped_one_by_one():
+    config, problems = parse_config("refactor_rules: [UP, 'S 6', F-401]\nautofix_rules: [bad!]\n")
+
+    assert config.refactor_rules == ("UP",) and config.autofix_rules == AUTOFIX_RULES
+    assert [p.split(":")[1].split(" is")[0].strip() for p in problems[:2]] == ["'S 6'", "'F-401'"]
+    assert "selects no rules" in problems[-1]
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("autofix: [unclosed\n", "not valid YAML at line"),
+    ("- autofix\n- refactor\n", "must be a mapping of settings, not list"),
+    ("max_prs: true\n", "`max_prs` must be a whole number"),
+])
+def test_unusable_files_keep_the_defaults(text, problem):
+    config, problems = parse_config(text)
+
+    assert config == RepoConfig()
+    assert len(problems) == 1 and problem in problems[0]
+
+
+@pytest.mark.parametrize("pattern, path, ignored", [
+    ("tests/**", "tests/test_a.py", True),
+    ("tests/**", "tests/unit/deep/test_b.py", True),
+    ("tests/**", "src/tests/test_c.py", False),
+    ("migrations/*.py", "migrations/0001_init.py", True),
+    ("migrations/*.py", "migrations/old/0001_init.py", False),
+    ("**/conftest.py", "conftest.py", True),
+    ("**/conftest.py", "a/b/conftest.py", True),
+    ("conftest.py", "a/b/conftest.py", True),  # no slash: any depth
+    ("*.pyi", "pkg/stubs/mod.pyi", True),
+    ("docs/", "docs/conf.py", True),  # a directory covers what is under it
+    ("vendor", "src/vendor/lib.py", True),
+    ("src/*/generated_*.py", "src/api/generated_client.py", True),
+    ("src/*/generated_*.py", "src/api/client.py", False),
+    ("Tests/**", "tests/a.py", False),  # paths are case-sensitive, as on GitHub
+])
+def test_ignore_globs(pattern, path, ignored):
+    assert RepoConfig(ignore=(pattern,)).ignored(path) is ignored
+
+
+def test_unknown_pipeline_is_a_programming_error():
+    with pytest.raises(ValueError, match="unknown pipeline"):
+        RepoConfig().rules("review")
+
+
+def test_the_sample_config_is_valid():
+    config, problems = parse_config((SAMPLE / ".github" / "memfix.yml").read_text())
+
+    assert problems == [] and config.ignored("tests/test_prices.py") and not config.ignored("shop/db.py")
