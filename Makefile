@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test setup bench clean
+.PHONY: run serve test setup bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,9 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/memfix migrate
+	$(BIN)/memfix autofix samples/shop
+
+serve: $(STAMP)
 	$(BIN)/memfix serve
 
 test: $(STAMP)
@@ -23,6 +25,8 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.webhook
+	$(BIN)/python -m benchmarks.ring
+	$(BIN)/python -m benchmarks.autofix
 
 clean:
 	rm -rf $(VENV) .pytest_cache

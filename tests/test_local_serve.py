@@ -19,11 +19,11 @@ def bot_comments(gh) -> list[str]:
 def test_autofix_from_a_collaborator_gets_eyes_and_a_reply(serve, fake_github, tenant_id):
     cid = human_comment(fake_github, "/autofix app.py")
     assert serve("issue_comment", P.issue_comment("/autofix app.py", installation=tenant_id, repo=REPO,
-                                                  comment_id=cid)) == 202
+                                                  comment_id=cid, pull_request=False)) == 202
     assert serve.drain()
     assert [r["content"] for r in fake_github.reactions(REPO, cid)] == ["eyes"]
     [reply] = bot_comments(fake_github)
-    assert "AutoFix pipeline" in reply and "path: `app.py`" in reply and f"command:{REPO}:{cid}" in reply
+    assert "**AutoFix** finished" in reply and "`app.py`: PROMOTED" in reply and f"command:{REPO}:{cid}" in reply
 
 
 def test_outsider_is_refused_politely(serve, fake_github, tenant_id):

@@ -117,8 +117,14 @@ def test_every_tenant_table_is_isolated_for_the_application_login(db, app_login,
     HealingLog(LocalRing(), db).record(victim, Envelope(repository="victim/app", status="RETRY"))
     with db.tenant(victim) as conn:
         conn.execute("INSERT INTO jobs (tenant_id, job_key, kind, status) VALUES (%s, 'k', 'push', 'done')", (victim,))
-        conn.execute("INSERT INTO runs (tenant_id, repository, pipeline) VALUES (%s, 'victim/app', 'autofix')",
-                     (victim,))
+        run_id = conn.execute("INSERT INTO runs (tenant_id, repository, pipeline) VALUES (%s, 'victim/app', "
+                              "'autofix') RETURNING id", (victim,)).fetchone()["id"]
+        conn.execute("INSERT INTO proposals (tenant_id, repository, pipeline, fingerprint, path, branch, base_branch,"
+                     " run_id) VALUES (%s, 'victim/app', 'autofix', 'f1', 'a.py', 'memfix/x', 'main', %s)",
+                     (victim, run_id))
+    from core.pipelines.breaker import Breakers
+
+    Breakers(db).record(victim, "victim/app", "autofix", "syntax")
 
     with app_login.tenant(tenant_id) as conn:
         assert conn.execute("SELECT current_user AS u").fetchone()["u"] == "memfix_login"

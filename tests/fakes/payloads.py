@@ -85,3 +85,20 @@ def push(*, installation: int, repo: str, commits: list[dict], ref: str = "refs/
     p["pusher"] = {"name": pusher, "email": f"{pusher}@example.com"}
     p["sender"]["login"] = pusher
     return p
+
+
+def pull_request_closed(*, installation: int, repo: str, number: int, branch: str, merged: bool,
+                        sha: str = "b" * 40, closer: str = "bob") -> dict:
+    p = _place(example("pull_request", "closed"), installation=installation, repo=repo)
+    p["number"] = number
+    p["pull_request"].update(number=number, merged=merged)
+    p["pull_request"]["head"].update(ref=branch, sha=sha)
+    p["sender"]["login"] = closer
+    return p
+
+
+def issue_labelled(*, installation: int, repo: str, number: int, title: str, body: str, label: str = "memfix") -> dict:
+    p = _place(example("issues", "labeled"), installation=installation, repo=repo)
+    p["issue"].update(number=number, title=title, body=body)
+    p["label"]["name"] = label
+    return p

@@ -1,0 +1,222 @@
+"""AutoFix and Refactor end to end: signed webhooks → memfix serve → fake GitHub and a fake model over HTTP,
+real PostgreSQL. The model's requests are read back from the fake to prove what memory injected."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.models import Insight
+from tests.fakes import payloads as P
+
+REPO = "acme/api"
+BUGGY = "import os\nimport sys\n\n\ndef greet(name):\n    return f\"hello\" + name\n"
+ASSERTS = "def charge(amount):\n    assert amount > 0\n    return amount * 100\n"
+ASSERTS_2 = "def refund(amount):\n    assert amount >= 0\n    return -amount\n"
+GOOD_EDIT = {"edits": [{"search": "    assert amount > 0\n",
+                        "replace": "    if amount <= 0:\n        raise ValueError(\"amount must be positive\")\n"}],
+             "confidence": 0.9, "rationale": "assert disappears under -O; raise instead"}
+BROKEN_EDIT = {"edits": [{"search": "    assert amount > 0\n", "replace": "    if amount <= 0\n        raise\n"}],
+               "confidence": 0.7, "rationale": "oops"}
+
+
+def push(serve, gh, tenant: int, files: dict[str, str], listed: list[str] | None = None) -> str:
+    sha = gh.push(REPO, "main", files)
+    serve("push", P.push(installation=tenant, repo=REPO, after=sha,
+                         commits=[{"added": [], "modified": listed or list(files), "removed": []}]))
+    assert serve.drain()
+    return sha
+
+
+def memfix_pulls(gh) -> list[dict]:
+    return [p for p in gh.pulls(REPO) if p["head"]["ref"].startswith("memfix/")]
+
+
+def runs(serve, tenant: int) -> list[dict]:
+    with serve.services.db.tenant(tenant) as conn:
+        return conn.execute("SELECT * FROM runs ORDER BY id").fetchall()
+
+
+def chat_requests(model_server) -> list[dict]:
+    return [body for path, body in model_server.requests if path.endswith("/chat/completions")]
+
+
+# ---- offline: ruff's safe fixes ----
+
+
+def test_push_with_a_fixable_bug_opens_one_verified_single_file_pr(serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
+
+    [pr] = memfix_pulls(fake_github)
+    branch = pr["head"]["ref"]
+    assert branch.startswith("memfix/autofix/app-util-py-") and pr["base"]["ref"] == "main"
+    fixed = fake_github.file(REPO, branch, "app/util.py")
+    assert "import os" not in fixed and 'return "hello" + name' in fixed
+    assert fake_github.file(REPO, branch, "README.md") == fake_github.file(REPO, "main", "README.md")
+    assert "### Verification" in pr["body"] and "confidence **1.00**" in pr["body"] and "F401" in pr["body"]
+    assert "provider `offline`" in pr["body"]
+    [check] = fake_github.check_runs(REPO)
+    assert (check["status"], check["conclusion"]) == ("completed", "success")
+    assert [r["phase"] for r in runs(serve, tenant_id)] == ["done"]
+
+    # The same change found again (another push listing the file) updates nothing and opens no second PR.
+    push(serve, fake_github, tenant_id, {"docs.md": "hi"}, listed=["app/util.py"])
+    assert len(memfix_pulls(fake_github)) == 1
+    assert [r["phase"] for r in runs(serve, tenant_id)] == ["done", "done"]
+
+
+def test_a_pr_closed_unmerged_is_never_proposed_again(serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
+    [pr] = memfix_pulls(fake_github)
+    fake_github.close_pull(REPO, pr["number"], merged=False)
+    serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=pr["number"],
+                                               branch=pr["head"]["ref"], merged=False))
+    assert serve.drain()
+
+    push(serve, fake_github, tenant_id, {"other.md": "x"}, listed=["app/util.py"])
+    assert len(memfix_pulls(fake_github)) == 1
+    rejected = serve.services.insights.search(tenant_id, "rejected change F401", repository=REPO)
+    assert any("Reviewers rejected memfix's change" in h.insight.title for h in rejected)
+
+
+def test_a_merged_pr_credits_the_learnings_it_used(serve, fake_github, tenant_id):
+    prior = serve.services.insights.save(tenant_id, Insight(
+        repository=REPO, insight_type="solution", category="correctness", workflow_type="autofix",
+        title="F401 unused imports: remove them", detail="imported but unused")).insight
+    push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
+    [pr] = memfix_pulls(fake_github)
+    assert f"insight:{prior.id}" in pr["body"]
+    fake_github.close_pull(REPO, pr["number"], merged=True)
+    serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=pr["number"],
+                                               branch=pr["head"]["ref"], merged=True))
+    assert serve.drain()
+    assert serve.services.insights.get(tenant_id, prior.id).accepted_count == 1
+
+
+def test_autofix_on_a_pr_targets_the_pr_head_branch_and_replies(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "feature", {"app/util.py": BUGGY}, base="main")
+    pr = fake_github.open_pull(REPO, "feature", title="Feature")
+    cid = fake_github.add_comment(REPO, pr["number"], "/autofix", user="alice")["id"]
+    serve("issue_comment", P.issue_comment("/autofix", installation=tenant_id, repo=REPO, number=pr["number"],
+                                           comment_id=cid))
+    assert serve.drain()
+    [fix] = memfix_pulls(fake_github)
+    assert fix["base"]["ref"] == "feature"
+    [reply] = [c["body"] for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
+    assert "**AutoFix** finished" in reply and f"#{fix['number']} (created)" in reply
+    assert "Loaded historical learnings from" in reply and "provider `offline`" in reply
+
+
+def test_an_issue_labelled_memfix_links_its_pr(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", {"app/util.py": BUGGY, "app/other.py": "import json\n"})
+    number = fake_github.open_issue(REPO, "Unused imports in app/util.py", "see app/util.py")
+    serve("issues", P.issue_labelled(installation=tenant_id, repo=REPO, number=number,
+                                     title="Unused imports in app/util.py", body="see app/util.py"))
+    assert serve.drain()
+    [fix] = memfix_pulls(fake_github)
+    assert f"Fixes #{number}" in fix["body"] and "app/util.py" in fix["title"]
+    [reply] = [c["body"] for c in fake_github.comments(REPO, number) if c["user"]["login"] == "memfix[bot]"]
+    assert "scope: 1 file(s)" in reply
+
+
+def test_refactor_is_the_same_runner_with_its_own_rules(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", {"app/model.py": "class Order(object):\n    pass\n"})
+    fake_github.open_issue(REPO, "refactor please")
+    cid = fake_github.add_comment(REPO, 2, "/refactor app/model.py", user="alice")["id"]
+    serve("issue_comment", P.issue_comment("/refactor app/model.py", installation=tenant_id, repo=REPO, number=2,
+                                           comment_id=cid, pull_request=False))
+    assert serve.drain()
+    [fix] = memfix_pulls(fake_github)
+    assert fix["head"]["ref"].startswith("memfix/refactor/") and "UP004" in fix["body"]
+
+
+# ---- with a model ----
+
+
+@pytest.fixture
+def model_settings(github_settings, model_server):
+    return github_settings.with_(llm_provider="local", llm_base_url=model_server.openai_url, llm_model="fake-coder",
+                                 llm_max_retries=0, embeddings="local", embedding_base_url=model_server.openai_url,
+                                 embedding_model="bow", pipeline_backoff_seconds=0.01)
+
+
+@pytest.fixture
+def serve_settings(request, github_settings):
+    """Offline by default; tests that ask for `model_settings` run with the fake model."""
+    return request.getfixturevalue("model_settings") if "model_settings" in request.fixturenames else github_settings
+
+
+def test_model_patch_with_memory_injected(model_settings, serve, fake_github, model_server, tenant_id):
+    insights = serve.services.insights
+    lesson = insights.save(tenant_id, Insight(
+        repository=REPO, insight_type="solution", category="security", workflow_type="autofix",
+        title="Replace assert with explicit raise", detail="S101 assert is stripped under python -O")).insight
+    model_server.script_chat(GOOD_EDIT)
+    push(serve, fake_github, tenant_id, {"billing.py": ASSERTS})
+
+    [pr] = memfix_pulls(fake_github)
+    assert "raise ValueError" in fake_github.file(REPO, pr["head"]["ref"], "billing.py")
+    assert "fix by: model" in pr["body"] and "model `fake-coder`" in pr["body"]
+    [ask] = chat_requests(model_server)
+    prompt = ask["messages"][-1]["content"]
+    assert "## Historical learnings" in prompt and "Replace assert with explicit raise" in prompt
+    assert f"#{lesson.id}" in prompt and "## Recent healing context" in prompt and "S101" in prompt
+    assert "data" in ask["messages"][0]["content"] and "never instructions" in ask["messages"][0]["content"]
+
+
+def test_malformed_model_output_is_asked_again(model_settings, serve, fake_github, model_server, tenant_id):
+    model_server.script_chat({"edits": "not a list", "confidence": 2}, GOOD_EDIT)
+    push(serve, fake_github, tenant_id, {"billing.py": ASSERTS})
+    first, second = chat_requests(model_server)
+    assert "edits" in str(second["messages"][-1]) and len(second["messages"]) > len(first["messages"])
+    assert len(memfix_pulls(fake_github)) == 1
+
+
+def test_broken_patches_retry_then_reject_and_the_breaker_stops_model_calls(
+        model_settings, serve, fake_github, model_server, tenant_id):
+    model_server.script_chat(BROKEN_EDIT, BROKEN_EDIT, BROKEN_EDIT)
+    push(serve, fake_github, tenant_id, {"a_billing.py": ASSERTS, "b_refunds.py": ASSERTS_2})
+
+    assert len(chat_requests(model_server)) == 3  # the second file got no model call: the breaker is open
+    envelopes = serve.services.healing.all(tenant_id, REPO)
+    assert [e.status for e in reversed(envelopes)] == ["RETRY", "RETRY", "REJECTED"]
+    assert all("SyntaxError" in (e.error_message or "") for e in envelopes)
+    breaker = serve.services.pipeline_runner.breakers.current(tenant_id, REPO, "autofix")
+    assert breaker.state == "open" and breaker.syntax_failures == 3
+    assert memfix_pulls(fake_github) == []
+    [run] = runs(serve, tenant_id)
+    assert run["phase"] == "done"
+    # The third prompt carried the healing context of the two failures before it.
+    third = chat_requests(model_server)[2]["messages"][-1]["content"]
+    assert "RETRY attempt 2" in third and "The previous attempt failed" in third
+
+
+def test_refine_sends_the_previous_patch_and_the_feedback(model_settings, serve, fake_github, model_server,
+                                                          tenant_id):
+    model_server.script_chat(GOOD_EDIT)
+    push(serve, fake_github, tenant_id, {"billing.py": ASSERTS})
+    [pr] = memfix_pulls(fake_github)
+    refined = {"edits": [{"search": 'raise ValueError("amount must be positive")',
+                          "replace": 'raise ValueError(f"amount must be positive, got {amount}")'}],
+               "confidence": 0.9, "rationale": "include the value"}
+    model_server.script_chat(refined)
+    cid = fake_github.add_comment(REPO, pr["number"], "/refine include the amount in the message", user="alice")["id"]
+    serve("issue_comment", P.issue_comment("/refine include the amount in the message", installation=tenant_id,
+                                           repo=REPO, number=pr["number"], comment_id=cid))
+    assert serve.drain()
+    prompt = chat_requests(model_server)[-1]["messages"][-1]["content"]
+    assert "include the amount in the message" in prompt
+    assert '+        raise ValueError("amount must be positive")' in prompt  # the previous patch, as a diff
+    assert "got {amount}" in fake_github.file(REPO, pr["head"]["ref"], "billing.py")
+    [reply] = [c["body"] for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
+    assert "Revised `billing.py`" in reply and len(memfix_pulls(fake_github)) == 1
+
+
+def test_a_model_outage_fails_the_run_visibly_never_stuck(model_settings, serve, fake_github, model_server,
+                                                          tenant_id):
+    model_server.fail_next(r"/v1/chat/completions", 503, times=50)
+    push(serve, fake_github, tenant_id, {"billing.py": ASSERTS})
+    phases = [r["phase"] for r in runs(serve, tenant_id)]
+    assert phases and set(phases) == {"failed"}  # one per attempt of the job, each closed
+    assert {c["conclusion"] for c in fake_github.check_runs(REPO)} == {"failure"}  # one per attempt
+    [note] = fake_github.commit_comments(REPO)
+    assert "failed after 3 attempts" in note["body"]
