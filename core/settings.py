@@ -144,6 +144,12 @@ class Settings:
         )
 
     @property
+    def github_web_url(self) -> str:
+        """github.com for the public API; GitHub Enterprise serves its API under /api/v3."""
+        api = self.github_api_url
+        return "https://github.com" if api == "https://api.github.com" else api.removesuffix("/api/v3")
+
+    @property
     def bot_login(self) -> str:
         return f"{self.app_slug}[bot]"
 

@@ -151,10 +151,13 @@ class Services:
 
     @cached_property
     def pipelines(self):
+        from core.llm import llm_from_settings
         from core.pipelines.publish import Proposals
         from core.pipelines.service import PipelineService
 
-        return PipelineService(self.pipeline_runner, Proposals(self.db), self.github, self.llm)
+        return PipelineService(self.pipeline_runner, Proposals(self.db), self.github, self.llm,
+                               lambda provider, model: llm_from_settings(self.settings, provider=provider, model=model),
+                               self.settings.github_web_url)
 
     @cached_property
     def commands(self) -> Commands:

@@ -220,3 +220,21 @@ def test_a_model_outage_fails_the_run_visibly_never_stuck(model_settings, serve,
     assert {c["conclusion"] for c in fake_github.check_runs(REPO)} == {"failure"}  # one per attempt
     [note] = fake_github.commit_comments(REPO)
     assert "failed after 3 attempts" in note["body"]
+
+
+def test_repository_config_switches_autofix_off_and_bad_config_is_reported(serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {".github/memfix.yml": "autofix: false\n", "app/util.py": BUGGY},
+         listed=["app/util.py"])
+    assert memfix_pulls(fake_github) == [] and fake_github.commit_comments(REPO) == []
+
+    fake_github.push(REPO, "main", {".github/memfix.yml": "max_prs: lots\nignore: [legacy/**]\nflavour: x\n",
+                                    "legacy/old.py": BUGGY})
+    number = fake_github.open_issue(REPO, "please fix")
+    cid = fake_github.add_comment(REPO, number, "/autofix", user="alice")["id"]
+    serve("issue_comment", P.issue_comment("/autofix", installation=tenant_id, repo=REPO, number=number,
+                                           comment_id=cid, pull_request=False))
+    assert serve.drain()
+    [reply] = [c["body"] for c in fake_github.comments(REPO, number) if c["user"]["login"] == "memfix[bot]"]
+    assert "config: " in reply and "max_prs" in reply and "flavour" in reply
+    assert not any(p["head"]["ref"].startswith("memfix/autofix/legacy") for p in memfix_pulls(fake_github))
+    assert "/commit/" in reply and "/checks)" in reply

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 from collections.abc import Callable
@@ -59,6 +60,8 @@ class PipelineService:
     proposals: Proposals
     github: Callable[[int], Any]
     llm: Any
+    llm_for: Callable[[str | None, str | None], Any] | None = None  # a repository's own provider/model
+    web_url: str = "https://github.com"
 
     # ---- triggers ----
 
@@ -68,7 +71,7 @@ class PipelineService:
             return None
         gh = self.github(job.tenant_id)
         return self._run(job.tenant_id, job.repo, "autofix", "push", job.key, job.after, job.after, paths,
-                         base_branch=job.default_branch, gh=gh)
+                         base_branch=job.default_branch, gh=gh, quiet_if_off=True)
 
     def on_command(self, job: CommandJob) -> JobResult:
         gh = self.github(job.tenant_id)
@@ -86,7 +89,10 @@ class PipelineService:
             paths = [path] if path else self._repo_python_files(gh, job.repo, sha, guidance or "")
         report = self._run(job.tenant_id, job.repo, pipeline, "command", job.key, sha, ref, paths, base_branch=base,
                            gh=gh, guidance=guidance, issue_number=None if job.is_pull_request else job.issue_number)
-        return result(report, pipeline, paths)
+        return result(report, pipeline, paths, self._checks_link(job.repo, sha))
+
+    def _checks_link(self, repo: str, sha: str) -> str:
+        return f"{self.web_url}/{repo}/commit/{sha}/checks"
 
     def on_issue(self, job: IssueJob) -> JobResult:
         gh = self.github(job.tenant_id)
@@ -96,7 +102,7 @@ class PipelineService:
         paths = self._repo_python_files(gh, job.repo, sha, guidance)
         report = self._run(job.tenant_id, job.repo, "autofix", "issue", job.key, sha, ref, paths, base_branch=ref,
                            gh=gh, guidance=guidance, issue_number=job.issue_number)
-        return result(report, "autofix", paths)
+        return result(report, "autofix", paths, self._checks_link(job.repo, sha))
 
     def _repo_python_files(self, gh: Any, repo: str, sha: str, text: str) -> list[str]:
         every = [p for p in gh.list_files(repo, sha) if p.endswith(".py")]
@@ -105,16 +111,22 @@ class PipelineService:
 
     def _run(self, tenant_id: int, repo: str, pipeline: str, trigger: str, job_key: str, head_sha: str, ref: str,
              paths: list[str], *, base_branch: str, gh: Any, guidance: str | None = None,
-             issue_number: int | None = None) -> RunReport:
+             issue_number: int | None = None, quiet_if_off: bool = False) -> RunReport | None:
         workspace = GitHubWorkspace(gh, repo, ref, paths)
         try:
             config, problems = parse_config(workspace.config_text())
             if not config.enabled(pipeline):
+                if quiet_if_off:
+                    return None
                 raise PermanentError(f"the {pipeline} pipeline is switched off in {CONFIG_PATH}")
+            runner = self.runner
+            if (config.provider or config.model) and self.llm_for is not None:
+                runner = copy.copy(self.runner)  # same parts, the repository's own model
+                runner.llm = self.llm_for(config.provider, config.model)
             request = RunRequest(tenant_id, repo, pipeline, trigger, job_key=job_key, head_sha=head_sha,
                                  base_branch=base_branch, guidance=guidance, issue_number=issue_number,
                                  linked_ids=list(config.memory))
-            report = self.runner.run(request, workspace, publisher=Publisher(self.proposals, gh), config=config,
+            report = runner.run(request, workspace, publisher=Publisher(self.proposals, gh), config=config,
                                      mirror=check_run_mirror(gh, repo, head_sha, pipeline))
             report.config_problems = problems
             return report
@@ -173,12 +185,12 @@ class PipelineService:
         return learner.on_pr_closed(job)
 
 
-def result(report: RunReport, pipeline: str, paths: list[str]) -> JobResult:
+def result(report: RunReport, pipeline: str, paths: list[str], checks: str | None = None) -> JobResult:
     """The reply a person reads: what was found, fixed, published and remembered."""
+    run = f"[run {report.run_id}]({checks})" if checks else f"run {report.run_id}"
     details = [f"scope: {len(paths)} file(s); {summary(report)}",
                f"Loaded historical learnings from {len(report.learnings)} similar analyses",
-               f"provider `{report.provider}`" + (f", model `{report.model}`" if report.model else "")
-               + f"; run {report.run_id}"]
+               f"provider `{report.provider}`" + (f", model `{report.model}`" if report.model else "") + f"; {run}"]
     for o in report.outcomes:
         line = f"`{o.path}`: {o.status}"
         if o.status != "UNFIXED":
