@@ -17,16 +17,16 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Self
+from typing import Any
 
 import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
-from werkzeug.serving import WSGIRequestHandler, make_server
 
 from core.settings import Settings
+from tests.fakes.http import FakeServer
 
 REACTIONS = {"+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"}
 
@@ -118,13 +118,9 @@ def _iso(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-class _QuietHandler(WSGIRequestHandler):
-    def log_request(self, *args: Any, **kwargs: Any) -> None:  # tests read .requests instead
-        pass
-
-
-class FakeGitHub:
+class FakeGitHub(FakeServer):
     """GitHub's REST API over HTTP. `with FakeGitHub() as gh:` starts it; `gh.url` is the API base URL."""
+    name = "fake-github"
 
     def __init__(self, *, app_id: int = 4242, app_key: AppKey | None = None, bot_login: str = "memfix[bot]"):
         self.app_id = app_id
@@ -139,37 +135,8 @@ class FakeGitHub:
         self._ids = itertools.count(1001)
         self._shas = itertools.count(1)
         self._lock = threading.RLock()
-        self._server: Any = None
-        self._thread: threading.Thread | None = None
         self.app = self._build_app()
 
-    # ---- lifecycle ----
-
-    def start(self) -> Self:
-        self._server = make_server("127.0.0.1", 0, self.app, threaded=True, request_handler=_QuietHandler)
-        # a short poll interval makes stop() quick; shutdown() waits for the next poll
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-github", daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._thread.join(timeout=5)
-            self._server = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_port}"
 
     @property
     def private_key_pem(self) -> str:

@@ -18,10 +18,11 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any
 
 from flask import Flask, Response, jsonify, request
-from werkzeug.serving import WSGIRequestHandler, make_server
+
+from tests.fakes.http import FakeServer
 
 ERROR_TYPES = {  # status → (OpenAI error type, Anthropic error type)
     400: ("invalid_request_error", "invalid_request_error"),
@@ -77,13 +78,9 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(v)
 
 
-class _QuietHandler(WSGIRequestHandler):
-    def log_request(self, *args: Any, **kwargs: Any) -> None:  # tests read .requests instead
-        pass
-
-
-class FakeModelServer:
+class FakeModelServer(FakeServer):
     """`with FakeModelServer() as llm:` starts it; `llm.script_chat(...)` queues chat answers."""
+    name = "fake-llm"
 
     def __init__(self, *, dims: int = 1536):
         self.dims = dims
@@ -92,37 +89,8 @@ class FakeModelServer:
         self._faults: list[_Fault] = []
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
-        self._server: Any = None
-        self._thread: threading.Thread | None = None
         self.app = self._build_app()
 
-    # ---- lifecycle ----
-
-    def start(self) -> Self:
-        self._server = make_server("127.0.0.1", 0, self.app, threaded=True, request_handler=_QuietHandler)
-        # a short poll interval makes stop() quick; shutdown() waits for the next poll
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-llm", daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._thread.join(timeout=5)
-            self._server = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_port}"
 
     @property
     def openai_url(self) -> str:
