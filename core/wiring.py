@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,7 @@ class Services:
         self.settings = settings
         self.local = local
         self._lock = threading.RLock()
+        self.metric: Callable[[str, int], None] = lambda name, value: None  # entry points may count
 
     @cached_property
     def db(self) -> Database:
@@ -157,7 +159,7 @@ class Services:
 
         return PipelineService(self.pipeline_runner, Proposals(self.db), self.github, self.llm,
                                lambda provider, model: llm_from_settings(self.settings, provider=provider, model=model),
-                               self.settings.github_web_url)
+                               self.settings.github_web_url, lambda name, value: self.metric(name, value))
 
     @cached_property
     def commands(self) -> Commands:

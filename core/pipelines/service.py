@@ -62,6 +62,7 @@ class PipelineService:
     llm: Any
     llm_for: Callable[[str | None, str | None], Any] | None = None  # a repository's own provider/model
     web_url: str = "https://github.com"
+    metric: Callable[[str, int], None] = lambda name, value: None  # the Lambda worker sends EMF metrics
 
     # ---- triggers ----
 
@@ -129,6 +130,8 @@ class PipelineService:
             report = runner.run(request, workspace, publisher=Publisher(self.proposals, gh), config=config,
                                      mirror=check_run_mirror(gh, repo, head_sha, pipeline))
             report.config_problems = problems
+            self.metric("PRsOpened", sum(o.published.action == "created" for o in report.prs))
+            self.metric("ModelTokens", report.prompt_tokens)
             return report
         finally:
             workspace.close()
