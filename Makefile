@@ -30,3 +30,33 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache
+
+# ---- AWS Lambda packages: `sam build` runs these with ARTIFACTS_DIR set (BuildMethod: makefile in template.yaml).
+# Each function gets core/ and handlers/ plus its own requirements; boto3 comes with the Lambda runtime.
+# Wheels are for the Lambda platform whatever the build machine: python3.11 runs on Amazon Linux 2
+# (glibc 2.26), hence manylinux2014; x86_64 matches `Architectures: [x86_64]` in template.yaml.
+LAMBDA_PLATFORM  ?= manylinux2014_x86_64
+LAMBDA_PIP_FLAGS ?= --platform $(LAMBDA_PLATFORM) --implementation cp --python-version 3.11 --only-binary=:all:
+LAMBDA_PIP        = $(PYTHON) -m pip install --quiet --disable-pip-version-check --no-compile \
+                    --target "$(ARTIFACTS_DIR)" $(LAMBDA_PIP_FLAGS)
+
+define lambda_sources
+	mkdir -p "$(ARTIFACTS_DIR)"
+	cp -R core handlers "$(ARTIFACTS_DIR)/"
+	find "$(ARTIFACTS_DIR)/core" "$(ARTIFACTS_DIR)/handlers" -name __pycache__ -prune -exec rm -rf {} +
+endef
+
+.PHONY: build-WebhookFunction build-WorkerFunction build-MigrateFunction
+
+build-WebhookFunction:
+	$(LAMBDA_PIP) -r infra/requirements-webhook.txt
+	$(lambda_sources)
+
+build-WorkerFunction:
+	$(LAMBDA_PIP) -r infra/requirements-worker.txt
+	$(lambda_sources)
+
+build-MigrateFunction:
+	$(LAMBDA_PIP) -r infra/requirements-migrate.txt
+	$(lambda_sources)
+	cp -R migrations "$(ARTIFACTS_DIR)/"

@@ -35,6 +35,15 @@ class SqsQueue:
         except Exception as exc:  # botocore: throttled, network, missing queue
             raise TransientError(f"job queue unavailable: {exc.__class__.__name__}") from exc
 
+    def retry_later(self, receipt_handle: str, attempt: int, base_seconds: float) -> None:
+        """Exponential backoff for a failed message (SQS caps visibility at 12 hours; we cap at 15 minutes)."""
+        delay = int(min(900, base_seconds * 2 ** attempt))
+        try:
+            aws.client("sqs").change_message_visibility(QueueUrl=self.url, ReceiptHandle=receipt_handle,
+                                                        VisibilityTimeout=delay)
+        except Exception:  # without it the message simply returns after the queue's visibility timeout
+            log.warning("could not shorten the visibility of a failed message", exc_info=True)
+
 
 class LocalQueue:
     """One background worker thread. A failing job is retried with exponential backoff; after

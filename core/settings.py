@@ -63,6 +63,14 @@ class Settings:
     ring_table: str | None = None
     deliveries_table: str | None = None
     deliveries_ttl_days: int = 5
+    # On AWS: where the secrets live (core/secrets.py resolves them into the fields above and below)
+    github_app_private_key_secret_arn: str | None = None
+    github_webhook_secret_arn: str | None = None
+    openai_api_key_secret_arn: str | None = None
+    anthropic_api_key_secret_arn: str | None = None
+    database_secret_arn: str | None = None  # RDS credentials as JSON: username, password (host, port, dbname)
+    database_host: str | None = None  # the RDS Proxy endpoint
+    database_name: str | None = None
     # Jobs
     job_max_attempts: int = 3
     job_retry_base_seconds: float = 2.0
@@ -116,6 +124,13 @@ class Settings:
             ring_table=_opt(env, "MEMFIX_RING_TABLE"),
             deliveries_table=_opt(env, "MEMFIX_DELIVERIES_TABLE"),
             deliveries_ttl_days=_int(env, "MEMFIX_DELIVERIES_TTL_DAYS", 5),
+            github_app_private_key_secret_arn=_opt(env, "GITHUB_APP_PRIVATE_KEY_SECRET_ARN"),
+            github_webhook_secret_arn=_opt(env, "GITHUB_WEBHOOK_SECRET_ARN"),
+            openai_api_key_secret_arn=_opt(env, "OPENAI_API_KEY_SECRET_ARN"),
+            anthropic_api_key_secret_arn=_opt(env, "ANTHROPIC_API_KEY_SECRET_ARN"),
+            database_secret_arn=_opt(env, "DATABASE_SECRET_ARN"),
+            database_host=_opt(env, "DATABASE_HOST"),
+            database_name=_opt(env, "DATABASE_NAME"),
             job_max_attempts=_int(env, "MEMFIX_JOB_MAX_ATTEMPTS", 3),
             job_retry_base_seconds=_float(env, "MEMFIX_JOB_RETRY_BASE_SECONDS", 2.0),
             max_body_bytes=_int(env, "MEMFIX_MAX_BODY_BYTES", 25 * 1024 * 1024),

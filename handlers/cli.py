@@ -115,6 +115,17 @@ def _reembed(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay_dlq(args: argparse.Namespace) -> int:
+    from core.dlq import replay
+
+    result = replay(args.dlq_url, args.queue_url, args.max)
+    print(f"moved {result.moved} message(s) from the dead-letter queue to the job queue")
+    if result.error:
+        print(f"memfix: stopped early: {result.error}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def _pipeline(args: argparse.Namespace) -> int:
     from core.pipelines.runner import RunRequest, dumps, summary
     from core.pipelines.workspace import LocalWorkspace
@@ -222,6 +233,10 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--show", type=int, default=30, help="findings to list")
     p = memory("reembed", _reembed, "embed insights stored without a vector or with another model's")
     p.add_argument("--all", action="store_true", help="every installation")
+    p = command("replay-dlq", _replay_dlq, "move dead-lettered jobs back to the job queue (SQS)")
+    p.add_argument("--queue-url", required=True, help="the job queue (stack output JobQueueUrl)")
+    p.add_argument("--dlq-url", required=True, help="the dead-letter queue (stack output DeadLetterQueueUrl)")
+    p.add_argument("--max", type=int, default=None, help="move at most N messages (default: all)")
     return parser
 
 

@@ -9,6 +9,7 @@ import base64
 from functools import lru_cache
 
 from core.intake import Answer
+from core.secrets import resolve
 from core.settings import get_settings
 from core.wiring import Services
 from handlers.observability import count, logger, metrics
@@ -18,7 +19,7 @@ _OUTCOME = {"queued": "DeliveriesQueued", "duplicate": "DeliveriesDuplicate", "i
 
 @lru_cache(maxsize=1)
 def services() -> Services:
-    return Services(get_settings())
+    return Services(resolve(get_settings()))  # secrets from Secrets Manager, once per container
 
 
 def _request(event: dict) -> tuple[dict[str, str], bytes]:

@@ -9,6 +9,8 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from core.models import Job, JobFormatError
+from core.queue import SqsQueue
+from core.secrets import resolve
 from core.settings import get_settings
 from core.wiring import Services
 from handlers.observability import count, logger, metrics
@@ -19,7 +21,9 @@ processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failu
 
 @lru_cache(maxsize=1)
 def services() -> Services:
-    return Services(get_settings())
+    svc = Services(resolve(get_settings()))  # secrets from Secrets Manager, once per container
+    svc.metric = count
+    return svc
 
 
 def record_handler(record: SQSRecord) -> None:
@@ -35,6 +39,9 @@ def record_handler(record: SQSRecord) -> None:
         services().runner.run(job, attempt)
     except Exception:
         count("JobsFailed")
+        queue = services().queue
+        if isinstance(queue, SqsQueue):  # back off instead of waiting out the whole visibility timeout
+            queue.retry_later(record.receipt_handle, attempt, services().settings.job_retry_base_seconds)
         raise
     count("JobsDone")
 

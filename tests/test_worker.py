@@ -115,3 +115,25 @@ def test_last_attempt_is_reported_on_github_before_dead_lettering(worker_env, te
     assert result["batchItemFailures"] == [{"itemIdentifier": event["Records"][0]["messageId"]}]
     [report] = bot_comments(gh, "acme/flaky")
     assert "failed after 3 attempts" in report["body"] and "dead-lettered" in report["body"]
+
+
+def test_a_failed_record_backs_off_instead_of_waiting_out_the_visibility_timeout(worker_env, tenant_id,
+                                                                                 monkeypatch):
+    import boto3
+
+    from core import aws
+
+    gh = worker_env
+    [cid] = arrange(gh, "acme/backoff")
+    gh.fail_next("POST", r"/repos/acme/backoff/.*", 502, times=100)
+    event = sqs_batch([command(tenant_id, "acme/backoff", cid)], receive_count=2)
+    monkeypatch.setenv("MEMFIX_QUEUE_URL", boto3.client("sqs").get_queue_url(QueueName="jobs")["QueueUrl"])
+    monkeypatch.setenv("MEMFIX_JOB_RETRY_BASE_SECONDS", "5")
+    get_settings.cache_clear()
+    worker.services.cache_clear()
+    calls = []
+    aws.client("sqs").meta.events.register("provide-client-params.sqs.ChangeMessageVisibility",
+                                           lambda params, **_: calls.append(params))
+    assert len(worker.handler(event, LambdaContext())["batchItemFailures"]) == 1
+    [params] = calls
+    assert params["VisibilityTimeout"] == 20  # 5 s × 2² on the second attempt
