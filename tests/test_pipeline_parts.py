@@ -10,8 +10,8 @@ import pytest
 from core.models import Finding, Patch, Verification
 from core.pipelines.config import AUTOFIX_RULES, REFACTOR_RULES, RepoConfig, parse_config
 from core.pipelines.detect import DetectError, Ruff, python_files
-from core.pipelines.propose import EditError, apply_edits, ruff_patch
-from core.pipelines.verify import PROMOTE_THRESHOLD, confidence, status_for, verify
+from core.pipelines.propose import EditError, apply_edits, ruff_patch, ruff_patches
+from core.pipelines.verify import PROMOTE_THRESHOLD, confidence, status_for, verify, verify_many
 
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "shop"
 
@@ -314,6 +314,215 @@ def test_status_for(ok, score, attempt, expected):
     result = Verification(parses=True, targeted_gone=ok)
 
     assert status_for(result, score, attempt=attempt, max_attempts=3) == expected
+
+
+# ---- batches: many files, few ruff runs, the same verdicts ----
+
+class CountingRuff(Ruff):
+    """The real ruff, remembering the arguments of every run."""
+
+    def __init__(self):
+        super().__init__()
+        self.runs: list[list[str]] = []
+
+    def _run(self, args: list[str], cwd: Path) -> str:
+        self.runs.append(args)
+        return super()._run(args, cwd)
+
+    def count(self, flag: str) -> int:
+        return sum(flag in args for args in self.runs)
+
+
+def by_path(findings: list[Finding]) -> dict[str, list[Finding]]:
+    grouped: dict[str, list[Finding]] = {}
+    for f in findings:
+        grouped.setdefault(f.path, []).append(f)
+    return grouped
+
+
+def test_fix_many_fixes_every_file_in_one_run_as_fix_does_each_alone(ruff, tmp_path):
+    files = {"a.py": 'import os\nprint(f"hi")\n', "pkg/__init__.py": "import sys\n",
+             "pkg/deep/b.py": "import json\nx = 1\n", "clean.py": "x = 1\n"}
+    for path, text in files.items():
+        write(tmp_path, path, text)
+    counting, select = CountingRuff(), ("F401", "F541")
+
+    fixed = counting.fix_many(tmp_path, list(files), select)
+
+    assert counting.count("--fix") == 1
+    assert fixed == {p: text for p in files if (text := ruff.fix(tmp_path, p, select)) is not None}
+    assert set(fixed) == {"a.py", "pkg/deep/b.py"}  # F401 in an __init__.py has no safe fix, alone or not
+    assert fixed["a.py"] == 'print("hi")\n'
+    assert all((tmp_path / p).read_text() == text for p, text in files.items())  # the checkout is never written
+    assert counting.fix_many(tmp_path, [], select) == {}
+    with pytest.raises(DetectError, match="missing.py does not exist"):
+        counting.fix_many(tmp_path, ["a.py", "missing.py"], select)
+
+
+def test_ruff_patches_equal_ruff_patch_per_file_with_one_run_per_set_of_codes(ruff, tmp_path):
+    write(tmp_path, "greet.py", BUGGY)  # F401, F541, E713
+    write(tmp_path, "lib/one.py", "import os\nx = 1\n")  # F401
+    write(tmp_path, "lib/two.py", "import re\nimport sys\nprint(sys.argv)\n")  # F401 as well: the same run
+    write(tmp_path, "risky.py", "def f(items=[]):\n    return items\n")  # nothing safe to fix
+    write(tmp_path, "model.py", "import os\n\n\nclass A(object):\n    pass\n")  # F401; UP004 under refactor
+    (tmp_path / "latin.py").write_bytes(b'import os\nname = "\xe9"\n')  # not UTF-8: ruff cannot read it
+    findings = by_path(ruff.check(tmp_path, ["."], AUTOFIX_RULES))
+    findings["latin.py"] = [Finding("latin.py", 1, 8, "F401", "`os` imported but unused", fixable=True)]
+    counting = CountingRuff()
+
+    patches = ruff_patches(counting, tmp_path, findings, AUTOFIX_RULES)
+
+    alone = {p: patch for p, items in findings.items() if p != "latin.py"
+             if (patch := ruff_patch(ruff, tmp_path, p, items, AUTOFIX_RULES)) is not None}
+    assert patches == alone and list(patches) == ["greet.py", "lib/one.py", "lib/two.py", "model.py"]
+    assert counting.count("--fix") == 2  # {F401, F541, E713} and {F401}, side by side
+    refactor = ruff_patches(ruff, tmp_path, by_path(ruff.check(tmp_path, ["model.py"], ("F", "UP"))),
+                            REFACTOR_RULES)
+    assert [f.code for f in refactor["model.py"].findings] == ["UP004"]  # only the selected rules' fixes
+    assert refactor["model.py"].updated == "import os\n\n\nclass A:\n    pass\n"
+    assert ruff_patches(ruff, tmp_path, {}, AUTOFIX_RULES) == {}
+
+
+def batch_of_patches(ruff: Ruff, root: Path) -> list[Patch]:
+    """One patch of every kind verify tells apart, each to its own file."""
+    path = write(root, "greet.py", BUGGY)
+    fixed = ruff_patch(ruff, root, path, ruff.check(root, [path], AUTOFIX_RULES), AUTOFIX_RULES)
+    undefined = finding("F821", "Undefined name `items`", line=2)
+    return [
+        fixed,  # verifies
+        model_patch("print(x)\n", "print(x\n", [finding("F821", "Undefined name `x`")], path="broken.py"),
+        model_patch("def add(item):\n    items.append(item)\n    return items\n",
+                    "def add(item, items=[]):\n    items.append(item)\n    return items\n", [undefined],
+                    path="pkg/add.py"),  # adds B006
+        model_patch("print(x)\n", "print(x)  # fixed\n", [finding("F821", "Undefined name `x`")],
+                    path="pkg/deep/remains.py"),  # the target remains
+        model_patch("x = 1\n", 'x = "\udcff"\n', path="surrogate.py"),  # cannot even be written as UTF-8
+        model_patch("x = 1\n", "x = 1\n", path="same.py"),  # changes nothing
+        model_patch("# Title\n", "# Better title\n", path="docs/README.md"),  # text only needs to stay text
+    ]
+
+
+def test_verify_many_gives_each_patch_the_verdict_verify_gives_it_alone_from_one_ruff_run(ruff, tmp_path):
+    patches = batch_of_patches(ruff, tmp_path)
+    counting = CountingRuff()
+
+    verdicts = verify_many(counting, patches, AUTOFIX_RULES)
+
+    assert verdicts == {p.path: verify(ruff, p, AUTOFIX_RULES) for p in patches}
+    assert counting.count("--output-format") == 1 and len(counting.runs) == 1
+    assert [v.ok for v in verdicts.values()] == [True, False, False, False, False, False, True]
+    assert verdicts["pkg/add.py"].error.startswith("new finding B006 at line 1:")
+    assert not verdicts["surrogate.py"].parses and verdicts["broken.py"].error.startswith("SyntaxError:")
+    assert verify_many(counting, [], AUTOFIX_RULES) == {}
+
+
+def test_verify_many_can_take_the_originals_findings_from_the_scan(ruff, tmp_path):
+    patches = batch_of_patches(ruff, tmp_path)
+    scanned = {"greet.py": ruff.check(tmp_path, ["greet.py"], AUTOFIX_RULES)}
+    counting = CountingRuff()
+
+    verdicts = verify_many(counting, patches, AUTOFIX_RULES, before=scanned)
+
+    assert verdicts == {p.path: verify(ruff, p, AUTOFIX_RULES) for p in patches}
+    [args] = counting.runs
+    assert "after/greet.py" in args and "before/greet.py" not in args and "before/pkg/add.py" in args
+
+
+def test_verify_many_takes_one_patch_per_file(ruff):
+    patch = model_patch("x = 1\n", "x = 2\n")
+
+    with pytest.raises(ValueError, match="one patch per file"):
+        verify_many(ruff, [patch, patch], AUTOFIX_RULES)
+
+
+# ---- the runner: files ruff alone fixes are verified and recorded together ----
+
+class ScriptedModel:
+    """A model in-process: answers each prompt with the next scripted edit and keeps the prompts."""
+
+    provider, model = "local", "scripted"
+
+    def __init__(self, *answers: dict):
+        self.answers, self.prompts = list(answers), []
+
+    def complete(self, system: str, prompt: str, schema: dict, *, name: str, description: str):
+        from core.llm.base import Completion
+
+        self.prompts.append(prompt)
+        return Completion(self.answers.pop(0), input_tokens=len(prompt) // 4, output_tokens=20,
+                          provider=self.provider, model=self.model)
+
+
+@pytest.fixture
+def services(settings):
+    from core.wiring import Services
+
+    made = Services(settings)
+    yield made
+    made.db.close()
+
+
+def runner_with(services, llm):
+    services.__dict__["llm"] = llm  # before the runner is built from it
+    runner = services.pipeline_runner
+    runner.ruff = CountingRuff()
+    return runner
+
+
+def test_offline_run_fixes_and_verifies_ruff_only_files_in_batches(services, tenant_id, tmp_path):
+    from core.llm import OfflineLLM
+    from core.pipelines.runner import RunRequest
+    from core.pipelines.workspace import LocalWorkspace
+
+    write(tmp_path, "a.py", "import os\nx = 1\n")  # F401: verifies
+    write(tmp_path, "b/c.py", 'def f(x):\n    getattr(x, "attr")\n')  # B009's fix leaves a useless x.attr (B018)
+    write(tmp_path, "d.py", "try:\n    x = 1\nexcept:\n    x = 2\n")  # E722: nothing safe to fix
+    write(tmp_path, "e.py", 'import re\nimport sys\nprint(f"x")\n')  # F401 and F541
+    runner, progress = runner_with(services, OfflineLLM()), []
+    request = RunRequest(tenant_id, "acme/batch", "autofix", "local")
+
+    report = runner.run(request, LocalWorkspace(tmp_path), progress=lambda *a: progress.append(a))
+
+    outcomes = {o.path: o for o in report.outcomes}
+    assert list(outcomes) == ["a.py", "b/c.py", "d.py", "e.py"]
+    assert {p: o.status for p, o in outcomes.items()} == {
+        "a.py": "PROMOTED", "b/c.py": "HUMAN_REVIEW", "d.py": "UNFIXED", "e.py": "PROMOTED"}
+    assert outcomes["d.py"].note == "no safe fix (offline: no model configured)"
+    assert outcomes["a.py"].note == "ruff only"
+    assert "B018" in outcomes["b/c.py"].verification.error
+    for o in (outcomes["a.py"], outcomes["b/c.py"], outcomes["e.py"]):  # as if each had been verified alone
+        assert o.verification == verify(Ruff(), o.patch, AUTOFIX_RULES) and o.attempts == 1
+        assert o.confidence == confidence(o.verification, 1.0)
+    envelopes = runner.healing.all(tenant_id, "acme/batch")  # every attempt is an envelope
+    assert sorted((e.patch_id, e.status, e.run_id) for e in envelopes) == sorted(
+        (o.patch.fingerprint("autofix"), o.status, str(report.run_id)) for o in outcomes.values() if o.patch)
+    assert runner.ruff.count("--output-format") == 2  # the scan and ONE verification run
+    assert runner.ruff.count("--fix") == 3  # one per set of codes: {F401}, {B009}, {F401, F541}
+    assert progress == [("scanned", 4, 4), *(("fixing", i, 4) for i in range(1, 5))]
+    assert runner.runs.get(tenant_id, report.run_id)["phase"] == "done"
+
+
+def test_a_model_file_sees_the_attempts_on_files_before_it_and_none_after(services, tenant_id, tmp_path):
+    from core.pipelines.runner import RunRequest
+    from core.pipelines.workspace import LocalWorkspace
+
+    write(tmp_path, "a.py", "import os\nx = 1\n")  # ruff alone: before the model's file
+    write(tmp_path, "m.py", "def charge(amount):\n    assert amount > 0\n    return amount * 100\n")  # S101
+    write(tmp_path, "z.py", "import sys\nx = 1\n")  # ruff alone: after it
+    model = ScriptedModel({"edits": [{"search": "    assert amount > 0\n",
+                                      "replace": "    if amount <= 0:\n        raise ValueError(amount)\n"}],
+                           "confidence": 0.9, "rationale": "assert disappears under -O"})
+    runner = runner_with(services, model)
+
+    report = runner.run(RunRequest(tenant_id, "acme/mixed", "autofix", "local"), LocalWorkspace(tmp_path))
+
+    assert [(o.path, o.status, o.note) for o in report.outcomes] == [
+        ("a.py", "PROMOTED", "ruff only"), ("m.py", "PROMOTED", ""), ("z.py", "PROMOTED", "ruff only")]
+    [prompt] = model.prompts
+    assert "success rate 100% (1/1 PROMOTED)" in prompt  # a.py's envelope, and not yet z.py's
+    newest_first = [e.patch_id for e in runner.healing.all(tenant_id, "acme/mixed")]
+    assert newest_first == [o.patch.fingerprint("autofix") for o in reversed(report.outcomes)]
+    assert runner.ruff.count("--output-format") == 4  # the scan; a.py's verification, m.py's, then z.py's
 
 
 # ---- .github/memfix.yml ----

@@ -303,6 +303,29 @@ def test_healing_log_with_dynamo_ring(ddb, db, tenant_id):
     assert healing.llm_context(tenant_id, REPO).startswith("Recent healing context: success rate 33% (1/3 PROMOTED)")
 
 
+def test_healing_log_records_many_in_one_write(db, tenant_id):
+    install(db, tenant_id)
+    ring = LocalRing(capacity=5)
+    healing = HealingLog(ring, db)
+    envelopes = [env(i, "PROMOTED" if i % 2 else "HUMAN_REVIEW", confidence=i / 10) for i in range(1, 9)]
+
+    healing.record_many(tenant_id, envelopes)
+    healing.record_many(tenant_id, [])
+
+    assert healing.all(tenant_id, REPO) == envelopes[::-1]  # every one in Postgres
+    assert ring.recent(tenant_id, REPO) == envelopes[::-1][:5]  # the ring holds the newest it can
+
+
+def test_healing_log_records_many_in_postgres_when_the_ring_is_down(ddb, db, tenant_id, caplog):
+    install(db, tenant_id)
+    healing = HealingLog(DynamoRing("no-such-table"), db)
+
+    healing.record_many(tenant_id, [env(i) for i in range(1, 4)])
+
+    assert [e.attempt for e in healing.all(tenant_id, REPO)] == [3, 2, 1]
+    assert caplog.text.count("healing ring push failed") == 1  # not asked again for the rest of the batch
+
+
 # ---- text blocks ----
 
 

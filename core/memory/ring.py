@@ -210,6 +210,23 @@ class HealingLog:
         with self.db.tenant(tenant_id, register=True) as conn:
             conn.execute(_INSERT, {**asdict(envelope), "tenant_id": tenant_id})
 
+    def record_many(self, tenant_id: int, envelopes: list[Envelope]) -> None:
+        """`record` for many envelopes (oldest first): one Postgres transaction for all of them, and into the ring
+        only the newest that it can hold (the rest would be forgotten at once); a ring that fails is not asked
+        again for this batch."""
+        if not envelopes:
+            return
+        capacity = getattr(self.ring, "capacity", None)
+        for envelope in envelopes[-capacity:] if capacity else envelopes:
+            try:
+                self.ring.push(tenant_id, envelope)
+            except Exception:  # the ring is a cache: nothing that breaks it may cost the durable write
+                log.warning("healing ring push failed for %s; recording %d envelopes in Postgres only",
+                            envelope.repository, len(envelopes), exc_info=True)
+                break
+        with self.db.tenant(tenant_id, register=True) as conn, conn.cursor() as cursor:
+            cursor.executemany(_INSERT, [{**asdict(envelope), "tenant_id": tenant_id} for envelope in envelopes])
+
     def recent(self, tenant_id: int, repository: str, limit: int = 10) -> list[Envelope]:
         try:
             # by id: a redelivered job may have pushed the same envelope twice

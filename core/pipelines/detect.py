@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import tempfile
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +21,23 @@ from core.models import Finding
 
 TARGET_VERSION = "py311"
 _COMMON = ("--isolated", "--no-cache", "--exit-zero", "--target-version", TARGET_VERSION)
-_BATCH_CHARS = 16_000  # far below any platform's command-line limit
 _SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", "venv"}  # plus every hidden directory
+_PARALLEL_RUNS = 4  # ruff processes at once when one command line cannot hold every path
+
+
+def _batch_chars() -> int:
+    """Characters of paths per ruff command line: far below the platform's limit (Windows: 32,767 characters
+    in all; elsewhere ARG_MAX, arguments and environment together), and one run for a tree of a few thousand
+    files where the platform allows it, since each run pays ruff's start-up again."""
+    if os.name == "nt":
+        return 16_000
+    try:
+        return max(16_000, min(os.sysconf("SC_ARG_MAX") // 4, 256_000))
+    except (AttributeError, ValueError, OSError):
+        return 16_000
+
+
+_BATCH_CHARS = _batch_chars()
 
 
 class DetectError(PermanentError):
@@ -45,23 +62,50 @@ def python_files(root: Path, candidates: Iterable[str]) -> list[str]:
 
     A directory stands for the `.py` files under it (hidden directories, `venv`, `__pycache__` and the like
     skipped); anything missing, not Python, or outside `root` is left out.
+
+    Plain `os` calls on strings, each folder resolved once: a scan names thousands of files in a few hundred
+    folders, and pathlib's parsing plus a resolve per file cost more than half of ruff's own time on such a tree.
     """
-    root = Path(root).resolve()
+    top = os.path.realpath(root)
+    prefix = top if top.endswith(os.sep) else top + os.sep
+    folders: dict[str, str] = {}
     found: dict[str, None] = {}
     for candidate in candidates:
         try:
-            target = inside(root, candidate)
-        except PermanentError:
+            target = _resolved(top, candidate, folders)
+            mode = os.stat(target).st_mode
+        except (OSError, ValueError):  # missing, unreadable, or not a path at all (a NUL byte)
             continue
-        files = _walk(target) if target.is_dir() else [target] if target.suffix == ".py" and target.is_file() else []
-        found.update((f.relative_to(root).as_posix(), None) for f in files)
+        if target != top and not target.startswith(prefix):
+            continue  # outside root
+        if stat.S_ISDIR(mode):
+            found.update((f[len(prefix):].replace(os.sep, "/"), None) for f in _walk(target))
+        elif stat.S_ISREG(mode) and _is_python(target):
+            found[target[len(prefix):].replace(os.sep, "/")] = None
     return list(found)
 
 
-def _walk(directory: Path) -> Iterator[Path]:
+def _resolved(top: str, path: str, folders: dict[str, str]) -> str:
+    """What `(Path(top) / path).resolve()` is, resolving each folder once (`folders` caches them)."""
+    head, name = os.path.split(path)
+    if name in ("", ".", ".."):
+        return os.path.realpath(os.path.join(top, path))
+    folder = folders.get(head)
+    if folder is None:
+        folder = folders[head] = os.path.realpath(os.path.join(top, head))
+    target = os.path.join(folder, name)
+    return os.path.realpath(target) if os.path.islink(target) else target
+
+
+def _is_python(path: str) -> bool:
+    name = os.path.basename(path)
+    return name.endswith(".py") and name != ".py"  # as `Path.suffix == ".py"`: `.py` alone is a hidden file
+
+
+def _walk(directory: str) -> Iterator[str]:
     for dirpath, dirnames, filenames in os.walk(directory):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
-        yield from (Path(dirpath, name) for name in sorted(filenames) if name.endswith(".py"))
+        yield from (os.path.join(dirpath, name) for name in sorted(filenames) if name.endswith(".py"))
 
 
 def _batches(paths: list[str]) -> Iterator[list[str]]:
@@ -96,8 +140,7 @@ class Ruff:
         if not files or not select:
             return []
         findings: list[Finding] = []
-        for batch in _batches(files):
-            out = self._run(["--output-format", "json", "--select", ",".join(select), "--", *batch], cwd=root)
+        for out in self._run_batches(["--output-format", "json", "--select", ",".join(select)], files, root):
             try:
                 findings.extend(_finding(root, item) for item in json.loads(out))
             except (ValueError, TypeError, KeyError, AttributeError) as exc:
@@ -110,17 +153,40 @@ class Ruff:
         ruff works on a copy in a scratch directory at the same relative path (so rules that look at the name,
         like F401 in `__init__.py`, behave alike); the checkout itself is never written.
         """
-        source = inside(Path(root), path)
-        if not source.is_file():
-            raise DetectError(f"{path} does not exist")
-        original = source.read_bytes()
+        return self.fix_many(root, [path], select).get(path)
+
+    def fix_many(self, root: Path, paths: list[str], select: tuple[str, ...]) -> dict[str, str]:
+        """`fix` for many files in one ruff run: {path: fixed text} for each of `paths` that ruff changed.
+
+        All copies go into one scratch directory at their relative paths, so each file is fixed exactly as `fix`
+        would fix it alone (ruff's rules look at one file at a time, and at its name); the checkout is never
+        written. A path that is not a file is a DetectError.
+        """
+        root = Path(root)
+        originals: dict[str, bytes] = {}
+        for path in dict.fromkeys(paths):
+            source = inside(root, path)
+            if not source.is_file():
+                raise DetectError(f"{path} does not exist")
+            originals[path] = source.read_bytes()
+        if not originals or not select:
+            return {}
         with tempfile.TemporaryDirectory(prefix="memfix-fix-") as scratch:
-            copy = inside(Path(scratch), path)
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            copy.write_bytes(original)
-            self._run(["--fix", "--quiet", "--select", ",".join(select), "--", path], cwd=Path(scratch))
-            updated = copy.read_bytes()
-        return None if updated == original else updated.decode("utf-8")
+            copies = {path: inside(Path(scratch), path) for path in originals}
+            for path, copy in copies.items():
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                copy.write_bytes(originals[path])
+            self._run_batches(["--fix", "--quiet", "--select", ",".join(select)], list(originals), Path(scratch))
+            updated = {path: copy.read_bytes() for path, copy in copies.items()}
+        return {path: text.decode("utf-8") for path, text in updated.items() if text != originals[path]}
+
+    def _run_batches(self, args: list[str], paths: list[str], cwd: Path) -> list[str]:
+        """ruff's output for `args -- <paths>`, one run per command line's worth of paths, side by side."""
+        batches = list(_batches(paths))
+        if len(batches) <= 1:
+            return [self._run([*args, "--", *batch], cwd=cwd) for batch in batches]
+        with ThreadPoolExecutor(min(len(batches), _PARALLEL_RUNS), thread_name_prefix="memfix-ruff") as pool:
+            return list(pool.map(lambda batch: self._run([*args, "--", *batch], cwd=cwd), batches))
 
     def _run(self, args: list[str], cwd: Path) -> str:
         command = [self.binary, "check", *_COMMON, *args]
@@ -136,8 +202,8 @@ class Ruff:
 
 
 def _finding(root: Path, item: dict[str, Any]) -> Finding:
-    filename = Path(item["filename"])
-    path = filename.relative_to(root).as_posix() if filename.is_relative_to(root) else filename.as_posix()
+    filename, prefix = item["filename"], os.path.join(root, "")  # strings: pathlib costs ~0.1 ms a finding
+    path = (filename[len(prefix):] if filename.startswith(prefix) else filename).replace(os.sep, "/")
     fix = item.get("fix") or {}
     return Finding(
         path=path, line=item["location"]["row"], column=item["location"]["column"],

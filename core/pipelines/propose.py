@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from core.errors import PermanentError
 from core.models import Finding, Patch
 from core.pipelines.detect import Ruff, inside, selected
+
+_PARALLEL_FIXES = 4  # ruff runs at once, one per distinct set of codes to fix
 
 
 class EditError(PermanentError):
@@ -20,16 +25,52 @@ def ruff_patch(ruff: Ruff, root: Path, path: str, findings: list[Finding], selec
     Only their codes are selected, so ruff cannot slip in a change nobody asked for; None when there is nothing
     ruff can fix safely or its fixes change nothing.
     """
-    targets = tuple(f for f in findings if f.path == path and f.fixable and selected(f.code, select))
+    targets = _targets(path, findings, select)
     if not targets:
         return None
-    codes = tuple(dict.fromkeys(f.code for f in targets))
     original = inside(Path(root), path).read_bytes().decode("utf-8")
-    updated = ruff.fix(root, path, codes)
-    if updated is None:
-        return None
+    updated = ruff.fix(root, path, _codes(targets))
+    return None if updated is None else _patch(path, original, updated, targets)
+
+
+def ruff_patches(ruff: Ruff, root: Path, findings: Mapping[str, list[Finding]],
+                 select: tuple[str, ...]) -> dict[str, Patch]:
+    """`ruff_patch` for many files: {path: patch} for each path of `findings` (path → its findings) that gets one.
+
+    Files that need the same codes share one ruff run (`Ruff.fix_many`), and those runs go side by side, so each
+    file is fixed under exactly the codes `ruff_patch` would select for it alone, at the cost of a few runs for
+    a whole tree instead of one per file. A file that is not UTF-8 text gets no patch (ruff leaves it alone).
+    """
+    targets = {path: t for path, items in findings.items() if (t := _targets(path, items, select))}
+    groups: dict[tuple[str, ...], list[str]] = defaultdict(list)
+    for path, items in targets.items():
+        groups[tuple(sorted(_codes(items)))].append(path)
+    if not groups:
+        return {}
+    with ThreadPoolExecutor(min(len(groups), _PARALLEL_FIXES), thread_name_prefix="memfix-fix") as pool:
+        fixed = [*pool.map(lambda group: ruff.fix_many(root, group[1], group[0]), groups.items())]
+    patches: dict[str, Patch] = {}
+    for updated in fixed:
+        for path, text in updated.items():
+            try:
+                original = inside(Path(root), path).read_bytes().decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            patches[path] = _patch(path, original, text, targets[path])
+    return {path: patches[path] for path in findings if path in patches}  # in the order asked
+
+
+def _targets(path: str, findings: list[Finding], select: tuple[str, ...]) -> tuple[Finding, ...]:
+    return tuple(f for f in findings if f.path == path and f.fixable and selected(f.code, select))
+
+
+def _codes(targets: tuple[Finding, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(f.code for f in targets))
+
+
+def _patch(path: str, original: str, updated: str, targets: tuple[Finding, ...]) -> Patch:
     return Patch(path=path, original=original, updated=updated, findings=targets, origin="ruff", confidence=1.0,
-                 rationale=f"ruff's safe fixes for {', '.join(codes)}")
+                 rationale=f"ruff's safe fixes for {', '.join(_codes(targets))}")
 
 
 def apply_edits(original: str, edits: list[dict[str, Any]]) -> str:

@@ -20,8 +20,8 @@ from core.memory.sanitize import escape_braces
 from core.models import Envelope, Finding, Patch, Verification
 from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.detect import Ruff
-from core.pipelines.propose import apply_edits, ruff_patch
-from core.pipelines.verify import PROMOTE_THRESHOLD, confidence, status_for, verify
+from core.pipelines.propose import apply_edits, ruff_patches
+from core.pipelines.verify import PROMOTE_THRESHOLD, confidence, status_for, verify, verify_many
 
 if TYPE_CHECKING:
     from core.llm.base import LLM
@@ -156,14 +156,7 @@ class PipelineRunner:
             if report.findings:  # shown in every run's output, model or not
                 _, report.learnings = self.context.historical_learnings(
                     request.tenant_id, request.repo, request.pipeline, query)
-            model_files = 0
-            for i, (path, findings) in enumerate(sorted(by_file.items()), start=1):
-                use_model = self.llm.model is not None and model_files < self.max_files_for_model
-                outcome = self._fix_file(request, run, workspace, path, findings, select, query, report, use_model)
-                model_files += outcome.note != "ruff only"
-                report.outcomes.append(outcome)
-                if progress:
-                    progress("fixing", i, len(by_file))
+            self._fix_files(request, run, workspace, sorted(by_file.items()), select, query, report, progress)
             self.runs.phase(run, "verifying", f"{len(report.promoted)} verified patches",
                             patches=len(report.promoted), prompt_tokens=report.prompt_tokens)
             if publisher is not None and request.base_branch:
@@ -179,24 +172,74 @@ class PipelineRunner:
             self.runs.fail(run, f"{exc.__class__.__name__}: {exc}" if isinstance(exc, Exception) else "interrupted")
             raise
 
-    # ---- one file ----
+    # ---- fixing ----
 
-    def _fix_file(self, request: RunRequest, run, workspace: LocalWorkspace, path: str, findings: list[Finding],
-                  select: tuple[str, ...], query: str, report: RunReport, use_model: bool) -> FileOutcome:
-        outcome = FileOutcome(path, findings)
-        original = workspace.read(path)
-        if original is None:
-            outcome.note = "file is not UTF-8 text"
-            return outcome
-        base = ruff_patch(self.ruff, workspace.root, path, findings, select)
-        fixed = {f.key for f in base.findings} if base else set()
-        remaining = [f for f in findings if f.key not in fixed]
-        if not (remaining and use_model):
-            outcome.note = "ruff only"
-            if base is None:
+    def _fix_files(self, request: RunRequest, run, workspace: LocalWorkspace, files: list[tuple[str, list[Finding]]],
+                   select: tuple[str, ...], query: str, report: RunReport, progress: Progress | None) -> None:
+        """Every file's outcome, in order of path.
+
+        ruff's safe fixes are made for all files at once (a few ruff runs, not one per file). A file the model
+        does not work on waits, with the others like it, for one batched verification and one bulk write of their
+        envelopes; what waits is settled before the model's next file, so that file's prompt sees every attempt
+        before it, as if each file had been done on its own.
+        """
+        texts = {path: workspace.read(path) for path, _ in files}
+        bases = ruff_patches(self.ruff, workspace.root, {p: f for p, f in files if texts[p] is not None}, select)
+        waiting: list[FileOutcome] = []
+        model_files = 0
+        for path, findings in files:
+            outcome = FileOutcome(path, findings)
+            original, base = texts[path], bases.get(path)
+            fixed = {f.key for f in base.findings} if base else set()
+            remaining = [f for f in findings if f.key not in fixed]
+            modelled = original is not None and bool(remaining) and self.llm.model is not None \
+                and model_files < self.max_files_for_model
+            if modelled:
+                self._settle(request, run, waiting, select, report, progress, len(files))
+                outcome = self._model_fix(request, run, outcome, original, base, remaining, select, query, report)
+            elif original is None:
+                outcome.note = "file is not UTF-8 text"
+            elif base is None:
                 outcome.note = "no safe fix" + ("" if self.llm.model else " (offline: no model configured)")
-                return outcome
-            return self._attempt(request, run, outcome, base, select, attempt=1, last=True)
+            else:
+                outcome.note, outcome.patch = "ruff only", base  # verified with the others waiting, attempts 0
+            model_files += outcome.note != "ruff only"
+            waiting.append(outcome)
+            if modelled:  # reported at once
+                self._settle(request, run, waiting, select, report, progress, len(files))
+        self._settle(request, run, waiting, select, report, progress, len(files))
+
+    def _settle(self, request: RunRequest, run, waiting: list[FileOutcome], select: tuple[str, ...],
+                report: RunReport, progress: Progress | None, total: int) -> None:
+        """Verify the waiting ruff patches in one go, record one envelope each in one write, then report every
+        waiting outcome in order. A ruff patch waits with no attempts yet; any other outcome is final."""
+        patches = [o.patch for o in waiting if o.patch is not None and not o.attempts]
+        if patches:
+            self.runs.phase(run, "verifying", f"verifying {len(patches)} ruff fix{'es' if len(patches) > 1 else ''}")
+            verifications = verify_many(self.ruff, patches, select)
+            breaker = self.breakers.current(request.tenant_id, request.repo, request.pipeline).state
+            envelopes, verified = [], 0
+            for i, outcome in enumerate(waiting):
+                if (patch := outcome.patch) is None or outcome.attempts:
+                    continue
+                verification = verifications[patch.path]
+                score = confidence(verification, patch.confidence)
+                status = status_for(verification, score, 1, 1)  # ruff has one way to fix a file: one attempt
+                envelopes.append(self._envelope(request, run, patch, verification, status, score, 1,
+                                                list(patch.findings), breaker))
+                waiting[i] = replace(outcome, status=status, confidence=score, verification=verification, attempts=1)
+                verified += status == "PROMOTED"
+            self.healing.record_many(request.tenant_id, envelopes)
+            self.runs.phase(run, "fixing", f"{verified} of {len(patches)} ruff fixes verified")
+        for outcome in waiting:
+            report.outcomes.append(outcome)
+            if progress:
+                progress("fixing", len(report.outcomes), total)
+        waiting.clear()
+
+    def _model_fix(self, request: RunRequest, run, outcome: FileOutcome, original: str, base: Patch | None,
+                   remaining: list[Finding], select: tuple[str, ...], query: str, report: RunReport) -> FileOutcome:
+        path, findings = outcome.path, outcome.findings
         state = self.breakers.current(request.tenant_id, request.repo, request.pipeline)
         if not state.allows_calls:
             outcome.note = "circuit breaker open: model calls paused"
@@ -264,18 +307,26 @@ class PipelineRunner:
                 verification: Verification, score: float, attempt: int, path: str, findings: list[Finding],
                 last: bool = False) -> FileOutcome:
         status = status_for(verification, score, attempt, 1 if last else self.max_attempts)
-        first = findings[0] if findings else None
         breaker = self.breakers.current(request.tenant_id, request.repo, request.pipeline).state
-        self.healing.record(request.tenant_id, Envelope(
+        self.healing.record(request.tenant_id, self._envelope(request, run, patch, verification, status, score,
+                                                              attempt, findings, breaker, path))
+        return replace(outcome, patch=patch, status=status, confidence=score, verification=verification,
+                       attempts=attempt)
+
+    @staticmethod
+    def _envelope(request: RunRequest, run, patch: Patch | None, verification: Verification, status: str,
+                  score: float, attempt: int, findings: list[Finding], breaker: str,
+                  path: str | None = None) -> Envelope:
+        first = findings[0] if findings else None
+        path = path if path is not None else patch.path
+        return Envelope(
             repository=request.repo, status=status, attempt=attempt, confidence=round(score, 4),
             breaker_state=breaker, run_id=str(run.id), pipeline=request.pipeline,
             patch_id=patch.fingerprint(request.pipeline) if patch else None,
             error_message=verification.error,
             error_hash=Envelope.hash_error(path, first.line if first else None, verification.error or "")
             if verification.error else None,
-        ))
-        return replace(outcome, patch=patch, status=status, confidence=score, verification=verification,
-                       attempts=attempt)
+        )
 
     # ---- publish ----
 

@@ -11,6 +11,8 @@ import difflib
 import tempfile
 import warnings
 from collections import Counter
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,14 +33,50 @@ VERIFICATION_WEIGHT = 0.6  # the rest is the proposer's own confidence
 
 def verify(ruff: Ruff, patch: Patch, select: tuple[str, ...], *, files_changed: int = 1) -> Verification:
     """Run every check on `patch`; `files_changed` is how many files the whole proposal touched."""
+    return _verify_all(ruff, [patch], select, {}, files_changed)[patch.path]
+
+
+def verify_many(ruff: Ruff, patches: list[Patch], select: tuple[str, ...], *,
+                before: Mapping[str, list[Finding]] | None = None) -> dict[str, Verification]:
+    """`verify` for single-file patches to different files, with ONE ruff run for all of them: {path: verdict}.
+
+    Each verdict is the one `verify` gives that patch alone (ruff's rules look at one file at a time): parse
+    checks run in-process, and every original and updated copy goes into one scratch directory for ruff.
+    `before` may give the findings already known for some originals (path → findings, e.g. from the scan);
+    those originals are not checked again. Two patches to one path are a ValueError.
+    """
+    paths = [p.path for p in patches]
+    if len(set(paths)) != len(paths):
+        raise ValueError("verify_many takes at most one patch per file")
+    return _verify_all(ruff, patches, select, before or {}, 1)
+
+
+def _verify_all(ruff: Ruff, patches: list[Patch], select: tuple[str, ...], before: Mapping[str, list[Finding]],
+                files_changed: int) -> dict[str, Verification]:
+    python = [p for p in patches if p.path.endswith(".py")]  # other text files only need to stay text
+    found = {p.path: ([*before[p.path]] if p.path in before else [], []) for p in python}
+    with tempfile.TemporaryDirectory(prefix="memfix-verify-") as scratch, \
+            ThreadPoolExecutor(1, thread_name_prefix="memfix-verify") as pool:
+        root = Path(scratch).resolve()
+        copies = _copies(root, python, before)
+        checked = pool.submit(ruff.check, root, list(copies), select)  # one ruff run, while Python parses
+        syntax = {p.path: _parse_error(p) for p in patches}  # (what ruff says of a file that doesn't parse is unused)
+        for f in checked.result():
+            if f.path in copies:
+                path, side = copies[f.path]
+                found[path][side].append(replace(f, path=path))
+    return {p.path: _verdict(p, syntax[p.path], *found.get(p.path, ([], [])), files_changed) for p in patches}
+
+
+def _verdict(patch: Patch, syntax_error: str | None, before: list[Finding], after: list[Finding],
+             files_changed: int) -> Verification:
     changed = len(patch.changed_lines())
     single_file = files_changed == 1
     proportion_error = _disproportion(patch, changed)
-    if (syntax_error := _parse_error(patch)) is not None:
+    if syntax_error is not None:
         return Verification(parses=False, targeted_gone=False, single_file=single_file,
                             proportionate=proportion_error is None, changed_lines=changed, error=syntax_error)
 
-    before, after = _findings_before_and_after(ruff, patch, select)
     had, has = Counter(f.key for f in before), Counter(f.key for f in after)
     targeted = Counter(f.key for f in patch.findings)
     remaining = [key for key, n in targeted.items() if has[key] > max(0, had[key] - n)]
@@ -113,27 +151,40 @@ def _parse_error(patch: Patch) -> str | None:
     return None
 
 
-def _findings_before_and_after(ruff: Ruff, patch: Patch, select: tuple[str, ...]) -> tuple[list[Finding], ...]:
-    if not patch.path.endswith(".py"):
-        return [], []
-    with tempfile.TemporaryDirectory(prefix="memfix-verify-") as scratch:
-        root = Path(scratch)
-        for side, text in (("before", patch.original), ("after", patch.updated)):
-            target = inside(root / side, patch.path)  # same relative path below each side: name-based rules agree
+def _copies(root: Path, patches: list[Patch], known: Mapping[str, list[Finding]]) -> dict[str, tuple[str, int]]:
+    """Write each patch's original to `before/<path>` (unless its findings are `known`) and its update to
+    `after/<path>` under `root`: the same relative path on each side, so rules that look at the name agree.
+    {the copy's path as ruff reports it: (the patch's path, 0 for before or 1 for after)}."""
+    copies: dict[str, tuple[str, int]] = {}
+    for patch in patches:
+        sides = ((1, patch.updated),) if patch.path in known else ((0, patch.original), (1, patch.updated))
+        for side, text in sides:
+            target = inside(root / ("before", "after")[side], patch.path)
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8", newline="")
-        findings = ruff.check(root, [f"before/{patch.path}", f"after/{patch.path}"], select)  # one ruff run
-    return tuple([replace(f, path=patch.path) for f in findings if f.path.startswith(f"{side}/")]
-                 for side in ("before", "after"))
+            try:
+                target.write_text(text, encoding="utf-8", newline="")
+            except UnicodeEncodeError:  # lone surrogates from a model: the parse check fails it, ruff need not look
+                break
+            copies[target.relative_to(root).as_posix()] = (patch.path, side)
+    return copies
 
 
 def _new_findings(patch: Patch, after: list[Finding], grown: dict[tuple[str, str], int]) -> tuple[Finding, ...]:
-    """For each key that grew, as many findings as it grew by, preferring those on lines the patch changed."""
-    matcher = difflib.SequenceMatcher(None, patch.original.splitlines(), patch.updated.splitlines(), autojunk=False)
-    touched = {j + 1 for tag, _, _, j1, j2 in matcher.get_opcodes() if tag != "equal" for j in range(j1, j2)}
+    """For each key that grew, as many findings as it grew by, preferring those on lines the patch changed.
+
+    Which lines changed is only worked out when there is a choice to make (a diff of a long file is costly).
+    """
+    touched: set[int] | None = None
     new: list[Finding] = []
     for key, extra in grown.items():
-        candidates = sorted((f for f in after if f.key == key), key=lambda f: f.line not in touched)
+        candidates = [f for f in after if f.key == key]
+        if len(candidates) > extra:
+            if touched is None:
+                matcher = difflib.SequenceMatcher(None, patch.original.splitlines(), patch.updated.splitlines(),
+                                                  autojunk=False)
+                touched = {j + 1 for tag, _, _, j1, j2 in matcher.get_opcodes() if tag != "equal"
+                           for j in range(j1, j2)}
+            candidates.sort(key=lambda f, lines=touched: f.line not in lines)
         new.extend(candidates[:extra])
     return tuple(sorted(new, key=lambda f: (f.line, f.column, f.code)))
 

@@ -1,0 +1,307 @@
+"""AutoFix budget: offline AutoFix on a real tree within 2× of ruff's own time on the same tree.
+
+Run: `python -m benchmarks.autofix`. Prints numbers; asserts nothing.
+
+The tree is Django's source distribution (≈ 2,800 Python files), fetched from PyPI at benchmark time with
+`pip download --no-deps --no-binary :all: django==5.1.*` (the latest Django sdist if that fails) into
+`.memfix/bench/` and extracted there; both are reused when present. Measured:
+
+(a) ruff alone: `ruff check --isolated --no-cache --target-version py311 --select <AutoFix rules>
+    --output-format json --exit-zero .` in the tree (the flags memfix itself runs ruff with); with ruff's
+    cache warm as well, for reference.
+(b) memfix: `Services(settings, local=True).pipeline_runner.run(...)` on `LocalWorkspace(tree)`, offline (no
+    model), on a fresh embedded PostgreSQL in a temporary directory (or DATABASE_URL: tenant 9200001 is deleted
+    before and after); one database, so later runs also read what the first one learned. The breakdown times
+    the runner's collaborators: detect is listing the checkout and the first `ruff.check` (the scan);
+    record+learn is every call into the run log, the healing log, the breakers, the learner and the historical
+    search; fix+verify is the rest (reading files, ruff's fixes, verification).
+    (a) and (b) run 5 times each, interleaved, so that whatever else the machine does weighs on both alike; the
+    ratio is the median of the per-pair ratios. CPU seconds (POSIX `getrusage`) are printed too: they vary
+    less than wall time on a busy machine.
+(c) the prompt a model would receive for a file with findings, memory injected, after the runs stored
+    their insights and envelopes (`build_prompt` with `PromptContext.sections`), against `prompt_token_budget`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from pathlib import Path
+
+REQUIREMENT = "django==5.1.*"
+CACHE = Path(__file__).resolve().parents[1] / ".memfix" / "bench"
+TENANT = 9_200_001
+REPO = "bench/django"
+RUNS = 5
+BUDGET_RATIO = 2.0
+
+
+# ---- the tree ----
+
+
+def fetch_tree(cache: Path = CACHE) -> Path:
+    """The extracted Django sdist under `cache`, downloading and extracting it when missing."""
+    cache.mkdir(parents=True, exist_ok=True)
+    archives = sorted(cache.glob("[Dd]jango-*.tar.gz"))
+    if not archives:
+        for requirement in (REQUIREMENT, "django"):
+            proc = subprocess.run(
+                [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+                 requirement, "-d", str(cache)], capture_output=True, text=True)
+            archives = sorted(cache.glob("[Dd]jango-*.tar.gz"))
+            if proc.returncode == 0 and archives:
+                break
+        else:
+            raise SystemExit(f"could not download a Django sdist: {proc.stderr.strip()[-600:]}")
+    archive = archives[-1]
+    tree = cache / archive.name.removesuffix(".tar.gz")
+    if not (tree / "django").is_dir():
+        with tarfile.open(archive) as tar:
+            tar.extractall(cache, filter="data")
+    return tree
+
+
+# ---- (a) ruff alone ----
+
+
+def ruff_command(select: tuple[str, ...], *extra: str) -> list[str]:
+    from core.pipelines.detect import TARGET_VERSION, Ruff
+
+    return [Ruff().binary, "check", "--isolated", "--target-version", TARGET_VERSION, "--select", ",".join(select),
+            "--output-format", "json", "--exit-zero", *extra, "."]
+
+
+def ruff_alone(tree: Path, select: tuple[str, ...], *extra: str) -> tuple[float, float, int]:
+    """One run of ruff on the tree: (wall seconds, CPU seconds, findings)."""
+    cpu = _children_cpu()
+    t = time.perf_counter()
+    proc = subprocess.run(ruff_command(select, *extra), cwd=tree, capture_output=True, text=True, check=True)
+    return time.perf_counter() - t, _children_cpu() - cpu, len(json.loads(proc.stdout))
+
+
+def ruff_warm(tree: Path, select: tuple[str, ...]) -> float:
+    """Median wall seconds of ruff with its cache warm (memfix runs it without: for reference only)."""
+    with tempfile.TemporaryDirectory(prefix="memfix-ruff-cache-") as cache:
+        ruff_alone(tree, select, "--cache-dir", cache)  # fill it
+        return statistics.median(ruff_alone(tree, select, "--cache-dir", cache)[0] for _ in range(RUNS))
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime + _children_cpu()
+
+
+# ---- (b) memfix ----
+
+
+@contextmanager
+def services():
+    """(offline services, seconds to start the database) on DATABASE_URL or a fresh embedded server in a
+    temporary directory."""
+    from core.settings import Settings
+    from core.wiring import Services
+
+    with tempfile.TemporaryDirectory(prefix="memfix-bench-") as tmp:
+        os.chmod(tmp, 0o755)  # the embedded server may run as another system user when we are root
+        env = {"MEMFIX_DATA_DIR": tmp}  # nothing else from the environment: offline, no embeddings
+        if os.environ.get("DATABASE_URL"):
+            env["DATABASE_URL"] = os.environ["DATABASE_URL"]
+        s = Services(Settings.from_env(env), local=True)
+        t = time.perf_counter()
+        s.pipeline_runner  # noqa: B018 — start the database and migrate outside the timings
+        started = time.perf_counter() - t
+        _drop_tenant(s)
+        try:
+            yield s, started
+        finally:
+            _drop_tenant(s)
+            if "db" in s.__dict__:
+                s.db.close()
+            from core import db as core_db
+
+            for server in list(core_db._embedded.values()):
+                server.cleanup()
+            core_db._embedded.clear()
+
+
+def _drop_tenant(s) -> None:
+    import psycopg
+
+    from core.db import resolve_url
+
+    with psycopg.connect(resolve_url(s.settings), autocommit=True) as conn:
+        conn.execute("DELETE FROM installations WHERE tenant_id = %s", (TENANT,))
+
+
+class Timers:
+    """Seconds and calls per bucket, by wrapping bound methods on the runner's collaborators."""
+
+    def __init__(self):
+        self.seconds: dict[str, float] = {}
+        self.calls: dict[str, int] = {}
+
+    def wrap(self, obj, name: str, bucket: str | Callable[[], str]) -> None:
+        method = getattr(obj, name, None)
+        if method is None:
+            return
+
+        @functools.wraps(method)
+        def timed(*args, **kwargs):
+            key = bucket() if callable(bucket) else bucket
+            t = time.perf_counter()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                self.seconds[key] = self.seconds.get(key, 0.0) + time.perf_counter() - t
+                self.calls[key] = self.calls.get(key, 0) + 1
+
+        setattr(obj, name, timed)
+
+    def unwrap(self, obj, name: str) -> None:
+        obj.__dict__.pop(name, None)
+
+
+def run_memfix(s, tree: Path):
+    """One offline AutoFix run through the real code path: (report, wall seconds, CPU seconds, Timers).
+
+    CPU seconds are this process's and its ruff subprocesses' (the database server's are not counted)."""
+    from core.pipelines.runner import RunRequest
+    from core.pipelines.workspace import LocalWorkspace
+
+    runner = s.pipeline_runner
+    timers = Timers()
+    scans = {"done": False}
+
+    def check_bucket() -> str:
+        if scans["done"]:
+            return "verify checks"
+        scans["done"] = True
+        return "detect"
+
+    wrapped = [(runner.ruff, "check", check_bucket), (runner.ruff, "_run", "ruff subprocesses")]
+    for obj, names in ((runner.runs, ("start", "phase", "fail")), (runner.breakers, ("current", "record")),
+                       (runner.healing, ("record", "record_many")), (runner.context, ("historical_learnings",))):
+        wrapped += [(obj, name, "record") for name in names]
+    wrapped.append((runner.learner, "after_run", "learn"))
+    for obj, name, bucket in wrapped:
+        timers.wrap(obj, name, bucket)
+    workspace = LocalWorkspace(tree)
+    timers.wrap(workspace, "files", "detect")  # listing the checkout is part of detection
+    try:
+        cpu = _own_cpu()
+        t = time.perf_counter()
+        report = runner.run(RunRequest(TENANT, REPO, "autofix", "local"), workspace)
+        wall, cpu = time.perf_counter() - t, _own_cpu() - cpu
+    finally:
+        for obj, name, _ in wrapped:
+            timers.unwrap(obj, name)
+    return report, wall, cpu, timers
+
+
+# ---- (c) the prompt ----
+
+
+def prompt_sizes(s, report, tree: Path) -> dict:
+    """The prompt for the median-sized file with findings, memory injected; how many such files fit."""
+    from core.memory.context import estimate_tokens
+    from core.pipelines.runner import RunRequest, build_prompt
+    from core.pipelines.workspace import LocalWorkspace
+
+    runner, workspace = s.pipeline_runner, LocalWorkspace(tree)
+    request = RunRequest(TENANT, REPO, "autofix", "local")
+    query = "\n".join(sorted({f"{f.code} {f.message}" for f in report.findings}))[:2000]  # as the runner asks
+    sections = s.prompt_context.sections(TENANT, REPO, "autofix", query, [])
+    by_file: dict[str, list] = {}
+    for f in report.findings:
+        by_file.setdefault(f.path, []).append(f)
+    sizes = []
+    for path, findings in by_file.items():
+        text = workspace.read(path)
+        if text is not None:
+            prompt = build_prompt(request, path, text, findings, sections, None, 10**9)
+            sizes.append((estimate_tokens(prompt), path, len(findings)))
+    sizes.sort()
+    tokens, path, n = sizes[len(sizes) // 2]
+    budget = runner.prompt_token_budget
+    return {"path": path, "findings": n, "tokens": tokens, "memory_tokens": estimate_tokens(sections.text()),
+            "learnings": len(sections.learnings), "budget": budget,
+            "fit": sum(t <= budget for t, _, _ in sizes), "files": len(sizes)}
+
+
+# ---- report ----
+
+
+def main() -> None:
+    from core.pipelines.config import AUTOFIX_RULES
+    from core.pipelines.workspace import LocalWorkspace
+
+    t = time.perf_counter()
+    tree = fetch_tree()
+    fetched = time.perf_counter() - t
+    files = len(LocalWorkspace(tree).files())
+
+    with services() as (s, start):
+        # Interleaved, ruff then memfix, so that whatever else the machine is doing weighs on both alike.
+        pairs = [(ruff_alone(tree, AUTOFIX_RULES, "--no-cache"), run_memfix(s, tree)) for _ in range(RUNS)]
+        warm = ruff_warm(tree, AUTOFIX_RULES)
+        runs = [m for _, m in pairs]
+        report, wall, cpu, timers = sorted(runs, key=lambda r: r[1])[len(runs) // 2]
+        prompt = prompt_sizes(s, report, tree)
+        db = "DATABASE_URL" if s.settings.database_url else "embedded, temporary"
+
+    ruff_wall = statistics.median(r[0] for r, _ in pairs)
+    ruff_cpu = statistics.median(r[1] for r, _ in pairs)
+    ruff_findings = pairs[-1][0][2]
+    ratio = statistics.median(m[1] / r[0] for r, m in pairs)
+    detect_ratio = statistics.median(m[3].seconds.get("detect", 0.0) / r[0] for r, m in pairs)
+    secs = timers.seconds
+    detect, learn = secs.get("detect", 0.0), secs.get("learn", 0.0)
+    record = secs.get("record", 0.0) + learn
+    fix = wall - detect - record
+    statuses: dict[str, int] = {}
+    for o in report.outcomes:
+        statuses[o.status] = statuses.get(o.status, 0) + 1
+    envelopes = sum(o.attempts for o in report.outcomes)
+
+    print("autofix benchmark (offline: ruff only, no model)")
+    print(f"  tree: {tree.name} from PyPI ({REQUIREMENT}), {files} Python files in scope"
+          f" (ready in {fetched:.1f} s); {os.cpu_count()} CPUs; database {db} (started in {start:.1f} s);"
+          f" {RUNS} runs of each, interleaved")
+    print(f"  (a) ruff alone, AutoFix rules, no cache: {ruff_wall:.2f} s median"
+          f" ({', '.join(f'{r[0]:.2f}' for r, _ in pairs)}), CPU {ruff_cpu:.2f} s; {ruff_findings} findings"
+          f" (with its cache warm: {warm:.2f} s, for reference)")
+    print(f"  (b) memfix autofix: {wall:.2f} s median ({', '.join(f'{m[1]:.2f}' for m in runs)}),"
+          f" CPU {statistics.median(m[2] for m in runs):.2f} s (database server not counted);"
+          f" {report.files_scanned} files, {len(report.findings)} findings in"
+          f" {len({f.path for f in report.findings})} files, {len(report.promoted)} fixes verified (PROMOTED);"
+          f" outcomes {', '.join(f'{k} {v}' for k, v in sorted(statuses.items()))}")
+    print(f"      ratio to ruff alone (median over the runs): {ratio:.2f}× whole run, {detect_ratio:.2f}× detection"
+          f" (budget ≤ {BUDGET_RATIO:g}×)")
+    print(f"      breakdown of the median run: detect {detect:.2f} s | fix+verify {fix:.2f} s"
+          f" (ruff's verification checks {secs.get('verify checks', 0.0):.2f} s)"
+          f" | record+learn {record:.2f} s (learning {learn:.2f} s; {timers.calls.get('record', 0)} calls to record);"
+          f" {timers.calls.get('ruff subprocesses', 0)} ruff subprocesses; {envelopes} envelopes;"
+          f" {report.learned} insights saved or reinforced")
+    print(f"  (c) prompt with memory injected, median-sized file with findings ({prompt['path']},"
+          f" {prompt['findings']} findings): ≈ {prompt['tokens']} tokens, of which memory ≈ {prompt['memory_tokens']}"
+          f" ({prompt['learnings']} learnings) (budget prompt_token_budget = {prompt['budget']});"
+          f" {prompt['fit']}/{prompt['files']} files with findings fit the budget")
+
+
+if __name__ == "__main__":
+    main()
