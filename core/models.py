@@ -8,6 +8,7 @@ import re
 import uuid
 from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, date, datetime
+from functools import cached_property
 from typing import Any, ClassVar
 
 COMMANDS = ("autofix", "refactor", "remember", "recall", "forget", "refine")
@@ -359,11 +360,17 @@ class Patch:
     confidence: float = 1.0  # the proposer's own figure (ruff's safe fixes: 1.0)
     rationale: str = ""
 
-    def changed_lines(self) -> list[str]:
+    @cached_property
+    def _diff(self) -> tuple[str, ...]:
         import difflib
 
-        return [ln for ln in difflib.unified_diff(self.original.splitlines(), self.updated.splitlines(), lineterm="",
-                                                 n=0) if ln[:1] in "+-" and not ln.startswith(("+++", "---"))]
+        return tuple(ln for ln in difflib.unified_diff(self.original.splitlines(), self.updated.splitlines(),
+                                                       lineterm="", n=0)
+                     if ln[:1] in "+-" and not ln.startswith(("+++", "---")))
+
+    def changed_lines(self) -> list[str]:
+        """The removed (-) and added (+) lines, computed once per patch."""
+        return list(self._diff)
 
     def fingerprint(self, pipeline: str) -> str:
         """The same change to the same file for the same findings, whatever else moved in the file."""

@@ -9,7 +9,7 @@ embedding model. Reciprocal Rank Fusion is the alternative ranker.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from pgvector import Vector
@@ -183,14 +183,16 @@ class Insights:
     # ---- embedding ----
 
     def _embed(self, text: str) -> Vector | None:
-        if not self.embedder.model:
-            return None
+        return self._embed_many([text])[0]
+
+    def _embed_many(self, texts: list[str]) -> list[Vector | None]:
+        if not self.embedder.model or not texts:
+            return [None] * len(texts)
         try:
-            [vector] = self.embedder.embed([text])
-            return Vector(vector)
+            return [Vector(v) for v in self.embedder.embed(texts)]
         except TransientError as exc:  # stored without a vector; `memfix reembed` fills it later
             log.warning("embedding unavailable, storing without vector: %s", exc)
-            return None
+            return [None] * len(texts)
 
     def _scan_settings(self, conn) -> None:
         """Iterative index scans keep filtered HNSW queries returning k rows whenever k exist."""
@@ -200,8 +202,20 @@ class Insights:
     # ---- save ----
 
     def save(self, tenant_id: int, insight: Insight) -> SaveResult:
-        insight = insight.validated()
-        vector = self._embed(insight.embedding_text())
+        return self.save_many(tenant_id, [insight])[0]
+
+    def save_many(self, tenant_id: int, insights: list[Insight]) -> list[SaveResult]:
+        """Validate all, embed in one request, save in one transaction, each in order (a later one may
+        merge into or pair with an earlier one)."""
+        insights = [i.validated() for i in insights]
+        vectors = self._embed_many([i.embedding_text() for i in insights])
+        if not insights:
+            return []
+        with self.db.tenant(tenant_id, register=True) as conn:
+            self._scan_settings(conn)
+            return [self._save_in(conn, tenant_id, i, v) for i, v in zip(insights, vectors, strict=True)]
+
+    def _save_in(self, conn, tenant_id: int, insight: Insight, vector: Vector | None) -> SaveResult:
         model = self.embedder.model if vector is not None else None
         params = {
             "tenant": tenant_id, "repository": insight.repository, "workflow_type": insight.workflow_type,
@@ -210,18 +224,15 @@ class Insights:
             "detail": insight.detail, "suggestion": insight.suggestion, "tags": list(insight.tags),
             "source_ref": insight.source_ref, "vector": vector, "model": model, "threshold": DUPLICATE_COSINE,
         }
-        with self.db.tenant(tenant_id, register=True) as conn:
-            self._scan_settings(conn)
-            duplicate = conn.execute(FIND_DUPLICATE_SQL, params).fetchone()
-            if duplicate:
-                row = conn.execute(MERGE_SQL, {**params, "id": duplicate["id"]}).fetchone()
-                return SaveResult(_insight(row), merged=True, embedded=vector is not None)
-            row = conn.execute(INSERT_SQL, params).fetchone()
-            saved = _insight(row)
-            paired = self._pair(conn, saved, params)
-            points = self._cross_project(conn, saved, params) if vector is not None else []
+        duplicate = conn.execute(FIND_DUPLICATE_SQL, params).fetchone()
+        if duplicate:
+            row = conn.execute(MERGE_SQL, {**params, "id": duplicate["id"]}).fetchone()
+            return SaveResult(_insight(row), merged=True, embedded=vector is not None)
+        saved = _insight(conn.execute(INSERT_SQL, params).fetchone())
+        paired = self._pair(conn, saved, params)
+        points = self._cross_project(conn, saved, params) if vector is not None else []
         if paired:
-            saved = Insight(**{**saved.__dict__, "paired_insight_id": paired})
+            saved = replace(saved, paired_insight_id=paired)
         return SaveResult(saved, merged=False, embedded=vector is not None, paired_with=paired, action_points=points)
 
     def _pair(self, conn, saved: Insight, params: dict) -> int | None:

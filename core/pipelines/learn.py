@@ -45,24 +45,24 @@ class Learner:
         by_class: dict[str, list[Finding]] = defaultdict(list)
         for f in findings:
             by_class[finding_class(f)].append(f)
-        saved = []
+        lessons = []
         for title, group in sorted(by_class.items()):
             code = group[0].code
             files = sorted({f.path for f in group})
-            saved.append(self.insights.save(tenant_id, Insight(
+            lessons.append(Insight(
                 repository=repo, insight_type="pain_point", category=category_for(code), severity=severity_for(code),
                 title=title, detail=f"{len(group)} finding(s) in {', '.join(files[:5])}"
                 + (" and more" if len(files) > 5 else ""),
-                workflow_type=pipeline, workflow_id=str(run_id), tags=(code, "detected"))))
+                workflow_type=pipeline, workflow_id=str(run_id), tags=(code, "detected")))
         for patch in promoted:
             for code in sorted({f.code for f in patch.findings}):
                 how = "ruff's safe fix" if patch.origin == "ruff" else "a verified model patch"
-                saved.append(self.insights.save(tenant_id, Insight(
+                lessons.append(Insight(
                     repository=repo, insight_type="solution", category=category_for(code),
                     title=f"{code} fixed with {how}", detail=f"verified fix in {patch.path}",
                     suggestion=patch.rationale, workflow_type=pipeline, workflow_id=str(run_id),
-                    tags=(code, "fixed"))))
-        return saved
+                    tags=(code, "fixed")))
+        return self.insights.save_many(tenant_id, lessons)
 
     def on_pr_closed(self, job: PullRequestClosedJob) -> JobResult:
         with self.db.tenant(job.tenant_id) as conn:

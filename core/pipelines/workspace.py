@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import tempfile
@@ -11,7 +12,8 @@ from typing import Any
 from core.pipelines.config import CONFIG_PATH
 
 _SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache", ".ruff_cache", "build"}
-MAX_FILES = 5000
+MAX_FILES = 20_000
+log = logging.getLogger(__name__)
 
 
 class LocalWorkspace:
@@ -28,11 +30,15 @@ class LocalWorkspace:
             if target.is_file():
                 found.append(target.relative_to(self.root).as_posix())
                 continue
+            skip = len(str(self.root)) + 1  # strings, not Path objects: a large tree has thousands of files
             for folder, dirs, names in os.walk(target):
-                dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
-                here = Path(folder).relative_to(self.root)
-                found += [(here / n).as_posix() for n in sorted(names) if n.endswith(".py")]
-        return sorted(dict.fromkeys(found))[:MAX_FILES]
+                dirs[:] = [d for d in dirs if d not in _SKIP_DIRS and not d.startswith(".")]
+                here = folder[skip:].replace(os.sep, "/")
+                found += [f"{here}/{n}" if here else n for n in names if n.endswith(".py")]
+        files = sorted(set(found))
+        if len(files) > MAX_FILES:
+            log.warning("scope has %d Python files; scanning the first %d", len(files), MAX_FILES)
+        return files[:MAX_FILES]
 
     def read(self, path: str) -> str | None:
         try:
