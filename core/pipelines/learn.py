@@ -42,6 +42,12 @@ class Learner:
 
     def after_run(self, tenant_id: int, repo: str, pipeline: str, run_id: int, findings: list[Finding],
                   promoted: list[Patch]) -> list[SaveResult]:
+        return (self.detected(tenant_id, repo, pipeline, run_id, findings)
+                + self.fixed(tenant_id, repo, pipeline, run_id, promoted))
+
+    def detected(self, tenant_id: int, repo: str, pipeline: str, run_id: int,
+                 findings: list[Finding]) -> list[SaveResult]:
+        """One pain point per finding class."""
         by_class: dict[str, list[Finding]] = defaultdict(list)
         for f in findings:
             by_class[finding_class(f)].append(f)
@@ -54,6 +60,11 @@ class Learner:
                 title=title, detail=f"{len(group)} finding(s) in {', '.join(files[:5])}"
                 + (" and more" if len(files) > 5 else ""),
                 workflow_type=pipeline, workflow_id=str(run_id), tags=(code, "detected")))
+        return self.insights.save_many(tenant_id, lessons)
+
+    def fixed(self, tenant_id: int, repo: str, pipeline: str, run_id: int, promoted: list[Patch]) -> list[SaveResult]:
+        """One solution per rule a verified patch fixed."""
+        lessons = []
         for patch in promoted:
             for code in sorted({f.code for f in patch.findings}):
                 how = "ruff's safe fix" if patch.origin == "ruff" else "a verified model patch"

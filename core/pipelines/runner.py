@@ -12,6 +12,7 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -127,6 +128,7 @@ class PipelineRunner:
         self.prompt_token_budget, self.max_files_for_model = prompt_token_budget, max_files_for_model
         self.max_prs_cap = max_prs_cap  # the installation's cap; a repository's config may ask for fewer
         self.sleep = sleep
+        self._background = ThreadPoolExecutor(1, thread_name_prefix="memfix-learn")
 
     def run(self, request: RunRequest, workspace: LocalWorkspace, *, publisher: Publisher | None = None,
             mirror: Mirror | None = None, progress: Progress | None = None,
@@ -156,15 +158,18 @@ class PipelineRunner:
             if report.findings:  # shown in every run's output, model or not
                 _, report.learnings = self.context.historical_learnings(
                     request.tenant_id, request.repo, request.pipeline, query)
+            learn = (request.tenant_id, request.repo, request.pipeline, run.id)
+            # Offline, this run's pain points are stored while it fixes (no prompt can see them half-saved).
+            detected = self._background.submit(self.learner.detected, *learn, report.findings) \
+                if self.llm.model is None else None
             self._fix_files(request, run, workspace, sorted(by_file.items()), select, query, report, progress)
             self.runs.phase(run, "verifying", f"{len(report.promoted)} verified patches",
                             patches=len(report.promoted), prompt_tokens=report.prompt_tokens)
             if publisher is not None and request.base_branch:
                 self.runs.phase(run, "publishing", "opening pull requests")
                 self._publish(request, run.id, report, publisher, min(config.max_prs, self.max_prs_cap))
-            report.learned = len(self.learner.after_run(
-                request.tenant_id, request.repo, request.pipeline, run.id, report.findings,
-                [o.patch for o in report.promoted if o.patch]))
+            learned = detected.result() if detected else self.learner.detected(*learn, report.findings)
+            report.learned = len(learned) + len(self.learner.fixed(*learn, [o.patch for o in report.promoted]))
             self.runs.phase(run, "done", summary(report), prs_opened=len(report.prs),
                             learnings=len(report.learnings))
             return report
@@ -216,7 +221,9 @@ class PipelineRunner:
         patches = [o.patch for o in waiting if o.patch is not None and not o.attempts]
         if patches:
             self.runs.phase(run, "verifying", f"verifying {len(patches)} ruff fix{'es' if len(patches) > 1 else ''}")
-            verifications = verify_many(self.ruff, patches, select)
+            # The scan already knows each original's findings (same rules, same relative path): reuse them.
+            known = {o.path: o.findings for o in waiting if o.patch is not None and not o.attempts}
+            verifications = verify_many(self.ruff, patches, select, before=known)
             breaker = self.breakers.current(request.tenant_id, request.repo, request.pipeline).state
             envelopes, verified = [], 0
             for i, outcome in enumerate(waiting):
