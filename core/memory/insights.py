@@ -27,6 +27,9 @@ DUPLICATE_COSINE = 0.92
 CROSS_PROJECT_SIMILARITY = 0.65
 _FIELDS = {f.name for f in fields(Insight)}
 
+# Everything an Insight holds, and nothing heavy: results never carry the 1536-float embedding back.
+_COLUMNS = ", ".join(f"wi.{f.name}" for f in fields(Insight))
+
 _FILTERS = """
       tenant_id = %(tenant)s
   AND (%(repository)s::text IS NULL OR repository = %(repository)s)
@@ -50,7 +53,7 @@ txt AS MATERIALIZED (
   LIMIT %(candidates)s
 ),
 scored AS (
-  SELECT wi.*,
+  SELECT {_COLUMNS},
          CASE WHEN wi.embedding_model = %(model)s THEN 1 - (wi.embedding <=> %(vector)s::vector) END AS vector_score,
          CASE WHEN wi.search_vector @@ q.tsq THEN ts_rank(wi.search_vector, q.tsq, 32)::float8 ELSE 0 END AS text_score,
          rank() OVER (ORDER BY wi.embedding <=> %(vector)s::vector) AS vector_rank,
