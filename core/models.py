@@ -341,6 +341,8 @@ class Finding:
     message: str
     fixable: bool = False  # ruff has a safe fix for it
     source: str = "ruff"  # ruff | model
+    # ruff's safe fix as edits (row, column, end row, end column, new text), 1-based, columns in characters
+    edits: tuple[tuple[int, int, int, int, str], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def key(self) -> tuple[str, str]:

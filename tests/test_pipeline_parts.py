@@ -359,7 +359,7 @@ def test_fix_many_fixes_every_file_in_one_run_as_fix_does_each_alone(ruff, tmp_p
         counting.fix_many(tmp_path, ["a.py", "missing.py"], select)
 
 
-def test_ruff_patches_equal_ruff_patch_per_file_with_one_run_per_set_of_codes(ruff, tmp_path):
+def test_ruff_patches_apply_ruff_s_own_edits_as_ruff_fix_would(ruff, tmp_path):
     write(tmp_path, "greet.py", BUGGY)  # F401, F541, E713
     write(tmp_path, "lib/one.py", "import os\nx = 1\n")  # F401
     write(tmp_path, "lib/two.py", "import re\nimport sys\nprint(sys.argv)\n")  # F401 as well: the same run
@@ -375,7 +375,9 @@ def test_ruff_patches_equal_ruff_patch_per_file_with_one_run_per_set_of_codes(ru
     alone = {p: patch for p, items in findings.items() if p != "latin.py"
              if (patch := ruff_patch(ruff, tmp_path, p, items, AUTOFIX_RULES)) is not None}
     assert patches == alone and list(patches) == ["greet.py", "lib/one.py", "lib/two.py", "model.py"]
-    assert counting.count("--fix") == 2  # {F401, F541, E713} and {F401}, side by side
+    for path, patch in patches.items():  # the scan's edits, applied here, give what `ruff check --fix` writes
+        assert patch.updated == ruff.fix(tmp_path, path, tuple(sorted({f.code for f in patch.findings})))
+    assert counting.count("--fix") == 1  # only latin.py, whose hand-made finding carries no edits
     refactor = ruff_patches(ruff, tmp_path, by_path(ruff.check(tmp_path, ["model.py"], ("F", "UP"))),
                             REFACTOR_RULES)
     assert [f.code for f in refactor["model.py"].findings] == ["UP004"]  # only the selected rules' fixes
@@ -497,7 +499,7 @@ def test_offline_run_fixes_and_verifies_ruff_only_files_in_batches(services, ten
     assert sorted((e.patch_id, e.status, e.run_id) for e in envelopes) == sorted(
         (o.patch.fingerprint("autofix"), o.status, str(report.run_id)) for o in outcomes.values() if o.patch)
     assert runner.ruff.count("--output-format") == 2  # the scan and ONE verification run
-    assert runner.ruff.count("--fix") == 3  # one per set of codes: {F401}, {B009}, {F401, F541}
+    assert runner.ruff.count("--fix") == 0  # the scan's own edits are applied in-process
     assert progress == [("scanned", 4, 4), *(("fixing", i, 4) for i in range(1, 5))]
     assert runner.runs.get(tenant_id, report.run_id)["phase"] == "done"
 
@@ -632,3 +634,15 @@ def test_the_sample_config_is_valid():
     config, problems = parse_config((SAMPLE / ".github" / "memfix.yml").read_text())
 
     assert problems == [] and config.ignored("tests/test_prices.py") and not config.ignored("shop/db.py")
+
+
+def test_overlapping_ruff_edits_apply_the_first_and_leave_the_other_targeted_by_nobody():
+    from core.pipelines.propose import apply_ruff_edits
+
+    text = "import os, sys\nx = 1\n"
+    drop_os = Finding("a.py", 1, 8, "F401", "`os` imported but unused", True, edits=((1, 1, 2, 1, "import sys\n"),))
+    drop_sys = Finding("a.py", 1, 12, "F401", "`sys` imported but unused", True, edits=((1, 1, 2, 1, "import os\n"),))
+    updated, applied = apply_ruff_edits(text, (drop_sys, drop_os))
+    assert updated == "import sys\nx = 1\n" and applied == (drop_os,)  # in source order; the overlap waits
+    assert apply_ruff_edits("é = 1\nprint(é )\n", (Finding("b.py", 2, 9, "E202", "ws", True,
+                                                            edits=((2, 8, 2, 9, ""),)),))[0] == "é = 1\nprint(é)\n"

@@ -205,10 +205,13 @@ def _finding(root: Path, item: dict[str, Any]) -> Finding:
     filename, prefix = item["filename"], os.path.join(root, "")  # strings: pathlib costs ~0.1 ms a finding
     path = (filename[len(prefix):] if filename.startswith(prefix) else filename).replace(os.sep, "/")
     fix = item.get("fix") or {}
+    safe = fix.get("applicability") == "safe"
+    edits = tuple((e["location"]["row"], e["location"]["column"], e["end_location"]["row"],
+                   e["end_location"]["column"], e.get("content") or "") for e in fix.get("edits") or ()) if safe else ()
     return Finding(
         path=path, line=item["location"]["row"], column=item["location"]["column"],
         code=item.get("code") or item.get("name") or "invalid-syntax",  # older ruff reports syntax errors as null
-        message=item["message"], fixable=fix.get("applicability") == "safe",
+        message=item["message"], fixable=safe, edits=edits,
     )
 
 

@@ -42,14 +42,24 @@ def ruff_patches(ruff: Ruff, root: Path, findings: Mapping[str, list[Finding]],
     a whole tree instead of one per file. A file that is not UTF-8 text gets no patch (ruff leaves it alone).
     """
     targets = {path: t for path, items in findings.items() if (t := _targets(path, items, select))}
+    patches: dict[str, Patch] = {}
+    # ruff already reported its safe fixes as edits: apply them here, no second ruff run (verification judges them).
+    for path, items in list(targets.items()):
+        if not all(f.edits for f in items):
+            continue
+        try:
+            original = inside(Path(root), path).read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        updated, applied = apply_ruff_edits(original, items)
+        if applied and updated != original:
+            patches[path] = _patch(path, original, updated, applied)
+            del targets[path]
     groups: dict[tuple[str, ...], list[str]] = defaultdict(list)
     for path, items in targets.items():
         groups[tuple(sorted(_codes(items)))].append(path)
-    if not groups:
-        return {}
-    with ThreadPoolExecutor(min(len(groups), _PARALLEL_FIXES), thread_name_prefix="memfix-fix") as pool:
+    with ThreadPoolExecutor(max(1, min(len(groups), _PARALLEL_FIXES)), thread_name_prefix="memfix-fix") as pool:
         fixed = [*pool.map(lambda group: ruff.fix_many(root, group[1], group[0]), groups.items())]
-    patches: dict[str, Patch] = {}
     for updated in fixed:
         for path, text in updated.items():
             try:
@@ -58,6 +68,32 @@ def ruff_patches(ruff: Ruff, root: Path, findings: Mapping[str, list[Finding]],
                 continue
             patches[path] = _patch(path, original, text, targets[path])
     return {path: patches[path] for path in findings if path in patches}  # in the order asked
+
+
+def apply_ruff_edits(original: str, findings: tuple[Finding, ...]) -> tuple[str, tuple[Finding, ...]]:
+    """One pass of ruff's own safe edits, as `ruff --fix` makes its first pass: a finding whose edits overlap an
+    earlier one's waits (it is not targeted, so it stays a finding). Returns the text and the findings fixed."""
+    starts, offset = [], 0
+    for line in original.splitlines(keepends=True) or [""]:
+        starts.append(offset)
+        offset += len(line)
+    starts.append(offset)
+
+    def at(row: int, column: int) -> int:
+        return starts[min(row - 1, len(starts) - 1)] + column - 1
+
+    chosen: list[tuple[int, int, str]] = []
+    applied: list[Finding] = []
+    for finding in sorted(findings, key=lambda f: (f.line, f.column)):
+        spans = sorted((at(r, c), at(er, ec), text) for r, c, er, ec, text in finding.edits)
+        if any(a < e and s < b or a == b == s == e for a, b, _ in spans for s, e, _ in chosen):
+            continue  # ruff would apply it in a later pass; verification sees it still there
+        chosen += spans
+        applied.append(finding)
+    text = original
+    for start, end, new in sorted(chosen, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text, tuple(applied)
 
 
 def _targets(path: str, findings: list[Finding], select: tuple[str, ...]) -> tuple[Finding, ...]:
