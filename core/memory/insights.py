@@ -28,6 +28,7 @@ CROSS_PROJECT_SIMILARITY = 0.65
 _FIELDS = {f.name for f in fields(Insight)}
 
 # Everything an Insight holds, and nothing heavy: results never carry the 1536-float embedding back.
+_INSIGHT = ", ".join(f.name for f in fields(Insight))
 _COLUMNS = ", ".join(f"wi.{f.name}" for f in fields(Insight))
 
 _FILTERS = """
@@ -84,22 +85,22 @@ ORDER BY (title_key = btrim(lower(regexp_replace(%(title)s, '[^[:alnum:]]+', ' '
 LIMIT 1
 """
 
-MERGE_SQL = """
+MERGE_SQL = f"""
 UPDATE workflow_insights
 SET seen_count = seen_count + 1, detail = %(detail)s, suggestion = %(suggestion)s,
     severity = coalesce(%(severity)s, severity), tags = ARRAY(SELECT DISTINCT unnest(tags || %(tags)s)),
     embedding = coalesce(%(vector)s::vector, embedding), embedding_model = coalesce(%(model)s, embedding_model),
     updated_at = now()
 WHERE id = %(id)s
-RETURNING *
+RETURNING {_INSIGHT}
 """
 
-INSERT_SQL = """
+INSERT_SQL = f"""
 INSERT INTO workflow_insights (tenant_id, repository, workflow_type, workflow_id, insight_type, category,
   severity, title, detail, suggestion, tags, source_ref, embedding, embedding_model)
 VALUES (%(tenant)s, %(repository)s, %(workflow_type)s, %(workflow_id)s, %(insight_type)s, %(category)s,
   %(severity)s, %(title)s, %(detail)s, %(suggestion)s, %(tags)s, %(source_ref)s, %(vector)s::vector, %(model)s)
-RETURNING *
+RETURNING {_INSIGHT}
 """
 
 # Both directions: a pain point finds a solution/strength, and a solution/strength finds a pain point.
@@ -301,19 +302,20 @@ class Insights:
 
     def get(self, tenant_id: int, insight_id: int) -> Insight | None:
         with self.db.tenant(tenant_id) as conn:
-            row = conn.execute("SELECT * FROM workflow_insights WHERE id = %s", (insight_id,)).fetchone()
+            row = conn.execute(f"SELECT {_INSIGHT} FROM workflow_insights WHERE id = %s", (insight_id,)).fetchone()
         return _insight(row) if row else None
 
     def by_ids(self, tenant_id: int, ids: list[int]) -> list[Insight]:
         with self.db.tenant(tenant_id) as conn:
-            rows = conn.execute("SELECT * FROM workflow_insights WHERE id = ANY(%s) ORDER BY id", (ids,)).fetchall()
+            rows = conn.execute(f"SELECT {_INSIGHT} FROM workflow_insights WHERE id = ANY(%s) ORDER BY id",
+                                (ids,)).fetchall()
         return [_insight(r) for r in rows]
 
     def for_repository(self, tenant_id: int, repository: str, limit: int = 50) -> list[Insight]:
         """Ranked for project wisdom: proven (accepted) and recurring first, rejected last, then recent."""
         with self.db.tenant(tenant_id) as conn:
             rows = conn.execute(
-                "SELECT * FROM workflow_insights WHERE tenant_id = %s AND repository = %s"
+                f"SELECT {_INSIGHT} FROM workflow_insights WHERE tenant_id = %s AND repository = %s"
                 " ORDER BY (accepted_count - rejected_count) DESC, seen_count DESC,"
                 " CASE severity WHEN 'blocker' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END,"
                 " updated_at DESC LIMIT %s",
@@ -348,7 +350,8 @@ class Insights:
         while True:
             with self.db.tenant(tenant_id) as conn:
                 rows = conn.execute(
-                    "SELECT * FROM workflow_insights WHERE embedding_model IS DISTINCT FROM %s ORDER BY id LIMIT %s",
+                    f"SELECT {_INSIGHT} FROM workflow_insights WHERE embedding_model IS DISTINCT FROM %s"
+                    " ORDER BY id LIMIT %s",
                     (self.embedder.model, batch),
                 ).fetchall()
             if not rows:
