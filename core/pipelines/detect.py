@@ -133,10 +133,11 @@ class Ruff:
         self.binary = binary or _find_ruff()
         self.timeout = timeout
 
-    def check(self, root: Path, paths: list[str], select: tuple[str, ...]) -> list[Finding]:
-        """Findings for the `.py` files among `paths` (relative to `root`), sorted by place."""
+    def check(self, root: Path, paths: list[str], select: tuple[str, ...], *, listed: bool = False) -> list[Finding]:
+        """Findings for the `.py` files among `paths` (relative to `root`), sorted by place. `listed`: the caller
+        listed existing `.py` files itself (a workspace did), so they are not looked up again."""
         root = Path(root).resolve()
-        files = python_files(root, paths)
+        files = list(paths) if listed else python_files(root, paths)
         if not files or not select:
             return []
         findings: list[Finding] = []

@@ -144,9 +144,9 @@ class PipelineRunner:
         try:
             self.runs.phase(run, "scanning", "looking for findings")
             select = config.rules(request.pipeline)
-            files = [p for p in workspace.files() if not config.ignored(p)]
+            files = [p for p in workspace.files() if p.endswith(".py") and not config.ignored(p)]
             report.files_scanned = len(files)
-            report.findings = self.ruff.check(workspace.root, files, select) if files else []
+            report.findings = self.ruff.check(workspace.root, files, select, listed=True) if files else []
             if progress:
                 progress("scanned", len(files), len(files))
             by_file: dict[str, list[Finding]] = defaultdict(list)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import difflib
 import tempfile
-import warnings
 from collections import Counter
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -59,13 +58,16 @@ def _verify_all(ruff: Ruff, patches: list[Patch], select: tuple[str, ...], befor
             ThreadPoolExecutor(1, thread_name_prefix="memfix-verify") as pool:
         root = Path(scratch).resolve()
         copies = _copies(root, python, before)
-        checked = pool.submit(ruff.check, root, list(copies), select)  # one ruff run, while Python parses
-        syntax = {p.path: _parse_error(p) for p in patches}  # (what ruff says of a file that doesn't parse is unused)
+        checked = pool.submit(ruff.check, root, list(copies), select, listed=True)  # one ruff run for all
+        syntax = {p.path: error for p in patches if (error := _text_error(p))}
         for f in checked.result():
             if f.path in copies:
                 path, side = copies[f.path]
+                if side == 1 and f.code == "invalid-syntax":  # ruff parses every file it checks: no second parse
+                    syntax.setdefault(path, f"SyntaxError: {f.message} (line {f.line})")
+                    continue
                 found[path][side].append(replace(f, path=path))
-    return {p.path: _verdict(p, syntax[p.path], *found.get(p.path, ([], [])), files_changed) for p in patches}
+    return {p.path: _verdict(p, syntax.get(p.path), *found.get(p.path, ([], [])), files_changed) for p in patches}
 
 
 def _verdict(patch: Patch, syntax_error: str | None, before: list[Finding], after: list[Finding],
@@ -133,21 +135,14 @@ def status_for(verification: Verification, confidence: float, attempt: int, max_
     return "HUMAN_REVIEW"
 
 
-def _parse_error(patch: Patch) -> str | None:
-    if not patch.path.endswith(".py"):
-        try:
-            patch.updated.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            return f"not valid UTF-8 text: {exc.reason}"
-        return "not text: contains NUL bytes" if "\0" in patch.updated else None
+def _text_error(patch: Patch) -> str | None:
+    """What makes the text unusable as a file at all; whether Python parses it is ruff's run to say."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # SyntaxWarnings (invalid escapes) are findings, not parse failures
-            compile(patch.updated, patch.path, "exec", dont_inherit=True)
-    except SyntaxError as exc:
-        return f"{type(exc).__name__}: {exc.msg} (line {exc.lineno})"
-    except ValueError as exc:  # source code string cannot contain null bytes
-        return f"SyntaxError: {exc}"
+        patch.updated.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"{'SyntaxError: ' if patch.path.endswith('.py') else ''}not valid UTF-8 text: {exc.reason}"
+    if "\0" in patch.updated:
+        return f"{'SyntaxError: ' if patch.path.endswith('.py') else ''}not text: contains NUL bytes"
     return None
 
 
@@ -180,8 +175,8 @@ def _new_findings(patch: Patch, after: list[Finding], grown: dict[tuple[str, str
         candidates = [f for f in after if f.key == key]
         if len(candidates) > extra:
             if touched is None:
-                matcher = difflib.SequenceMatcher(None, patch.original.splitlines(), patch.updated.splitlines(),
-                                                  autojunk=False)
+                # autojunk (blank and repeated lines) keeps long files cheap; this only orders candidates
+                matcher = difflib.SequenceMatcher(None, patch.original.splitlines(), patch.updated.splitlines())
                 touched = {j + 1 for tag, _, _, j1, j2 in matcher.get_opcodes() if tag != "equal"
                            for j in range(j1, j2)}
             candidates.sort(key=lambda f, lines=touched: f.line not in lines)
