@@ -78,18 +78,18 @@ CREATE TABLE webhook_deliveries (
 );
 CREATE INDEX webhook_deliveries_received ON webhook_deliveries (received_at);
 
-DO $$
-DECLARE t text;
+-- Every tenant table: row-level security that even the owner obeys, one policy, the application's grants.
+CREATE FUNCTION memfix_isolate(t text) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  FOREACH t IN ARRAY ARRAY['installations', 'repositories', 'jobs', 'runs'] LOOP
-    EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
-    EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
-    EXECUTE format('CREATE POLICY tenant_isolation ON %I USING (tenant_id = memfix_tenant())'
-                   ' WITH CHECK (tenant_id = memfix_tenant())', t);
-  END LOOP;
+  EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
+  EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
+  EXECUTE format('CREATE POLICY tenant_isolation ON %I USING (tenant_id = memfix_tenant())'
+                 ' WITH CHECK (tenant_id = memfix_tenant())', t);
+  EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON %I TO memfix_app', t);
 END $$;
 
-GRANT SELECT, INSERT, UPDATE, DELETE ON installations, repositories, jobs, runs, webhook_deliveries
-  TO memfix_app;
+SELECT memfix_isolate(t) FROM unnest(ARRAY['installations', 'repositories', 'jobs', 'runs']) AS t;
+
+GRANT SELECT, INSERT, UPDATE, DELETE ON webhook_deliveries TO memfix_app;
 GRANT USAGE, SELECT ON SEQUENCE runs_id_seq TO memfix_app;
 GRANT SELECT ON schema_migrations TO memfix_app;

@@ -105,15 +105,5 @@ CREATE TABLE healing_envelopes (
 );
 CREATE INDEX healing_envelopes_recent ON healing_envelopes (tenant_id, repository, created_at DESC);
 
-DO $$
-DECLARE t text;
-BEGIN
-  FOREACH t IN ARRAY ARRAY['memory_entries', 'workflow_insights', 'action_points', 'healing_envelopes'] LOOP
-    EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
-    EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
-    EXECUTE format('CREATE POLICY tenant_isolation ON %I USING (tenant_id = memfix_tenant())'
-                   ' WITH CHECK (tenant_id = memfix_tenant())', t);
-    EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON %I TO memfix_app', t);
-  END LOOP;
-END $$;
+SELECT memfix_isolate(t) FROM unnest(ARRAY['memory_entries', 'workflow_insights', 'action_points', 'healing_envelopes']) AS t;
 GRANT USAGE, SELECT ON SEQUENCE memory_entries_id_seq, workflow_insights_id_seq, action_points_id_seq TO memfix_app;

@@ -40,15 +40,5 @@ ALTER TABLE runs ADD COLUMN head_sha text, ADD COLUMN check_run_id bigint, ADD C
   ADD COLUMN learnings integer NOT NULL DEFAULT 0, ADD COLUMN prompt_tokens integer NOT NULL DEFAULT 0,
   ADD COLUMN updated_at timestamptz NOT NULL DEFAULT now();
 
-DO $$
-DECLARE t text;
-BEGIN
-  FOREACH t IN ARRAY ARRAY['breakers', 'proposals'] LOOP
-    EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
-    EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
-    EXECUTE format('CREATE POLICY tenant_isolation ON %I USING (tenant_id = memfix_tenant())'
-                   ' WITH CHECK (tenant_id = memfix_tenant())', t);
-    EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON %I TO memfix_app', t);
-  END LOOP;
-END $$;
+SELECT memfix_isolate(t) FROM unnest(ARRAY['breakers', 'proposals']) AS t;
 GRANT USAGE, SELECT ON SEQUENCE proposals_id_seq TO memfix_app;
