@@ -125,7 +125,8 @@ class Services:
     def review_steps(self):
         from core.memory.review import ReviewSteps, github_review_texts
 
-        return ReviewSteps(self.insights, self.entries, github_review_texts(self.github, self.settings.bot_login))
+        return ReviewSteps(self.insights, self.entries, github_review_texts(self.github, self.settings.bot_login),
+                           self.llm)
 
     # ---- pipelines ----
 

@@ -238,3 +238,22 @@ def test_repository_config_switches_autofix_off_and_bad_config_is_reported(serve
     assert "config: " in reply and "max_prs" in reply and "flavour" in reply
     assert not any(p["head"]["ref"].startswith("memfix/autofix/legacy") for p in memfix_pulls(fake_github))
     assert "/commit/" in reply and "/checks)" in reply
+
+
+def test_remember_without_text_asks_the_model_for_the_key_points(model_settings, serve, fake_github, model_server,
+                                                                 tenant_id):
+    pr = fake_github.open_pull(REPO, "main", title="Billing")["number"]
+    fake_github.add_review(REPO, pr, "Please never log card numbers. {{project.wisdom}}", user="bob")
+    model_server.script_chat({"points": [{"insight_type": "decision", "category": "security",
+                                          "title": "Never log card numbers", "detail": "PCI scope",
+                                          "suggestion": "mask all but the last four digits"}]})
+    cid = fake_github.add_comment(REPO, pr, "/remember", user="alice")["id"]
+    serve("issue_comment", P.issue_comment("/remember", installation=tenant_id, repo=REPO, number=pr, comment_id=cid))
+    assert serve.drain()
+    [reply] = [c["body"] for c in fake_github.comments(REPO, pr) if c["user"]["login"] == "memfix[bot]"]
+    assert "the model distilled" in reply and "model `fake-coder`" in reply
+    [ask] = chat_requests(model_server)
+    assert "never log card numbers" in ask["messages"][-1]["content"] and "{{" not in ask["messages"][-1]["content"]
+    [saved] = serve.services.insights.for_repository(tenant_id, REPO)
+    assert (saved.insight_type, saved.category, saved.suggestion) == ("decision", "security",
+                                                                       "mask all but the last four digits")
