@@ -10,7 +10,7 @@ from core.llm.base import LLMError, ToolLLM, Turn, provider_errors
 from core.settings import SettingsError
 
 if TYPE_CHECKING:
-    import openai
+    pass
 
 DEFAULT_MODEL = "gpt-4o-mini"
 OPENAI_BASE_URL = "https://api.openai.com/v1"  # explicit, so the SDK never picks OPENAI_BASE_URL from the environment
@@ -27,6 +27,18 @@ def strict_compatible(schema: dict) -> bool:
     return all(strict_compatible(child) for child in [*properties.values(), *items])
 
 
+def openai_client(api_key: str | None, base_url: str | None, timeout: float, max_retries: int, *,
+                  missing: Exception) -> tuple[Any, Any]:
+    """The openai SDK and one client, for chat here and for embeddings: the only place the SDK is imported."""
+    try:
+        import openai
+    except ImportError:
+        raise missing from None
+    client = openai.OpenAI(api_key=api_key or LOCAL_API_KEY, base_url=base_url or OPENAI_BASE_URL,
+                           timeout=timeout, max_retries=max_retries)
+    return openai, client
+
+
 class OpenAIChat(ToolLLM):
     def __init__(
         self,
@@ -41,18 +53,10 @@ class OpenAIChat(ToolLLM):
     ):
         if not (api_key or provider == "local"):
             raise SettingsError(f"the {provider} provider needs OPENAI_API_KEY")
-        try:
-            import openai
-        except ImportError:
-            raise LLMError(f"the {provider} provider needs the openai package: pip install 'memfix[llm]'") from None
         self.provider, self.model, self.max_tokens = provider, model, max_tokens
-        self._openai = openai
-        self._client: openai.OpenAI = openai.OpenAI(
-            api_key=api_key or LOCAL_API_KEY,
-            base_url=base_url or OPENAI_BASE_URL,
-            timeout=timeout,
-            max_retries=max_retries,
-        )
+        self._openai, self._client = openai_client(
+            api_key, base_url, timeout, max_retries,
+            missing=LLMError(f"the {provider} provider needs the openai package: pip install 'memfix[llm]'"))
 
     def _ask(self, system: str, messages: list[dict], schema: dict, name: str, description: str) -> Turn:
         strict = self.provider == "openai" and strict_compatible(schema)

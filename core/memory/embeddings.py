@@ -9,12 +9,10 @@ from core.errors import PermanentError, TransientError
 from core.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
-    import openai
+    pass
 
 EMBEDDING_DIMS = 1536
 BATCH_SIZE = 256
-OPENAI_BASE_URL = "https://api.openai.com/v1"  # explicit, so the SDK never picks OPENAI_BASE_URL from the environment
-LOCAL_API_KEY = "unused"  # most local servers ignore the key, but the SDK insists on one
 TRANSIENT_STATUSES = {408, 409, 429}  # with 5xx: the statuses the SDK itself retries
 
 
@@ -64,21 +62,15 @@ class OpenAIEmbedder:
         max_retries: int = 2,
         local: bool = False,
     ):
-        try:
-            import openai
-        except ImportError:
-            raise EmbeddingError("embeddings need the openai package: pip install 'memfix[llm]'") from None
+        from core.llm.openai_provider import openai_client
+
         if not (api_key or local):
             raise EmbeddingError("OpenAI embeddings need OPENAI_API_KEY")
         self.model = f"local:{model}" if local else model  # vectors of different providers are never compared
         self._api_model = model
-        self._openai = openai
-        self._client: openai.OpenAI = openai.OpenAI(
-            api_key=api_key or LOCAL_API_KEY,
-            base_url=base_url or OPENAI_BASE_URL,
-            timeout=timeout,
-            max_retries=max_retries,
-        )
+        self._openai, self._client = openai_client(
+            api_key, base_url, timeout, max_retries,
+            missing=EmbeddingError("embeddings need the openai package: pip install 'memfix[llm]'"))
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         return [v for start in range(0, len(texts), BATCH_SIZE) for v in self._batch(texts[start : start + BATCH_SIZE])]
