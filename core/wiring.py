@@ -187,9 +187,7 @@ class Services:
                          f"AutoFix: {summary(report) if report else 'no Python files changed'}.")
 
     def on_pr_closed(self, job):
-        from core.pipelines.learn import Learner
-
-        return Learner(self.insights, self.db).on_pr_closed(job)
+        return self.pipeline_runner.learner.on_pr_closed(job)
 
     @cached_property
     def runner(self) -> JobRunner:

@@ -74,7 +74,3 @@ class RunLog:
     def get(self, tenant_id: int, run_id: int) -> dict | None:
         with self.db.tenant(tenant_id) as conn:
             return conn.execute("SELECT * FROM runs WHERE id = %s", (run_id,)).fetchone()
-
-    def set_check_run(self, run: Run, check_run_id: int) -> None:
-        with self.db.tenant(run.tenant_id) as conn:
-            conn.execute("UPDATE runs SET check_run_id = %s WHERE id = %s", (check_run_id, run.id))

@@ -12,7 +12,7 @@ from typing import Any
 from core.errors import PermanentError
 from core.events import MEMFIX_BRANCH_PREFIX
 from core.memory.sanitize import escape_braces
-from core.models import CommandJob, IssueJob, JobResult, Patch, PullRequestClosedJob, PushJob
+from core.models import CommandJob, IssueJob, JobResult, Patch, PushJob
 from core.pipelines.config import CONFIG_PATH, parse_config
 from core.pipelines.propose import apply_edits
 from core.pipelines.publish import Proposals, Publisher
@@ -183,9 +183,6 @@ class PipelineService:
         return JobResult(f"Revised `{path}` on `{branch}` (commit {sha[:7]}), confidence {score:.2f}.",
                          [f"rationale: {escape_braces(patch.rationale)}",
                           f"provider `{self.llm.provider}`, model `{self.llm.model}`"])
-
-    def on_pr_closed(self, job: PullRequestClosedJob, learner: Any) -> JobResult:
-        return learner.on_pr_closed(job)
 
 
 def result(report: RunReport, pipeline: str, paths: list[str], checks: str | None = None) -> JobResult:
