@@ -1,11 +1,11 @@
-"""Slash commands by name → the service that answers them; and the polite refusal."""
+"""Slash commands by name → the service that answers them."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from core.errors import PermanentError
-from core.models import CommandJob, JobResult, RefusalJob
+from core.models import CommandJob, JobResult
 
 CommandService = Callable[[CommandJob], JobResult]
 
@@ -20,9 +20,3 @@ class Commands:
             raise PermanentError(f"memfix has no `/{job.command}` command")
         return service(job)
 
-
-def refuse(job: RefusalJob) -> JobResult:
-    return JobResult(
-        f"Sorry @{job.author}, memfix only takes `/{job.command}` from people with write access to this "
-        "repository (owners, members and collaborators). Nothing was run."
-    )

@@ -14,11 +14,9 @@ from core.models import (
     Job,
     PullRequestClosedJob,
     PushJob,
-    RefusalJob,
     ReviewJob,
 )
 
-WRITE_ASSOCIATIONS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
 MEMFIX_BRANCH_PREFIX = "memfix/"
 TRIGGER_LABEL = "memfix"
 _COMMAND = re.compile(r"^/(?P<name>[a-z]+)\b[ \t]*(?P<rest>.*)$", re.DOTALL)
@@ -117,21 +115,20 @@ def _issue_comment(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
     if command is None:
         return Routed(None, "comment has no memfix command")
     issue = p.get("issue") or {}
-    author = (comment.get("user") or {}).get("login") or ""
-    association = comment.get("author_association") or ""
-    common = dict(
-        tenant_id=tenant,
-        delivery_id=delivery,
-        repo=_repo(p),
-        command=command.name,
-        issue_number=int(issue.get("number") or 0),
-        comment_id=int(comment.get("id") or 0),
-        author=author,
-    )
-    if association not in WRITE_ASSOCIATIONS:
-        return Routed(RefusalJob(association=association, **common), f"/{command.name} from {association}")
+    # Who may command memfix is GitHub's permission endpoint's call, asked by the worker: the association
+    # in the payload is neither necessary (private members) nor sufficient (members with read only).
     return Routed(
-        CommandJob(args=command.args, is_pull_request=bool(issue.get("pull_request")), **common),
+        CommandJob(
+            tenant_id=tenant,
+            delivery_id=delivery,
+            repo=_repo(p),
+            command=command.name,
+            args=command.args,
+            issue_number=int(issue.get("number") or 0),
+            is_pull_request=bool(issue.get("pull_request")),
+            comment_id=int(comment.get("id") or 0),
+            author=(comment.get("user") or {}).get("login") or "",
+        ),
         f"/{command.name}",
     )
 
@@ -142,8 +139,6 @@ def _review(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
         return Routed(None, "review is not an approval")
     if not (review.get("body") or "").strip():
         return Routed(None, "approval has no body")
-    if review.get("author_association") not in WRITE_ASSOCIATIONS:
-        return Routed(None, "approval from a user without write access")
     pr = p.get("pull_request") or {}
     return Routed(
         ReviewJob(
@@ -177,6 +172,8 @@ def _pull_request(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
             head_ref=head.get("ref") or "",
             head_sha=head.get("sha") or "",
             closed_by=(p.get("sender") or {}).get("login") or "",
+            head_repo=(head.get("repo") or {}).get("full_name") or "",
+            author=(pr.get("user") or {}).get("login") or "",
         ),
         "memfix PR merged" if pr.get("merged") else "memfix PR closed unmerged",
     )

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from core.errors import PermanentError, TransientError
-from core.models import CommandJob, Job, JobResult, PushJob, RefusalJob
+from core.models import CommandJob, Job, JobResult, PushJob
 
 if TYPE_CHECKING:
     from core.db import Database
@@ -80,11 +80,13 @@ class JobRunner:
         github: Callable[[int], GitHubReplies],
         *,
         max_attempts: int = 3,
+        refusal: Callable[[Job], str | None] = lambda job: None,
     ):
         self.handlers = handlers
         self.ledger = ledger
         self.github = github
         self.max_attempts = max_attempts
+        self.refusal = refusal  # who may make memfix act: asked before anything is acknowledged or started
 
     def run(self, job: Job, attempt: int = 1) -> JobResult | None:
         """Do the job once. Raises TransientError (or any unexpected error) to ask for a retry;
@@ -95,6 +97,8 @@ class JobRunner:
             return None
         reply_id = entry.reply_comment_id
         try:
+            if (refused := self.refusal(job)) is not None:
+                return self._refuse(job, reply_id, refused)
             reply_id = self._acknowledge(job, reply_id)
             handler = self.handlers.get(job.kind)
             if handler is None:
@@ -125,15 +129,22 @@ class JobRunner:
             self._report(job, reply_id, result.markdown())
         return result
 
+    def _refuse(self, job: Job, reply_id: int | None, text: str) -> JobResult:
+        """A person without write access: a polite answer where one is owed, and nothing started."""
+        log.info("job %s refused: %s lacks write access", job.key, getattr(job, "author", "?"))
+        result = JobResult(text or "not acted on: the person lacks write access to the repository")
+        self.ledger.finish(job, "done", result.summary)
+        if text and _replies(job):
+            self._report(job, reply_id, text)
+        return result
+
     def _acknowledge(self, job: Job, reply_id: int | None) -> int | None:
         """👀 on the command and a reply saying it is queued; both survive a redelivery."""
         if not _replies(job) or reply_id:
             return reply_id
         gh = self.github(job.tenant_id)
-        if isinstance(job, (CommandJob, RefusalJob)) and job.comment_id:
+        if isinstance(job, CommandJob) and job.comment_id:
             gh.react(job.repo, job.comment_id, "eyes")
-        if isinstance(job, RefusalJob):
-            return None  # the refusal itself is the reply
         reply_id = gh.comment(job.repo, job.number, self._body(job, f"👀 {_what(job)} is queued; this comment "
                                                                "will show the result."))
         self.ledger.set_reply(job, reply_id)
@@ -165,7 +176,7 @@ def _replies(job: Job) -> bool:
 
 
 def _what(job: Job) -> str:
-    if isinstance(job, (CommandJob, RefusalJob)):
+    if isinstance(job, CommandJob):
         return f"`/{job.command}`"
     return {"push": "Push processing", "review": "Saving the review", "issue": "AutoFix for this issue",
             "pr_closed": "Recording the PR outcome", "installation": "Installation update"}.get(job.kind, job.kind)

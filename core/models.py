@@ -87,7 +87,7 @@ class PushJob(Job):
 
 @dataclass(frozen=True)
 class CommandJob(Job):
-    """A slash command in a PR or issue comment, from a user with write access."""
+    """A slash command in a PR or issue comment; the worker asks GitHub whether its author may write."""
 
     kind: ClassVar[str] = "command"
     command: str = ""
@@ -110,26 +110,6 @@ class CommandJob(Job):
         """`/autofix [path] [-- guidance]` → (path, guidance)."""
         head, tail = _split_guidance(self.args)
         return (head.split()[0] if head.split() else None), (tail.strip() or None)
-
-
-@dataclass(frozen=True)
-class RefusalJob(Job):
-    """A command from someone without write access: they still get a polite answer."""
-
-    kind: ClassVar[str] = "refusal"
-    command: str = ""
-    issue_number: int = 0
-    comment_id: int = 0
-    author: str = ""
-    association: str = ""
-
-    @property
-    def key(self) -> str:
-        return f"refusal:{self.repo}:{self.comment_id}"
-
-    @property
-    def number(self) -> int | None:
-        return self.issue_number
 
 
 @dataclass(frozen=True)
@@ -162,6 +142,8 @@ class PullRequestClosedJob(Job):
     head_ref: str = ""
     head_sha: str = ""
     closed_by: str = ""
+    head_repo: str = ""  # owner/name the head branch lives in: a fork's, for a fork PR
+    author: str = ""  # who opened the PR
 
     @property
     def key(self) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from core.commands import Commands, refuse
+from core.commands import Commands
 from core.deliveries import DatabaseDeliveries, DeliveryLog, DynamoDeliveries, MemoryDeliveries
 from core.intake import Intake
 from core.models import JobResult, PushJob
@@ -196,11 +196,17 @@ class Services:
         with self._lock:  # the local worker thread and a request may race to build it
             handlers = {
                 "command": self.commands.handle,
-                "refusal": refuse,
                 "installation": self.tenants.handle,
                 "push": self.on_push,
                 "review": self.review_steps.review,
                 "pr_closed": self.on_pr_closed,
                 "issue": self.pipelines.on_issue,
             }
-            return JobRunner(handlers, JobLedger(self.db), self.github, max_attempts=self.settings.job_max_attempts)
+            return JobRunner(handlers, JobLedger(self.db), self.github, max_attempts=self.settings.job_max_attempts,
+                             refusal=self.permissions.refusal)
+
+    @cached_property
+    def permissions(self):
+        from core.permissions import Permissions
+
+        return Permissions(self.github)

@@ -3,7 +3,7 @@
 import pytest
 
 from core.events import parse_command, route
-from core.models import CommandJob, InstallationJob, Job, PullRequestClosedJob, PushJob, RefusalJob, ReviewJob
+from core.models import CommandJob, InstallationJob, Job, PullRequestClosedJob, PushJob, ReviewJob
 from tests.fakes import payloads as P
 
 BOT = "memfix[bot]"
@@ -41,11 +41,12 @@ def test_collaborator_command_becomes_a_command_job():
     assert job.key == "command:o/r:99"
 
 
-@pytest.mark.parametrize("association", ["NONE", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER", ""])
-def test_outsider_command_becomes_a_refusal(association):
+@pytest.mark.parametrize("association", ["NONE", "CONTRIBUTOR", "MEMBER", "OWNER", ""])
+def test_every_command_is_a_command_job_whatever_the_association(association):
+    # The association is neither necessary nor sufficient; the worker asks GitHub (core/permissions.py).
     p = P.issue_comment("/autofix", installation=7, repo="o/r", association=association, login="mallory")
     job = route("issue_comment", p, "d1", BOT).job
-    assert isinstance(job, RefusalJob) and job.author == "mallory"
+    assert isinstance(job, CommandJob) and job.author == "mallory"
 
 
 def test_memfix_own_comment_is_ignored():

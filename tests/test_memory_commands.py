@@ -80,6 +80,7 @@ def test_approved_review_is_a_review_step(serve, fake_github, tenant_id):
     p["pull_request"]["number"] = pr
     p["review"].update(state="approved", author_association="MEMBER", id=777,
                        body="Nice: retries now back off exponentially.\n\n> quoted text is ignored")
+    p["review"]["user"]["login"] = "alice"
     assert serve("pull_request_review", p) == 202
     assert serve.drain()
     [reply] = [c["body"] for c in fake_github.comments(REPO, pr) if c["user"]["login"] == "memfix[bot]"]

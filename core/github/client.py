@@ -391,8 +391,9 @@ class InstallationClient:
 
     def user_permission(self, repo: str, username: str) -> str:
         url = f"{_split(repo)}/collaborators/{quote(username, safe='')}/permission"
-        data = self._json("GET", url, missing_ok=True)
-        return data.get("permission", "none") if data else "none"
+        data = self._json("GET", url, missing_ok=True) or {}
+        role = data.get("role_name")  # names maintain and triage, which `permission` folds into write and read
+        return role if role in ("admin", "maintain", "write", "triage", "read") else data.get("permission", "none")
 
 
 def _check_fields(name: str | None, conclusion: str | None, title: str | None, summary: str | None) -> dict:

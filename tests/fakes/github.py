@@ -105,6 +105,9 @@ class Fault:
     times: int
 
 
+DEFAULT_COLLABORATORS = {"alice": "write", "octocat": "admin"}
+
+
 def _blob_sha(content: str) -> str:
     data = content.encode()
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
@@ -151,9 +154,11 @@ class FakeGitHub(FakeServer):
         default_branch: str = "main",
         collaborators: dict[str, str] | None = None,
     ) -> str:
-        """Create a repository with one commit on `default_branch`; returns that commit's sha."""
+        """Create a repository with one commit on `default_branch`; returns that commit's sha. By default the
+        payloads' usual people may write: alice (write) and octocat (admin); everyone else has no access."""
         with self._lock:
-            repo = Repo(full_name, next(self._ids), default_branch, dict(collaborators or {}))
+            people = DEFAULT_COLLABORATORS if collaborators is None else collaborators
+            repo = Repo(full_name, next(self._ids), default_branch, dict(people))
             self._repos[full_name] = repo
             sha = self._commit(repo, dict(files or {}))
             repo.branches[default_branch] = sha
@@ -695,8 +700,11 @@ class FakeGitHub(FakeServer):
         return jsonify(reaction), 201
 
     def _permission(self, repo: Repo, user: str):
-        permission = repo.collaborators.get(user, "none")
-        return jsonify(permission=permission, role_name=permission, user=self._user(user))
+        role = repo.collaborators.get(user)
+        if role is None:
+            raise ApiError(404, f"{user} is not a user")  # GitHub: 404 for unknown users, none for strangers
+        legacy = {"maintain": "write", "triage": "read"}.get(role, role)  # `permission` folds the finer roles
+        return jsonify(permission=legacy, role_name=role, user=self._user(user))
 
     def _check_run_fields(self, data: dict, run: dict) -> dict:
         if data.get("status") not in (None, "queued", "in_progress", "completed"):

@@ -97,8 +97,10 @@ def pull_request_closed(*, installation: int, repo: str, number: int, branch: st
     return p
 
 
-def issue_labelled(*, installation: int, repo: str, number: int, title: str, body: str, label: str = "memfix") -> dict:
+def issue_labelled(*, installation: int, repo: str, number: int, title: str, body: str, label: str = "memfix",
+                   login: str = "alice") -> dict:
     p = _place(example("issues", "labeled"), installation=installation, repo=repo)
     p["issue"].update(number=number, title=title, body=body)
     p["label"]["name"] = label
+    p["sender"]["login"] = login
     return p
