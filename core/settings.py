@@ -36,6 +36,14 @@ def _choice(env: Mapping[str, str], name: str, default: str, allowed: tuple[str,
     return value
 
 
+def _list(env: Mapping[str, str], name: str, allowed: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    items = tuple(dict.fromkeys(v.strip() for v in env.get(name, "").split(",") if v.strip()))
+    bad = [v for v in items if allowed is not None and v.lower() not in allowed]
+    if bad:
+        raise SettingsError(f"{name} may list only {', '.join(allowed)}, got {', '.join(bad)}")
+    return tuple(v.lower() for v in items) if allowed is not None else items
+
+
 def _opt(env: Mapping[str, str], name: str) -> str | None:
     value = env.get(name, "").strip()
     return value or None
@@ -78,6 +86,9 @@ class Settings:
     # LLM and embeddings
     llm_provider: str = "offline"
     llm_model: str | None = None
+    # What a repository's .github/memfix.yml may choose (the installation pays); empty: the configured one only
+    allowed_providers: tuple[str, ...] = ()
+    allowed_models: tuple[str, ...] = ()
     llm_base_url: str | None = None
     openai_api_key: str | None = field(default=None, repr=False)
     anthropic_api_key: str | None = field(default=None, repr=False)
@@ -136,6 +147,8 @@ class Settings:
             max_body_bytes=_int(env, "MEMFIX_MAX_BODY_BYTES", 25 * 1024 * 1024),
             llm_provider=_choice(env, "MEMFIX_LLM_PROVIDER", "offline", ("offline", "openai", "anthropic", "local")),
             llm_model=_opt(env, "MEMFIX_LLM_MODEL"),
+            allowed_providers=_list(env, "MEMFIX_ALLOWED_PROVIDERS", ("offline", "openai", "anthropic", "local")),
+            allowed_models=_list(env, "MEMFIX_ALLOWED_MODELS"),
             llm_base_url=_opt(env, "MEMFIX_LLM_BASE_URL"),
             openai_api_key=_opt(env, "OPENAI_API_KEY"),
             anthropic_api_key=_opt(env, "ANTHROPIC_API_KEY"),
@@ -163,6 +176,13 @@ class Settings:
         """github.com for the public API; GitHub Enterprise serves its API under /api/v3."""
         api = self.github_api_url
         return "https://github.com" if api == "https://api.github.com" else api.removesuffix("/api/v3")
+
+    @property
+    def repository_choices(self) -> tuple[frozenset[str], frozenset[str]]:
+        """(providers, models) a repository may ask for: the configured ones, offline, and those allowed."""
+        providers = frozenset({self.llm_provider, "offline", *self.allowed_providers})
+        models = frozenset({*([self.llm_model] if self.llm_model else []), *self.allowed_models})
+        return providers, models
 
     @property
     def bot_login(self) -> str:

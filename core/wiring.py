@@ -160,7 +160,8 @@ class Services:
 
         return PipelineService(self.pipeline_runner, Proposals(self.db), self.github, self.llm,
                                lambda provider, model: llm_from_settings(self.settings, provider=provider, model=model),
-                               self.settings.github_web_url, lambda name, value: self.metric(name, value))
+                               self.settings.github_web_url, lambda name, value: self.metric(name, value),
+                               self.settings.repository_choices)
 
     @cached_property
     def commands(self) -> Commands:

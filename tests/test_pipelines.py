@@ -69,7 +69,7 @@ def test_a_pr_closed_unmerged_is_never_proposed_again(serve, fake_github, tenant
     [pr] = memfix_pulls(fake_github)
     fake_github.close_pull(REPO, pr["number"], merged=False)
     serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=pr["number"],
-                                               branch=pr["head"]["ref"], merged=False))
+                                               branch=pr["head"]["ref"], merged=False, sha=pr["head"]["sha"]))
     assert serve.drain()
 
     push(serve, fake_github, tenant_id, {"other.md": "x"}, listed=["app/util.py"])
@@ -87,7 +87,7 @@ def test_a_merged_pr_credits_the_learnings_it_used(serve, fake_github, tenant_id
     assert f"insight:{prior.id}" in pr["body"]
     fake_github.close_pull(REPO, pr["number"], merged=True)
     serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=pr["number"],
-                                               branch=pr["head"]["ref"], merged=True))
+                                               branch=pr["head"]["ref"], merged=True, sha=pr["head"]["sha"]))
     assert serve.drain()
     assert serve.services.insights.get(tenant_id, prior.id).accepted_count == 1
 

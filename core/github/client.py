@@ -335,6 +335,11 @@ class InstallationClient:
         payload = {"title": title, "body": body, "head": head, "base": base}
         return self._json("POST", f"{_split(repo)}/pulls", json=payload)
 
+    def create_review(self, repo: str, number: int, *, commit_id: str, body: str, comments: list[dict]) -> dict:
+        """A COMMENT review: memfix suggests, people decide."""
+        payload = {"commit_id": commit_id, "body": body, "event": "COMMENT", "comments": comments}
+        return self._json("POST", f"{_split(repo)}/pulls/{number}/reviews", json=payload)
+
     def update_pr(self, repo: str, number: int, *, title: str | None = None, body: str | None = None) -> dict:
         changes = {k: v for k, v in {"title": title, "body": body}.items() if v is not None}
         return self._json("PATCH", f"{_split(repo)}/pulls/{number}", json=changes)

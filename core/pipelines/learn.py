@@ -76,13 +76,25 @@ class Learner:
         return self.insights.save_many(tenant_id, lessons)
 
     def on_pr_closed(self, job: PullRequestClosedJob) -> JobResult:
+        """Outcomes only from memfix's own PRs: a head in this repository, on the branch and PR memfix recorded,
+        closed by someone other than an outside author; and a verdict on memfix's change only at its commit."""
+        if job.head_repo and job.head_repo.lower() != (job.repo or "").lower():
+            return JobResult(f"PR #{job.pr_number} comes from `{job.head_repo}`, not from memfix; nothing to learn.")
+        if job.author and job.closed_by == job.author:
+            return JobResult(f"PR #{job.pr_number} was closed by its own author @{job.author}, not by reviewers "
+                             "of a memfix change; nothing to learn.")
         with self.db.tenant(job.tenant_id) as conn:
             proposal = conn.execute(
-                "UPDATE proposals SET state = %s, updated_at = now() WHERE repository = %s AND branch = %s"
-                " RETURNING *", ("merged" if job.merged else "closed", job.repo, job.head_ref),
+                "UPDATE proposals SET state = %s, updated_at = now()"
+                " WHERE repository = %s AND branch = %s AND pr_number = %s AND state = 'open' RETURNING *",
+                ("merged" if job.merged else "closed", job.repo, job.head_ref, job.pr_number),
             ).fetchone()
         if proposal is None:
-            return JobResult(f"PR #{job.pr_number} is not one memfix remembers proposing; nothing to learn.")
+            return JobResult(f"PR #{job.pr_number} is not an open PR memfix remembers proposing; nothing to learn.")
+        if proposal["head_sha"] and proposal["head_sha"] != job.head_sha:
+            return JobResult(f"PR #{job.pr_number} closed at {job.head_sha[:7]}, not at memfix's commit "
+                             f"{proposal['head_sha'][:7]}: people changed it, so its outcome is not taken as a "
+                             "verdict on memfix's change.")
         ids = list(proposal["insight_ids"])
         if ids:
             self.insights.record_outcome(job.tenant_id, ids, accepted=job.merged)

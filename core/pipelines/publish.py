@@ -72,21 +72,22 @@ class Publisher:
         if pr is not None:
             current = self.gh.get_file(repo, patch.path, branch)
             if current == patch.updated:
-                action = "unchanged"
+                action, head = "unchanged", pr["head"]["sha"]
             else:
-                self.gh.put_file(repo, patch.path, patch.updated, branch, message,
-                                 sha=self.gh.get_file_sha(repo, patch.path, branch))
+                head = self.gh.put_file(repo, patch.path, patch.updated, branch, message,
+                                        sha=self.gh.get_file_sha(repo, patch.path, branch))
                 action = "updated"
             self.gh.update_pr(repo, pr["number"], body=body)
         else:
             self.gh.create_branch(repo, branch, self.gh.get_branch_sha(repo, base_branch))
-            self.gh.put_file(repo, patch.path, patch.updated, branch, message,
-                             sha=self.gh.get_file_sha(repo, patch.path, branch))
+            head = self.gh.put_file(repo, patch.path, patch.updated, branch, message,
+                                    sha=self.gh.get_file_sha(repo, patch.path, branch))
             pr = self.gh.create_pr(repo, f"memfix: {title}", body, branch, base_branch)
             action = "created"
         self.proposals.save(
             tenant_id, repository=repo, pipeline=pipeline, fingerprint=fingerprint, path=patch.path, branch=branch,
-            base_branch=base_branch, pr_number=pr["number"], state="open", run_id=run_id, insight_ids=insight_ids,
+            base_branch=base_branch, pr_number=pr["number"], head_sha=head, state="open", run_id=run_id,
+            insight_ids=insight_ids,
             finding_codes=sorted({f.code for f in patch.findings}), diff="\n".join(patch.changed_lines()),
             rationale=patch.rationale, provider=provider, model=model,
         )

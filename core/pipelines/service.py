@@ -6,18 +6,19 @@ import copy
 import logging
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from core.errors import PermanentError
 from core.events import MEMFIX_BRANCH_PREFIX
 from core.memory.sanitize import escape_braces
 from core.models import CommandJob, IssueJob, JobResult, Patch, PushJob
-from core.pipelines.config import CONFIG_PATH, parse_config
+from core.pipelines.config import CONFIG_PATH, RepoConfig, parse_config
 from core.pipelines.propose import apply_edits
 from core.pipelines.publish import Proposals, Publisher
 from core.pipelines.runner import EDIT_SCHEMA, SYSTEM, PipelineRunner, RunReport, RunRequest, summary
 from core.pipelines.runs import Mirror
+from core.pipelines.suggest import hunks, placeable, suggestions
 from core.pipelines.verify import confidence, status_for, verify
 from core.pipelines.workspace import GitHubWorkspace
 
@@ -54,6 +55,25 @@ def check_run_mirror(gh: Any, repo: str, head_sha: str | None, name: str) -> Mir
     return mirror
 
 
+@dataclass(frozen=True)
+class RepoSettings:
+    """A repository's `.github/memfix.yml` as read from its default branch, and where it came from."""
+
+    config: RepoConfig
+    problems: list[str]
+    source: str  # e.g. "`.github/memfix.yml` at main@1a2b3c4"
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a run reads and where its fixes go: the commit scanned, the branch PRs target, or a fork's PR."""
+
+    sha: str  # the commit whose files are read, always in the event's own repository
+    base_branch: str | None  # where single-file PRs go; None for a fork PR (memfix cannot push there)
+    fork: str | None = None  # owner/name of the PR's head repository, when it is not this one
+    pr_number: int | None = None
+
+
 @dataclass
 class PipelineService:
     runner: PipelineRunner
@@ -63,6 +83,7 @@ class PipelineService:
     llm_for: Callable[[str | None, str | None], Any] | None = None  # a repository's own provider/model
     web_url: str = "https://github.com"
     metric: Callable[[str, int], None] = lambda name, value: None  # the Lambda worker sends EMF metrics
+    choices: tuple[frozenset[str], frozenset[str]] = (frozenset({"offline"}), frozenset())  # providers, models
 
     # ---- triggers ----
 
@@ -71,70 +92,134 @@ class PipelineService:
         if not paths:
             return None
         gh = self.github(job.tenant_id)
-        return self._run(job.tenant_id, job.repo, "autofix", "push", job.key, job.after, job.after, paths,
-                         base_branch=job.default_branch, gh=gh, quiet_if_off=True)
+        settings = self.repo_settings(gh, job.repo, job.default_branch, job.after)
+        return self._run(job.tenant_id, job.repo, "autofix", "push", job.key, Target(job.after, job.default_branch),
+                         paths, settings, gh=gh, quiet_if_off=True)
 
     def on_command(self, job: CommandJob) -> JobResult:
         gh = self.github(job.tenant_id)
         path, guidance = job.path_and_guidance
         pipeline = job.command
+        settings = self.repo_settings(gh, job.repo)
         if job.is_pull_request:
-            pr = gh.get_pull(job.repo, job.issue_number)
-            ref, sha = pr["head"]["ref"], pr["head"]["sha"]
+            target = self._pull_target(gh, job.repo, job.issue_number)
             paths = [path] if path else [f["filename"] for f in gh.list_pull_files(job.repo, job.issue_number)
                                          if f.get("status") != "removed"]
-            base = ref  # single-file PRs against the PR's own head branch
         else:
-            ref = gh.get_repository(job.repo)["default_branch"]
-            sha, base = gh.get_branch_sha(job.repo, ref), ref
-            paths = [path] if path else self._repo_python_files(gh, job.repo, sha, guidance or "")
-        report = self._run(job.tenant_id, job.repo, pipeline, "command", job.key, sha, ref, paths, base_branch=base,
-                           gh=gh, guidance=guidance, issue_number=None if job.is_pull_request else job.issue_number)
-        return result(report, pipeline, paths, self._checks_link(job.repo, sha))
+            branch = gh.get_repository(job.repo)["default_branch"]
+            target = Target(gh.get_branch_sha(job.repo, branch), branch)
+            paths = [path] if path else self._repo_python_files(gh, job.repo, target.sha, guidance or "")
+        report = self._run(job.tenant_id, job.repo, pipeline, "command", job.key, target, paths, settings, gh=gh,
+                           guidance=guidance, issue_number=None if job.is_pull_request else job.issue_number)
+        return result(report, pipeline, paths, self._checks_link(job.repo, target.sha))
+
+    def _pull_target(self, gh: Any, repo: str, number: int) -> Target:
+        """A PR's head commit; GitHub keeps a fork PR's commits in the base repository too (refs/pull/N/head),
+        so its files are read at that commit without a request to the fork."""
+        pr = gh.get_pull(repo, number)
+        head_repo = ((pr["head"].get("repo") or {}).get("full_name") or "")
+        if not head_repo:
+            raise PermanentError("this pull request's head repository no longer exists; nothing to fix")
+        if head_repo.lower() != repo.lower():
+            return Target(pr["head"]["sha"], None, fork=head_repo, pr_number=number)
+        return Target(pr["head"]["sha"], pr["head"]["ref"], pr_number=number)  # PRs against the PR's own branch
 
     def _checks_link(self, repo: str, sha: str) -> str:
         return f"{self.web_url}/{repo}/commit/{sha}/checks"
 
     def on_issue(self, job: IssueJob) -> JobResult:
         gh = self.github(job.tenant_id)
-        ref = gh.get_repository(job.repo)["default_branch"]
-        sha = gh.get_branch_sha(job.repo, ref)
+        branch = gh.get_repository(job.repo)["default_branch"]
+        target = Target(gh.get_branch_sha(job.repo, branch), branch)
         guidance = f"Issue #{job.issue_number}: {job.title}\n\n{job.body}"
-        paths = self._repo_python_files(gh, job.repo, sha, guidance)
-        report = self._run(job.tenant_id, job.repo, "autofix", "issue", job.key, sha, ref, paths, base_branch=ref,
-                           gh=gh, guidance=guidance, issue_number=job.issue_number)
-        return result(report, "autofix", paths, self._checks_link(job.repo, sha))
+        paths = self._repo_python_files(gh, job.repo, target.sha, guidance)
+        report = self._run(job.tenant_id, job.repo, "autofix", "issue", job.key, target, paths,
+                           self.repo_settings(gh, job.repo, branch, target.sha), gh=gh, guidance=guidance,
+                           issue_number=job.issue_number)
+        return result(report, "autofix", paths, self._checks_link(job.repo, target.sha))
 
     def _repo_python_files(self, gh: Any, repo: str, sha: str, text: str) -> list[str]:
         every = [p for p in gh.list_files(repo, sha) if p.endswith(".py")]
         named = [p for p in every if p in set(re.findall(r"[\w./-]+\.py", text))]
         return named or every[:MAX_REPO_FILES]
 
-    def _run(self, tenant_id: int, repo: str, pipeline: str, trigger: str, job_key: str, head_sha: str, ref: str,
-             paths: list[str], *, base_branch: str, gh: Any, guidance: str | None = None,
+    def repo_settings(self, gh: Any, repo: str, branch: str | None = None, sha: str | None = None) -> RepoSettings:
+        """The configuration on the default branch, whatever triggered the run: a PR never changes how memfix
+        treats it. The provider and model it asks for must be among those the installation allows."""
+        if branch is None:
+            branch = gh.get_repository(repo)["default_branch"]
+        sha = sha or gh.get_branch_sha(repo, branch)
+        text = gh.get_file(repo, CONFIG_PATH, sha)
+        config, problems = parse_config(text)
+        providers, models = self.choices
+        if config.provider and config.provider not in providers:
+            problems.append(f"`provider: {config.provider}` is not one this installation allows "
+                            f"({', '.join(sorted(providers))}); kept the installation's")
+            config = replace(config, provider=None)
+        if config.model and config.model not in models:
+            problems.append(f"`model: {escape_braces(config.model)[:80]}` is not one this installation allows"
+                            + (f" ({', '.join(sorted(models))})" if models else "") + "; kept the installation's")
+            config = replace(config, model=None)
+        where = f"`{CONFIG_PATH}` at {branch}@{sha[:7]}" if text is not None else \
+            f"defaults (no `{CONFIG_PATH}` at {branch}@{sha[:7]})"
+        return RepoSettings(config, problems, where)
+
+    def _run(self, tenant_id: int, repo: str, pipeline: str, trigger: str, job_key: str, target: Target,
+             paths: list[str], settings: RepoSettings, *, gh: Any, guidance: str | None = None,
              issue_number: int | None = None, quiet_if_off: bool = False) -> RunReport | None:
-        workspace = GitHubWorkspace(gh, repo, ref, paths)
+        config = settings.config
+        if not config.enabled(pipeline):
+            if quiet_if_off:
+                return None
+            raise PermanentError(f"the {pipeline} pipeline is switched off in {settings.source}")
+        workspace = GitHubWorkspace(gh, repo, target.sha, paths)
         try:
-            config, problems = parse_config(workspace.config_text())
-            if not config.enabled(pipeline):
-                if quiet_if_off:
-                    return None
-                raise PermanentError(f"the {pipeline} pipeline is switched off in {CONFIG_PATH}")
             runner = self.runner
             if (config.provider or config.model) and self.llm_for is not None:
                 runner = copy.copy(self.runner)  # same parts, the repository's own model
                 runner.llm = self.llm_for(config.provider, config.model)
-            request = RunRequest(tenant_id, repo, pipeline, trigger, job_key=job_key, head_sha=head_sha,
-                                 base_branch=base_branch, guidance=guidance, issue_number=issue_number,
+            request = RunRequest(tenant_id, repo, pipeline, trigger, job_key=job_key, head_sha=target.sha,
+                                 base_branch=target.base_branch, guidance=guidance, issue_number=issue_number,
                                  linked_ids=list(config.memory))
-            report = runner.run(request, workspace, publisher=Publisher(self.proposals, gh), config=config,
-                                     mirror=check_run_mirror(gh, repo, head_sha, pipeline))
-            report.config_problems = problems
+            publisher = Publisher(self.proposals, gh) if target.base_branch else None
+            report = runner.run(request, workspace, publisher=publisher, config=config,
+                                mirror=check_run_mirror(gh, repo, target.sha, pipeline))
+            report.config_problems = settings.problems
+            report.notes.insert(0, f"configuration: {settings.source}")
+            if target.fork:
+                report.notes.append(self._suggest(gh, repo, target, report, min(config.max_prs,
+                                                                                 runner.max_prs_cap)))
             self.metric("PRsOpened", sum(o.published.action == "created" for o in report.prs))
             self.metric("ModelTokens", report.prompt_tokens)
             return report
         finally:
             workspace.close()
+
+    def _suggest(self, gh: Any, repo: str, target: Target, report: RunReport, max_files: int) -> str:
+        """A fork's branch is not memfix's to push to: its verified fixes become one review of suggestions."""
+        fixes = sorted(report.promoted, key=lambda o: o.path)[:max_files]
+        fork = f"this pull request comes from the fork `{target.fork}`, where memfix cannot push"
+        if not fixes:
+            return f"{fork}; no verified fix to suggest"
+        shown = {f["filename"]: hunks(f.get("patch")) for f in gh.list_pull_files(repo, target.pr_number)}
+        comments, outside = [], []
+        for outcome in fixes:
+            for s in suggestions(outcome.patch):
+                if placeable(s, shown.get(s.path, [])):
+                    comments.append(s.comment())
+                else:
+                    outside.append(f"`{s.path}`\n{s.diff(outcome.patch.original.splitlines())}")
+        body = [f"memfix verified {len(fixes)} fix(es) for this pull request. Because {fork}, each is offered "
+                "as a suggestion you can apply with one click."]
+        if outside:
+            body += ["", "These fixes touch lines this pull request's diff does not show, so GitHub cannot take "
+                     "them as suggestions; here they are as diffs:", "", *outside]
+        review = gh.create_review(repo, target.pr_number, commit_id=target.sha, body="\n".join(body),
+                                  comments=comments)
+        for outcome in fixes:
+            outcome.note = "offered as a suggestion in a review (fork PR)"
+        link = f" ([review]({review['html_url']}))" if isinstance(review, dict) and review.get("html_url") else ""
+        return (f"{fork}: {len(comments)} suggestion(s) and {len(outside)} diff(s) offered in one review{link}")
 
     # ---- refinement ----
 
@@ -168,7 +253,7 @@ class PipelineService:
         updated = apply_edits(current, completion.data["edits"])
         patch = Patch(path, original, updated, (), "model", float(completion.data["confidence"]),
                       completion.data["rationale"])
-        select = parse_config(gh.get_file(job.repo, CONFIG_PATH, branch))[0].rules(proposal["pipeline"])
+        select = self.repo_settings(gh, job.repo).config.rules(proposal["pipeline"])
         verification = verify(self.runner.ruff, patch, select)
         score = confidence(verification, patch.confidence)
         if status_for(verification, score, 1, 1) != "PROMOTED":

@@ -57,21 +57,24 @@ class LocalWorkspace:
 
 
 class GitHubWorkspace(LocalWorkspace):
-    """Files in scope fetched at one commit into a scratch directory (never a full clone)."""
+    """Files in scope fetched at one commit into a scratch directory (never a full clone). The configuration is
+    not among them: it is read from the default branch (PipelineService.repo_settings), never from a PR."""
 
     def __init__(self, gh: Any, repo: str, ref: str, paths: list[str]):
         super().__init__(Path(tempfile.mkdtemp(prefix="memfix-")))
         self.repo, self.ref = repo, ref
         self._fetched: list[str] = []
-        for path in [CONFIG_PATH, *paths]:
+        for path in paths:
             text = gh.get_file(repo, path, ref)
             if text is None:
                 continue
             target = self.root / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
-            if path != CONFIG_PATH:
-                self._fetched.append(path)
+            self._fetched.append(path)
+
+    def config_text(self) -> str | None:
+        return None
 
     def files(self) -> list[str]:
         return sorted(self._fetched)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import difflib
 import hashlib
 import itertools
 import re
@@ -182,11 +183,13 @@ class FakeGitHub(FakeServer):
         title: str = "Change",
         body: str = "",
         user: str = "octocat",
+        head_repo: str | None = None,
     ) -> dict:
-        """A human opens a pull request from an existing branch."""
+        """A human opens a pull request from an existing branch, of this repository or of `head_repo` (a fork)."""
         with self._lock:
             r = self._repo(repo)
-            return self._render_pull(r, self._new_pull(r, title, body, head, base or r.default_branch, user))
+            pr = self._new_pull(r, title, body, head, base or r.default_branch, user, head_repo)
+            return self._render_pull(r, pr)
 
     def open_issue(self, repo: str, title: str, body: str = "", user: str = "octocat") -> int:
         with self._lock:
@@ -285,6 +288,10 @@ class FakeGitHub(FakeServer):
         with self._lock:
             return copy.deepcopy(self._repo(repo).reactions.get(comment_id, []))
 
+    def reviews(self, repo: str, number: int) -> list[dict]:
+        with self._lock:
+            return copy.deepcopy(self._repo(repo).reviews.get(number, []))
+
     def check_runs(self, repo: str) -> list[dict]:
         with self._lock:
             return copy.deepcopy(list(self._repo(repo).check_runs.values()))
@@ -327,9 +334,11 @@ class FakeGitHub(FakeServer):
     def _api(self, repo: Repo, tail: str) -> str:
         return f"{self.url}/repos/{repo.full_name}/{tail}"
 
-    def _new_pull(self, repo: Repo, title: str, body: str, head: str, base: str, user: str) -> dict:
+    def _new_pull(self, repo: Repo, title: str, body: str, head: str, base: str, user: str,
+                  head_repo: str | None = None) -> dict:
         head = head.split(":", 1)[-1]
-        if head not in repo.branches or base not in repo.branches:
+        source = self._repo(head_repo) if head_repo else repo
+        if head not in source.branches or base not in repo.branches:
             raise ApiError(422, "Validation Failed: head or base branch does not exist")
         if any(
             i["is_pull"] and i["state"] == "open" and i["head_ref"] == head and i["base_ref"] == base
@@ -346,6 +355,7 @@ class FakeGitHub(FakeServer):
             "user": self._user(user),
             "is_pull": True,
             "head_ref": head,
+            "head_repo": source.full_name,
             "base_ref": base,
             "base_sha": repo.branches[base],
             "head_sha": None,
@@ -358,7 +368,12 @@ class FakeGitHub(FakeServer):
 
     def _head_sha(self, repo: Repo, pr: dict) -> str:
         # an open pull request follows its branch; a closed one keeps the sha it was closed at
-        return pr["head_sha"] or repo.branches[pr["head_ref"]]
+        if pr["head_sha"]:
+            return pr["head_sha"]
+        source = self._repo(pr.get("head_repo") or repo.full_name)
+        sha = source.branches[pr["head_ref"]]
+        repo.commits.setdefault(sha, source.commits[sha])  # like refs/pull/N/head: a fork's commit is here too
+        return sha
 
     def _diff(self, repo: Repo, pr: dict) -> list[dict]:
         before, after = repo.commits[pr["base_sha"]], repo.commits[self._head_sha(repo, pr)]
@@ -367,15 +382,19 @@ class FakeGitHub(FakeServer):
             if before.get(path) == after.get(path):
                 continue
             status = "added" if path not in before else "removed" if path not in after else "modified"
-            out.append({"sha": _blob_sha(after.get(path, "")), "filename": path, "status": status})
+            patch = "\n".join(difflib.unified_diff(before.get(path, "").splitlines(),
+                                                   after.get(path, "").splitlines(), lineterm="", n=3))
+            out.append({"sha": _blob_sha(after.get(path, "")), "filename": path, "status": status,
+                        "patch": patch.split("\n", 2)[2] if patch.count("\n") >= 2 else ""})
         return out
 
     def _render_pull(self, repo: Repo, pr: dict) -> dict:
         ref = {"repo": {"full_name": repo.full_name, "id": repo.id}}
+        source = self._repo(pr.get("head_repo") or repo.full_name)
         public = {
             k: v
             for k, v in pr.items()
-            if k not in ("is_pull", "head_ref", "base_ref", "base_sha", "head_sha")
+            if k not in ("is_pull", "head_ref", "head_repo", "base_ref", "base_sha", "head_sha")
         }
         return copy.deepcopy(
             {
@@ -385,8 +404,8 @@ class FakeGitHub(FakeServer):
                 "head": {
                     "ref": pr["head_ref"],
                     "sha": self._head_sha(repo, pr),
-                    "label": f"{repo.owner}:{pr['head_ref']}",
-                    **ref,
+                    "label": f"{source.owner}:{pr['head_ref']}",
+                    "repo": {"full_name": source.full_name, "id": source.id, "fork": source is not repo},
                 },
                 "base": {
                     "ref": pr["base_ref"],
@@ -448,6 +467,7 @@ class FakeGitHub(FakeServer):
             (["PATCH"], f"{repo}/pulls/<int:number>", self._update_pull),
             (["GET"], f"{repo}/pulls/<int:number>/files", self._list_pull_files),
             (["GET"], f"{repo}/pulls/<int:number>/reviews", self._list_reviews),
+            (["POST"], f"{repo}/pulls/<int:number>/reviews", self._create_review),
             (["GET"], f"{repo}/issues/<int:number>/comments", self._list_comments),
             (["POST"], f"{repo}/issues/<int:number>/comments", self._create_comment),
             (["PATCH"], f"{repo}/issues/comments/<int:comment_id>", self._edit_comment),
@@ -631,7 +651,7 @@ class FakeGitHub(FakeServer):
             for i in repo.issues.values()
             if i["is_pull"]
             and state in ("all", i["state"])
-            and (head is None or f"{repo.owner}:{i['head_ref']}" == head)
+            and (head is None or f"{self._repo(i.get('head_repo') or repo.full_name).owner}:{i['head_ref']}" == head)
             and (base is None or i["base_ref"] == base)
         ]
         return jsonify(_page([self._render_pull(repo, p) for p in pulls]))
@@ -662,6 +682,21 @@ class FakeGitHub(FakeServer):
         if number not in repo.issues:
             raise ApiError(404, "Not Found")
         return jsonify(_page(repo.reviews.get(number, [])))
+
+    def _create_review(self, repo: Repo, number: int):
+        """GitHub refuses (422) a comment on a line the PR's diff does not show, or spanning two hunks."""
+        pr, data = self._pull(repo, number), request.get_json()
+        shown = {f["filename"]: _hunks(f["patch"]) for f in self._diff(repo, pr)}
+        for c in data.get("comments") or []:
+            start, end = c.get("start_line") or c["line"], c["line"]
+            if not any(start in r and end in r for r in shown.get(c["path"], [])):
+                raise ApiError(422, "Unprocessable Entity: pull_request_review_thread.line could not be resolved")
+        review = {"id": next(self._ids), "body": data.get("body") or "", "state": "COMMENTED",
+                  "user": self._user(self._caller()), "commit_id": data.get("commit_id"),
+                  "comments": copy.deepcopy(data.get("comments") or []),
+                  "html_url": self._html(repo, f"pull/{number}#pullrequestreview-{next(self._ids)}")}
+        repo.reviews.setdefault(number, []).append(review)
+        return jsonify(review), 200
 
     def _list_comments(self, repo: Repo, number: int):
         if number not in repo.issues:
@@ -761,6 +796,11 @@ class FakeGitHub(FakeServer):
 
     def _caller(self) -> str:
         return self.bot_login  # every installation token acts as the App's bot user
+
+
+def _hunks(patch: str) -> list[range]:
+    return [range(int(m[1]), int(m[1]) + int(m[2] if m[2] is not None else 1))
+            for m in re.finditer(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", patch, re.M)]
 
 
 def _public(comment: dict) -> dict:

@@ -88,11 +88,14 @@ def push(*, installation: int, repo: str, commits: list[dict], ref: str = "refs/
 
 
 def pull_request_closed(*, installation: int, repo: str, number: int, branch: str, merged: bool,
-                        sha: str = "b" * 40, closer: str = "bob") -> dict:
+                        sha: str = "b" * 40, closer: str = "bob", head_repo: str | None = None,
+                        author: str = "memfix[bot]") -> dict:
     p = _place(example("pull_request", "closed"), installation=installation, repo=repo)
     p["number"] = number
     p["pull_request"].update(number=number, merged=merged)
     p["pull_request"]["head"].update(ref=branch, sha=sha)
+    p["pull_request"]["head"]["repo"]["full_name"] = head_repo or repo
+    p["pull_request"]["user"]["login"] = author
     p["sender"]["login"] = closer
     return p
 

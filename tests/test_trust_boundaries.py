@@ -1,0 +1,106 @@
+"""A PR may not change how memfix treats it; forks get suggestions, never pushes; only memfix's own PRs teach it.
+
+Signed webhooks → memfix serve → the fake GitHub, real PostgreSQL."""
+
+from __future__ import annotations
+
+from tests.fakes import payloads as P
+from tests.test_pipelines import BUGGY, REPO, memfix_pulls, push
+
+CONFIG = ".github/memfix.yml"
+
+
+def _command(serve, gh, tenant: int, number: int, text: str = "/autofix", pull_request: bool = True) -> str:
+    cid = gh.add_comment(REPO, number, text, user="alice")["id"]
+    assert serve("issue_comment", P.issue_comment(text, installation=tenant, repo=REPO, number=number,
+                                                  comment_id=cid, pull_request=pull_request)) == 202
+    assert serve.drain()
+    return next(c["body"] for c in gh.comments(REPO, number) if f"command:{REPO}:{cid}" in c["body"])
+
+
+# ---- configuration from the default branch ----
+
+def test_a_pr_that_changes_the_configuration_does_not_change_its_own_run(serve, fake_github, tenant_id):
+    main = fake_github.push(REPO, "main", {CONFIG: "max_prs: 2\n"})
+    fake_github.push(REPO, "sneaky", {CONFIG: "autofix_rules: [E9]\nignore: ['**']\nprovider: openai\n"
+                                              "memory: [1, 2, 3]\n", "app/util.py": BUGGY}, base="main")
+    pr = fake_github.open_pull(REPO, "sneaky")
+    reply = _command(serve, fake_github, tenant_id, pr["number"])
+
+    [fix] = memfix_pulls(fake_github)  # F401 still selected and app/util.py not ignored: the PR's file was not read
+    assert fix["base"]["ref"] == "sneaky" and "F401" in fix["title"]
+    assert f"configuration: `{CONFIG}` at main@{main[:7]}" in reply
+    assert not any(path.endswith(f"/contents/{CONFIG}") and "sneaky" in path for _, path, _ in fake_github.requests)
+
+
+def test_a_repository_chooses_only_among_the_providers_and_models_the_installation_allows(serve, fake_github,
+                                                                                          tenant_id):
+    push(serve, fake_github, tenant_id, {CONFIG: "provider: anthropic\nmodel: claude-opus-4\n"}, listed=[])
+    number = fake_github.open_issue(REPO, "Unused imports", "app/util.py")
+    fake_github.push(REPO, "main", {"app/util.py": BUGGY})
+    reply = _command(serve, fake_github, tenant_id, number, "/autofix app/util.py", pull_request=False)
+    assert "`provider: anthropic` is not one this installation allows (offline)" in reply
+    assert "`model: claude-opus-4` is not one this installation allows" in reply
+    assert "provider `offline`" in reply and "**AutoFix** finished" in reply
+
+
+# ---- fork PRs: suggestions, never a push ----
+
+def test_a_fork_pr_gets_one_review_of_suggestions_and_no_push(serve, fake_github, tenant_id):
+    long_file = "import json\n" + "".join(f"value_{i} = {i}\n" for i in range(30))
+    fake_github.push(REPO, "main", {"app/long.py": long_file})
+    fake_github.add_repo("mallory/api", {"app/long.py": long_file.replace("value_29 = 29", "value_29 = 'x'"),
+                                         "app/util.py": BUGGY}, collaborators={})
+    pr = fake_github.open_pull(REPO, "main", head_repo="mallory/api", user="mallory", title="From a fork")
+    reply = _command(serve, fake_github, tenant_id, pr["number"])
+
+    assert memfix_pulls(fake_github) == []  # nothing pushed, no PR opened
+    assert not any(m != "GET" and "/contents/" in p for m, p, _ in fake_github.requests)
+    assert not any("/repos/mallory/" in p for _, p, _ in fake_github.requests)  # the fork is never addressed
+    [review] = fake_github.reviews(REPO, pr["number"])
+    assert review["commit_id"] == pr["head"]["sha"] and review["state"] == "COMMENTED"
+    bodies = {c["path"]: c["body"] for c in review["comments"]}
+    assert "```suggestion" in bodies["app/util.py"] and "import os" not in bodies["app/util.py"]
+    assert "app/long.py" not in bodies  # `import json` on line 1 lies outside the PR's diff …
+    assert "-import json" in review["body"]  # … so it is offered as a diff in the review body
+    assert "fork `mallory/api`" in reply and "suggestion" in reply
+
+
+# ---- outcomes only from memfix's own PRs ----
+
+def _closed(serve, tenant: int, pr: dict, **kw) -> None:
+    serve("pull_request", P.pull_request_closed(installation=tenant, repo=REPO, number=kw.pop("number", pr["number"]),
+                                               branch=pr["head"]["ref"], **kw))
+    assert serve.drain()
+
+
+def _rejections(serve, tenant: int) -> list[str]:
+    return [i.title for i in serve.services.insights.for_repository(tenant, REPO) if "rejected" in i.title]
+
+
+def test_an_outsider_cannot_veto_a_memfix_fix(serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
+    [real] = memfix_pulls(fake_github)
+    sha = real["head"]["sha"]
+    # A fork PR reusing memfix's branch name, closed by its own author.
+    _closed(serve, tenant_id, real, merged=False, sha=sha, head_repo="mallory/api", author="mallory",
+            closer="mallory")
+    # Its own author closing a same-repository PR on that branch, or another PR number on it.
+    _closed(serve, tenant_id, real, merged=False, sha=sha, author="mallory", closer="mallory")
+    _closed(serve, tenant_id, real, merged=False, sha=sha, number=real["number"] + 50)
+    assert _rejections(serve, tenant_id) == []
+
+    fake_github.push(REPO, "main", {"app/util.py": BUGGY + "\n# touched\n"})
+    push(serve, fake_github, tenant_id, {"docs.md": "x"}, listed=["app/util.py"])
+    assert [p["number"] for p in memfix_pulls(fake_github)] == [real["number"]]  # still memfix's, still updated
+
+    _closed(serve, tenant_id, memfix_pulls(fake_github)[0], merged=False)  # closed at a commit not memfix's
+    assert _rejections(serve, tenant_id) == []
+
+
+def test_reviewers_closing_memfix_pr_at_its_commit_is_remembered(serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
+    [pr] = memfix_pulls(fake_github)
+    fake_github.close_pull(REPO, pr["number"], merged=False)
+    _closed(serve, tenant_id, pr, merged=False, sha=pr["head"]["sha"], closer="bob")
+    assert len(_rejections(serve, tenant_id)) == 1
