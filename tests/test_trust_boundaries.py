@@ -104,3 +104,15 @@ def test_reviewers_closing_memfix_pr_at_its_commit_is_remembered(serve, fake_git
     fake_github.close_pull(REPO, pr["number"], merged=False)
     _closed(serve, tenant_id, pr, merged=False, sha=pr["head"]["sha"], closer="bob")
     assert len(_rejections(serve, tenant_id)) == 1
+
+
+def test_refine_on_a_fork_pr_borrowing_memfix_branch_name_touches_nothing(serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
+    [real] = memfix_pulls(fake_github)
+    branch, before = real["head"]["ref"], fake_github.branch_sha(REPO, real["head"]["ref"])
+    fake_github.add_repo("mallory/api", {"app/util.py": "x = 1\n"}, collaborators={})
+    fake_github.push("mallory/api", branch, {"app/util.py": "x = 2\n"})
+    fork = fake_github.open_pull(REPO, branch, head_repo="mallory/api", user="mallory")
+    reply = _command(serve, fake_github, tenant_id, fork["number"], "/refine rename everything")
+    assert "works on pull requests memfix opened" in reply
+    assert fake_github.branch_sha(REPO, branch) == before

@@ -230,7 +230,9 @@ class PipelineService:
         pr = gh.get_pull(job.repo, job.issue_number)
         branch = pr["head"]["ref"]
         proposal = self.proposals.by_branch(job.tenant_id, job.repo, branch)
-        if not branch.startswith(MEMFIX_BRANCH_PREFIX) or proposal is None:
+        head_repo = (pr["head"].get("repo") or {}).get("full_name") or ""
+        if (not branch.startswith(MEMFIX_BRANCH_PREFIX) or proposal is None or head_repo.lower() != job.repo.lower()
+                or proposal["pr_number"] != job.issue_number):  # a fork PR may borrow memfix's branch name
             raise PermanentError("`/refine` works on pull requests memfix opened")
         if not job.args.strip():
             raise PermanentError("`/refine` needs feedback, e.g. `/refine keep the public function name`")

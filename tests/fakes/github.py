@@ -342,6 +342,7 @@ class FakeGitHub(FakeServer):
             raise ApiError(422, "Validation Failed: head or base branch does not exist")
         if any(
             i["is_pull"] and i["state"] == "open" and i["head_ref"] == head and i["base_ref"] == base
+            and i.get("head_repo", repo.full_name) == source.full_name
             for i in repo.issues.values()
         ):
             raise ApiError(422, f"A pull request already exists for {repo.owner}:{head}.")
