@@ -19,6 +19,7 @@ from githubkit.exception import GitHubException, RateLimitExceeded, RequestError
 from githubkit.retry import RetryOption
 
 from core.errors import GitHubError, GitHubPermanentError, GitHubTransientError
+from core.paths import git_ref, url_path
 from core.settings import Settings, SettingsError
 
 log = logging.getLogger(__name__)
@@ -119,6 +120,11 @@ def _to_memfix_error(exc: GitHubException) -> GitHubError:
     status = exc.response.status_code if isinstance(exc, RequestFailed) else None
     cls = GitHubTransientError if _is_transient(exc) else GitHubPermanentError
     return cls(_describe(exc), status)
+
+
+def _ref(branch: str) -> str:
+    """A branch name in a URL: its `/` stay (GitHub reads them as part of the name); nothing else can escape."""
+    return quote(git_ref(branch), safe="/")
 
 
 def _split(repo: str) -> str:
@@ -262,7 +268,7 @@ class InstallationClient:
     # contents
 
     def get_file(self, repo: str, path: str, ref: str) -> str | None:
-        url = f"{_split(repo)}/contents/{quote(path)}"
+        url = f"{_split(repo)}/contents/{url_path(path)}"
         response = self._send(
             "GET", url, missing_ok=True, params={"ref": ref}, headers={"Accept": RAW_MEDIA_TYPE}
         )
@@ -275,7 +281,7 @@ class InstallationClient:
 
     def get_file_sha(self, repo: str, path: str, ref: str) -> str | None:
         data = self._json(
-            "GET", f"{_split(repo)}/contents/{quote(path)}", missing_ok=True, params={"ref": ref}
+            "GET", f"{_split(repo)}/contents/{url_path(path)}", missing_ok=True, params={"ref": ref}
         )
         return data.get("sha") if isinstance(data, dict) else None
 
@@ -285,7 +291,7 @@ class InstallationClient:
         body = {"message": message, "branch": branch, "content": base64.b64encode(content.encode()).decode()}
         if sha:
             body["sha"] = sha
-        return self._json("PUT", f"{_split(repo)}/contents/{quote(path)}", json=body)["commit"]["sha"]
+        return self._json("PUT", f"{_split(repo)}/contents/{url_path(path)}", json=body)["commit"]["sha"]
 
     # repositories and branches
 
@@ -293,7 +299,7 @@ class InstallationClient:
         return self._json("GET", _split(repo))
 
     def get_branch_sha(self, repo: str, branch: str) -> str:
-        return self._json("GET", f"{_split(repo)}/git/ref/heads/{quote(branch)}")["object"]["sha"]
+        return self._json("GET", f"{_split(repo)}/git/ref/heads/{_ref(branch)}")["object"]["sha"]
 
     def create_branch(self, repo: str, branch: str, sha: str) -> None:
         try:
@@ -302,7 +308,7 @@ class InstallationClient:
             if exc.status != 422:  # 422: the ref exists; our branches are deterministic, so move it
                 raise
             self._json(
-                "PATCH", f"{_split(repo)}/git/refs/heads/{quote(branch)}", json={"sha": sha, "force": True}
+                "PATCH", f"{_split(repo)}/git/refs/heads/{_ref(branch)}", json={"sha": sha, "force": True}
             )
 
     # pull requests
@@ -315,8 +321,10 @@ class InstallationClient:
 
     def list_files(self, repo: str, ref: str) -> list[str]:
         """Every file path at a commit (one recursive tree request)."""
-        tree = self._json("GET", f"{_split(repo)}/git/trees/{ref}", params={"recursive": "1"})
-        return [entry["path"] for entry in tree.get("tree", []) if entry.get("type") == "blob"]
+        tree = self._json("GET", f"{_split(repo)}/git/trees/{quote(git_ref(ref), safe='')}", params={"recursive": "1"})
+        # mode 120000 is a symlink: its blob is a target path, not a file to fetch
+        return [entry["path"] for entry in tree.get("tree", [])
+                if entry.get("type") == "blob" and entry.get("mode") != "120000"]
 
     def list_reviews(self, repo: str, number: int) -> list[dict]:
         return self._pages(f"{_split(repo)}/pulls/{number}/reviews")
@@ -358,7 +366,8 @@ class InstallationClient:
         )
 
     def create_commit_comment(self, repo: str, sha: str, body: str) -> int:
-        return self._json("POST", f"{_split(repo)}/commits/{sha}/comments", json={"body": body})["id"]
+        url = f"{_split(repo)}/commits/{quote(git_ref(sha), safe='')}/comments"
+        return self._json("POST", url, json={"body": body})["id"]
 
     # checks and permissions
 

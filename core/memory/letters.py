@@ -24,6 +24,7 @@ import yaml
 from core.errors import PermanentError, TransientError
 from core.memory.entries import Entries
 from core.models import MemoryEntry, PushJob
+from core.paths import PathError, repo_path
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,10 @@ def source_ref(repo: str, path: str) -> str:
 
 
 def is_letter_path(path: str) -> bool:
+    try:
+        path = repo_path(path)  # a name that could leave the repository is no letter
+    except PathError:
+        return False
     parts = PurePosixPath(path).parts
     name = parts[-1].lower() if parts else ""
     return len(parts) >= 2 and parts[0] == LETTERS_DIR and name.startswith("letter_") and name.endswith(".md")

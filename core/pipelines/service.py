@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import logging
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -13,6 +12,7 @@ from core.errors import PermanentError
 from core.events import MEMFIX_BRANCH_PREFIX
 from core.memory.sanitize import escape_braces
 from core.models import CommandJob, IssueJob, JobResult, Patch, PushJob
+from core.paths import PathError, repo_path
 from core.pipelines.config import CONFIG_PATH, RepoConfig, parse_config
 from core.pipelines.propose import apply_edits
 from core.pipelines.publish import Proposals, Publisher
@@ -88,7 +88,7 @@ class PipelineService:
     # ---- triggers ----
 
     def on_push(self, job: PushJob) -> RunReport | None:
-        paths = [p for p in (*job.added, *job.modified) if p.endswith(".py")]
+        paths = _checked([p for p in (*job.added, *job.modified) if p.endswith(".py")])
         if not paths:
             return None
         gh = self.github(job.tenant_id)
@@ -97,14 +97,15 @@ class PipelineService:
                          paths, settings, gh=gh, quiet_if_off=True)
 
     def on_command(self, job: CommandJob) -> JobResult:
-        gh = self.github(job.tenant_id)
         path, guidance = job.path_and_guidance
+        path = repo_path(path) if path else None  # a bad path is refused before anything is fetched
+        gh = self.github(job.tenant_id)
         pipeline = job.command
         settings = self.repo_settings(gh, job.repo)
         if job.is_pull_request:
             target = self._pull_target(gh, job.repo, job.issue_number)
-            paths = [path] if path else [f["filename"] for f in gh.list_pull_files(job.repo, job.issue_number)
-                                         if f.get("status") != "removed"]
+            paths = [path] if path else _checked([f["filename"] for f in gh.list_pull_files(job.repo, job.issue_number)
+                                                  if f.get("status") != "removed"])
         else:
             branch = gh.get_repository(job.repo)["default_branch"]
             target = Target(gh.get_branch_sha(job.repo, branch), branch)
@@ -139,8 +140,9 @@ class PipelineService:
         return result(report, "autofix", paths, self._checks_link(job.repo, target.sha))
 
     def _repo_python_files(self, gh: Any, repo: str, sha: str, text: str) -> list[str]:
-        every = [p for p in gh.list_files(repo, sha) if p.endswith(".py")]
-        named = [p for p in every if p in set(re.findall(r"[\w./-]+\.py", text))]
+        every = _checked([p for p in gh.list_files(repo, sha) if p.endswith(".py")])
+        words = {w.strip("`'\"()[]<>,;:!?") for w in text.split()}  # linear: no regex backtracking over long text
+        named = [p for p in every if p in words]
         return named or every[:MAX_REPO_FILES]
 
     def repo_settings(self, gh: Any, repo: str, branch: str | None = None, sha: str | None = None) -> RepoSettings:
@@ -270,6 +272,17 @@ class PipelineService:
         return JobResult(f"Revised `{path}` on `{branch}` (commit {sha[:7]}), confidence {score:.2f}.",
                          [f"rationale: {escape_braces(patch.rationale)}",
                           f"provider `{self.llm.provider}`, model `{self.llm.model}`"])
+
+
+def _checked(paths: list[str]) -> list[str]:
+    """The paths that are safe repository paths; any other is skipped, and logged (it came from a payload)."""
+    good = []
+    for path in paths:
+        try:
+            good.append(repo_path(path))
+        except PathError as exc:
+            log.warning("skipped a path: %s", exc)
+    return good
 
 
 def result(report: RunReport, pipeline: str, paths: list[str], checks: str | None = None) -> JobResult:

@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from core.paths import PathError, inside, repo_path
 from core.pipelines.config import CONFIG_PATH
 
 _SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache", ".ruff_cache", "build"}
@@ -50,7 +51,10 @@ class LocalWorkspace:
         return self.read(CONFIG_PATH)
 
     def write(self, path: str, content: str) -> None:
-        (self.root / path).write_text(content, encoding="utf-8")
+        target = self.root / repo_path(path)
+        if not inside(str(self.root), str(target)):
+            raise PathError(f"{path} is outside {self.root}")
+        target.write_text(content, encoding="utf-8")
 
     def close(self) -> None:
         pass
@@ -68,7 +72,9 @@ class GitHubWorkspace(LocalWorkspace):
             text = gh.get_file(repo, path, ref)
             if text is None:
                 continue
-            target = self.root / path
+            target = self.root / repo_path(path)
+            if not inside(str(self.root), str(target)):  # proven inside the scratch directory before writing
+                raise PathError(f"{path} would be written outside the scratch directory")
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
             self._fetched.append(path)

@@ -1,0 +1,82 @@
+"""Repository paths are data, checked once at the edge before they reach a URL or the filesystem.
+
+A path from a comment, an issue, a configuration file or a payload must name a file inside the event's own
+repository: relative, no `.` or `..` segment, no backslash, NUL or control character, no empty segment, and
+none of that hidden behind percent-encoding. Pure and cheap to import (the webhook path may use it).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote, unquote
+
+from core.errors import PermanentError
+
+MAX_PATH_CHARS = 1024
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+class PathError(PermanentError):
+    """A path that could leave the repository or is not a path at all; the message says which rule it broke."""
+
+
+def repo_path(text: object) -> str:
+    """The normalised repository-relative path, or PathError. A leading `./` is dropped; nothing else is fixed."""
+    if not isinstance(text, str) or not text.strip():
+        raise PathError("a path must be non-empty text")
+    path = text.strip()
+    shown = repr(path[:80])
+    if len(path) > MAX_PATH_CHARS:
+        raise PathError(f"path {shown}… is longer than {MAX_PATH_CHARS} characters")
+    while path.startswith("./"):
+        path = path[2:]
+    decoded = _fully_unquoted(path)
+    for form in {path, decoded}:
+        if _CONTROL.search(form):
+            raise PathError(f"path {shown} contains a control character or NUL byte")
+        if "\\" in form:
+            raise PathError(f"path {shown} contains a backslash")
+        if form.startswith("/") or re.match(r"^[A-Za-z]:", form):
+            raise PathError(f"path {shown} is absolute; give it relative to the repository root")
+    for form in {path, decoded}:
+        segments = form.split("/")
+        if any(s in (".", "..") for s in segments):
+            raise PathError(f"path {shown} has a `.` or `..` segment; paths stay inside the repository")
+        if any(s == "" for s in segments):
+            raise PathError(f"path {shown} has an empty segment")
+    if decoded != path:
+        raise PathError(f"path {shown} is percent-encoded; give it as the file's plain name")
+    return path
+
+
+def _fully_unquoted(text: str) -> str:
+    """Decode repeatedly (`%252e` → `%2e` → `.`), as a chain of careless decoders might."""
+    for _ in range(4):
+        decoded = unquote(text)
+        if decoded == text:
+            break
+        text = decoded
+    return text
+
+
+def url_path(path: str) -> str:
+    """A checked path as URL segments, each percent-encoded: it can only ever address a file."""
+    return "/".join(quote(segment, safe="") for segment in repo_path(path).split("/"))
+
+
+def git_ref(text: object) -> str:
+    """A branch name or commit sha fit for a URL: git's own rules for names, which forbid `..` and the rest."""
+    if not isinstance(text, str) or not text or len(text) > 255 or _CONTROL.search(text) or "\\" in text \
+            or ".." in text or text.startswith(("/", "-")) or text.endswith(("/", ".lock", ".")) or "//" in text \
+            or "@{" in text or any(c in text for c in " ~^:?*[%"):
+        raise PathError(f"{str(text)[:80]!r} is not a branch name or commit")
+    return text
+
+
+def inside(root: str, candidate: str) -> bool:
+    """Whether the resolved `candidate` lies in the resolved `root` (symlinks followed, as the OS would)."""
+    import os
+
+    top = os.path.realpath(root)
+    target = os.path.realpath(candidate)
+    return target == top or target.startswith(top.rstrip(os.sep) + os.sep)
