@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from core.bounded import user_text
 from core.errors import PermanentError
 from core.models import CommandJob, JobResult
 
 CommandService = Callable[[CommandJob], JobResult]
+MAX_COMMAND_CHARS = 10_000  # `/remember` text included: memory is for key points, not documents
 
 
 class Commands:
@@ -18,5 +20,6 @@ class Commands:
         service = self.services.get(job.command)
         if service is None:
             raise PermanentError(f"memfix has no `/{job.command}` command")
+        user_text(job.args, limit=MAX_COMMAND_CHARS, what=f"the text of `/{job.command}`")  # before any storage
         return service(job)
 

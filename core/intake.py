@@ -66,8 +66,15 @@ class Intake:
             payload = json.loads(body)
         except (UnicodeDecodeError, json.JSONDecodeError):
             return Answer(400, {"error": "body is not JSON"})
-
-        routed = route(event, payload, delivery, self.bot_login)
+        except RecursionError:
+            return Answer(400, {"error": "body is nested too deeply"})
+        if not isinstance(payload, dict):
+            return Answer(400, {"error": "body is not a JSON object"})
+        try:
+            routed = route(event, payload, delivery, self.bot_login)
+        except (AttributeError, TypeError, ValueError, KeyError) as exc:  # a field of an unexpected type
+            log.warning("delivery %s (%s) malformed: %s", delivery, event, exc.__class__.__name__)
+            return Answer(400, {"error": "payload fields have unexpected types"})
         if routed.job is None:
             log.debug("delivery %s (%s) ignored: %s", delivery, event, routed.reason)
             return Answer(202, {"status": "ignored", "reason": routed.reason})

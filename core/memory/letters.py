@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from core.bounded import safe_yaml
 from core.errors import PermanentError, TransientError
 from core.memory.entries import Entries
 from core.models import MemoryEntry, PushJob
@@ -112,7 +113,7 @@ def _split_front_matter(path: str, text: str) -> tuple[dict[str, Any], str]:
     if end is None:
         raise LetterError(path, "front matter starts with '---' on line 1 but has no closing '---' line")
     try:
-        meta = yaml.safe_load("\n".join(lines[1:end]))
+        meta = safe_yaml("\n".join(lines[1:end]))
     except yaml.YAMLError as exc:
         raise LetterError(path, f"front matter is not valid YAML: {_yaml_problem(exc)}") from None
     if meta is None:

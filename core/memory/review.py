@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from core.bounded import user_text
 from core.errors import GitHubPermanentError, PermanentError
 from core.memory.sanitize import escape_braces
 from core.models import CATEGORIES, INSIGHT_TYPES, SEVERITIES, CommandJob, Insight, InsightError, JobResult, ReviewJob
@@ -39,6 +40,7 @@ _TYPE_WORDS = (
     ("decision", ("should", "must", "always", "never", "prefer", "we use", "let's", "agreed")),
 )
 MAX_POINTS = 10
+MAX_REVIEW_CHARS = 65_536  # GitHub's own limit for a review body
 POINTS_SCHEMA = {
     "type": "object",
     "properties": {"points": {"type": "array", "maxItems": MAX_POINTS, "items": {
@@ -152,6 +154,7 @@ class ReviewSteps:
             raise PermanentError(f"the model's key points did not validate: {exc}") from exc
 
     def review(self, job: ReviewJob) -> JobResult:
+        user_text(job.body, limit=MAX_REVIEW_CHARS, what="the review's text")
         source = f"https://github.com/{job.repo}/pull/{job.pr_number}#pullrequestreview-{job.review_id}"
         return self._save_points(job.tenant_id, job.repo, review_points([job.body]), source,
                                  f"@{job.author}'s approval")

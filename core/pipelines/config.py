@@ -25,16 +25,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from functools import cache
 from pathlib import PurePosixPath
 from typing import Any
 
 import yaml
 
+from core.bounded import YamlRefused, safe_yaml, shown
 from core.models import PIPELINES
 
 CONFIG_PATH = ".github/memfix.yml"
 PROVIDERS = ("offline", "openai", "anthropic", "local")
 MAX_PRS_LIMIT = 20
+MAX_CONFIG_CHARS = 64 * 1024
+MAX_IGNORES, MAX_PATTERN_CHARS = 100, 200
 
 # AutoFix: code that is wrong or unsafe.
 AUTOFIX_RULES = (
@@ -84,15 +88,22 @@ def _pipeline(name: str) -> str:
 def _pattern_parts(pattern: str) -> tuple[str, ...]:
     text = pattern.strip().removeprefix("./")
     parts = PurePosixPath(text.lstrip("/")).parts
+    parts = tuple(p for i, p in enumerate(parts) if not (p == "**" and i and parts[i - 1] == "**"))  # `**/**` = `**`
     return parts if "/" in text else ("**", *parts)
 
 
 def _matches(pattern: tuple[str, ...], parts: tuple[str, ...]) -> bool:
-    if not pattern:
-        return True  # the pattern named a directory the path lies under
-    if pattern[0] == "**":
-        return any(_matches(pattern[1:], parts[i:]) for i in range(len(parts) + 1))
-    return bool(parts) and fnmatchcase(parts[0], pattern[0]) and _matches(pattern[1:], parts[1:])
+    """Memoised on positions, so `**/**/…` costs pattern × path² steps, never an exponential search."""
+
+    @cache
+    def at(i: int, j: int) -> bool:
+        if i == len(pattern):
+            return True  # the pattern named a directory the path lies under
+        if pattern[i] == "**":
+            return any(at(i + 1, k) for k in range(j, len(parts) + 1))
+        return j < len(parts) and fnmatchcase(parts[j], pattern[i]) and at(i + 1, j + 1)
+
+    return at(0, 0)
 
 
 # ---- parsing: each check returns the value to use, or None to keep the default ----
@@ -100,14 +111,14 @@ def _matches(pattern: tuple[str, ...], parts: tuple[str, ...]) -> bool:
 def _bool(key: str, value: Any, problems: list[str]) -> bool | None:
     if isinstance(value, bool):
         return value
-    problems.append(f"`{key}` must be true or false, not {value!r}; kept the default")
+    problems.append(f"`{key}` must be true or false, not {shown(value)}; kept the default")
     return None
 
 
 def _strings(key: str, value: Any, problems: list[str]) -> list[str] | None:
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
-        problems.append(f"`{key}` must be a list of strings, not {value!r}; kept the default")
+        problems.append(f"`{key}` must be a list of strings, not {shown(value)}; kept the default")
         return None
     return [v.strip() for v in items if v.strip()]
 
@@ -123,7 +134,7 @@ def _rules(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
         if _SELECTOR.fullmatch(item.upper()):
             good.append(item.upper())
         else:
-            problems.append(f"`{key}`: {item!r} is not a ruff rule selector (like F, F401, S6 or PLE); ignored")
+            problems.append(f"`{key}`: {shown(item)} is not a ruff rule selector (like F, F401, S6 or PLE); ignored")
     if not good:
         problems.append(f"`{key}` selects no rules; kept the default (turn the pipeline off with `{key[:-6]}: false`)")
         return None
@@ -132,27 +143,37 @@ def _rules(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
 
 def _ignore(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
     items = _strings(key, value, problems)
-    return None if items is None else tuple(items)
+    if items is None:
+        return None
+    good = []
+    for item in items[:MAX_IGNORES]:
+        if len(item) > MAX_PATTERN_CHARS or ".." in item.split("/") or "\\" in item or "\x00" in item:
+            problems.append(f"`{key}`: {shown(item)} is not a repository path pattern; ignored")
+        else:
+            good.append(item)
+    if len(items) > MAX_IGNORES:
+        problems.append(f"`{key}` lists {len(items)} patterns; only the first {MAX_IGNORES} are used")
+    return tuple(good)
 
 
 def _max_prs(key: str, value: Any, problems: list[str]) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_PRS_LIMIT:
         return value
-    problems.append(f"`{key}` must be a whole number from 1 to {MAX_PRS_LIMIT}, not {value!r}; kept the default")
+    problems.append(f"`{key}` must be a whole number from 1 to {MAX_PRS_LIMIT}, not {shown(value)}; kept the default")
     return None
 
 
 def _provider(key: str, value: Any, problems: list[str]) -> str | None:
     if isinstance(value, str) and value.strip().lower() in PROVIDERS:
         return value.strip().lower()
-    problems.append(f"`{key}` must be one of {', '.join(PROVIDERS)}, not {value!r}; kept the default")
+    problems.append(f"`{key}` must be one of {', '.join(PROVIDERS)}, not {shown(value)}; kept the default")
     return None
 
 
 def _model(key: str, value: Any, problems: list[str]) -> str | None:
     if isinstance(value, str) and value.strip():
         return value.strip()
-    problems.append(f"`{key}` must be a model name, not {value!r}; kept the default")
+    problems.append(f"`{key}` must be a model name, not {shown(value)}; kept the default")
     return None
 
 
@@ -160,7 +181,8 @@ def _memory(key: str, value: Any, problems: list[str]) -> tuple[int, ...] | None
     items = [value] if isinstance(value, int) else value
     if isinstance(items, list) and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in items):
         return tuple(dict.fromkeys(items))
-    problems.append(f"`{key}` must be a list of insight ids (positive whole numbers), not {value!r}; kept the default")
+    problems.append(f"`{key}` must be a list of insight ids (positive whole numbers), not {shown(value)}; "
+                    "kept the default")
     return None
 
 
@@ -174,8 +196,12 @@ def parse_config(text: str | None) -> tuple[RepoConfig, list[str]]:
     """The repository's settings and the problems found in them, in words its maintainers can act on."""
     if text is None or not text.strip():
         return RepoConfig(), []
+    if len(text) > MAX_CONFIG_CHARS:
+        return RepoConfig(), [f"{CONFIG_PATH} is larger than {MAX_CONFIG_CHARS // 1024} KiB; using the defaults"]
     try:
-        data = yaml.safe_load(text)
+        data = safe_yaml(text)
+    except YamlRefused as exc:
+        return RepoConfig(), [f"{CONFIG_PATH}: {exc}; using the defaults"]
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
         line = f" at line {where.line + 1}" if where else ""
@@ -190,7 +216,8 @@ def parse_config(text: str | None) -> tuple[RepoConfig, list[str]]:
     for key, value in data.items():
         check = _CHECKS.get(key) if isinstance(key, str) else None
         if check is None:
-            problems.append(f"unknown setting `{key}` ignored (known: {', '.join(_CHECKS)})")
+            problems.append(f"unknown setting `{shown(key)[1:-1] if isinstance(key, str) else shown(key)}` ignored "
+                            f"(known: {', '.join(_CHECKS)})")
         elif value is not None and (checked := check(key, value, problems)) is not None:  # `key:` alone: default
             values[key] = checked
     return RepoConfig(**values), problems

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from core.bounded import user_text
 from core.errors import PermanentError
 from core.events import MEMFIX_BRANCH_PREFIX
 from core.memory.sanitize import escape_braces
@@ -132,7 +133,8 @@ class PipelineService:
         gh = self.github(job.tenant_id)
         branch = gh.get_repository(job.repo)["default_branch"]
         target = Target(gh.get_branch_sha(job.repo, branch), branch)
-        guidance = f"Issue #{job.issue_number}: {job.title}\n\n{job.body}"
+        title = user_text(job.title, limit=1_000, what="the issue's title")
+        guidance = f"Issue #{job.issue_number}: {title}\n\n{user_text(job.body, limit=70_000, what='the issue')}"
         paths = self._repo_python_files(gh, job.repo, target.sha, guidance)
         report = self._run(job.tenant_id, job.repo, "autofix", "issue", job.key, target, paths,
                            self.repo_settings(gh, job.repo, branch, target.sha), gh=gh, guidance=guidance,
