@@ -171,6 +171,8 @@ def _pipeline(args: argparse.Namespace) -> int:
                   + f"  [{', '.join(sorted({f.code for f in o.findings}))}]")
     for problem in report.config_problems:
         print(f"config: {problem}")
+    for note in report.notes:
+        print(f"note: {note}")
     print(f"\nLearned: {report.learned} insight(s) saved or reinforced. Run {report.run_id}: {summary(report)}.")
     if report.promoted:
         verb = "Applied" if args.apply else "Re-run with --apply to write"

@@ -70,3 +70,28 @@ def test_ring_and_reembed(cli, monkeypatch, model_server):
     monkeypatch.setenv("MEMFIX_EMBEDDING_BASE_URL", model_server.openai_url)
     code, out, _ = cli("reembed")
     assert code == 0 and "1 insight(s) embedded with local:" in out
+
+
+def test_symlinks_are_never_followed_and_never_abort_the_run(cli, tmp_path):
+    outside = tmp_path / "secrets"
+    outside.mkdir()
+    (outside / ".env").write_text("AWS_SECRET_ACCESS_KEY = 'hunter2-not-a-finding'\nimport os\n")
+    checkout = tmp_path / "checkout"
+    (checkout / "pkg").mkdir(parents=True)
+    (checkout / "pkg" / "real.py").write_text("import os\nimport sys\n\nprint(sys.argv)\n")
+    (checkout / "pkg" / "leak.py").symlink_to(outside / ".env")
+    (checkout / "pkg" / "alias.py").symlink_to(checkout / "pkg" / "real.py")
+    (checkout / "linked").symlink_to(outside, target_is_directory=True)
+
+    code, out, _ = cli("autofix", str(checkout), "--json", "--apply")
+    report = json.loads(out)
+    assert code == 0 and "hunter2" not in out
+    assert {o["path"] for o in report["outcomes"]} == {"pkg/real.py"}
+    assert [o["status"] for o in report["outcomes"]] == ["PROMOTED"]
+    assert sum("skipped `pkg/leak.py`" in n for n in report["notes"]) == 1
+    assert sum("skipped `pkg/alias.py`" in n for n in report["notes"]) == 1
+    assert "import os" not in (checkout / "pkg" / "real.py").read_text()  # the rest of the run went on
+    assert (outside / ".env").read_text().startswith("AWS_SECRET")  # nothing written through a link
+
+    code, out, _ = cli("autofix", str(checkout / "pkg" / "leak.py"))
+    assert code == 0 and "hunter2" not in out and "note: skipped `leak.py`" in out

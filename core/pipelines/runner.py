@@ -145,6 +145,7 @@ class PipelineRunner:
             self.runs.phase(run, "scanning", "looking for findings")
             select = config.rules(request.pipeline)
             files = [p for p in workspace.files() if p.endswith(".py") and not config.ignored(p)]
+            report.notes += getattr(workspace, "notes", [])
             report.files_scanned = len(files)
             report.findings = self.ruff.check(workspace.root, files, select, listed=True) if files else []
             if progress:

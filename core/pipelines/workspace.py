@@ -23,27 +23,49 @@ class LocalWorkspace:
     def __init__(self, root: Path, paths: list[str] | None = None):
         self.root = root.resolve()
         self._paths = paths
+        self.notes: list[str] = []  # what the scan left out and why, for the run's output
 
     def files(self) -> list[str]:
-        targets = [self.root / p for p in self._paths] if self._paths else [self.root]
+        """The `.py` files in scope. A symlink is never followed: it could point out of the checkout (a `.env`),
+        and one pointing inside names a file that is scanned under its real name, so it is skipped with a note."""
         found: list[str] = []
-        for target in targets:
-            if target.is_file():
+        for target in [self.root / p for p in self._paths] if self._paths else [self.root]:
+            if target.is_symlink() or not inside(str(self.root), str(target)):
+                self._skip(target)
+            elif target.is_file():
                 found.append(target.relative_to(self.root).as_posix())
-                continue
-            skip = len(str(self.root)) + 1  # strings, not Path objects: a large tree has thousands of files
-            for folder, dirs, names in os.walk(target):
-                dirs[:] = [d for d in dirs if d not in _SKIP_DIRS and not d.startswith(".")]
-                here = folder[skip:].replace(os.sep, "/")
-                found += [f"{here}/{n}" if here else n for n in names if n.endswith(".py")]
+            else:
+                found += self._walk(target)
         files = sorted(set(found))
         if len(files) > MAX_FILES:
             log.warning("scope has %d Python files; scanning the first %d", len(files), MAX_FILES)
         return files[:MAX_FILES]
 
+    def _walk(self, target: Path) -> list[str]:
+        found: list[str] = []
+        skip = len(str(self.root)) + 1  # strings, not Path objects: a large tree has thousands of files
+        for folder, dirs, names in os.walk(target):  # never descends into a symlinked directory
+            dirs[:] = [d for d in dirs if d not in _SKIP_DIRS and not d.startswith(".")]
+            here = folder[skip:].replace(os.sep, "/")
+            for name in names:
+                if not name.endswith(".py"):
+                    continue
+                if os.path.islink(os.path.join(folder, name)):
+                    self._skip(Path(folder, name))
+                else:
+                    found.append(f"{here}/{name}" if here else name)
+        return found
+
+    def _skip(self, target: Path) -> None:
+        shown = os.path.relpath(target, self.root).replace(os.sep, "/")
+        self.notes.append(f"skipped `{shown}`: a symlink or outside the checkout; memfix does not follow links")
+
     def read(self, path: str) -> str | None:
+        target = self.root / path
+        if target.is_symlink() or not inside(str(self.root), str(target)):
+            return None
         try:
-            return (self.root / path).read_text(encoding="utf-8")
+            return target.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return None
 
