@@ -1,4 +1,9 @@
-"""Delivery dedupe on `X-GitHub-Delivery`: a redelivered webhook is acknowledged, not enqueued again."""
+"""Delivery dedupe on the job key: a redelivered or replayed webhook is acknowledged, not enqueued again.
+
+The key is made from signed content only (core/models.py `Job.key`); `X-GitHub-Delivery` is not signed, so
+deduping on it alone let a captured body be replayed under a new id. Column and argument names keep
+"delivery" for the stored tables' sake.
+"""
 
 from __future__ import annotations
 

@@ -174,6 +174,7 @@ def _pull_request(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
             closed_by=(p.get("sender") or {}).get("login") or "",
             head_repo=(head.get("repo") or {}).get("full_name") or "",
             author=(pr.get("user") or {}).get("login") or "",
+            closed_at=str(pr.get("closed_at") or ""),
         ),
         "memfix PR merged" if pr.get("merged") else "memfix PR closed unmerged",
     )
@@ -193,6 +194,7 @@ def _issues(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
             title=issue.get("title") or "",
             body=issue.get("body") or "",
             author=(p.get("sender") or {}).get("login") or "",
+            updated_at=str(issue.get("updated_at") or ""),
         ),
         "issue labelled memfix",
     )
@@ -206,6 +208,7 @@ def _installation_job(p: dict, tenant: int, delivery: str, action: str, repos: l
         action=action,
         account=((p.get("installation") or {}).get("account") or {}).get("login") or "",
         repositories=tuple((int(r["id"]), r["full_name"]) for r in repos or [] if "id" in r and "full_name" in r),
+        updated_at=str((p.get("installation") or {}).get("updated_at") or ""),
     )
 
 

@@ -80,12 +80,15 @@ class Intake:
             return Answer(202, {"status": "ignored", "reason": routed.reason})
         job = routed.job
         try:
-            if not self.deliveries.claim(delivery, event, job.tenant_id):
-                return Answer(202, {"status": "duplicate", "delivery": delivery})
+            # Claimed by job key, which only signed content makes: a redelivery and a replayed body with a
+            # new X-GitHub-Delivery id are both duplicates.
+            claim = f"{job.tenant_id}:{job.key}"
+            if not self.deliveries.claim(claim, event, job.tenant_id):
+                return Answer(202, {"status": "duplicate", "delivery": delivery, "job": job.key})
             try:
                 self.queue.send(job)
             except Exception:
-                self.deliveries.release(delivery)  # a redelivery must be able to try again
+                self.deliveries.release(claim)  # a redelivery must be able to try again
                 raise
         except TransientError as exc:
             log.error("delivery %s not enqueued: %s", delivery, exc)

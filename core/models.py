@@ -34,7 +34,8 @@ def _tuples(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Job:
-    """Common fields of every job. `key` makes the work idempotent across redeliveries."""
+    """Common fields of every job. `key` makes the work idempotent across redeliveries and replays: it is built
+    only from what the webhook signature covers (the payload's own ids and times), never the delivery id."""
 
     kind: ClassVar[str] = ""
     tenant_id: int
@@ -145,9 +146,11 @@ class PullRequestClosedJob(Job):
     head_repo: str = ""  # owner/name the head branch lives in: a fork's, for a fork PR
     author: str = ""  # who opened the PR
 
+    closed_at: str = ""
+
     @property
     def key(self) -> str:
-        return f"pr_closed:{self.repo}:{self.pr_number}:{self.head_sha}"
+        return f"pr_closed:{self.repo}:{self.pr_number}:{self.head_sha}:{self.closed_at}"
 
     @property
     def number(self) -> int | None:
@@ -163,10 +166,11 @@ class IssueJob(Job):
     title: str = ""
     body: str = ""
     author: str = ""
+    updated_at: str = ""  # the issue's, from the signed payload: labelling it again later is a new event
 
     @property
     def key(self) -> str:
-        return f"issue:{self.repo}:{self.issue_number}:{self.delivery_id}"
+        return f"issue:{self.repo}:{self.issue_number}:labeled:{self.updated_at}"
 
     @property
     def number(self) -> int | None:
@@ -181,10 +185,12 @@ class InstallationJob(Job):
     action: str = ""  # created | deleted | added | removed
     account: str = ""
     repositories: tuple[tuple[int, str], ...] = ()  # (repository id, owner/name)
+    updated_at: str = ""  # the installation's, from the signed payload
 
     @property
     def key(self) -> str:
-        return f"installation:{self.tenant_id}:{self.action}:{self.delivery_id}"
+        ids = ",".join(str(i) for i, _ in sorted(self.repositories))
+        return f"installation:{self.tenant_id}:{self.action}:{self.updated_at}:{ids}"
 
 
 @dataclass(frozen=True)

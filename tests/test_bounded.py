@@ -39,7 +39,8 @@ ALIAS_BOMB = "\n".join(["a: &a [x, x, x, x, x, x, x, x, x]"] +
 def test_the_alias_bomb_is_refused_before_it_expands(alarm):
     config, problems = parse_config(ALIAS_BOMB)
     assert config == RepoConfig()
-    assert problems == [".github/memfix.yml: anchors and aliases (`&name`, `*name`) are not accepted; using the defaults"]
+    assert problems == [".github/memfix.yml: anchors and aliases (`&name`, `*name`) are not accepted; "
+                        "using the defaults"]
 
 
 def test_bad_values_are_echoed_short_and_huge_files_refused(alarm):

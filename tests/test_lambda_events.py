@@ -154,11 +154,13 @@ def test_webhook_http_api_v2_event_plain_and_base64(webhook_stack):
     evt = event("webhook-http.json")
     status, answer = invoke_webhook(signed(evt, stack.webhook_secret))
     assert status == 202 and answer["status"] == "queued", answer
+    # The same signed body base64-encoded under a new delivery id: decoded, routed to the same job key, and
+    # so a replay, not a second job.
     status, answer = invoke_webhook(signed(evt, stack.webhook_secret, delivery="b64", base64_body=True))
-    assert status == 202 and answer["status"] == "queued", answer
+    assert status == 202 and answer["status"] == "duplicate" and answer["job"].startswith("issue:"), answer
     assert invoke_webhook(signed(evt, stack.webhook_secret))[1]["status"] == "duplicate"
     jobs = [json.loads(m["Body"]) for m in stack.messages(stack.queue_url)]
-    assert [(j["kind"], j["issue_number"]) for j in jobs] == [("issue", 7), ("issue", 7)]
+    assert [(j["kind"], j["issue_number"]) for j in jobs] == [("issue", 7)]
 
 
 def test_a_secret_that_cannot_be_read_is_an_error_naming_it_not_a_silent_401(account):

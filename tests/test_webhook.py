@@ -111,7 +111,7 @@ def test_the_examples_cover_all_58_event_types():
 
 
 def test_redelivery_is_acknowledged_but_enqueued_once(stack):
-    body = P.encode(P.issue_comment("/autofix", installation=7, repo="o/r"))
+    body = P.encode(P.issue_comment("/autofix", installation=7, repo="o/r", comment_id=701))
     answers = [call(rest_event(P.headers("issue_comment", body, delivery="same-guid"), body)) for _ in range(3)]
     assert [a[1]["status"] for a in answers] == ["queued", "duplicate", "duplicate"]
     assert [m["kind"] for m in stack.queued()] == ["command"]
@@ -136,7 +136,7 @@ def test_a_flood_of_200_deliveries_loses_none(stack):
 
 def test_no_secret_fails_closed(stack, monkeypatch):
     _reload(monkeypatch, GITHUB_WEBHOOK_SECRET=None)
-    body = P.encode(P.issue_comment("/autofix", installation=7, repo="o/r"))
+    body = P.encode(P.issue_comment("/autofix", installation=7, repo="o/r", comment_id=702))
     status, answer = call(rest_event(P.headers("issue_comment", body), body))
     assert status == 503 and "secret" in answer["error"]
     assert stack.queued() == []
@@ -149,14 +149,14 @@ def test_bad_bodies_get_clear_json_errors(stack, monkeypatch):
     no_event = {k: v for k, v in P.headers("ping", body).items() if k != "X-GitHub-Event"}
     assert call(rest_event(no_event, body))[0] == 400
     _reload(monkeypatch, MEMFIX_MAX_BODY_BYTES="1000")
-    big = P.encode(P.issue_comment("/autofix " + "x" * 2000, installation=7, repo="o/r"))
+    big = P.encode(P.issue_comment("/autofix " + "x" * 2000, installation=7, repo="o/r", comment_id=703))
     status, answer = call(rest_event(P.headers("issue_comment", big), big))
     assert status == 413 and "1000" in answer["error"]
     assert stack.queued() == []
 
 
 def test_signature_over_other_bytes_is_rejected(stack):
-    body = P.encode(P.issue_comment("/autofix", installation=7, repo="o/r"))
+    body = P.encode(P.issue_comment("/autofix", installation=7, repo="o/r", comment_id=704))
     headers = P.headers("issue_comment", body)
     tampered = body.replace(b"/autofix", b"/forget 1")
     assert call(rest_event(headers, tampered))[0] == 401
@@ -165,7 +165,7 @@ def test_signature_over_other_bytes_is_rejected(stack):
 def test_queue_outage_answers_503_and_a_redelivery_succeeds(stack, monkeypatch):
     good_url = stack.queue_url
     _reload(monkeypatch, MEMFIX_QUEUE_URL=good_url + "-missing")
-    body = P.encode(P.issue_comment("/autofix", installation=7, repo="o/r"))
+    body = P.encode(P.issue_comment("/autofix", installation=7, repo="o/r", comment_id=705))
     assert call(rest_event(P.headers("issue_comment", body, delivery="g1"), body))[0] == 503
     _reload(monkeypatch, MEMFIX_QUEUE_URL=good_url)
     assert call(rest_event(P.headers("issue_comment", body, delivery="g1"), body))[1]["status"] == "queued"
@@ -188,7 +188,7 @@ with mock_aws():
     from handlers import webhook
     from tests.fakes import payloads as P
     from tests.fakes.aws import LambdaContext
-    body = P.encode(P.issue_comment("/autofix", installation=7, repo="o/r"))
+    body = P.encode(P.issue_comment("/autofix", installation=7, repo="o/r", comment_id=706))
     r = webhook.handler({"headers": P.headers("issue_comment", body), "body": body.decode()}, LambdaContext())
     assert r["statusCode"] == 202, r
 heavy = ("anthropic", "openai", "githubkit", "psycopg", "pgvector", "flask")
