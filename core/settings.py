@@ -62,6 +62,7 @@ class Settings:
     github_app_private_key: str | None = field(default=None, repr=False)
     github_webhook_secret: str | None = field(default=None, repr=False)
     github_api_url: str = "https://api.github.com"
+    github_web_url_setting: str | None = None  # GITHUB_WEB_URL, when Enterprise's web host differs from its API's
     app_slug: str = "memfix"
     github_max_retries: int = 3
     github_retry_base_seconds: float = 1.0
@@ -127,6 +128,7 @@ class Settings:
             github_app_private_key=_opt(env, "GITHUB_APP_PRIVATE_KEY"),
             github_webhook_secret=_opt(env, "GITHUB_WEBHOOK_SECRET"),
             github_api_url=(env.get("GITHUB_API_URL") or "https://api.github.com").rstrip("/"),
+            github_web_url_setting=(_opt(env, "GITHUB_WEB_URL") or "").rstrip("/") or None,
             app_slug=env.get("MEMFIX_APP_SLUG") or "memfix",
             github_max_retries=_int(env, "MEMFIX_GITHUB_MAX_RETRIES", 3),
             github_retry_base_seconds=_float(env, "MEMFIX_GITHUB_RETRY_BASE_SECONDS", 1.0),
@@ -173,7 +175,10 @@ class Settings:
 
     @property
     def github_web_url(self) -> str:
-        """github.com for the public API; GitHub Enterprise serves its API under /api/v3."""
+        """Where links point: GITHUB_WEB_URL, else github.com for the public API, else the API's host (GitHub
+        Enterprise serves its API under /api/v3)."""
+        if self.github_web_url_setting:
+            return self.github_web_url_setting
         api = self.github_api_url
         return "https://github.com" if api == "https://api.github.com" else api.removesuffix("/api/v3")
 

@@ -117,9 +117,10 @@ class ReviewSteps:
     entries: Entries
     review_texts: Fetch | None = None  # for `/remember` with no text
     llm: Any = None  # with a model, `/remember` with no text asks it for the key points
+    web_url: str = ""  # GitHub's web address (Settings.github_web_url): Enterprise hosts its own
 
     def remember(self, job: CommandJob) -> JobResult:
-        source = f"https://github.com/{job.repo}/issues/{job.issue_number}#issuecomment-{job.comment_id}"
+        source = f"{self.web_url}/{job.repo}/issues/{job.issue_number}#issuecomment-{job.comment_id}"
         if job.args.strip():
             try:
                 results = [self.insights.save(job.tenant_id, parse_remember(job.args, job.repo, source))]
@@ -155,7 +156,7 @@ class ReviewSteps:
 
     def review(self, job: ReviewJob) -> JobResult:
         user_text(job.body, limit=MAX_REVIEW_CHARS, what="the review's text")
-        source = f"https://github.com/{job.repo}/pull/{job.pr_number}#pullrequestreview-{job.review_id}"
+        source = f"{self.web_url}/{job.repo}/pull/{job.pr_number}#pullrequestreview-{job.review_id}"
         return self._save_points(job.tenant_id, job.repo, review_points([job.body]), source,
                                  f"@{job.author}'s approval")
 

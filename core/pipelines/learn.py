@@ -36,9 +36,10 @@ def finding_class(f: Finding) -> str:
 
 
 class Learner:
-    def __init__(self, insights: Insights, db: Database):
+    def __init__(self, insights: Insights, db: Database, web_url: str = ""):
         self.insights = insights
         self.db = db
+        self.web_url = web_url  # GitHub's web address (Settings.github_web_url): Enterprise hosts its own
 
     def after_run(self, tenant_id: int, repo: str, pipeline: str, run_id: int, findings: list[Finding],
                   promoted: list[Patch]) -> list[SaveResult]:
@@ -75,6 +76,9 @@ class Learner:
                     tags=(code, "fixed")))
         return self.insights.save_many(tenant_id, lessons)
 
+    def _pr(self, job: PullRequestClosedJob) -> str:
+        return f"{self.web_url}/{job.repo}/pull/{job.pr_number}"
+
     def on_pr_closed(self, job: PullRequestClosedJob) -> JobResult:
         """Outcomes only from memfix's own PRs: a head in this repository, on the branch and PR memfix recorded,
         closed by someone other than an outside author; and a verdict on memfix's change only at its commit."""
@@ -103,7 +107,7 @@ class Learner:
             self.insights.save(job.tenant_id, Insight(
                 repository=job.repo, insight_type="solution", category=category_for(codes), workflow_type=
                 proposal["pipeline"], title=f"Reviewers merged memfix's fix for {codes} in {proposal['path']}",
-                detail=proposal["rationale"] or proposal["diff"][:500], source_ref=_pr(job), tags=("merged",)))
+                detail=proposal["rationale"] or proposal["diff"][:500], source_ref=self._pr(job), tags=("merged",)))
             return JobResult(f"Merged: {len(ids)} insight(s) credited; the fix is remembered as a solution.")
         self.insights.save(job.tenant_id, Insight(
             repository=job.repo, insight_type="pain_point", category=category_for(codes), severity="low",
@@ -111,10 +115,7 @@ class Learner:
             title=f"Reviewers rejected memfix's change for {codes} in {proposal['path']}",
             detail=f"PR #{job.pr_number} closed unmerged by @{job.closed_by}; fingerprint "
                    f"{proposal['fingerprint']} will not be proposed again.\n{proposal['diff'][:500]}",
-            source_ref=_pr(job), tags=("rejected",)))
+            source_ref=self._pr(job), tags=("rejected",)))
         return JobResult(f"Closed unmerged: {len(ids)} insight(s) marked rejected; "
                          "this change won't be proposed again.")
 
-
-def _pr(job: PullRequestClosedJob) -> str:
-    return f"https://github.com/{job.repo}/pull/{job.pr_number}"

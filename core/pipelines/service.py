@@ -82,7 +82,7 @@ class PipelineService:
     github: Callable[[int], Any]
     llm: Any
     llm_for: Callable[[str | None, str | None], Any] | None = None  # a repository's own provider/model
-    web_url: str = "https://github.com"
+    web_url: str = ""  # GitHub's web address (Settings.github_web_url): Enterprise hosts its own
     metric: Callable[[str, int], None] = lambda name, value: None  # the Lambda worker sends EMF metrics
     choices: tuple[frozenset[str], frozenset[str]] = (frozenset({"offline"}), frozenset())  # providers, models
 

@@ -126,7 +126,10 @@ class FakeGitHub(FakeServer):
     """GitHub's REST API over HTTP. `with FakeGitHub() as gh:` starts it; `gh.url` is the API base URL."""
     name = "fake-github"
 
-    def __init__(self, *, app_id: int = 4242, app_key: AppKey | None = None, bot_login: str = "memfix[bot]"):
+    def __init__(self, *, app_id: int = 4242, app_key: AppKey | None = None, bot_login: str = "memfix[bot]",
+                 prefix: str = "", web_url: str = "https://github.com"):
+        """`prefix="/api/v3"` and a `web_url` make it look like GitHub Enterprise Server."""
+        self.prefix, self.web_url = prefix.rstrip("/"), web_url.rstrip("/")
         self.app_id = app_id
         self.app_key = app_key or generate_app_key()
         self.bot_login = bot_login
@@ -139,7 +142,11 @@ class FakeGitHub(FakeServer):
         self._ids = itertools.count(1001)
         self._shas = itertools.count(1)
         self._lock = threading.RLock()
-        self.app = self._build_app()
+        self.app = _Prefixed(self._build_app(), self.prefix) if self.prefix else self._build_app()
+
+    @property
+    def url(self) -> str:
+        return super().url + self.prefix
 
 
     @property
@@ -329,7 +336,7 @@ class FakeGitHub(FakeServer):
         return {"login": login, "id": uid, "type": "Bot" if login.endswith("[bot]") else "User"}
 
     def _html(self, repo: Repo, tail: str) -> str:
-        return f"https://github.com/{repo.full_name}/{tail}"
+        return f"{self.web_url}/{repo.full_name}/{tail}"
 
     def _api(self, repo: Repo, tail: str) -> str:
         return f"{self.url}/repos/{repo.full_name}/{tail}"
@@ -545,7 +552,7 @@ class FakeGitHub(FakeServer):
             owner={"login": repo.owner},
             default_branch=repo.default_branch,
             private=False,
-            html_url=f"https://github.com/{repo.full_name}",
+            html_url=f"{self.web_url}/{repo.full_name}",
             url=self._api(repo, "").rstrip("/"),
         )
 
@@ -797,6 +804,21 @@ class FakeGitHub(FakeServer):
 
     def _caller(self) -> str:
         return self.bot_login  # every installation token acts as the App's bot user
+
+
+class _Prefixed:
+    """Serves the API under a path prefix, as GitHub Enterprise Server does under /api/v3; 404 elsewhere."""
+
+    def __init__(self, app: Any, prefix: str):
+        self.app, self.prefix = app, prefix
+
+    def __call__(self, environ: dict, start_response: Callable) -> Any:
+        path = environ.get("PATH_INFO", "")
+        if not path.startswith(self.prefix + "/"):
+            start_response("404 NOT FOUND", [("Content-Type", "application/json")])
+            return [b'{"message": "Not Found"}']
+        environ = {**environ, "PATH_INFO": path[len(self.prefix):], "SCRIPT_NAME": self.prefix}
+        return self.app(environ, start_response)
 
 
 def _hunks(patch: str) -> list[range]:
