@@ -147,7 +147,8 @@ class Services:
         s = self.settings
         return PipelineRunner(
             ruff=Ruff(), llm=self.llm, context=self.prompt_context, healing=self.healing, breakers=Breakers(self.db),
-            runs=RunLog(self.db), learner=Learner(self.insights, self.db, s.github_web_url), max_attempts=s.pipeline_max_attempts,
+            runs=RunLog(self.db), learner=Learner(self.insights, self.db, s.github_web_url),
+            max_attempts=s.pipeline_max_attempts,
             backoff_seconds=s.pipeline_backoff_seconds, prompt_token_budget=s.prompt_token_budget,
             max_prs_cap=s.max_prs_per_run,
         )
