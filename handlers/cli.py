@@ -67,7 +67,7 @@ def _recall(args: argparse.Namespace) -> int:
     elif not hits:
         print(f"nothing in memory matches {args.query!r}")
     for h in [] if args.json else hits:
-        print(f"{h.layer}:{h.id}\t{h.score:.3f}\t{h.text}")
+        print(f"{h.layer}:{h.id}\t{h.score:.3f}\t{h.text}" + (f"\t({h.repository})" if args.all else ""))
     return 0
 
 
@@ -77,8 +77,9 @@ def _forget(args: argparse.Namespace) -> int:
     layer, ident = parse_memory_id(args.id)
     services = _services()
     store = services.entries if layer == "entry" else services.insights
-    if not store.delete(args.installation, ident):
-        print(f"memfix: there is no {layer} {ident}", file=sys.stderr)
+    if not store.delete(args.installation, ident, repository=args.repo):
+        where = "this installation" if args.all else args.repo
+        print(f"memfix: there is no {layer} {ident} in {where}'s memory", file=sys.stderr)
         return 1
     print(f"forgot {layer}:{ident}")
     return 0
@@ -187,6 +188,14 @@ def _progress(what: str, done: int, total: int) -> None:
         print(f"[{what} {done}/{total}]", file=sys.stderr)
 
 
+def _scope(parser: argparse.ArgumentParser) -> None:
+    """Memory stays in its repository: the whole installation is reached only when a person says `--all`."""
+    scope = parser.add_mutually_exclusive_group(required=True)
+    scope.add_argument("--repo", help="OWNER/NAME whose memory this is")
+    scope.add_argument("--all", action="store_true", help="every repository of the installation (says where "
+                       "each item came from)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="memfix", description="memfix: fixes code and remembers.")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
@@ -211,12 +220,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = memory("remember", _remember, "save an insight: '[type category [severity]: ]title' then detail")
     p.add_argument("text")
     p.add_argument("--repo", required=True, help="OWNER/NAME")
-    p = memory("recall", _recall, "search both memory layers")
+    p = memory("recall", _recall, "search both memory layers of one repository (or, with --all, every one)")
     p.add_argument("query")
-    p.add_argument("--repo", help="only insights of this OWNER/NAME")
+    _scope(p)
     p.add_argument("-k", type=int, default=5)
     p.add_argument("--json", action="store_true")
-    memory("forget", _forget, "delete an insight (42, insight:42) or entry (entry:7)").add_argument("id")
+    p = memory("forget", _forget, "delete an insight (42, insight:42) or entry (entry:7) of one repository")
+    p.add_argument("id")
+    _scope(p)
     p = memory("import-letters", _import_letters, "import .memory/letter_*.md from a checkout")
     p.add_argument("path")
     p.add_argument("--repo", required=True, help="OWNER/NAME")

@@ -32,19 +32,23 @@ def test_remember_recall_forget(cli):
                        "--repo", "acme/api")
     assert code == 0 and out.startswith("insight:") and "[pain_point] [Security] [high]" in out
     insight_id = int(out.split()[0].split(":")[1])
-    code, out, _ = cli("recall", "tokens debug output", "--json")
+    code, out, _ = cli("recall", "tokens debug output", "--repo", "acme/api", "--json")
     [hit] = json.loads(out)
     assert (hit["layer"], hit["id"], hit["title"]) == ("insight", insight_id, "Tokens logged in debug output")
-    assert cli("forget", f"insight:{insight_id}")[1] == f"forgot insight:{insight_id}\n"
-    code, _, err = cli("forget", str(insight_id))
+    assert "nothing in memory matches" in cli("recall", "tokens debug output", "--repo", "acme/web")[1]
+    assert "(acme/api)" in cli("recall", "tokens debug output", "--all")[1]  # says where it came from
+    code, _, err = cli("forget", str(insight_id), "--repo", "acme/web")
+    assert code == 1 and "no insight" in err and "acme/web" in err
+    assert cli("forget", f"insight:{insight_id}", "--repo", "acme/api")[1] == f"forgot insight:{insight_id}\n"
+    code, _, err = cli("forget", str(insight_id), "--all")
     assert code == 1 and "there is no insight" in err
-    assert "nothing in memory matches" in cli("recall", "tokens debug output")[1]
+    assert "nothing in memory matches" in cli("recall", "tokens debug output", "--all")[1]
 
 
 def test_bad_input_gets_a_clear_error(cli):
     code, _, err = cli("remember", "pain_point security extreme: x", "--repo", "acme/api")
     assert code == 2 and "severity 'extreme'" in err
-    code, _, err = cli("forget", "yesterday")
+    code, _, err = cli("forget", "yesterday", "--repo", "acme/api")
     assert code == 2 and "needs an id" in err
     code, _, err = cli("import-letters", "/nonexistent/path", "--repo", "acme/api")
     assert code == 2 and err.startswith("memfix: ")
@@ -57,7 +61,7 @@ def test_import_letters_and_recall_the_entry(cli, tmp_path):
     (memory / "letter_broken.md").write_text("# misnamed\n")
     code, out, _ = cli("import-letters", str(tmp_path), "--repo", "acme/api")
     assert code == 0 and "1 created" in out and "1 skipped" in out and "letter_broken.md" in out
-    [line] = cli("recall", "pager rotation")[1].splitlines()
+    [line] = cli("recall", "pager rotation", "--repo", "acme/api")[1].splitlines()
     assert line.startswith("entry:") and line.endswith("Pager rotation")
 
 

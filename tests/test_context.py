@@ -47,9 +47,10 @@ def test_linked_memory_by_id(db, embedder, tenant_id):
     insights = Insights(db, embedder)
     a = insights.save(tenant_id, insight("Keep migrations idempotent", itype="decision", category="reliability"))
     insights.save(tenant_id, insight("Unrelated", category="style"))
-    memory = PromptContext(insights).memory(tenant_id, [a.insight.id])
+    private = insights.save(tenant_id, insight("Payroll password rotation", repo="acme/private")).insight
+    memory = PromptContext(insights).memory(tenant_id, REPO, [a.insight.id, private.id])
     assert memory.splitlines() == [f"- #{a.insight.id} [decision] [Reliability] Keep migrations idempotent "
-                                   "(accepted 0, rejected 0, seen 1)"]
+                                   "(accepted 0, rejected 0, seen 1)"]  # another repository's id links nothing
 
 
 def test_stored_text_cannot_expand_a_template_or_forge_a_section(db, embedder, tenant_id):

@@ -57,7 +57,8 @@ def test_delete_and_delete_by_source_ref(entries, tenant_id):
     kept = entries.add(tenant_id, note("Kept", source_ref="ref://kept"))
     by_id = entries.add(tenant_id, note("By id"))
     entries.add(tenant_id, note("By ref", source_ref="ref://gone"))
-    assert entries.delete(tenant_id, by_id) and not entries.delete(tenant_id, by_id)
+    assert not entries.delete(tenant_id, by_id, repository="acme/elsewhere")  # another repository's memory
+    assert entries.delete(tenant_id, by_id, repository=None) and not entries.delete(tenant_id, by_id, repository=None)
     assert entries.delete_by_source_ref(tenant_id, "ref://gone")
     assert not entries.delete_by_source_ref(tenant_id, "ref://gone")
     assert [e.id for e, _ in entries.search(tenant_id, "kept by")] == [kept]
@@ -110,7 +111,7 @@ def test_a_tenant_never_sees_another_tenants_entries(entries, db, tenant_id):
     assert entries.search(tenant_id, "secret rotation") == []
     assert entries.get(tenant_id, secret) is None
     assert entries.count(tenant_id) == 0
-    assert not entries.delete(tenant_id, secret)
+    assert not entries.delete(tenant_id, secret, repository=None)
     assert not entries.delete_by_source_ref(tenant_id, "github://o/r/x")
     # the same source_ref is a different row per tenant, and upsert cannot reach across
     _, created = entries.upsert_by_source_ref(tenant_id, note("Mine", source_ref="github://o/r/x"))

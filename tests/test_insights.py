@@ -170,8 +170,9 @@ def test_outcomes_and_delete(insights, tenant_id):
     insights.record_outcome(tenant_id, [a.id], accepted=True)
     got = insights.get(tenant_id, a.id)
     assert (got.accepted_count, got.rejected_count) == (2, 1)
-    assert insights.delete(tenant_id, a.id) and insights.get(tenant_id, a.id) is None
-    assert not insights.delete(tenant_id, a.id)
+    assert not insights.delete(tenant_id, a.id, repository="acme/other")  # not that repository's memory
+    assert insights.delete(tenant_id, a.id, repository=REPO) and insights.get(tenant_id, a.id) is None
+    assert not insights.delete(tenant_id, a.id, repository=None)
 
 
 def test_rrf_ranker(db, embedder, tenant_id):

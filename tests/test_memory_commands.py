@@ -17,11 +17,12 @@ def serve_settings(github_settings, model_server):
                                  embedding_model="bow")
 
 
-def command(serve, gh, tenant: int, text: str, *, number: int = 1, login: str = "alice") -> str:
+def command(serve, gh, tenant: int, text: str, *, number: int = 1, login: str = "alice",
+            pull_request: bool = True) -> str:
     """Post `text` as a comment from a collaborator and return memfix's reply to it."""
     cid = gh.add_comment(REPO, number, text, user=login)["id"]
     assert serve("issue_comment", P.issue_comment(text, installation=tenant, repo=REPO, number=number,
-                                                  comment_id=cid, login=login)) == 202
+                                                  comment_id=cid, login=login, pull_request=pull_request)) == 202
     assert serve.drain()
     assert [r["content"] for r in gh.reactions(REPO, cid)] == ["eyes"]
     return next(c["body"] for c in gh.comments(REPO, number) if f"command:{REPO}:{cid}" in c["body"])
@@ -111,3 +112,26 @@ def test_push_syncs_letters_and_reports_a_bad_one_on_the_commit(serve, fake_gith
                          commits=[{"added": [], "modified": [], "removed": [good]}]))
     assert serve.drain()
     assert serve.services.entries.search(tenant_id, "deploys friday") == []
+
+
+def test_memory_stays_in_its_repository(serve, fake_github, tenant_id):
+    from core.models import Insight, MemoryEntry
+
+    services = serve.services
+    secret = services.insights.save(tenant_id, Insight(
+        repository="acme/private", insight_type="decision", category="security",
+        title="Payroll password rotates monthly", detail="payroll password in the vault")).insight
+    entry = services.entries.add(tenant_id, MemoryEntry(title="Payroll password", content="payroll password notes",
+                                                        repository="acme/private"))
+    reply = command(serve, fake_github, tenant_id, "/recall payroll password")
+    assert "Nothing in memory matches" in reply and "Payroll" not in reply
+    for text in (f"/forget insight:{secret.id}", f"/forget entry:{entry}"):
+        reply = command(serve, fake_github, tenant_id, text)
+        assert "❌" in reply and "in this repository's memory" in reply
+    assert services.insights.get(tenant_id, secret.id) is not None
+    assert services.entries.get(tenant_id, entry) is not None
+
+    # linked from acme/api's configuration: reported, not injected
+    fake_github.push(REPO, "main", {".github/memfix.yml": f"memory: [{secret.id}]\n", "app.py": "import os\n"})
+    reply = command(serve, fake_github, tenant_id, "/autofix app.py", pull_request=False)
+    assert f"memory: insight {secret.id} is not in this repository's memory; not linked" in reply

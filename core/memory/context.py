@@ -88,8 +88,11 @@ class PromptContext:
             used += cost
         return "\n".join(lines)
 
-    def memory(self, tenant_id: int, ids: list[int]) -> str:
-        return "\n".join(insight_line(i) for i in self.insights.by_ids(tenant_id, ids)) if ids else ""
+    def memory(self, tenant_id: int, repository: str, ids: list[int]) -> str:
+        """Linked insights of this repository only; another repository's id links nothing."""
+        if not ids:
+            return ""
+        return "\n".join(insight_line(i) for i in self.insights.by_ids(tenant_id, ids, repository=repository))
 
     def sections(
         self, tenant_id: int, repository: str, workflow_type: str, query: str, linked_ids: list[int] | None = None
@@ -98,7 +101,7 @@ class PromptContext:
         sections = PromptSections(
             historical=historical,
             wisdom=self.project_wisdom(tenant_id, repository),
-            memory=self.memory(tenant_id, linked_ids or []),
+            memory=self.memory(tenant_id, repository, linked_ids or []),
             learnings=hits,
         )
         if self.healing is not None:

@@ -28,7 +28,8 @@ UPSERT_ENTRY = _INSERT + (
     " RETURNING id, (xmax = 0) AS created"
 )
 DELETE_BY_SOURCE_REF = "DELETE FROM memory_entries WHERE source_ref = %(source_ref)s"
-DELETE_ENTRY = "DELETE FROM memory_entries WHERE id = %(id)s"
+DELETE_ENTRY = ("DELETE FROM memory_entries WHERE id = %(id)s"
+                " AND (%(repository)s::text IS NULL OR repository = %(repository)s::text)")
 GET_ENTRY = f"SELECT {_COLUMNS} FROM memory_entries WHERE id = %(id)s"
 # A query of only stop words matches nothing; numnode = 0 says so before any row is read.
 SEARCH_ENTRIES = f"""
@@ -80,9 +81,10 @@ class Entries:
         with self.db.tenant(tenant_id) as conn:
             return conn.execute(DELETE_BY_SOURCE_REF, {"source_ref": source_ref}).rowcount > 0
 
-    def delete(self, tenant_id: int, entry_id: int) -> bool:
+    def delete(self, tenant_id: int, entry_id: int, *, repository: str | None) -> bool:
+        """`repository` None reaches the whole installation: only an operator's explicit `--all` passes it."""
         with self.db.tenant(tenant_id) as conn:
-            return conn.execute(DELETE_ENTRY, {"id": entry_id}).rowcount > 0
+            return conn.execute(DELETE_ENTRY, {"id": entry_id, "repository": repository}).rowcount > 0
 
     def get(self, tenant_id: int, entry_id: int) -> MemoryEntry | None:
         with self.db.tenant(tenant_id) as conn:
@@ -92,7 +94,8 @@ class Entries:
     def search(
         self, tenant_id: int, query: str, *, repository: str | None = None, limit: int = 10
     ) -> list[tuple[MemoryEntry, float]]:
-        """Full-text hits, best first; `repository` keeps only that repository's entries."""
+        """Full-text hits, best first; `repository` keeps only that repository's entries (None: the whole
+        installation, for an operator's explicit `--all`)."""
         if not query.strip():
             return []
         with self.db.tenant(tenant_id) as conn:

@@ -305,10 +305,11 @@ class Insights:
             row = conn.execute(f"SELECT {_INSIGHT} FROM workflow_insights WHERE id = %s", (insight_id,)).fetchone()
         return _insight(row) if row else None
 
-    def by_ids(self, tenant_id: int, ids: list[int]) -> list[Insight]:
+    def by_ids(self, tenant_id: int, ids: list[int], *, repository: str) -> list[Insight]:
+        """The insights among `ids` that belong to `repository`: a linked id never reaches across repositories."""
         with self.db.tenant(tenant_id) as conn:
-            rows = conn.execute(f"SELECT {_INSIGHT} FROM workflow_insights WHERE id = ANY(%s) ORDER BY id",
-                                (ids,)).fetchall()
+            rows = conn.execute(f"SELECT {_INSIGHT} FROM workflow_insights WHERE id = ANY(%s) AND repository = %s"
+                                " ORDER BY id", (ids, repository)).fetchall()
         return [_insight(r) for r in rows]
 
     def for_repository(self, tenant_id: int, repository: str, limit: int = 50) -> list[Insight]:
@@ -331,9 +332,12 @@ class Insights:
                 (ids,),
             ).rowcount
 
-    def delete(self, tenant_id: int, insight_id: int) -> bool:
+    def delete(self, tenant_id: int, insight_id: int, *, repository: str | None) -> bool:
+        """`repository` None reaches the whole installation: only an operator's explicit `--all` passes it."""
         with self.db.tenant(tenant_id) as conn:
-            return conn.execute("DELETE FROM workflow_insights WHERE id = %s", (insight_id,)).rowcount == 1
+            return conn.execute("DELETE FROM workflow_insights WHERE id = %(id)s"
+                                " AND (%(r)s::text IS NULL OR repository = %(r)s::text)",
+                                {"id": insight_id, "r": repository}).rowcount == 1
 
     def action_points(self, tenant_id: int, repository: str | None = None) -> list[dict]:
         with self.db.tenant(tenant_id) as conn:

@@ -183,12 +183,9 @@ class ReviewSteps:
 
     def forget(self, job: CommandJob) -> JobResult:
         layer, ident = parse_memory_id(job.args)
-        if layer == "entry":
-            gone = self.entries.delete(job.tenant_id, ident)
-        else:
-            gone = self.insights.delete(job.tenant_id, ident)
-        if not gone:
-            raise PermanentError(f"there is no {layer} {ident} in this installation's memory")
+        store = self.entries if layer == "entry" else self.insights
+        if not store.delete(job.tenant_id, ident, repository=job.repo):  # this repository's memory only
+            raise PermanentError(f"there is no {layer} {ident} in this repository's memory")
         return JobResult(f"Forgot {layer} {ident}.")
 
 
@@ -200,19 +197,21 @@ class RecallHit:
     title: str
     label: str = ""
     detail: str = ""
+    repository: str | None = None  # where it came from: shown when a search reaches across repositories
 
     @property
     def text(self) -> str:
         return f"{self.label} {self.title}".strip()
 
 
-def recall(insights: Insights, entries: Entries, tenant_id: int, query: str, *, repository: str | None = None,
+def recall(insights: Insights, entries: Entries, tenant_id: int, query: str, *, repository: str | None,
            k: int = 5) -> list[RecallHit]:
-    """Both layers: insights by hybrid search, knowledge-base entries by full text, each labelled."""
-    hits = [RecallHit("insight", h.insight.id, h.score, h.insight.title, h.insight.label, h.insight.detail)
-            for h in insights.search(tenant_id, query, repository=repository, k=k)]
-    hits += [RecallHit("entry", e.id, score, e.title, "", e.content[:200])
-             for e, score in entries.search(tenant_id, query, limit=k)]
+    """Both layers of one repository's memory: insights by hybrid search, knowledge-base entries by full text,
+    each labelled. `repository` None searches the whole installation (an operator's explicit `--all`)."""
+    hits = [RecallHit("insight", h.insight.id, h.score, h.insight.title, h.insight.label, h.insight.detail,
+                      h.insight.repository) for h in insights.search(tenant_id, query, repository=repository, k=k)]
+    hits += [RecallHit("entry", e.id, score, e.title, "", e.content[:200], e.repository)
+             for e, score in entries.search(tenant_id, query, repository=repository, limit=k)]
     return hits
 
 

@@ -146,6 +146,7 @@ class PipelineRunner:
             select = config.rules(request.pipeline)
             files = [p for p in workspace.files() if p.endswith(".py") and not config.ignored(p)]
             report.notes += getattr(workspace, "notes", [])
+            report.notes += self._foreign_links(request)
             report.files_scanned = len(files)
             report.findings = self.ruff.check(workspace.root, files, select, listed=True) if files else []
             if progress:
@@ -177,6 +178,16 @@ class PipelineRunner:
         except BaseException as exc:  # the phase must never be left "scanning"
             self.runs.fail(run, f"{exc.__class__.__name__}: {exc}" if isinstance(exc, Exception) else "interrupted")
             raise
+
+    def _foreign_links(self, request: RunRequest) -> list[str]:
+        """Linked ids that are not this repository's insights: reported, never injected (see PromptContext)."""
+        if not request.linked_ids:
+            return []
+        mine = {i.id for i in self.context.insights.by_ids(request.tenant_id, request.linked_ids,
+                                                            repository=request.repo)}
+        foreign = [str(i) for i in request.linked_ids if i not in mine]
+        return [f"memory: insight {', '.join(foreign)} is not in this repository's memory; not linked"] if foreign \
+            else []
 
     # ---- fixing ----
 
