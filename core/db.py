@@ -69,6 +69,19 @@ def embedded_url(data_dir: Path, backend: str = "auto") -> str:
         return server.get_uri()
 
 
+def stop_embedded() -> None:
+    """Stop every embedded PostgreSQL this process started: a stopped server leaves nothing running. (The
+    packages stop theirs at interpreter exit, which a SIGTERM's default action never reaches.)"""
+    with _embedded_lock:
+        servers = list(_embedded.values())
+        _embedded.clear()
+    for server in servers:
+        try:
+            server.cleanup()
+        except Exception:  # noqa: BLE001 — one server's trouble must not keep the others running
+            log.warning("could not stop an embedded PostgreSQL", exc_info=True)
+
+
 def resolve_url(settings: Settings) -> str:
     return settings.database_url or embedded_url(settings.data_dir, settings.embedded_postgres)
 

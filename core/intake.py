@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from core.deliveries import DeliveryLog
 from core.errors import TransientError
 from core.events import route
+from core.models import Job
 from core.queue import JobQueue
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,11 @@ def signature_valid(secret: str, body: bytes, header: str | None) -> bool:
         return False
     expected = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
     return hmac.compare_digest(expected.encode(), header.strip().encode())
+
+
+def claim_key(job: Job) -> str:
+    """What the delivery log remembers of a job: its tenant and key, both from signed content."""
+    return f"{job.tenant_id}:{job.key}"
 
 
 class Intake:
@@ -82,7 +88,7 @@ class Intake:
         try:
             # Claimed by job key, which only signed content makes: a redelivery and a replayed body with a
             # new X-GitHub-Delivery id are both duplicates.
-            claim = f"{job.tenant_id}:{job.key}"
+            claim = claim_key(job)
             if not self.deliveries.claim(claim, event, job.tenant_id):
                 return Answer(202, {"status": "duplicate", "delivery": delivery, "job": job.key})
             try:

@@ -67,10 +67,27 @@ class LocalQueue:
         self._idle = threading.Condition()
         self.dead: list[tuple[Job, str]] = []
         self.done = 0
+        self.current: Job | None = None
+        self._stopping = False
         self._thread = threading.Thread(target=self._loop, name="memfix-worker", daemon=True)
         self._thread.start()
 
+    def stop(self, grace_seconds: float = 30.0) -> list[Job]:
+        """Take no more jobs, let the running one finish within `grace_seconds`, and return every job that did not
+        run to its end (waiting, backing off, or still running at the deadline) so the caller can hand it back."""
+        self._stopping = True
+        self._items.put((float("-inf"), -1, None, 0))  # wakes the worker if it waits for work
+        self._thread.join(grace_seconds)
+        unfinished = [self.current] if self._thread.is_alive() and self.current is not None else []
+        while not self._items.empty():
+            job = self._items.get_nowait()[2]
+            if job is not None:
+                unfinished.append(job)
+        return unfinished
+
     def send(self, job: Job) -> None:
+        if self._stopping:
+            raise TransientError("memfix is stopping; redeliver the webhook")
         with self._idle:
             self._pending += 1
         self._items.put((0.0, next(self._seq), job, 1))
@@ -78,10 +95,15 @@ class LocalQueue:
     def _loop(self) -> None:
         while True:
             not_before, seq, job, attempt = self._items.get()
+            if job is None or self._stopping:
+                if job is not None:
+                    self._items.put((not_before, seq, job, attempt))  # left for stop() to hand back
+                return
             if not_before > time.monotonic():  # a job backing off; new jobs sort before it
                 self._items.put((not_before, seq, job, attempt))
                 time.sleep(max(0.0, min(0.05, not_before - time.monotonic())))
                 continue
+            self.current = job
             try:
                 self._run(job, attempt)
                 self.done += 1
@@ -95,6 +117,7 @@ class LocalQueue:
                 self.dead.append((job, str(exc)))
                 if self._on_dead:
                     self._on_dead(job, exc)
+            self.current = None
             with self._idle:
                 self._pending -= 1
                 self._idle.notify_all()

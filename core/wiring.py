@@ -188,6 +188,28 @@ class Services:
         return JobResult(f"{'No letters changed' if letters.empty else letters.markdown()}; "
                          f"AutoFix: {summary(report) if report else 'no Python files changed'}.")
 
+    def close(self, grace_seconds: float = 30.0) -> None:
+        """Stop what this process started: the worker (its unfinished jobs handed back to GitHub's redelivery),
+        the database pool, GitHub's connections, and the embedded PostgreSQL."""
+        from core.intake import claim_key
+
+        queue = self.__dict__.get("queue")
+        if isinstance(queue, LocalQueue):
+            for job in queue.stop(grace_seconds):
+                log.warning("job %s did not run before the stop; released so GitHub's redelivery brings it back",
+                            job.key)
+                try:
+                    self.deliveries.release(claim_key(job))
+                except Exception:  # noqa: BLE001 — the rest must still stop
+                    log.exception("could not release job %s", job.key)
+        for name in ("db", "github_app"):
+            if name in self.__dict__:
+                self.__dict__[name].close()
+        if self.local and not self.settings.database_url:
+            from core.db import stop_embedded
+
+            stop_embedded()
+
     def on_pr_closed(self, job):
         return self.pipeline_runner.learner.on_pr_closed(job)
 

@@ -21,6 +21,11 @@ def _services():
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import signal
+    import threading
+
+    from werkzeug.serving import make_server
+
     from handlers.devserver import create_app
 
     settings = get_settings()
@@ -28,8 +33,22 @@ def _serve(args: argparse.Namespace) -> int:
     if not settings.github_webhook_secret:
         print("warning: GITHUB_WEBHOOK_SECRET is not set; every delivery will be refused (503).", file=sys.stderr)
     _ = services.db, services.queue  # start the database, migrate and start the worker before any delivery
-    print(f"memfix listening on http://{args.host}:{args.port}/webhook (GitHub API: {settings.github_api_url})")
-    create_app(services).run(host=args.host, port=args.port, threaded=True)
+    server = make_server(args.host, args.port, create_app(services), threaded=True)
+
+    def stop(signum: int, frame: object) -> None:  # serve_forever runs here: shut it down from another thread
+        print(f"memfix: {signal.Signals(signum).name}: stopping", file=sys.stderr, flush=True)
+        threading.Thread(target=server.shutdown, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    print(f"memfix listening on http://{args.host}:{server.server_port}/webhook "
+          f"(GitHub API: {settings.github_api_url})", flush=True)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+        services.close(args.grace)
+        print("memfix stopped", file=sys.stderr, flush=True)
     return 0
 
 
@@ -215,6 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = command("serve", _serve, "run the webhook and worker in one local process")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--grace", type=float, default=30.0, help="seconds a running job may finish on SIGTERM")
     command("migrate", _migrate, "apply database migrations")
     command("settings", _settings, "show the settings in force (secrets as set/unset)")
     p = memory("remember", _remember, "save an insight: '[type category [severity]: ]title' then detail")

@@ -1,0 +1,101 @@
+"""SIGTERM and SIGINT on a real `memfix serve` process: it stops taking deliveries, finishes its job, and stops
+everything it started — its embedded PostgreSQL included. Then nothing is left running."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.fakes import payloads as P
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _processes_using(path: Path) -> list[str]:
+    """Command lines of live processes that name `path` (a postgres started on that data directory)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if str(path) in cmdline:
+            found.append(f"{pid}: {cmdline}")
+    return found
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_stopped_server_leaves_nothing_running(tmp_path, fake_github, signum):
+    fake_github.add_repo("acme/api", {"app.py": "import os\n"})
+    number = fake_github.open_issue("acme/api", "stand-in")
+    port, data = _free_port(), tmp_path / "data"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "MEMFIX_DATA_DIR": str(data), "GITHUB_WEBHOOK_SECRET": P.SECRET,
+           "GITHUB_API_URL": fake_github.url, "GITHUB_APP_ID": str(fake_github.app_id),
+           "GITHUB_APP_PRIVATE_KEY": fake_github.private_key_pem}
+    env.pop("DATABASE_URL", None)
+    server = subprocess.Popen([sys.executable, "-m", "handlers.cli", "serve", "--port", str(port), "--grace", "20"],
+                              cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "memfix listening" in server.stdout.readline()
+        assert _processes_using(data), "the embedded PostgreSQL should be running under the data directory"
+        cid = fake_github.add_comment("acme/api", number, "/recall anything", user="alice")["id"]
+        body = P.encode(P.issue_comment("/recall anything", installation=77, repo="acme/api", number=number,
+                                        comment_id=cid, pull_request=False))
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/webhook", data=body, method="POST",
+                                         headers=P.headers("issue_comment", body))
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            assert json.load(answer)["status"] == "queued"
+        for _ in range(600):  # the job has started once its 👀 is there (bounded: 30 s at most)
+            if fake_github.reactions("acme/api", cid):
+                break
+            time.sleep(0.05)
+        server.send_signal(signum)
+        _, err = server.communicate(timeout=60)
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert server.returncode == 0, err
+    assert "memfix stopped" in err
+    assert _processes_using(data) == []  # no postgres left holding the data directory
+    replies = [c["body"] for c in fake_github.comments("acme/api", number) if c["user"]["login"] == "memfix[bot]"]
+    assert len(replies) == 1 and "Nothing in memory matches" in replies[0]  # the running job finished
+
+
+def test_stop_hands_back_every_job_that_did_not_run_to_its_end():
+    import threading
+
+    from core.errors import TransientError
+    from core.models import CommandJob
+    from core.queue import LocalQueue
+
+    started, release = threading.Event(), threading.Event()
+
+    def run(job, attempt):
+        started.set()
+        release.wait(10)
+
+    queue = LocalQueue(run)
+    jobs = [CommandJob(tenant_id=1, delivery_id="d", repo="o/r", command="recall", comment_id=i) for i in range(3)]
+    for job in jobs:
+        queue.send(job)
+    assert started.wait(10)
+    unfinished = queue.stop(grace_seconds=0.2)  # the first is still running at the deadline
+    release.set()
+    assert sorted(j.comment_id for j in unfinished) == [0, 1, 2]
+    with pytest.raises(TransientError):
+        queue.send(jobs[0])  # a stopping server takes no more work
