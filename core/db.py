@@ -1,7 +1,8 @@
 """PostgreSQL access: the embedded server, migrations, and tenant-scoped transactions.
 
 The only module that imports psycopg. Application work runs as a role that is not the table
-owner, with `app.tenant_id` set per transaction, so row-level security isolates tenants.
+owner, with the tenant entered once per transaction through `memfix_enter_tenant` (migrations/004), so
+row-level security isolates tenants and the application's own SQL cannot change which tenant it sees.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from psycopg import sql
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
-from core.errors import TransientError
+from core.errors import PermanentError, TransientError
 from core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -151,7 +152,7 @@ class Database:
         """One transaction in which row-level security shows only this tenant's rows. `register` makes
         sure the installation row exists first (every tenant table references it), for writers."""
         with self._transaction() as conn:
-            conn.execute("SELECT set_config('app.tenant_id', %s, true)", (str(int(tenant_id)),))
+            conn.execute("SELECT memfix_enter_tenant(%s)", (int(tenant_id),))  # fixed for the transaction
             if register:
                 conn.execute("INSERT INTO installations (tenant_id) VALUES (%s) ON CONFLICT DO NOTHING", (tenant_id,))
             yield conn
@@ -169,6 +170,8 @@ class Database:
                 yield conn
         except psycopg.OperationalError as exc:
             raise DatabaseUnavailable(f"database unavailable: {exc.__class__.__name__}") from exc
+        except psycopg.errors.ForeignKeyViolation:  # references carry the tenant: "not here" is all it may say
+            raise PermanentError("a referenced record does not exist in this installation") from None
 
     def close(self) -> None:
         self._pool.close()

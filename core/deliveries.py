@@ -86,14 +86,10 @@ class DatabaseDeliveries:
         self.db = db
 
     def claim(self, delivery_id: str, event: str, tenant_id: int | None) -> bool:
-        with self.db.system() as conn:
-            row = conn.execute(
-                "INSERT INTO webhook_deliveries (delivery_id, event, tenant_id) VALUES (%s, %s, %s)"
-                " ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id",
-                (delivery_id, event, tenant_id),
-            ).fetchone()
-        return row is not None
+        with self.db.system() as conn:  # the application may claim and release, never read the table
+            return conn.execute("SELECT memfix_claim_delivery(%s, %s, %s) AS claimed",
+                                (delivery_id, event, tenant_id)).fetchone()["claimed"]
 
     def release(self, delivery_id: str) -> None:
         with self.db.system() as conn:
-            conn.execute("DELETE FROM webhook_deliveries WHERE delivery_id = %s", (delivery_id,))
+            conn.execute("SELECT memfix_release_delivery(%s)", (delivery_id,))

@@ -138,3 +138,46 @@ def test_every_tenant_table_is_isolated_for_the_application_login(db, app_login,
     with app_login.tenant(victim) as conn:  # the rows are there, for their owner
         counts = {t: conn.execute(f"SELECT count(*) AS n FROM {t}").fetchone()["n"] for t in TENANT_TABLES}
     assert all(counts.values()), counts
+
+
+def test_the_application_login_cannot_change_its_tenant_or_reach_another(db, app_login, tenant_id):
+    from core.errors import PermanentError
+    from core.memory.embeddings import NoEmbedder
+    from core.memory.insights import Insights
+    from core.models import Insight
+
+    victim = tenant_id + 1
+    Tenants(db).register(victim, "victim", ((1, "victim/app"),))
+    lesson = Insight(repository="acme/api", insight_type="pain_point", category="security", title="Payroll secret")
+    theirs = Insights(db, NoEmbedder()).save(victim, lesson).insight
+    mine = Insights(db, NoEmbedder()).save(tenant_id, lesson).insight
+
+    with app_login.tenant(tenant_id) as conn:  # the old way of choosing a tenant chooses nothing now
+        conn.execute("SELECT set_config('app.tenant_id', %s, true)", (str(victim),))
+        assert conn.execute("SELECT id FROM workflow_insights").fetchall() == [{"id": mine.id}]
+    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="another tenant"):
+        with app_login.tenant(tenant_id) as conn:
+            conn.execute("SELECT memfix_enter_tenant(%s)", (victim,))
+    for attack in ("UPDATE tenant_sessions SET tenant_id = 1", "DELETE FROM tenant_sessions",
+                   "SELECT * FROM webhook_deliveries", "DELETE FROM webhook_deliveries",
+                   "SELECT * FROM schema_migrations"):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            with app_login.tenant(tenant_id) as conn:
+                conn.execute(attack)
+
+    # Pairing with another tenant's insight fails exactly as pairing with an id that exists nowhere.
+    answers = []
+    for target in (theirs.id, 10**15):
+        with pytest.raises(PermanentError) as refused:
+            with app_login.tenant(tenant_id) as conn:
+                conn.execute("UPDATE workflow_insights SET paired_insight_id = %s WHERE id = %s", (target, mine.id))
+        answers.append(str(refused.value))
+    assert answers[0] == answers[1] == "a referenced record does not exist in this installation"
+
+    with app_login.system() as conn:  # no tenant entered: no tenant row, and deliveries only through functions
+        assert [conn.execute(f"SELECT count(*) AS n FROM {t}").fetchone()["n"] for t in TENANT_TABLES] == \
+            [0] * len(TENANT_TABLES)
+        key = f"probe-{uuid.uuid4()}"
+        assert conn.execute("SELECT memfix_claim_delivery(%s, 'push', NULL) AS c", (key,)).fetchone()["c"] is True
+        assert conn.execute("SELECT memfix_claim_delivery(%s, 'push', NULL) AS c", (key,)).fetchone()["c"] is False
+        conn.execute("SELECT memfix_release_delivery(%s)", (key,))
