@@ -71,3 +71,12 @@ def test_push_lists_and_issue_text_with_traversal_are_skipped_and_the_rest_runs(
     [reply] = [c["body"] for c in fake_github.comments(REPO, number) if c["user"]["login"] == "memfix[bot]"]
     assert "scope: 1 file(s)" in reply
     assert not any("/repos/acme/secret" in p for _, p, _ in fake_github.requests)
+
+
+@pytest.mark.parametrize("name", [".memory/../../secret/letter_20240101_abcd.md", ".memory/%2e%2e/letter_20240101_a.md",
+                                  ".memory/letter_20240101_ab\x00.md", "/.memory/letter_20240101_abcd.md"])
+def test_a_letter_name_that_could_leave_the_repository_is_no_letter(name):
+    from core.memory.letters import is_letter_path
+
+    assert not is_letter_path(name)
+    assert is_letter_path(".memory/letter_20240101_abcd.md")
