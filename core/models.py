@@ -380,7 +380,9 @@ class Verification:
     proportionate: bool = True
     changed_lines: int = 0
     error: str | None = None  # the first problem, in words (also the envelope's error message)
+    compatible: bool = True  # valid for the project's oldest supported Python (syntax and runtime annotations)
 
     @property
     def ok(self) -> bool:
-        return self.parses and self.targeted_gone and not self.new_findings and self.single_file and self.proportionate
+        return (self.parses and self.targeted_gone and not self.new_findings and self.single_file
+                and self.proportionate and self.compatible)

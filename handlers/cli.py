@@ -168,6 +168,8 @@ def _pipeline(args: argparse.Namespace) -> int:
         return 0
     print(f"\rmemfix {args.pipeline} {args.path} — provider {report.provider}"
           + (f", model {report.model}" if report.model else " (deterministic fixes only)") + " " * 20)
+    for line in report.project:
+        print(line)
     print(f"Loaded historical learnings from {len(report.learnings)} similar analyses")
     for hit in report.learnings:
         print(f"  insight:{hit.insight.id} {hit.insight.label} {hit.insight.title} (score {hit.score:.2f})")

@@ -13,6 +13,7 @@ max_prs: 3                    # PRs per run, 1 to 20
 provider: offline             # offline | openai | anthropic | local
 model: gpt-4o-mini
 memory: [12, 40]              # insight ids linked into every prompt
+python: "3.8"                 # the oldest Python the project supports (otherwise read from its metadata)
 ```
 
 `ignore` patterns are `fnmatch` globs on repository-relative paths, one path segment per `*`; `**` spans any
@@ -67,6 +68,7 @@ class RepoConfig:
     provider: str | None = None  # None: the installation's settings decide
     model: str | None = None
     memory: tuple[int, ...] = ()  # linked insight ids
+    python: str | None = None  # the oldest supported Python, overriding what the metadata says
 
     def enabled(self, pipeline: str) -> bool:
         return getattr(self, _pipeline(pipeline))
@@ -186,9 +188,18 @@ def _memory(key: str, value: Any, problems: list[str]) -> tuple[int, ...] | None
     return None
 
 
+def _python(key: str, value: Any, problems: list[str]) -> str | None:
+    text = str(value).strip() if isinstance(value, (str, float, int)) and not isinstance(value, bool) else ""
+    if re.fullmatch(r"[23]\.\d{1,2}", text):
+        return text
+    problems.append(f"`{key}` must be a Python version like \"3.8\" (quoted), not {shown(value)}; "
+                    "kept what the project's metadata says")
+    return None
+
+
 _CHECKS = {
     "autofix": _bool, "refactor": _bool, "autofix_rules": _rules, "refactor_rules": _rules, "ignore": _ignore,
-    "max_prs": _max_prs, "provider": _provider, "model": _model, "memory": _memory,
+    "max_prs": _max_prs, "provider": _provider, "model": _model, "memory": _memory, "python": _python,
 }
 
 

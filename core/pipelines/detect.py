@@ -1,11 +1,13 @@
 """Detect: ruff on a checkout's Python files, read back as findings.
 
-`--isolated` because memfix's verdict must not depend on the repository's own ruff configuration (which may
-silence the very rules a pipeline exists for); the repository chooses rules through `.github/memfix.yml`.
+`--isolated` because memfix's verdict must not depend on whatever ruff configuration file happens to be found;
+what the repository decided (its target Python, ignores, per-file ignores, excludes) is read from its files by
+core/pipelines/project.py and passed as flags (`Ruff.with_args`); rules are chosen through `.github/memfix.yml`.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import stat
@@ -19,8 +21,8 @@ from typing import Any
 from core.errors import PermanentError
 from core.models import Finding
 
-TARGET_VERSION = "py311"
-_COMMON = ("--isolated", "--no-cache", "--exit-zero", "--target-version", TARGET_VERSION)
+TARGET_VERSION = "py311"  # when nothing says which Python the project supports (core/pipelines/project.py does)
+_COMMON = ("--isolated", "--no-cache", "--exit-zero")
 _SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", "venv"}  # plus every hidden directory
 _PARALLEL_RUNS = 4  # ruff processes at once when one command line cannot hold every path
 
@@ -129,9 +131,17 @@ def _trimmed(text: str, limit: int = 600) -> str:
 class Ruff:
     """The ruff binary, run as a subprocess (never through a shell)."""
 
-    def __init__(self, binary: str | None = None, timeout: float = 300.0):
+    def __init__(self, binary: str | None = None, timeout: float = 300.0,
+                 project_args: tuple[str, ...] = ("--target-version", TARGET_VERSION)):
         self.binary = binary or _find_ruff()
         self.timeout = timeout
+        self.project_args = project_args
+
+    def with_args(self, project_args: list[str]) -> Ruff:
+        """The same ruff with one project's decisions (target version, ignores, excludes) as flags."""
+        clone = copy.copy(self)
+        clone.project_args = tuple(project_args)
+        return clone
 
     def check(self, root: Path, paths: list[str], select: tuple[str, ...], *, listed: bool = False) -> list[Finding]:
         """Findings for the `.py` files among `paths` (relative to `root`), sorted by place. `listed`: the caller
@@ -190,7 +200,7 @@ class Ruff:
             return list(pool.map(lambda batch: self._run([*args, "--", *batch], cwd=cwd), batches))
 
     def _run(self, args: list[str], cwd: Path) -> str:
-        command = [self.binary, "check", *_COMMON, *args]
+        command = [self.binary, "check", *_COMMON, *self.project_args, *args]
         try:
             proc = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=self.timeout)
         except subprocess.TimeoutExpired as exc:

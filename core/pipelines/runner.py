@@ -7,6 +7,7 @@ and it is told what memory knows before each attempt (re-injected after every fa
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import time
@@ -21,8 +22,9 @@ from core.memory.sanitize import escape_braces
 from core.models import Envelope, Finding, Patch, Verification
 from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.detect import Ruff
+from core.pipelines.project import Profile, read_profile
 from core.pipelines.propose import apply_edits, ruff_patches
-from core.pipelines.verify import PROMOTE_THRESHOLD, confidence, status_for, verify, verify_many
+from core.pipelines.verify import PROMOTE_THRESHOLD, compatibility, confidence, status_for, verify, verify_many
 
 if TYPE_CHECKING:
     from core.llm.base import LLM
@@ -104,6 +106,8 @@ class RunReport:
     prompt_tokens: int = 0
     config_problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    target: str = ""  # the Python the fixes are valid for, and where that was read
+    project: list[str] = field(default_factory=list)  # target, held-back rules, the team's ruff decisions
 
     @property
     def promoted(self) -> list[FileOutcome]:
@@ -129,6 +133,7 @@ class PipelineRunner:
         self.max_prs_cap = max_prs_cap  # the installation's cap; a repository's config may ask for fewer
         self.sleep = sleep
         self._background = ThreadPoolExecutor(1, thread_name_prefix="memfix-learn")
+        self.profile: Profile = read_profile(lambda path: None)  # each run reads its project's (see run)
 
     def run(self, request: RunRequest, workspace: LocalWorkspace, *, publisher: Publisher | None = None,
             mirror: Mirror | None = None, progress: Progress | None = None,
@@ -136,11 +141,20 @@ class PipelineRunner:
         problems: list[str] = []
         if config is None:
             config, problems = parse_config(workspace.config_text())
+        # The project's own Python and ruff decisions shape every ruff run of this run (a copy: runs share parts).
+        profile = read_profile(workspace.read, config.python)
+        worker = copy.copy(self)
+        worker.ruff, worker.profile = self.ruff.with_args(profile.ruff_args(config.rules(request.pipeline))), profile
+        return worker._run(request, workspace, publisher, mirror, progress, config, problems)
+
+    def _run(self, request: RunRequest, workspace: LocalWorkspace, publisher: Publisher | None,
+             mirror: Mirror | None, progress: Progress | None, config: RepoConfig, problems: list[str]) -> RunReport:
         run = self.runs.start(request.tenant_id, request.repo, request.pipeline, job_key=request.job_key,
                               trigger=request.trigger, head_sha=request.head_sha, provider=self.llm.provider,
                               model=self.llm.model, mirror=mirror)
         report = RunReport(run.id, request.repo, request.pipeline, self.llm.provider, self.llm.model,
-                           config_problems=problems)
+                           config_problems=problems, target=self.profile.target.describe(),
+                           project=self.profile.describe())
         try:
             self.runs.phase(run, "scanning", "looking for findings")
             select = config.rules(request.pipeline)
@@ -178,6 +192,16 @@ class PipelineRunner:
         except BaseException as exc:  # the phase must never be left "scanning"
             self.runs.fail(run, f"{exc.__class__.__name__}: {exc}" if isinstance(exc, Exception) else "interrupted")
             raise
+
+    def _compatible(self, verification: Verification, patch: Patch) -> Verification:
+        """The project depth of verification: valid for the project's oldest supported Python."""
+        if not verification.parses:
+            return verification
+        target = self.profile.target
+        error = compatibility(patch, target.oldest, target.feature_version)
+        if error is None:
+            return verification
+        return replace(verification, compatible=False, error=verification.error or error)
 
     def _foreign_links(self, request: RunRequest) -> list[str]:
         """Linked ids that are not this repository's insights: reported, never injected (see PromptContext)."""
@@ -241,7 +265,7 @@ class PipelineRunner:
             for i, outcome in enumerate(waiting):
                 if (patch := outcome.patch) is None or outcome.attempts:
                     continue
-                verification = verifications[patch.path]
+                verification = self._compatible(verifications[patch.path], patch)
                 score = confidence(verification, patch.confidence)
                 status = status_for(verification, score, 1, 1)  # ruff has one way to fix a file: one attempt
                 envelopes.append(self._envelope(request, run, patch, verification, status, score, 1,
@@ -315,7 +339,7 @@ class PipelineRunner:
     def _attempt(self, request: RunRequest, run, outcome: FileOutcome, patch: Patch, select: tuple[str, ...],
                  attempt: int, last: bool) -> FileOutcome:
         self.runs.phase(run, "verifying", f"verifying {patch.path}")
-        verification = verify(self.ruff, patch, select)
+        verification = self._compatible(verify(self.ruff, patch, select), patch)
         score = confidence(verification, patch.confidence)
         outcome = self._record(request, run, outcome, patch, verification, score, attempt, patch.path,
                                list(patch.findings), last=last)
@@ -401,6 +425,7 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome) -> str
               f"- parses: {'yes' if v.parses else 'no'}; targeted findings gone: {'yes' if v.targeted_gone else 'no'};"
               f" new findings: {len(v.new_findings)}; one file: {'yes' if v.single_file else 'no'};"
               f" {v.changed_lines} changed lines",
+              f"- valid for the project's oldest Python: {'yes' if v.compatible else 'no'}; {report.target}",
               f"- confidence **{outcome.confidence:.2f}** (promotion threshold {PROMOTE_THRESHOLD})",
               f"- fix by: {'ruff safe fix' if patch.origin == 'ruff' else 'model'}; provider `{report.provider}`"
               + (f", model `{report.model}`" if report.model else ""), ""]
@@ -433,7 +458,8 @@ def report_json(report: RunReport) -> dict[str, Any]:
         "learnings": [{"id": h.insight.id, "title": h.insight.title, "score": round(h.score, 3)}
                       for h in report.learnings],
         "learned": report.learned, "prompt_tokens": report.prompt_tokens,
-        "config_problems": report.config_problems, "notes": report.notes,
+        "config_problems": report.config_problems, "notes": report.notes, "target": report.target,
+        "project": report.project,
     }
 
 

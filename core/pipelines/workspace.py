@@ -11,6 +11,7 @@ from typing import Any
 
 from core.paths import PathError, inside, repo_path
 from core.pipelines.config import CONFIG_PATH
+from core.pipelines.project import METADATA_FILES
 
 _SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache", ".ruff_cache", "build"}
 MAX_FILES = 20_000
@@ -90,7 +91,8 @@ class GitHubWorkspace(LocalWorkspace):
         super().__init__(Path(tempfile.mkdtemp(prefix="memfix-")))
         self.repo, self.ref = repo, ref
         self._fetched: list[str] = []
-        for path in paths:
+        # The project's metadata comes along (read, never run) so its Python and ruff decisions are known.
+        for path in [*paths, *(m for m in METADATA_FILES if m not in paths)]:
             text = gh.get_file(repo, path, ref)
             if text is None:
                 continue
@@ -99,7 +101,8 @@ class GitHubWorkspace(LocalWorkspace):
                 raise PathError(f"{path} would be written outside the scratch directory")
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
-            self._fetched.append(path)
+            if path in paths:
+                self._fetched.append(path)
 
     def config_text(self) -> str | None:
         return None

@@ -1,0 +1,249 @@
+"""The project as its maintainers declared it: the oldest Python it supports, and its own ruff decisions.
+
+Read from the repository's files (never by running them): `.github/memfix.yml` `python:` first, then
+`requires-python` (pyproject.toml), `python_requires` (setup.cfg, or setup.py read with `ast`), Poetry's
+`python` dependency, the trove classifiers, ruff's `target-version`, `.python-version`. The oldest supported
+version drives ruff's target and every rewrite; below what ruff can target (3.7), rules whose fixes change syntax
+or APIs are not proposed. The repository's ruff configuration contributes what the team decided: ignores,
+per-file ignores, excludes; `# noqa` is honoured by ruff itself.
+"""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+RUFF_OLDEST = (3, 7)  # ruff cannot target anything older
+RUFF_NEWEST = (3, 14)
+DEFAULT = (3, 7)  # unknown: the oldest ruff can target, and the output says it was assumed
+# Rules whose fixes need newer syntax or APIs than Python < 3.7 has: f-strings, super(), `[*a, *b]`, `{**a}`,
+# keyword attribute access (getattr(x, "exec") → x.exec breaks 2.7), and pyupgrade/refurb rewrites in general.
+SYNTAX_RULES = ("UP", "FURB", "B009", "B010", "RUF005", "PIE800")
+# `assert` in tests is how tests work, not a finding, unless the repository selects S101 itself.
+TEST_FILES = ("tests/**", "test/**", "**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
+METADATA_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "ruff.toml", ".ruff.toml", ".python-version")
+_CANDIDATES = [(2, 7), *((3, minor) for minor in range(0, RUFF_NEWEST[1] + 1))]
+
+
+@dataclass(frozen=True)
+class PythonTarget:
+    oldest: tuple[int, int]
+    source: str  # where it was read, in words: "requires-python '>=3.8' in pyproject.toml"
+    assumed: bool = False
+
+    @property
+    def ruff_target(self) -> str:
+        major, minor = min(max(self.oldest, RUFF_OLDEST), RUFF_NEWEST)
+        return f"py{major}{minor}"
+
+    @property
+    def below_ruff(self) -> bool:
+        return self.oldest < RUFF_OLDEST
+
+    @property
+    def feature_version(self) -> tuple[int, int]:
+        """What `ast.parse(feature_version=…)` checks a patch against (it knows no Python 2)."""
+        return max(self.oldest, RUFF_OLDEST)
+
+    def describe(self) -> str:
+        version = ".".join(map(str, self.oldest))
+        return f"Python {version}+ ({self.source})" + (" — assumed; set `python:` in .github/memfix.yml"
+                                                       if self.assumed else "")
+
+
+@dataclass(frozen=True)
+class TeamRules:
+    """What the repository's own ruff configuration decided."""
+
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    exclude: tuple[str, ...] = ()
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Profile:
+    target: PythonTarget
+    team: TeamRules
+
+    def ignore(self, rules: tuple[str, ...]) -> tuple[str, ...]:
+        """Ignored on top of the selection: the team's ignores, and syntax-changing rules for old Pythons."""
+        extra = SYNTAX_RULES if self.target.below_ruff else ()
+        return tuple(dict.fromkeys([*self.team.ignore, *extra]))
+
+    def ruff_args(self, rules: tuple[str, ...]) -> list[str]:
+        """ruff flags for this project (its configuration files are not read: `--isolated` keeps it that way)."""
+        args = ["--target-version", self.target.ruff_target]
+        if ignore := self.ignore(rules):
+            args += ["--ignore", ",".join(ignore)]
+        per_file = {pattern: list(codes) for pattern, codes in self.team.per_file_ignores.items()}
+        if not any(r == "S101" for r in rules):  # the repository did not ask for asserts in tests
+            for pattern in TEST_FILES:
+                per_file[pattern] = sorted({*per_file.get(pattern, []), "S101"})
+        if per_file:
+            table = ", ".join(f"{_toml(p)} = [{', '.join(_toml(c) for c in codes)}]" for p, codes in per_file.items())
+            args += ["--config", f"lint.per-file-ignores = {{{table}}}"]
+        if self.team.exclude:
+            args += ["--force-exclude", "--extend-exclude", ",".join(self.team.exclude)]
+        return args
+
+    def describe(self) -> list[str]:
+        lines = [f"target: {self.target.describe()}"]
+        if self.target.below_ruff:
+            lines.append(f"not proposed for Python {'.'.join(map(str, self.target.oldest))}: "
+                         f"{', '.join(SYNTAX_RULES)} (their fixes need newer syntax or APIs)")
+        if self.team.source:
+            lines.append(f"the team's ruff decisions from {self.team.source}")
+        return lines
+
+
+def _toml(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+Read = Callable[[str], "str | None"]
+
+
+def read_profile(read: Read, override: str | None = None) -> Profile:
+    """The project's profile from its files at the repository root (`read(path)` → text or None)."""
+    texts = {name: read(name) for name in METADATA_FILES}
+    return Profile(find_target(texts, override), find_team_rules(texts))
+
+
+def find_target(texts: dict[str, str | None], override: str | None = None) -> PythonTarget:
+    if override and (version := _version(override)):
+        return PythonTarget(version, f"python: {override} in .github/memfix.yml")
+    pyproject = _toml_file(texts.get("pyproject.toml"))
+    project = pyproject.get("project", {}) if isinstance(pyproject.get("project"), dict) else {}
+    setup_py = _setup_py(texts.get("setup.py"))
+    setup_cfg = _setup_cfg(texts.get("setup.cfg"))
+    poetry = ((pyproject.get("tool") or {}).get("poetry") or {}).get("dependencies") or {}
+    specifiers = [(project.get("requires-python"), "requires-python {!r} in pyproject.toml"),
+                  (setup_cfg.get("python_requires"), "python_requires {!r} in setup.cfg"),
+                  (setup_py.get("python_requires"), "python_requires {!r} in setup.py"),
+                  (_poetry(poetry.get("python") if isinstance(poetry, dict) else None),
+                   "Poetry's python {!r} in pyproject.toml")]
+    for spec, where in specifiers:
+        if isinstance(spec, str) and (oldest := _oldest(spec)):
+            return PythonTarget(oldest, where.format(spec))
+    for classifiers, where in ((project.get("classifiers"), "pyproject.toml"),
+                               (setup_cfg.get("classifiers"), "setup.cfg"), (setup_py.get("classifiers"), "setup.py")):
+        if oldest := _from_classifiers(classifiers):
+            return PythonTarget(oldest, f"the Python classifiers in {where}")
+    ruff = _ruff_table(texts)
+    if isinstance(ruff.get("target-version"), str) and (version := _version(ruff["target-version"])):
+        return PythonTarget(version, f"ruff target-version {ruff['target-version']!r}")
+    if (pinned := texts.get(".python-version")) and (version := _version(pinned.strip().split("\n")[0])):
+        return PythonTarget(version, ".python-version")
+    return PythonTarget(DEFAULT, "nothing in the repository says", assumed=True)
+
+
+def find_team_rules(texts: dict[str, str | None]) -> TeamRules:
+    ruff = _ruff_table(texts)
+    if not ruff:
+        return TeamRules()
+    lint = ruff.get("lint") if isinstance(ruff.get("lint"), dict) else {}
+    ignore = [*_strings(ruff.get("ignore")), *_strings(lint.get("ignore")), *_strings(ruff.get("extend-ignore")),
+              *_strings(lint.get("extend-ignore"))]
+    per_file: dict[str, tuple[str, ...]] = {}
+    for table in (ruff.get("per-file-ignores"), lint.get("per-file-ignores"), ruff.get("extend-per-file-ignores"),
+                  lint.get("extend-per-file-ignores")):
+        for pattern, codes in (table or {}).items() if isinstance(table, dict) else ():
+            per_file[pattern] = tuple(dict.fromkeys([*per_file.get(pattern, ()), *_strings(codes)]))
+    exclude = [*_strings(ruff.get("exclude")), *_strings(ruff.get("extend-exclude"))]
+    return TeamRules(tuple(dict.fromkeys(c for c in ignore if _rule(c))), per_file, tuple(dict.fromkeys(exclude)),
+                     source=ruff.get("__source__", "the ruff configuration"))
+
+
+# ---- reading ----
+
+def _toml_file(text: str | None) -> dict:
+    try:
+        return tomllib.loads(text) if text else {}
+    except tomllib.TOMLDecodeError:
+        return {}
+
+
+def _ruff_table(texts: dict[str, str | None]) -> dict:
+    """ruff's own precedence: .ruff.toml, then ruff.toml, then [tool.ruff] in pyproject.toml."""
+    for name in (".ruff.toml", "ruff.toml"):
+        if texts.get(name) is not None:
+            return {**_toml_file(texts[name]), "__source__": name}
+    table = (_toml_file(texts.get("pyproject.toml")).get("tool") or {}).get("ruff")
+    return {**table, "__source__": "[tool.ruff] in pyproject.toml"} if isinstance(table, dict) else {}
+
+
+def _setup_cfg(text: str | None) -> dict[str, object]:
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(text or "")
+    except configparser.Error:
+        return {}
+    found: dict[str, object] = {}
+    if parser.has_option("options", "python_requires"):
+        found["python_requires"] = parser.get("options", "python_requires")
+    if parser.has_option("metadata", "classifiers"):
+        found["classifiers"] = [c.strip() for c in parser.get("metadata", "classifiers").splitlines() if c.strip()]
+    return found
+
+
+def _setup_py(text: str | None) -> dict[str, object]:
+    """`setup(python_requires=…, classifiers=[…])` literals, read with ast: setup.py is never executed."""
+    try:
+        tree = ast.parse(text or "")
+    except (SyntaxError, ValueError):
+        return {}
+    found: dict[str, object] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "setup":
+            for keyword in node.keywords:
+                try:
+                    value = ast.literal_eval(keyword.value)
+                except ValueError:
+                    continue
+                if keyword.arg in ("python_requires", "classifiers"):
+                    found[keyword.arg] = value
+    return found
+
+
+def _poetry(spec: object) -> str | None:
+    """Poetry's `^3.8` / `~3.8` / `>=3.8,<4` as a PEP 440 lower bound."""
+    if not isinstance(spec, str):
+        return None
+    return re.sub(r"[\^~](?=\d)", ">=", spec.replace(" ", ""))
+
+
+def _oldest(spec: str) -> tuple[int, int] | None:
+    try:
+        allowed = SpecifierSet(spec.replace(" ", ""))
+    except InvalidSpecifier:
+        return None
+    return next((c for c in _CANDIDATES
+                 if any(allowed.contains(f"{c[0]}.{c[1]}.{patch}", prereleases=True) for patch in (0, 99))), None)
+
+
+def _from_classifiers(classifiers: object) -> tuple[int, int] | None:
+    if not isinstance(classifiers, list):
+        return None
+    versions = [tuple(map(int, m.groups())) for c in classifiers if isinstance(c, str)
+                and (m := re.fullmatch(r"Programming Language :: Python :: (\d)\.(\d+)", c.strip()))]
+    return min(versions) if versions else None
+
+
+def _version(text: str) -> tuple[int, int] | None:
+    match = re.fullmatch(r"\s*(?:py|python|cpython-?)?(\d)\.?(\d{1,2})(?:\.\d+)?\s*", text.strip().lower())
+    return (int(match[1]), int(match[2])) if match else None
+
+
+def _strings(value: object) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _rule(code: str) -> bool:
+    return bool(re.fullmatch(r"[A-Z]{1,8}[0-9]{0,4}|ALL", code))

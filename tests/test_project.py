@@ -1,0 +1,135 @@
+"""The project's Python and its team's ruff decisions, read from its files (never run), and the fixes they allow."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.models import Patch
+from core.pipelines.project import SYNTAX_RULES, find_target, find_team_rules, read_profile
+from core.pipelines.verify import compatibility
+
+
+@pytest.mark.parametrize("files, oldest, where", [
+    ({"pyproject.toml": '[project]\nrequires-python = ">=3.8"\n'}, (3, 8), "requires-python '>=3.8'"),
+    ({"setup.py": "from setuptools import setup\nsetup(name='x', python_requires='>=2.7, !=3.0.*, !=3.1.*')\n"},
+     (2, 7), "setup.py"),
+    ({"setup.cfg": "[options]\npython_requires = >=3.6\n"}, (3, 6), "setup.cfg"),
+    ({"pyproject.toml": '[tool.poetry.dependencies]\npython = "^3.9"\n'}, (3, 9), "Poetry"),
+    ({"setup.py": "setup(classifiers=['Programming Language :: Python :: 3.11',\n"
+                  " 'Programming Language :: Python :: 3.7', 'Programming Language :: Python :: 3 :: Only'])\n"},
+     (3, 7), "classifiers"),
+    ({"ruff.toml": 'target-version = "py310"\n'}, (3, 10), "ruff target-version"),
+    ({".python-version": "3.12.1\n"}, (3, 12), ".python-version"),
+    ({}, (3, 7), "nothing in the repository says"),
+])
+def test_the_oldest_supported_python_is_read_from_the_repository(files, oldest, where):
+    target = find_target(dict(files))
+    assert target.oldest == oldest and where in target.source
+    assert target.assumed == (not files)
+
+
+def test_setup_py_is_read_never_run_and_the_config_overrides_everything(tmp_path):
+    marker = tmp_path / "ran"
+    setup = f"open({str(marker)!r}, 'w').write('x')\nsetup(python_requires='>=3.6')\n"
+    assert find_target({"setup.py": setup}).oldest == (3, 6) and not marker.exists()
+    target = find_target({"setup.py": setup}, override="3.9")
+    assert target.oldest == (3, 9) and "memfix.yml" in target.source
+
+
+def test_below_what_ruff_can_target_syntax_changing_rules_are_held_back():
+    profile = read_profile({"setup.py": "setup(python_requires='>=2.7')"}.get)
+    args = profile.ruff_args(("UP", "SIM"))
+    assert args[:2] == ["--target-version", "py37"]
+    assert args[args.index("--ignore") + 1].split(",") == list(SYNTAX_RULES)
+    assert any("not proposed for Python 2.7" in line for line in profile.describe())
+    assert "--ignore" not in read_profile({"pyproject.toml": '[project]\nrequires-python=">=3.8"'}.get).ruff_args(
+        ("UP",))
+
+
+def test_the_teams_ruff_decisions_become_flags_and_asserts_in_tests_are_not_findings():
+    ruff = ('[tool.ruff]\nextend-exclude = ["legacy"]\n[tool.ruff.lint]\nignore = ["E501", "B008"]\n'
+            '[tool.ruff.lint.per-file-ignores]\n"__init__.py" = ["F401"]\n')
+    team = find_team_rules({"pyproject.toml": ruff})
+    assert team.ignore == ("E501", "B008") and team.per_file_ignores == {"__init__.py": ("F401",)}
+    args = read_profile({"pyproject.toml": ruff}.get).ruff_args(("F", "S"))
+    assert args[args.index("--ignore") + 1] == "E501,B008"
+    table = args[args.index("--config") + 1]
+    assert '"__init__.py" = ["F401"]' in table and '"tests/**" = ["S101"]' in table
+    assert args[-3:] == ["--force-exclude", "--extend-exclude", "legacy"]
+    asked = read_profile({}.get).ruff_args(("S101",))  # the repository selected asserts itself
+    assert "--config" not in asked
+
+
+def _patch(before: str, after: str) -> Patch:
+    return Patch("pkg/mod.py", before, after, (), "ruff")
+
+
+@pytest.mark.parametrize("before, after, oldest, problem", [
+    ("from typing import Optional\ndef f(x: Optional[int]): ...\n", "def f(x: int | None): ...\n", (3, 9), "X | Y"),
+    ("from typing import List\nX: List[int] = []\n", "X: list[int] = []\n", (3, 8), "generics"),
+    ("def f():\n    pass\n", "def f():\n    if (n := 1):\n        pass\n", (3, 7), "not valid Python 3.7"),
+    ("from __future__ import annotations\ndef f(x: 'int'): ...\n",
+     "from __future__ import annotations\ndef f(x: int | None): ...\n", (3, 8), None),
+    ("def f():\n    y: 'int' = 1\n", "def f():\n    y: int | None = 1\n", (3, 8), None),  # never evaluated
+    ("x = '{}'.format(1)\n", "x = f'{1}'\n", (3, 7), None),
+    ("def f(x: Optional[int]): ...\n", "def f(x: int | None): ...\n", (3, 10), None),
+])
+def test_a_patch_must_work_on_the_oldest_supported_python(before, after, oldest, problem):
+    error = compatibility(_patch(before, after), oldest, max(oldest, (3, 7)))
+    assert (error is None) if problem is None else (problem in error)
+
+
+# ---- on real files, through the CLI ----
+
+PY27 = {"setup.py": "from setuptools import setup\nsetup(name='old', python_requires='>=2.7, !=3.0.*')\n",
+        "old/core.py": "class A(object):\n    def __init__(self):\n        super(A, self).__init__()\n"
+                       "        self.name = '{}'.format(1)\n"}
+PY37 = {"setup.cfg": "[options]\npython_requires = >=3.7\n",
+        "new/clock.py": "from datetime import datetime, timezone\nimport socket\n\n\ndef now():\n"
+                        "    return datetime.now(timezone.utc)\n\n\ndef slow(e):\n    return isinstance(e, socket.timeout)\n",
+        "tests/test_clock.py": "from new.clock import now\n\n\ndef test_now():\n    assert now()\n"}
+
+
+def _run(cli, tmp_path, files: dict[str, str], pipeline: str) -> dict:
+    root = tmp_path / pipeline
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    code, out, _ = cli(pipeline, str(root), "--json")
+    assert code == 0
+    return json.loads(out)
+
+
+def test_a_python_27_project_gets_no_rewrite_its_python_lacks(cli, tmp_path):
+    report = _run(cli, tmp_path, PY27, "refactor")
+    assert "Python 2.7+" in report["target"]
+    assert not [f for f in report["findings"] if f["code"].startswith("UP")]
+    assert [o for o in report["outcomes"] if o["status"] == "PROMOTED"] == []
+
+
+def test_a_python_37_project_keeps_its_apis_and_its_test_asserts(cli, tmp_path):
+    refactor = _run(cli, tmp_path, PY37, "refactor")
+    assert "Python 3.7+" in refactor["target"] and "setup.cfg" in refactor["target"]
+    assert {f["code"] for f in refactor["findings"]} & {"UP017", "UP041"} == set()  # no datetime.UTC, TimeoutError
+    autofix = _run(cli, tmp_path, PY37, "autofix")
+    assert "S101" not in {f["code"] for f in autofix["findings"]}
+
+
+@pytest.fixture
+def cli(monkeypatch, pg_url, tenant_id, capsys):
+    from core.settings import get_settings
+    from handlers.cli import main
+
+    monkeypatch.setenv("DATABASE_URL", pg_url)
+    monkeypatch.setenv("MEMFIX_LOCAL_INSTALLATION", str(tenant_id))
+
+    def run(*argv: str):
+        get_settings.cache_clear()
+        code = main(list(argv))
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    yield run
+    get_settings.cache_clear()
