@@ -88,7 +88,8 @@ PY27 = {"setup.py": "from setuptools import setup\nsetup(name='old', python_requ
                        "        self.name = '{}'.format(1)\n"}
 PY37 = {"setup.cfg": "[options]\npython_requires = >=3.7\n",
         "new/clock.py": "from datetime import datetime, timezone\nimport socket\n\n\ndef now():\n"
-                        "    return datetime.now(timezone.utc)\n\n\ndef slow(e):\n    return isinstance(e, socket.timeout)\n",
+                        "    return datetime.now(timezone.utc)\n\n\ndef slow(e):\n"
+                        "    return isinstance(e, socket.timeout)\n",
         "tests/test_clock.py": "from new.clock import now\n\n\ndef test_now():\n    assert now()\n"}
 
 
