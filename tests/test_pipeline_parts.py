@@ -647,3 +647,38 @@ def test_overlapping_ruff_edits_apply_the_first_and_leave_the_other_targeted_by_
     assert updated == "import sys\nx = 1\n" and applied == (drop_os,)  # in source order; the overlap waits
     assert apply_ruff_edits("é = 1\nprint(é )\n", (Finding("b.py", 2, 9, "E202", "ws", True,
                                                             edits=((2, 8, 2, 9, ""),)),))[0] == "é = 1\nprint(é)\n"
+
+
+CASCADE = ("def grade(x):\n    if x > 90:\n        return 'A'\n    elif x > 80:\n        return 'B'\n"
+           "    elif x > 70:\n        return 'C'\n    else:\n        return 'D'\n")
+
+
+def test_a_cascade_is_fixed_whole_and_a_second_run_changes_nothing(services, tenant_id, tmp_path):
+    from core.llm import OfflineLLM
+    from core.pipelines.runner import RunRequest
+    from core.pipelines.workspace import LocalWorkspace
+
+    write(tmp_path, "grades.py", CASCADE)
+    runner = runner_with(services, OfflineLLM())
+    request = RunRequest(tenant_id, "acme/cascade", "refactor", "local")
+    [outcome] = runner.run(request, LocalWorkspace(tmp_path)).outcomes
+    assert (outcome.status, outcome.note) == ("PROMOTED", "fixed to a fixpoint")
+    assert "elif" not in outcome.patch.updated and "else" not in outcome.patch.updated
+    (tmp_path / "grades.py").write_text(outcome.patch.updated)
+    again = runner.run(request, LocalWorkspace(tmp_path))
+    assert again.promoted == [] and not [f for f in again.findings if f.code.startswith("RET")]
+
+
+def test_a_failing_rule_is_dropped_and_the_files_other_fixes_kept(services, tenant_id, tmp_path):
+    from core.llm import OfflineLLM
+    from core.pipelines.runner import RunRequest
+    from core.pipelines.workspace import LocalWorkspace
+
+    # B009's fix leaves a useless expression (B018): that rule goes, the unused import's fix stays.
+    write(tmp_path, "mixed.py", 'import os\n\n\ndef f(x):\n    getattr(x, "attr")\n')
+    runner = runner_with(services, OfflineLLM())
+    [outcome] = runner.run(RunRequest(tenant_id, "acme/mixed", "autofix", "local"), LocalWorkspace(tmp_path)).outcomes
+    assert outcome.status == "PROMOTED"
+    assert outcome.note.startswith("without B009")
+    assert "import os" not in outcome.patch.updated and 'getattr(x, "attr")' in outcome.patch.updated
+    assert {f.code for f in outcome.patch.findings} == {"F401"}

@@ -180,6 +180,13 @@ class Ruff:
             if not source.is_file():
                 raise DetectError(f"{path} does not exist")
             originals[path] = source.read_bytes()
+        return self._fix_bytes(originals, select)
+
+    def fix_texts(self, texts: dict[str, str], select: tuple[str, ...]) -> dict[str, str]:
+        """`fix_many` for texts not on disk (a patch's result): ruff loops its safe fixes to a fixpoint."""
+        return self._fix_bytes({path: text.encode("utf-8") for path, text in texts.items()}, select)
+
+    def _fix_bytes(self, originals: dict[str, bytes], select: tuple[str, ...]) -> dict[str, str]:
         if not originals or not select:
             return {}
         with tempfile.TemporaryDirectory(prefix="memfix-fix-") as scratch:

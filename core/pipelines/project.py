@@ -201,14 +201,17 @@ def _setup_py(text: str | None) -> dict[str, object]:
         return {}
     found: dict[str, object] = {}
     for node in ast.walk(tree):
+        pairs = []
         if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "setup":
-            for keyword in node.keywords:
+            pairs = [(k.arg, k.value) for k in node.keywords]
+        elif isinstance(node, ast.Dict):  # `arguments = {"python_requires": …}; setup(**arguments)`
+            pairs = [(getattr(k, "value", None), v) for k, v in zip(node.keys, node.values, strict=True)]
+        for name, value in pairs:
+            if name in ("python_requires", "classifiers") and name not in found:
                 try:
-                    value = ast.literal_eval(keyword.value)
+                    found[name] = ast.literal_eval(value)
                 except ValueError:
                     continue
-                if keyword.arg in ("python_requires", "classifiers"):
-                    found[keyword.arg] = value
     return found
 
 

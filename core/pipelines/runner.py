@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import re
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -119,6 +120,7 @@ class RunReport:
 
 
 Progress = Callable[[str, int, int], None]  # (what, done, total)
+MAX_RULES_LEFT_OUT = 4  # leave-one-rule-out tries for a failing ruff patch whose verdict names no rule of its own
 
 
 class PipelineRunner:
@@ -259,13 +261,19 @@ class PipelineRunner:
             self.runs.phase(run, "verifying", f"verifying {len(patches)} ruff fix{'es' if len(patches) > 1 else ''}")
             # The scan already knows each original's findings (same rules, same relative path): reuse them.
             known = {o.path: o.findings for o in waiting if o.patch is not None and not o.attempts}
-            verifications = verify_many(self.ruff, patches, select, before=known)
+            verdicts = {p.path: self._compatible(v, p)
+                        for p, v in zip(patches, verify_many(self.ruff, patches, select, before=known).values(),
+                                        strict=True)}
+            repaired = self._repair([p for p in patches if not verdicts[p.path].ok], verdicts, select, known)
             breaker = self.breakers.current(request.tenant_id, request.repo, request.pipeline).state
             envelopes, verified = [], 0
             for i, outcome in enumerate(waiting):
                 if (patch := outcome.patch) is None or outcome.attempts:
                     continue
-                verification = self._compatible(verifications[patch.path], patch)
+                verification = verdicts[patch.path]
+                if patch.path in repaired:
+                    patch, verification, note = repaired[patch.path]
+                    outcome = replace(outcome, patch=patch, note=note)
                 score = confidence(verification, patch.confidence)
                 status = status_for(verification, score, 1, 1)  # ruff has one way to fix a file: one attempt
                 envelopes.append(self._envelope(request, run, patch, verification, status, score, 1,
@@ -279,6 +287,48 @@ class PipelineRunner:
             if progress:
                 progress("fixing", len(report.outcomes), total)
         waiting.clear()
+
+    def _repair(self, failing: list[Patch], verdicts: dict[str, Verification], select: tuple[str, ...],
+                known: dict[str, list[Finding]]) -> dict[str, tuple[Patch, Verification, str]]:
+        """Failing ruff patches made good where ruff can: first fixed to a fixpoint (a cascade is fixed whole, as
+        `ruff --fix` loops), else without the rules whose fixes failed (named by the verdict, or found by leaving
+        one rule out at a time), keeping the file's other verified fixes. {path: (patch, verdict, note)}."""
+        repaired: dict[str, tuple[Patch, Verification, str]] = {}
+        failing = [p for p in failing if p.origin == "ruff"]
+
+        def keep(patch: Patch, verdict: Verification, round_: int) -> set[str] | None:  # the rules to keep
+            codes = {f.code for f in patch.findings}
+            if round_ == 0:  # another pass of the same rules helps only when one of them is left over
+                return codes if _failed_codes(patch, verdict) & codes else None
+            if round_ == 1:
+                kept = codes - _failed_codes(patch, verdict)
+                return kept if kept and kept != codes else None
+            order = sorted(codes)
+            return codes - {order[round_ - 2]} if len(codes) > 1 and round_ - 2 < len(order) else None
+
+        for round_ in range(2 + MAX_RULES_LEFT_OUT):
+            candidates: dict[str, Patch] = {}
+            for patch in (p for p in failing if p.path not in repaired):
+                codes = keep(patch, verdicts[patch.path], round_)
+                if not codes:
+                    continue
+                fixed = self.ruff.fix_texts({patch.path: patch.original}, tuple(sorted(codes))).get(patch.path)
+                if fixed is not None and fixed != patch.updated:
+                    candidates[patch.path] = replace(patch, updated=fixed,
+                                                     findings=tuple(f for f in patch.findings if f.code in codes))
+            if not candidates:
+                continue
+            checked = verify_many(self.ruff, list(candidates.values()), select,
+                                  before={p: known[p] for p in candidates if p in known})
+            for path, candidate in candidates.items():
+                verdict = self._compatible(checked[path], candidate)
+                if not verdict.ok:
+                    continue
+                original = next(p for p in failing if p.path == path)
+                dropped = sorted({f.code for f in original.findings} - {f.code for f in candidate.findings})
+                repaired[path] = (candidate, verdict, "fixed to a fixpoint" if not dropped else
+                                  f"without {', '.join(dropped)}: its fixes failed verification; the rest kept")
+        return repaired
 
     def _model_fix(self, request: RunRequest, run, outcome: FileOutcome, original: str, base: Patch | None,
                    remaining: list[Finding], select: tuple[str, ...], query: str, report: RunReport) -> FileOutcome:
@@ -387,6 +437,15 @@ class PipelineRunner:
                 title=title, body=pr_body(request, report, outcome), run_id=run_id,
                 insight_ids=[h.insight.id for h in report.learnings], provider=report.provider, model=report.model)
             opened += outcome.published.action in ("created", "updated", "unchanged")
+
+
+def _failed_codes(patch: Patch, verdict: Verification | None) -> set[str]:
+    """The rules a failed verdict names: targeted findings still present, or findings the patch created."""
+    if verdict is None:
+        return set()
+    named = set(re.findall(r"\b([A-Z]{1,8}[0-9]{1,4}) still present", verdict.error or ""))
+    return named | {f.code for f in verdict.new_findings} | ({f.code for f in patch.findings} & set(
+        re.findall(r"\b([A-Z]{1,8}[0-9]{1,4})\b", verdict.error or "")))
 
 
 def unescape_braces(text: str) -> str:
