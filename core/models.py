@@ -381,8 +381,9 @@ class Verification:
     changed_lines: int = 0
     error: str | None = None  # the first problem, in words (also the envelope's error message)
     compatible: bool = True  # valid for the project's oldest supported Python (syntax and runtime annotations)
+    surface: bool = True  # the public surface and dynamic uses survive (core/pipelines/surface.py)
 
     @property
     def ok(self) -> bool:
         return (self.parses and self.targeted_gone and not self.new_findings and self.single_file
-                and self.proportionate and self.compatible)
+                and self.proportionate and self.compatible and self.surface)

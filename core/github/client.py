@@ -285,6 +285,11 @@ class InstallationClient:
         )
         return data.get("sha") if isinstance(data, dict) else None
 
+    def get_archive(self, repo: str, ref: str) -> bytes:
+        """The repository at `ref` as a gzipped tarball (GitHub redirects to its archive host; followed)."""
+        response = self._send("GET", f"{_split(repo)}/tarball/{quote(git_ref(ref), safe='')}")
+        return response.content
+
     def put_file(
         self, repo: str, path: str, content: str, branch: str, message: str, sha: str | None = None
     ) -> str:

@@ -25,6 +25,7 @@ from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.detect import Ruff
 from core.pipelines.project import Profile, read_profile
 from core.pipelines.propose import apply_edits, ruff_patches
+from core.pipelines.surface import RepositoryView, surface_problem
 from core.pipelines.verify import PROMOTE_THRESHOLD, compatibility, confidence, status_for, verify, verify_many
 
 if TYPE_CHECKING:
@@ -136,6 +137,8 @@ class PipelineRunner:
         self.sleep = sleep
         self._background = ThreadPoolExecutor(1, thread_name_prefix="memfix-learn")
         self.profile: Profile = read_profile(lambda path: None)  # each run reads its project's (see run)
+        self.workspace: LocalWorkspace | None = None
+        self.view: RepositoryView | None = None  # the whole repository, read when a check first needs it
 
     def run(self, request: RunRequest, workspace: LocalWorkspace, *, publisher: Publisher | None = None,
             mirror: Mirror | None = None, progress: Progress | None = None,
@@ -147,6 +150,7 @@ class PipelineRunner:
         profile = read_profile(workspace.read, config.python)
         worker = copy.copy(self)
         worker.ruff, worker.profile = self.ruff.with_args(profile.ruff_args(config.rules(request.pipeline))), profile
+        worker.workspace, worker.view = workspace, None
         return worker._run(request, workspace, publisher, mirror, progress, config, problems)
 
     def _run(self, request: RunRequest, workspace: LocalWorkspace, publisher: Publisher | None,
@@ -196,14 +200,18 @@ class PipelineRunner:
             raise
 
     def _compatible(self, verification: Verification, patch: Patch) -> Verification:
-        """The project depth of verification: valid for the project's oldest supported Python."""
+        """The project depth of verification: valid for the project's oldest supported Python, and the public
+        surface and dynamic uses of the repository survive (the whole repository is read once per run)."""
         if not verification.parses:
             return verification
         target = self.profile.target
-        error = compatibility(patch, target.oldest, target.feature_version)
-        if error is None:
-            return verification
-        return replace(verification, compatible=False, error=verification.error or error)
+        if error := compatibility(patch, target.oldest, target.feature_version):
+            verification = replace(verification, compatible=False, error=verification.error or error)
+        if self.view is None:
+            self.view = self.workspace.repository_view()
+        if error := surface_problem(patch, self.view):
+            verification = replace(verification, surface=False, error=verification.error or error)
+        return verification
 
     def _foreign_links(self, request: RunRequest) -> list[str]:
         """Linked ids that are not this repository's insights: reported, never injected (see PromptContext)."""
@@ -485,6 +493,8 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome) -> str
               f" new findings: {len(v.new_findings)}; one file: {'yes' if v.single_file else 'no'};"
               f" {v.changed_lines} changed lines",
               f"- valid for the project's oldest Python: {'yes' if v.compatible else 'no'}; {report.target}",
+              f"- public surface and dynamic uses kept (exports, `__all__`, import probes, exec/locals(), "
+              f"side-effect imports): {'yes' if v.surface else 'no'}",
               f"- confidence **{outcome.confidence:.2f}** (promotion threshold {PROMOTE_THRESHOLD})",
               f"- fix by: {'ruff safe fix' if patch.origin == 'ruff' else 'model'}; provider `{report.provider}`"
               + (f", model `{report.model}`" if report.model else ""), ""]

@@ -28,7 +28,7 @@ SMALL_FILE = 40
 
 # What each failing check costs the verification score (it starts at 1.0 and is floored at 0).
 PENALTIES = {"targeted_gone": 0.5, "new_findings": 0.3, "single_file": 0.5, "proportionate": 0.3,
-             "compatible": 1.0}
+             "compatible": 1.0, "surface": 1.0}
 VERIFICATION_WEIGHT = 0.6  # the rest is the proposer's own confidence
 
 
@@ -112,7 +112,7 @@ def confidence(verification: Verification, proposer_confidence: float) -> float:
     failed = [check for check, passed in (
         ("targeted_gone", verification.targeted_gone), ("new_findings", not verification.new_findings),
         ("single_file", verification.single_file), ("proportionate", verification.proportionate),
-        ("compatible", verification.compatible),
+        ("compatible", verification.compatible), ("surface", verification.surface),
     ) if not passed]
     score = max(0.0, 1.0 - sum(PENALTIES[check] for check in failed))
     blended = VERIFICATION_WEIGHT * score + (1 - VERIFICATION_WEIGHT) * min(max(proposer_confidence, 0.0), 1.0)

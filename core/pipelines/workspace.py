@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import shutil
+import tarfile
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -12,7 +14,10 @@ from typing import Any
 from core.paths import PathError, inside, repo_path
 from core.pipelines.config import CONFIG_PATH
 from core.pipelines.project import METADATA_FILES
+from core.pipelines.surface import RepositoryView
 
+MAX_VIEW_BYTES = 64 << 20  # Python sources read for the whole-repository checks (a Lambda has 512 MB of /tmp)
+MAX_ARCHIVE_BYTES = 256 << 20
 _SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache", ".ruff_cache", "build"}
 MAX_FILES = 20_000
 log = logging.getLogger(__name__)
@@ -73,6 +78,11 @@ class LocalWorkspace:
     def config_text(self) -> str | None:
         return self.read(CONFIG_PATH)
 
+    def repository_view(self) -> RepositoryView:
+        """Every Python source of the checkout, for the checks that need the whole repository (read, never run);
+        past MAX_VIEW_BYTES the view is incomplete and says so."""
+        return _view_of(self.root, self._walk(self.root) if self.root.is_dir() else [])
+
     def write(self, path: str, content: str) -> None:
         target = self.root / repo_path(path)
         if not inside(str(self.root), str(target)):
@@ -83,13 +93,29 @@ class LocalWorkspace:
         pass
 
 
+def _view_of(root: Path, paths: list[str]) -> RepositoryView:
+    sources: dict[str, str] = {}
+    total = 0
+    for path in paths:
+        try:
+            text = (root / path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        total += len(text)
+        if total > MAX_VIEW_BYTES:
+            return RepositoryView(sources, complete=False,
+                                  reason=f"its Python sources are over {MAX_VIEW_BYTES >> 20} MB")
+        sources[path] = text
+    return RepositoryView(sources)
+
+
 class GitHubWorkspace(LocalWorkspace):
     """Files in scope fetched at one commit into a scratch directory (never a full clone). The configuration is
     not among them: it is read from the default branch (PipelineService.repo_settings), never from a PR."""
 
     def __init__(self, gh: Any, repo: str, ref: str, paths: list[str]):
         super().__init__(Path(tempfile.mkdtemp(prefix="memfix-")))
-        self.repo, self.ref = repo, ref
+        self.gh, self.repo, self.ref = gh, repo, ref
         self._fetched: list[str] = []
         # The project's metadata comes along (read, never run) so its Python and ruff decisions are known.
         for path in [*paths, *(m for m in METADATA_FILES if m not in paths)]:
@@ -106,6 +132,31 @@ class GitHubWorkspace(LocalWorkspace):
 
     def config_text(self) -> str | None:
         return None
+
+    def repository_view(self) -> RepositoryView:
+        """The repository at the run's commit, fetched once as an archive; only Python sources are extracted,
+        within MAX_VIEW_BYTES, and nothing in them is ever run."""
+        try:
+            archive = self.gh.get_archive(self.repo, self.ref)
+        except Exception as exc:  # noqa: BLE001 — a missing view blocks promotion of what needs it, nothing more
+            return RepositoryView({}, complete=False, reason=f"the repository archive could not be fetched: {exc}")
+        if len(archive) > MAX_ARCHIVE_BYTES:
+            return RepositoryView({}, complete=False, reason=f"its archive is over {MAX_ARCHIVE_BYTES >> 20} MB")
+        sources: dict[str, str] = {}
+        total = 0
+        with tarfile.open(fileobj=io.BytesIO(archive), mode="r:*") as tar:
+            for member in tar:
+                path = member.name.split("/", 1)[1] if "/" in member.name else ""  # GitHub's top folder
+                if not member.isfile() or not path.endswith(".py"):
+                    continue
+                total += member.size
+                if total > MAX_VIEW_BYTES:
+                    return RepositoryView(sources, complete=False,
+                                          reason=f"its Python sources are over {MAX_VIEW_BYTES >> 20} MB")
+                data = tar.extractfile(member)
+                if data is not None:
+                    sources[path] = data.read().decode("utf-8", errors="replace")
+        return RepositoryView(sources)
 
     def files(self) -> list[str]:
         return sorted(self._fetched)

@@ -11,9 +11,11 @@ import base64
 import copy
 import difflib
 import hashlib
+import io
 import itertools
 import re
 import secrets
+import tarfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -467,6 +469,7 @@ class FakeGitHub(FakeServer):
             (["PUT"], f"{repo}/contents/<path:path>", self._put_contents),
             (["GET"], f"{repo}/git/ref/heads/<path:branch>", self._get_ref),
             (["GET"], f"{repo}/git/trees/<ref>", self._get_tree),
+            (["GET"], f"{repo}/tarball/<ref>", self._get_tarball),
             (["POST"], f"{repo}/git/refs", self._create_ref),
             (["PATCH"], f"{repo}/git/refs/heads/<path:branch>", self._update_ref),
             (["GET"], f"{repo}/pulls", self._list_pulls),
@@ -617,6 +620,18 @@ class FakeGitHub(FakeServer):
         tree = [{"path": p, "type": "blob", "mode": "100644", "sha": _blob_sha(c)}
                 for p, c in sorted(repo.commits[sha].items())]
         return jsonify({"sha": sha, "tree": tree, "truncated": False})
+
+    def _get_tarball(self, repo: Repo, ref: str):
+        """The repository at `ref` as GitHub's archive host serves it: one top folder, gzipped."""
+        sha = self._resolve(repo, ref)
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+            for path, content in sorted(repo.commits[sha].items()):
+                data = content.encode()
+                info = tarfile.TarInfo(f"{repo.full_name.replace('/', '-')}-{sha[:7]}/{path}")
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+        return Response(buffer.getvalue(), mimetype="application/x-gzip")
 
     def _get_ref(self, repo: Repo, branch: str):
         if branch not in repo.branches:

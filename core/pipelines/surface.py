@@ -1,0 +1,273 @@
+"""The public-surface and dynamic-use check: a patch may not take away what the rest of the repository, or the
+module's own dynamic code, still uses. No lint sees these; each is a named check in the verification.
+
+- public surface: a module-level name that goes away must not be imported or referenced as `module.name` by
+  another file of the repository, listed in `__all__`, or re-exported by an `__init__.py`;
+- import probes: an import inside `try:` whose handler catches ImportError (or anything broader) stays — the
+  module's behaviour depends on whether it succeeds;
+- dynamic use: no name is removed from a scope that calls `locals()`, `vars()` or `globals()`, or runs `exec`/
+  `eval` on text that mentions it;
+- side-effect imports: an import of one of the repository's own modules whose top level does more than define
+  things (registers a hook, patches something) stays.
+
+Everything is read with `ast`; nothing from the repository is ever imported or run.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from core.models import Patch
+
+_PROBE_HANDLERS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+_INTROSPECTION = {"locals", "vars", "globals", "exec", "eval"}
+
+
+@dataclass(frozen=True)
+class RepositoryView:
+    """The repository's Python sources (path → text), or an incomplete view that says why."""
+
+    sources: Mapping[str, str]
+    complete: bool = True
+    reason: str = ""
+
+
+def surface_problem(patch: Patch, view: RepositoryView) -> str | None:
+    """Why the patch takes away something still used, or None."""
+    if not patch.path.endswith(".py"):
+        return None
+    try:
+        before, after = ast.parse(patch.original), ast.parse(patch.updated)
+    except SyntaxError:
+        return None  # parsing is another check's verdict
+    removed = _module_names(before) - _module_names(after)
+    probe = _removed_probe(before, after)
+    if probe:
+        return f"removes `{probe}`, an import inside try/except ImportError: the module's behaviour depends on it"
+    if removed:
+        if listed := removed & _dunder_all(before):
+            return f"removes {_names(listed)}, listed in `__all__`"
+        if patch.path.endswith("__init__.py") and (exported := removed & _imported_names(before)):
+            return f"removes {_names(exported)}, which this `__init__.py` re-exports"
+        if dynamic := _dynamic_use(before, removed):
+            return dynamic
+        if not view.complete:
+            return (f"removes {_names(removed)} and the rest of the repository could not be checked "
+                    f"({view.reason})")
+        if user := _used_elsewhere(patch.path, removed, view):
+            return f"removes {_names({user[1]})}, which {user[0]} still imports or references"
+    for function, lost in _removed_locals(before, after):
+        if _introspects(function, lost):
+            return f"removes {_names(lost)} from `{function.name}`, which reads its own namespace dynamically"
+    if side := _side_effect_import(before, after, patch.path, view):
+        return f"removes `import {side}`, a module of this repository imported for what its top level does"
+    return None
+
+
+def _names(names: set[str]) -> str:
+    return ", ".join(f"`{n}`" for n in sorted(names))
+
+
+# ---- what a module binds ----
+
+def _module_names(tree: ast.Module) -> set[str]:
+    """Names bound at module level, in blocks that run at import (if/try/with), not in defs' bodies."""
+    names: set[str] = set()
+    for node in _top_level(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names if a.name != "*"}
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                names |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    return names
+
+
+def _top_level(tree: ast.Module) -> Iterator[ast.stmt]:
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+            for field in ("body", "orelse", "finalbody"):
+                stack.extend(getattr(node, field, []) or [])
+            for handler in getattr(node, "handlers", []) or []:
+                stack.extend(handler.body)
+
+
+def _imported_names(tree: ast.Module) -> set[str]:
+    return {(a.asname or a.name).split(".")[0] for n in _top_level(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+            for a in n.names if a.name != "*"}
+
+
+def _dunder_all(tree: ast.Module) -> set[str]:
+    found: set[str] = set()
+    for node in _top_level(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
+            if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets) and node.value is not None:
+            found |= {c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant) and isinstance(c.value, str)}
+    return found
+
+
+# ---- import probes ----
+
+def _imports_in_probes(tree: ast.Module) -> set[str]:
+    probes: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and any(_catches_import_errors(h) for h in node.handlers):
+            for statement in node.body:
+                for inner in ast.walk(statement):
+                    if isinstance(inner, ast.Import):
+                        probes |= {a.name for a in inner.names}
+                    elif isinstance(inner, ast.ImportFrom):
+                        probes |= {f"{inner.module}.{a.name}" for a in inner.names}
+    return probes
+
+
+def _catches_import_errors(handler: ast.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(getattr(k, "id", getattr(k, "attr", "")) in _PROBE_HANDLERS for k in kinds)
+
+
+def _removed_probe(before: ast.Module, after: ast.Module) -> str | None:
+    gone = _imports_in_probes(before) - _imports_in_probes(after)
+    return min(gone) if gone else None
+
+
+# ---- dynamic use ----
+
+def _dynamic_use(tree: ast.Module, removed: set[str]) -> str | None:
+    """Module scope: globals()/vars()/locals() at top level, or exec/eval text that names a removed name."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") in _INTROSPECTION):
+            continue
+        if node.func.id in ("exec", "eval"):
+            text = " ".join(c.value for a in node.args for c in ast.walk(a)
+                            if isinstance(c, ast.Constant) and isinstance(c.value, str))
+            if mentioned := {n for n in removed if n in text}:
+                return f"removes {_names(mentioned)}, which an `{node.func.id}` string uses"
+        elif node.func.id == "globals" or _at_module_level(tree, node):
+            return f"removes {_names(removed)} from a module that reads its namespace with `{node.func.id}()`"
+    return None
+
+
+def _at_module_level(tree: ast.Module, call: ast.Call) -> bool:
+    return any(call in set(ast.walk(statement)) for statement in tree.body
+               if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+
+
+def _functions(tree: ast.AST) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    return {n.name: n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+def _locals(function: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def _removed_locals(before: ast.Module, after: ast.Module):
+    later = _functions(after)
+    for name, function in _functions(before).items():
+        if name in later and (lost := _locals(function) - _locals(later[name])):
+            yield function, lost
+
+
+def _introspects(function: ast.AST, lost: set[str]) -> bool:
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in _INTROSPECTION:
+            if node.func.id in ("locals", "vars", "globals"):
+                return True
+            text = " ".join(c.value for c in ast.walk(node) if isinstance(c, ast.Constant) and isinstance(c.value, str))
+            if any(n in text for n in lost):
+                return True
+    return False
+
+
+# ---- the rest of the repository ----
+
+def module_name(path: str) -> str:
+    parts = path.removesuffix(".py").split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    if parts and parts[0] in ("src", "lib"):
+        parts = parts[1:]
+    return ".".join(parts)
+
+
+def _resolve(importer: str, node: ast.ImportFrom) -> str:
+    """The absolute module an ImportFrom names, relative imports resolved against the importing file."""
+    if not node.level:
+        return node.module or ""
+    package = module_name(importer).split(".")
+    if not importer.endswith("__init__.py"):
+        package = package[:-1]
+    base = package[:len(package) - node.level + 1] if node.level > 1 else package
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def _used_elsewhere(path: str, removed: set[str], view: RepositoryView) -> tuple[str, str] | None:
+    """(another file, name) for the first removed name another file imports or reads as `module.name`."""
+    module = module_name(path)
+    tail = module.rsplit(".", 1)[-1]
+    for other, text in view.sources.items():
+        if other == path or not any(n in text for n in removed) or tail not in text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        aliases = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                source = _resolve(other, node)
+                for alias in node.names:
+                    if source == module and alias.name in removed:
+                        return other, alias.name
+                    if f"{source}.{alias.name}" == module:
+                        aliases.add(alias.asname or alias.name)
+            elif isinstance(node, ast.Import):
+                aliases |= {a.asname or a.name for a in node.names if a.name == module}
+                if any(a.name == module and a.asname is None for a in node.names):
+                    aliases.add(module)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in removed and ast.unparse(node.value) in aliases:
+                return other, node.attr
+    return None
+
+
+def _side_effect_import(before: ast.Module, after: ast.Module, path: str, view: RepositoryView) -> str | None:
+    """A removed plain `import x` of a repository module whose top level does something when imported."""
+    def plain(tree: ast.Module) -> set[str]:
+        return {a.name for n in _top_level(tree) if isinstance(n, ast.Import) for a in n.names}
+
+    files = {module_name(p): p for p in view.sources}
+    for name in sorted(plain(before) - plain(after)):
+        target = files.get(name)
+        if target is None:
+            continue
+        try:
+            tree = ast.parse(view.sources[target])
+        except SyntaxError:
+            continue
+        if any(_acts(statement) for statement in tree.body):
+            return name
+    return None
+
+
+def _acts(statement: ast.stmt) -> bool:
+    """A top-level statement that does something beyond defining names."""
+    if isinstance(statement, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                              ast.Pass)):
+        return False
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+        return False  # a docstring
+    if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+        return any(isinstance(n, ast.Call) for n in ast.walk(statement))
+    if isinstance(statement, ast.If) and "__name__" in ast.unparse(statement.test):
+        return False  # runs only as a script
+    return True
