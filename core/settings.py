@@ -111,6 +111,7 @@ class Settings:
     pipeline_backoff_seconds: float = 1.0
     prompt_token_budget: int = 12_000
     max_prs_per_run: int = 3
+    promote_threshold: float = 0.8  # confidence a verified patch needs to be PROMOTED (core/pipelines/confidence.py)
     # Observability
     log_level: str = "INFO"
 
@@ -170,6 +171,7 @@ class Settings:
             pipeline_backoff_seconds=_float(env, "MEMFIX_PIPELINE_BACKOFF_SECONDS", 1.0),
             prompt_token_budget=_int(env, "MEMFIX_PROMPT_TOKEN_BUDGET", 12_000),
             max_prs_per_run=_int(env, "MEMFIX_MAX_PRS_PER_RUN", 3),
+            promote_threshold=_float(env, "MEMFIX_PROMOTE_THRESHOLD", 0.8),
             log_level=(env.get("LOG_LEVEL") or env.get("POWERTOOLS_LOG_LEVEL") or "INFO").upper(),
         )
 

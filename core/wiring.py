@@ -150,7 +150,7 @@ class Services:
             runs=RunLog(self.db), learner=Learner(self.insights, self.db, s.github_web_url),
             max_attempts=s.pipeline_max_attempts,
             backoff_seconds=s.pipeline_backoff_seconds, prompt_token_budget=s.prompt_token_budget,
-            max_prs_cap=s.max_prs_per_run,
+            max_prs_cap=s.max_prs_per_run, promote_threshold=s.promote_threshold,
         )
 
     @cached_property

@@ -7,6 +7,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from core.models import Finding, Insight, JobResult, Patch, PullRequestClosedJob
+from core.pipelines.confidence import Record
 
 if TYPE_CHECKING:
     from core.db import Database
@@ -75,6 +76,16 @@ class Learner:
                     suggestion=patch.rationale, workflow_type=pipeline, workflow_id=str(run_id),
                     tags=(code, "fixed")))
         return self.insights.save_many(tenant_id, lessons)
+
+    def rule_records(self, tenant_id: int, repo: str) -> dict[str, Record]:
+        """Per rule: memfix PRs reviewers merged and closed unmerged in this repository (confidence's record)."""
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(
+                "SELECT code, count(*) FILTER (WHERE state = 'merged') AS merged,"
+                " count(*) FILTER (WHERE state = 'closed') AS closed"
+                " FROM proposals, unnest(finding_codes) AS code WHERE repository = %s GROUP BY code", (repo,),
+            ).fetchall()
+        return {r["code"]: Record(r["merged"], r["closed"]) for r in rows}
 
     def _pr(self, job: PullRequestClosedJob) -> str:
         return f"{self.web_url}/{job.repo}/pull/{job.pr_number}"

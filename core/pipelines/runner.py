@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from core.errors import PermanentError
 from core.memory.sanitize import escape_braces
 from core.models import Envelope, Finding, Patch, Verification
+from core.pipelines.confidence import Record, score
 from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.detect import Ruff
 from core.pipelines.project import Profile, read_profile
@@ -91,6 +92,7 @@ class FileOutcome:
     attempts: int = 0
     note: str = ""
     published: Published | None = None
+    why: str = ""  # how the confidence was reached
 
 
 @dataclass
@@ -109,6 +111,7 @@ class RunReport:
     config_problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     target: str = ""  # the Python the fixes are valid for, and where that was read
+    threshold: float = PROMOTE_THRESHOLD
     project: list[str] = field(default_factory=list)  # target, held-back rules, the team's ruff decisions
 
     @property
@@ -128,17 +131,19 @@ class PipelineRunner:
     def __init__(self, *, ruff: Ruff, llm: LLM, context: PromptContext, healing: HealingLog, breakers: Breakers,
                  runs: RunLog, learner: Learner, max_attempts: int = 3, backoff_seconds: float = 1.0,
                  prompt_token_budget: int = 12_000, max_files_for_model: int = 10, max_prs_cap: int = 3,
-                 sleep: Callable[[float], None] = time.sleep):
+                 promote_threshold: float = PROMOTE_THRESHOLD, sleep: Callable[[float], None] = time.sleep):
         self.ruff, self.llm, self.context, self.healing = ruff, llm, context, healing
         self.breakers, self.runs, self.learner = breakers, runs, learner
         self.max_attempts, self.backoff_seconds = max_attempts, backoff_seconds
         self.prompt_token_budget, self.max_files_for_model = prompt_token_budget, max_files_for_model
         self.max_prs_cap = max_prs_cap  # the installation's cap; a repository's config may ask for fewer
+        self.promote_threshold = promote_threshold
         self.sleep = sleep
         self._background = ThreadPoolExecutor(1, thread_name_prefix="memfix-learn")
         self.profile: Profile = read_profile(lambda path: None)  # each run reads its project's (see run)
         self.workspace: LocalWorkspace | None = None
         self.view: RepositoryView | None = None  # the whole repository, read when a check first needs it
+        self.records: dict[str, Record] = {}  # each rule's merged/closed record in the run's repository
 
     def run(self, request: RunRequest, workspace: LocalWorkspace, *, publisher: Publisher | None = None,
             mirror: Mirror | None = None, progress: Progress | None = None,
@@ -151,6 +156,7 @@ class PipelineRunner:
         worker = copy.copy(self)
         worker.ruff, worker.profile = self.ruff.with_args(profile.ruff_args(config.rules(request.pipeline))), profile
         worker.workspace, worker.view = workspace, None
+        worker.records = self.learner.rule_records(request.tenant_id, request.repo)
         return worker._run(request, workspace, publisher, mirror, progress, config, problems)
 
     def _run(self, request: RunRequest, workspace: LocalWorkspace, publisher: Publisher | None,
@@ -160,6 +166,7 @@ class PipelineRunner:
                               model=self.llm.model, mirror=mirror)
         report = RunReport(run.id, request.repo, request.pipeline, self.llm.provider, self.llm.model,
                            config_problems=problems, target=self.profile.target.describe(),
+                           threshold=self.promote_threshold,
                            project=self.profile.describe())
         try:
             self.runs.phase(run, "scanning", "looking for findings")
@@ -198,6 +205,10 @@ class PipelineRunner:
         except BaseException as exc:  # the phase must never be left "scanning"
             self.runs.fail(run, f"{exc.__class__.__name__}: {exc}" if isinstance(exc, Exception) else "interrupted")
             raise
+
+    def _score(self, verification: Verification, patch: Patch) -> tuple[float, str]:
+        result = score(verification, confidence(verification, patch.confidence), patch, self.records)
+        return result.value, result.why
 
     def _compatible(self, verification: Verification, patch: Patch) -> Verification:
         """The project depth of verification: valid for the project's oldest supported Python, and the public
@@ -282,11 +293,12 @@ class PipelineRunner:
                 if patch.path in repaired:
                     patch, verification, note = repaired[patch.path]
                     outcome = replace(outcome, patch=patch, note=note)
-                score = confidence(verification, patch.confidence)
-                status = status_for(verification, score, 1, 1)  # ruff has one way to fix a file: one attempt
+                score, why = self._score(verification, patch)
+                status = status_for(verification, score, 1, 1, self.promote_threshold)  # ruff: one way, one try
                 envelopes.append(self._envelope(request, run, patch, verification, status, score, 1,
                                                 list(patch.findings), breaker))
-                waiting[i] = replace(outcome, status=status, confidence=score, verification=verification, attempts=1)
+                waiting[i] = replace(outcome, status=status, confidence=score, verification=verification, attempts=1,
+                                     why=why)
                 verified += status == "PROMOTED"
             self.healing.record_many(request.tenant_id, envelopes)
             self.runs.phase(run, "fixing", f"{verified} of {len(patches)} ruff fixes verified")
@@ -398,16 +410,16 @@ class PipelineRunner:
                  attempt: int, last: bool) -> FileOutcome:
         self.runs.phase(run, "verifying", f"verifying {patch.path}")
         verification = self._compatible(verify(self.ruff, patch, select), patch)
-        score = confidence(verification, patch.confidence)
-        outcome = self._record(request, run, outcome, patch, verification, score, attempt, patch.path,
-                               list(patch.findings), last=last)
+        score, why = self._score(verification, patch)
+        outcome = replace(self._record(request, run, outcome, patch, verification, score, attempt, patch.path,
+                                       list(patch.findings), last=last), why=why)
         self.runs.phase(run, "fixing", f"{outcome.status} {patch.path}")
         return outcome
 
     def _record(self, request: RunRequest, run, outcome: FileOutcome, patch: Patch | None,
                 verification: Verification, score: float, attempt: int, path: str, findings: list[Finding],
                 last: bool = False) -> FileOutcome:
-        status = status_for(verification, score, attempt, 1 if last else self.max_attempts)
+        status = status_for(verification, score, attempt, 1 if last else self.max_attempts, self.promote_threshold)
         breaker = self.breakers.current(request.tenant_id, request.repo, request.pipeline).state
         self.healing.record(request.tenant_id, self._envelope(request, run, patch, verification, status, score,
                                                               attempt, findings, breaker, path))
@@ -495,7 +507,7 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome) -> str
               f"- valid for the project's oldest Python: {'yes' if v.compatible else 'no'}; {report.target}",
               f"- public surface and dynamic uses kept (exports, `__all__`, import probes, exec/locals(), "
               f"side-effect imports): {'yes' if v.surface else 'no'}",
-              f"- confidence **{outcome.confidence:.2f}** (promotion threshold {PROMOTE_THRESHOLD})",
+              f"- confidence **{outcome.confidence:.2f}**: {outcome.why} (promotion threshold {report.threshold})",
               f"- fix by: {'ruff safe fix' if patch.origin == 'ruff' else 'model'}; provider `{report.provider}`"
               + (f", model `{report.model}`" if report.model else ""), ""]
     if patch.rationale:
@@ -519,7 +531,7 @@ def report_json(report: RunReport) -> dict[str, Any]:
         "run_id": report.run_id, "repository": report.repo, "pipeline": report.pipeline,
         "provider": report.provider, "model": report.model, "files_scanned": report.files_scanned,
         "findings": [f.__dict__ for f in report.findings],
-        "outcomes": [{"path": o.path, "status": o.status, "confidence": round(o.confidence, 3),
+        "outcomes": [{"path": o.path, "status": o.status, "confidence": round(o.confidence, 3), "why": o.why,
                       "attempts": o.attempts, "note": o.note, "findings": [f.code for f in o.findings],
                       "diff": o.patch.changed_lines() if o.patch else [],
                       "verification": o.verification.error if o.verification else None,

@@ -184,7 +184,8 @@ def _runtime_annotations(tree: ast.Module):
     yield from visit(tree, False)
 
 
-def status_for(verification: Verification, confidence: float, attempt: int, max_attempts: int) -> str:
+def status_for(verification: Verification, confidence: float, attempt: int, max_attempts: int,
+               threshold: float = PROMOTE_THRESHOLD) -> str:
     """PROMOTED, RETRY, REJECTED or HUMAN_REVIEW for attempt `attempt` (1-based) of `max_attempts`.
 
     - PROMOTED: every check passed and confidence ≥ PROMOTE_THRESHOLD.
@@ -194,7 +195,7 @@ def status_for(verification: Verification, confidence: float, attempt: int, max_
     - Last attempt: REJECTED when the file does not parse or confidence < RETRY_THRESHOLD; otherwise
       HUMAN_REVIEW (a plausible patch that a person should decide on).
     """
-    if verification.ok and confidence >= PROMOTE_THRESHOLD:
+    if verification.ok and confidence >= threshold:
         return "PROMOTED"
     if attempt < max_attempts:
         return "RETRY" if not verification.ok or confidence >= RETRY_THRESHOLD else "REJECTED"

@@ -1,0 +1,73 @@
+"""Honest confidence: what a patch's figure is made of, and how it was reached.
+
+confidence = checks × risk × record
+- checks: the verification score (1.0 when every check passed; core/pipelines/verify.py `confidence`, which also
+  blends in a model's own figure for model patches);
+- risk: the rule's risk class, the worst among the patch's rules (the table below). A fix ruff calls "safe" is
+  not thereby certain: removing an import can change behaviour, rewriting an API call can break an old Python;
+- record: the rule's record in this repository, merged vs closed unmerged memfix PRs, as the mean p of a
+  Beta(1 + merged, 1 + closed) posterior, as min(1, 0.6 + 0.8 p) (no record: p 0.5 → 1.0; two closed, none
+  merged: p 0.25 → 0.8, which keeps a medium-risk rule below the threshold; never above 1.0).
+PROMOTED needs every check passed and confidence ≥ the promotion threshold (MEMFIX_PROMOTE_THRESHOLD, 0.8):
+low-risk and medium-risk rules with a clean record pass; high-risk rules wait for a person (HUMAN_REVIEW).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.models import Patch, Verification
+
+# (risk class, factor) by rule prefix; the longest matching prefix wins, unknown rules are medium.
+RISK = {
+    "low": 0.95, "medium": 0.85, "high": 0.7,
+}
+RULE_RISK = {
+    # low: the fix cannot change what the program does
+    "F541": "low", "F632": "low", "E711": "low", "E712": "low", "E713": "low", "E714": "low", "UP034": "low",
+    "UP039": "low", "PIE790": "low", "PIE804": "low", "RUF005": "low", "C4": "low",
+    # medium: behaviour is kept when nothing else depends on what goes (the surface checks look for that)
+    "F": "medium", "RET": "medium", "SIM": "medium", "PERF": "medium", "FURB": "medium", "B": "medium",
+    "UP": "medium", "E": "medium", "PIE": "medium", "RUF": "medium",
+    # high: different objects, exceptions or evaluation at run time, even when ruff calls the fix safe
+    "UP017": "high", "UP041": "high", "UP024": "high", "UP035": "high", "UP006": "high", "UP007": "high",
+    "UP045": "high", "B905": "high",
+}
+
+
+def risk_of(code: str) -> str:
+    best = max((p for p in RULE_RISK if code.startswith(p)), key=len, default=None)
+    return RULE_RISK[best] if best else "medium"
+
+
+@dataclass(frozen=True)
+class Record:
+    merged: int = 0
+    closed: int = 0
+
+    @property
+    def posterior(self) -> float:
+        return (1 + self.merged) / (2 + self.merged + self.closed)
+
+    @property
+    def factor(self) -> float:
+        return min(1.0, 0.6 + 0.8 * self.posterior)
+
+
+@dataclass(frozen=True)
+class Score:
+    value: float
+    why: str  # how the figure was reached, for the PR body, the reply and the CLI
+
+
+def score(verification: Verification, checks: float, patch: Patch, records: dict[str, Record]) -> Score:
+    codes = sorted({f.code for f in patch.findings}) or ["MODEL"]
+    worst = min(codes, key=lambda c: RISK[risk_of(c)])
+    risk = RISK[risk_of(worst)]
+    record = records.get(worst, Record())
+    value = round(min(max(checks * risk * record.factor, 0.0), 1.0), 4)
+    history = (f"{record.merged} merged, {record.closed} closed in this repository" if record.merged or record.closed
+               else "no record in this repository")
+    why = (f"{checks:.2f} checks × {risk:.2f} ({worst}: {risk_of(worst)} risk) × {record.factor:.2f} "
+           f"({worst}: {history}) = {value:.2f}")
+    return Score(value, why)
