@@ -362,6 +362,13 @@ class Patch:
         """The removed (-) and added (+) lines, computed once per patch."""
         return list(self._diff)
 
+    def unified_diff(self, context: int = 1) -> list[str]:
+        """The patch as a unified diff, hunk headers carrying the line numbers."""
+        import difflib
+
+        return list(difflib.unified_diff(self.original.splitlines(), self.updated.splitlines(),
+                                         f"a/{self.path}", f"b/{self.path}", lineterm="", n=context))
+
     def fingerprint(self, pipeline: str) -> str:
         """The same change to the same file for the same findings, whatever else moved in the file."""
         basis = "\n".join([pipeline, self.path, *sorted(f"{c}:{m}" for c, m in {f.key for f in self.findings}),

@@ -183,14 +183,21 @@ def _pipeline(args: argparse.Namespace) -> int:
         codes = ", ".join(sorted({f.code for f in o.patch.findings}))
         print(f"  {o.path}  confidence {o.confidence:.2f}  ({'ruff safe fix' if o.patch.origin == 'ruff' else 'model'};"
               f" {codes})")
-        for line in o.patch.changed_lines()[:12]:
+        if o.why:
+            print(f"      confidence: {o.why}")
+        diff = o.patch.unified_diff()
+        for line in diff[:args.diff_lines]:
             print(f"      {line}")
+        if len(diff) > args.diff_lines:
+            print(f"      … {len(diff) - args.diff_lines} more lines (--diff-lines N, or --json for all)")
     others = [o for o in report.outcomes if o.status != "PROMOTED"]
     if others:
         print("\nNot fixed:")
         for o in others:
-            print(f"  {o.path}  {o.status if o.status != 'UNFIXED' else ''} {o.note}".rstrip()
-                  + f"  [{', '.join(sorted({f.code for f in o.findings}))}]")
+            reason = (o.verification.error if o.verification and o.verification.error else "") or o.note \
+                or "no fix proposed"
+            status = "" if o.status == "UNFIXED" else f"{o.status}: "
+            print(f"  {o.path}  [{', '.join(sorted({f.code for f in o.findings}))}]  {status}{reason}")
     for problem in report.config_problems:
         print(f"config: {problem}")
     for note in report.notes:
@@ -266,6 +273,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--repo", help="the name memory files it under (default local/<folder>)")
         p.add_argument("--guidance", help="extra guidance for the model (data, not instructions)")
         p.add_argument("--show", type=int, default=30, help="findings to list")
+        p.add_argument("--diff-lines", type=int, default=40, help="diff lines shown per patch before folding")
     p = memory("reembed", _reembed, "embed insights stored without a vector or with another model's")
     p.add_argument("--all", action="store_true", help="every installation")
     p = command("replay-dlq", _replay_dlq, "move dead-lettered jobs back to the job queue (SQS)")

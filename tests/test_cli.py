@@ -99,3 +99,19 @@ def test_symlinks_are_never_followed_and_never_abort_the_run(cli, tmp_path):
 
     code, out, _ = cli("autofix", str(checkout / "pkg" / "leak.py"))
     assert code == 0 and "hunter2" not in out and "note: skipped `leak.py`" in out
+
+
+def test_text_output_shows_numbered_diffs_folded_never_cut_and_why_a_file_is_unfixed(cli, tmp_path):
+    (tmp_path / "many.py").write_text("import os\nimport sys\nimport json\nimport re\n\nprint(f'x')\n")
+    (tmp_path / "bare.py").write_text("try:\n    x = 1\nexcept:\n    x = 2\n")
+    code, out, _ = cli("autofix", str(tmp_path), "--diff-lines", "4")
+    assert code == 0
+    assert "target: Python 3.7+ (nothing in the repository says) — assumed" in out
+    assert "--- a/many.py" in out and "@@ -1," in out  # line numbers in the hunk header
+    assert "more lines (--diff-lines N, or --json for all)" in out
+    assert "confidence: 1.00 checks × 0.85 (F401: medium risk)" in out
+    assert "bare.py  [E722]  no safe fix (offline: no model configured)" in out
+    _, out, _ = cli("autofix", str(tmp_path), "--json")
+    [many] = [o for o in json.loads(out)["outcomes"] if o["path"] == "many.py"]
+    assert many["unified_diff"][0] == "--- a/many.py" and many["checks"]["public_surface"] is True
+    assert many["why"].endswith("= 0.85")

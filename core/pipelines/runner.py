@@ -534,7 +534,9 @@ def report_json(report: RunReport) -> dict[str, Any]:
         "outcomes": [{"path": o.path, "status": o.status, "confidence": round(o.confidence, 3), "why": o.why,
                       "attempts": o.attempts, "note": o.note, "findings": [f.code for f in o.findings],
                       "diff": o.patch.changed_lines() if o.patch else [],
+                      "unified_diff": o.patch.unified_diff() if o.patch else [],
                       "verification": o.verification.error if o.verification else None,
+                      "checks": _checks(o.verification),
                       "pr": o.published.pr_number if o.published else None} for o in report.outcomes],
         "learnings": [{"id": h.insight.id, "title": h.insight.title, "score": round(h.score, 3)}
                       for h in report.learnings],
@@ -542,6 +544,15 @@ def report_json(report: RunReport) -> dict[str, Any]:
         "config_problems": report.config_problems, "notes": report.notes, "target": report.target,
         "project": report.project,
     }
+
+
+def _checks(v: Verification | None) -> dict[str, bool] | None:
+    """Every named check of the verification: lint depth, then project depth."""
+    if v is None:
+        return None
+    return {"parses": v.parses, "targeted_gone": v.targeted_gone, "no_new_findings": not v.new_findings,
+            "single_file": v.single_file, "proportionate": v.proportionate, "oldest_python": v.compatible,
+            "public_surface": v.surface}
 
 
 def dumps(report: RunReport) -> str:
