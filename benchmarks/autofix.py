@@ -219,7 +219,8 @@ def run_memfix(s, tree: Path):
 def prompt_sizes(s, report, tree: Path) -> dict:
     """The prompt for the median-sized file with findings, memory injected; how many such files fit."""
     from core.memory.context import estimate_tokens
-    from core.pipelines.runner import RunRequest, build_prompt
+    from core.pipelines.prompt import build_prompt
+    from core.pipelines.runner import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
     runner, workspace = s.pipeline_runner, LocalWorkspace(tree)

@@ -182,7 +182,7 @@ class Services:
         letters = self.letters.sync_push(job.tenant_id, job, fetch)
         if letters.skipped:
             gh.create_commit_comment(job.repo, job.after, letters.markdown())
-        from core.pipelines.runner import summary
+        from core.pipelines.present import summary
 
         report = self.pipelines.on_push(job)
         return JobResult(f"{'No letters changed' if letters.empty else letters.markdown()}; "

@@ -147,7 +147,8 @@ def _replay_dlq(args: argparse.Namespace) -> int:
 
 
 def _pipeline(args: argparse.Namespace) -> int:
-    from core.pipelines.runner import RunRequest, dumps, summary
+    from core.pipelines.present import dumps, summary
+    from core.pipelines.runner import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
     root = Path(args.path)

@@ -15,9 +15,11 @@ from core.memory.sanitize import escape_braces
 from core.models import CommandJob, IssueJob, JobResult, Patch, PushJob
 from core.paths import PathError, repo_path
 from core.pipelines.config import CONFIG_PATH, RepoConfig, parse_config
+from core.pipelines.present import result
+from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM
 from core.pipelines.propose import apply_edits
 from core.pipelines.publish import Proposals, Publisher
-from core.pipelines.runner import EDIT_SCHEMA, SYSTEM, PipelineRunner, RunReport, RunRequest, summary
+from core.pipelines.runner import PipelineRunner, RunReport, RunRequest
 from core.pipelines.runs import Mirror
 from core.pipelines.suggest import hunks, placeable, suggestions
 from core.pipelines.verify import confidence, status_for, verify
@@ -285,26 +287,3 @@ def _checked(paths: list[str]) -> list[str]:
         except PathError as exc:
             log.warning("skipped a path: %s", exc)
     return good
-
-
-def result(report: RunReport, pipeline: str, paths: list[str], checks: str | None = None) -> JobResult:
-    """The reply a person reads: what was found, fixed, published and remembered."""
-    run = f"[run {report.run_id}]({checks})" if checks else f"run {report.run_id}"
-    details = [f"scope: {len(paths)} file(s); {summary(report)}",
-               f"Loaded historical learnings from {len(report.learnings)} similar analyses",
-               f"provider `{report.provider}`" + (f", model `{report.model}`" if report.model else "") + f"; {run}"]
-    for o in report.outcomes:
-        line = f"`{o.path}`: {o.status}"
-        if o.status != "UNFIXED":
-            line += f" (confidence {o.confidence:.2f})"
-        if o.published and o.published.pr_number:
-            line += f" → #{o.published.pr_number} ({o.published.action})"
-        elif o.published:
-            line += f" → not proposed again: {o.published.reason}"
-        if o.note and o.note != "ruff only":
-            line += f" — {o.note}"
-        details.append(line)
-    details += [f"config: {p}" for p in report.config_problems]
-    details += report.notes
-    name = "AutoFix" if pipeline == "autofix" else "Refactor"
-    return JobResult(f"**{name}** finished: {summary(report)}.", details)

@@ -1,0 +1,106 @@
+"""Presentation: what people read of a run — PR titles and bodies, the reply, the summary, and the JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from core.memory.sanitize import escape_braces
+from core.models import JobResult
+
+if TYPE_CHECKING:
+    from core.models import Verification
+    from core.pipelines.runner import FileOutcome, RunReport, RunRequest
+
+
+def pr_title(pipeline: str, outcome: FileOutcome) -> str:
+    codes = ", ".join(sorted({f.code for f in outcome.patch.findings}))
+    return f"{'fix' if pipeline == 'autofix' else 'improve'} {codes} in {outcome.path}"
+
+
+def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome) -> str:
+    patch, v = outcome.patch, outcome.verification
+    lines = [f"memfix **{request.pipeline}** proposes this single-file change to `{patch.path}`.", ""]
+    if request.issue_number:
+        lines += [f"Fixes #{request.issue_number}", ""]
+    lines += ["### Findings", *(f"- line {f.line}: `{f.code}` {escape_braces(f.message)}" for f in patch.findings), ""]
+    lines += ["### Verification",
+              f"- parses: {'yes' if v.parses else 'no'}; targeted findings gone: {'yes' if v.targeted_gone else 'no'};"
+              f" new findings: {len(v.new_findings)}; one file: {'yes' if v.single_file else 'no'};"
+              f" {v.changed_lines} changed lines",
+              f"- valid for the project's oldest Python: {'yes' if v.compatible else 'no'}; {report.target}",
+              f"- public surface and dynamic uses kept (exports, `__all__`, import probes, exec/locals(), "
+              f"side-effect imports): {'yes' if v.surface else 'no'}",
+              f"- confidence **{outcome.confidence:.2f}**: {outcome.why} (promotion threshold {report.threshold})",
+              f"- fix by: {'ruff safe fix' if patch.origin == 'ruff' else 'model'}; provider `{report.provider}`"
+              + (f", model `{report.model}`" if report.model else ""), ""]
+    if patch.rationale:
+        lines += ["### Rationale", escape_braces(patch.rationale), ""]
+    lines += ["### Learnings injected"]
+    lines += [f"- `insight:{h.insight.id}` {escape_braces(h.insight.title)}"
+              + (f" ([source]({h.insight.source_ref}))" if (h.insight.source_ref or "").startswith("http") else "")
+              for h in report.learnings] or ["- none yet for this repository"]
+    lines += ["", "Comment `/refine <feedback>` to have memfix revise this patch; merge or close it to teach memfix."]
+    return "\n".join(lines)
+
+
+def summary(report: RunReport) -> str:
+    fixed = len(report.promoted)
+    return (f"{len(report.findings)} findings in {report.files_scanned} files; {fixed} verified "
+            f"patch{'es' if fixed != 1 else ''}; {len(report.prs)} PR(s)")
+
+
+def report_json(report: RunReport) -> dict[str, Any]:
+    return {
+        "run_id": report.run_id, "repository": report.repo, "pipeline": report.pipeline,
+        "provider": report.provider, "model": report.model, "files_scanned": report.files_scanned,
+        "findings": [f.__dict__ for f in report.findings],
+        "outcomes": [{"path": o.path, "status": o.status, "confidence": round(o.confidence, 3), "why": o.why,
+                      "attempts": o.attempts, "note": o.note, "findings": [f.code for f in o.findings],
+                      "diff": o.patch.changed_lines() if o.patch else [],
+                      "unified_diff": o.patch.unified_diff() if o.patch else [],
+                      "verification": o.verification.error if o.verification else None,
+                      "checks": _checks(o.verification),
+                      "pr": o.published.pr_number if o.published else None} for o in report.outcomes],
+        "learnings": [{"id": h.insight.id, "title": h.insight.title, "score": round(h.score, 3)}
+                      for h in report.learnings],
+        "learned": report.learned, "prompt_tokens": report.prompt_tokens,
+        "config_problems": report.config_problems, "notes": report.notes, "target": report.target,
+        "project": report.project,
+    }
+
+
+def _checks(v: Verification | None) -> dict[str, bool] | None:
+    """Every named check of the verification: lint depth, then project depth."""
+    if v is None:
+        return None
+    return {"parses": v.parses, "targeted_gone": v.targeted_gone, "no_new_findings": not v.new_findings,
+            "single_file": v.single_file, "proportionate": v.proportionate, "oldest_python": v.compatible,
+            "public_surface": v.surface}
+
+
+def dumps(report: RunReport) -> str:
+    return json.dumps(report_json(report), indent=2, default=str)
+
+
+def result(report: RunReport, pipeline: str, paths: list[str], checks: str | None = None) -> JobResult:
+    """The reply a person reads: what was found, fixed, published and remembered."""
+    run = f"[run {report.run_id}]({checks})" if checks else f"run {report.run_id}"
+    details = [f"scope: {len(paths)} file(s); {summary(report)}",
+               f"Loaded historical learnings from {len(report.learnings)} similar analyses",
+               f"provider `{report.provider}`" + (f", model `{report.model}`" if report.model else "") + f"; {run}"]
+    for o in report.outcomes:
+        line = f"`{o.path}`: {o.status}"
+        if o.status != "UNFIXED":
+            line += f" (confidence {o.confidence:.2f})"
+        if o.published and o.published.pr_number:
+            line += f" → #{o.published.pr_number} ({o.published.action})"
+        elif o.published:
+            line += f" → not proposed again: {o.published.reason}"
+        if o.note and o.note != "ruff only":
+            line += f" — {o.note}"
+        details.append(line)
+    details += [f"config: {p}" for p in report.config_problems]
+    details += report.notes
+    name = "AutoFix" if pipeline == "autofix" else "Refactor"
+    return JobResult(f"**{name}** finished: {summary(report)}.", details)
