@@ -258,3 +258,28 @@ def test_remember_without_text_asks_the_model_for_the_key_points(model_settings,
     [saved] = serve.services.insights.for_repository(tenant_id, REPO)
     assert (saved.insight_type, saved.category, saved.suggestion) == ("decision", "security",
                                                                        "mask all but the last four digits")
+
+
+def test_refine_goes_through_the_runners_own_path_and_survives_template_braces(model_settings, serve, fake_github,
+                                                                                model_server, tenant_id):
+    braces = ASSERTS + '\n\nTEMPLATE = "{{ amount }}"\n'
+    model_server.script_chat(GOOD_EDIT)
+    push(serve, fake_github, tenant_id, {"billing.py": braces})
+    [pr] = memfix_pulls(fake_github)
+    # The model copies search text from the prompt, where `{{` reads `{ {`: memfix undoes that before applying.
+    model_server.script_chat({"edits": [{"search": 'TEMPLATE = "{ { amount } }"',
+                                         "replace": 'TEMPLATE = "{ { amount } } cents"'}],
+                              "confidence": 0.9, "rationale": "say the unit"})
+    cid = fake_github.add_comment(REPO, pr["number"], "/refine say the unit", user="alice")["id"]
+    serve("issue_comment", P.issue_comment("/refine say the unit", installation=tenant_id, repo=REPO,
+                                           number=pr["number"], comment_id=cid))
+    assert serve.drain()
+    assert 'TEMPLATE = "{{ amount }} cents"' in fake_github.file(REPO, pr["head"]["ref"], "billing.py")
+    prompt = chat_requests(model_server)[-1]["messages"][-1]["content"]
+    assert "## Recent healing context" in prompt  # memory injected, as for any attempt
+    refine_runs = [r for r in runs(serve, tenant_id) if r["trigger"] == "refine"]
+    assert [r["phase"] for r in refine_runs] == ["done"]
+    envelopes = serve.services.healing.all(tenant_id, REPO)
+    assert any(e.run_id == str(refine_runs[0]["id"]) and e.status == "PROMOTED" for e in envelopes)
+    [reply] = [c["body"] for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
+    assert "Revised `billing.py`" in reply and "checks ×" in reply

@@ -24,7 +24,7 @@ from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.detect import Ruff
 from core.pipelines.present import pr_body, pr_title, summary
 from core.pipelines.project import Profile, read_profile
-from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, build_prompt, unescape_braces
+from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
 from core.pipelines.propose import apply_edits, ruff_patches
 from core.pipelines.surface import RepositoryView, surface_problem
 from core.pipelines.verify import PROMOTE_THRESHOLD, compatibility, confidence, status_for, verify, verify_many
@@ -125,13 +125,55 @@ class PipelineRunner:
         problems: list[str] = []
         if config is None:
             config, problems = parse_config(workspace.config_text())
-        # The project's own Python and ruff decisions shape every ruff run of this run (a copy: runs share parts).
+        return self._for(request, workspace, config)._run(request, workspace, publisher, mirror, progress, config,
+                                                          problems)
+
+    def _for(self, request: RunRequest, workspace: LocalWorkspace, config: RepoConfig) -> PipelineRunner:
+        """This runner for one project: its own Python and ruff decisions shape every ruff run, its rules' record
+        shapes confidence (a copy: runs share the parts)."""
         profile = read_profile(workspace.read, config.python)
         worker = copy.copy(self)
         worker.ruff, worker.profile = self.ruff.with_args(profile.ruff_args(config.rules(request.pipeline))), profile
         worker.workspace, worker.view = workspace, None
         worker.records = self.learner.rule_records(request.tenant_id, request.repo)
-        return worker._run(request, workspace, publisher, mirror, progress, config, problems)
+        return worker
+
+    def refine(self, request: RunRequest, workspace: LocalWorkspace, revision: Revision,
+               config: RepoConfig) -> tuple[FileOutcome, int]:
+        """`/refine`: the model revises its own patch through the same propose → verify → record path as a run —
+        the breaker, memory, the prompt budget, the project's checks and the healing ring. (outcome, run id)"""
+        return self._for(request, workspace, config)._refine(request, workspace, revision, config)
+
+    def _refine(self, request: RunRequest, workspace: LocalWorkspace, revision: Revision,
+                config: RepoConfig) -> tuple[FileOutcome, int]:
+        run = self.runs.start(request.tenant_id, request.repo, request.pipeline, job_key=request.job_key,
+                              trigger=request.trigger, head_sha=request.head_sha, provider=self.llm.provider,
+                              model=self.llm.model)
+        try:
+            outcome = FileOutcome(revision.path, [])
+            current = workspace.read(revision.path)
+            if current is None:
+                raise PermanentError(f"`{revision.path}` is not on the pull request's branch any more")
+            if not self.breakers.current(request.tenant_id, request.repo, request.pipeline).allows_calls:
+                outcome.note = "circuit breaker open: model calls paused"
+            else:
+                self.runs.phase(run, "fixing", f"revising {revision.path}")
+                sections = self.context.sections(request.tenant_id, request.repo, request.pipeline,
+                                                 revision.feedback[:2000], request.linked_ids)
+                prompt = refine_prompt(request.repo, revision, current, sections, self.prompt_token_budget)
+                if prompt is None:
+                    raise PermanentError(f"{revision.path} is too large for the prompt budget "
+                                         f"({self.prompt_token_budget} tokens)")
+                patch, _ = self._edit(request, revision.path, revision.original, current, prompt, ())
+                outcome = self._attempt(request, run, outcome, patch, config.rules(request.pipeline), 1, last=True)
+                self.breakers.record(request.tenant_id, request.repo, request.pipeline,
+                                     "success" if outcome.verification.ok else
+                                     "syntax" if not outcome.verification.parses else "logic")
+            self.runs.phase(run, "done", f"{outcome.status} {revision.path}", patches=int(outcome.status == "PROMOTED"))
+            return outcome, run.id
+        except BaseException as exc:
+            self.runs.fail(run, f"{exc.__class__.__name__}: {exc}" if isinstance(exc, Exception) else "interrupted")
+            raise
 
     def _run(self, request: RunRequest, workspace: LocalWorkspace, publisher: Publisher | None,
              mirror: Mirror | None, progress: Progress | None, config: RepoConfig, problems: list[str]) -> RunReport:
@@ -370,15 +412,21 @@ class PipelineRunner:
         prompt = build_prompt(request, path, start, remaining, sections, error, self.prompt_token_budget)
         if prompt is None:
             raise PermanentError(f"{path} is too large for the prompt budget ({self.prompt_token_budget} tokens)")
+        patch, tokens = self._edit(request, path, original, start, prompt,
+                                   tuple((base.findings if base else ()) + tuple(remaining)))
+        report.prompt_tokens += tokens
+        return patch
+
+    def _edit(self, request: RunRequest, path: str, original: str, start: str, prompt: str,
+              targeted: tuple[Finding, ...]) -> tuple[Patch, int]:
+        """One model call: its search/replace edits applied to `start` (the prompt escaped `{{`: undone here)."""
         completion = self.llm.complete(SYSTEM.format(pipeline=request.pipeline), prompt, EDIT_SCHEMA,
-                                       name="propose_edits", description="Search/replace edits that fix the findings")
-        report.prompt_tokens += completion.input_tokens
+                                       name="propose_edits", description="Search/replace edits to the file")
         edits = [{k: unescape_braces(v) if "{{" in start else v for k, v in e.items()}
                  for e in completion.data["edits"]]
         updated = apply_edits(start, edits)
-        targeted = tuple((base.findings if base else ()) + tuple(remaining))
         return Patch(path, original, updated, targeted, "model", float(completion.data["confidence"]),
-                     completion.data["rationale"])
+                     completion.data["rationale"]), completion.input_tokens
 
     def _attempt(self, request: RunRequest, run, outcome: FileOutcome, patch: Patch, select: tuple[str, ...],
                  attempt: int, last: bool) -> FileOutcome:
