@@ -313,6 +313,27 @@ class Envelope:
         return hashlib.sha256(f"{file}:{line}:{message}".encode()).hexdigest()
 
 
+# ---- GitHub, as the pipelines see it ----
+
+
+@dataclass(frozen=True)
+class PullRequest:
+    number: int
+    head_ref: str
+    head_sha: str
+    head_repo: str  # owner/name; a fork's for a fork PR, "" when that repository is gone
+    base_ref: str
+    merged: bool = False
+    html_url: str | None = None
+
+    @staticmethod
+    def from_api(data: dict[str, Any]) -> PullRequest:
+        head, base = data.get("head") or {}, data.get("base") or {}
+        return PullRequest(int(data["number"]), head.get("ref") or "", head.get("sha") or "",
+                           (head.get("repo") or {}).get("full_name") or "", base.get("ref") or "",
+                           bool(data.get("merged")), data.get("html_url"))
+
+
 # ---- pipelines ----
 
 PIPELINES = ("autofix", "refactor")

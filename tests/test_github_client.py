@@ -262,15 +262,15 @@ def test_branch_file_pull_request_round_trip(fake, gh):
 
     pr = gh.create_pr(REPO, "Fix app", "body", head=branch, base=base)
     found = gh.find_open_pr(REPO, branch)
-    updated = gh.update_pr(REPO, pr["number"], body="better body")
+    updated = gh.update_pr(REPO, pr.number, body="better body")
 
-    assert found["number"] == pr["number"] and found["head"]["ref"] == branch
+    assert found.number == pr.number and found.head_ref == branch and found.head_repo == REPO
     assert gh.get_branch_sha(REPO, branch) != commit  # the second put_file moved the branch on
-    assert gh.get_pull(REPO, pr["number"])["head"]["sha"] == gh.get_branch_sha(REPO, branch)
+    assert gh.get_pull(REPO, pr.number).head_sha == gh.get_branch_sha(REPO, branch)
     assert (updated["title"], updated["body"]) == ("Fix app", "better body")
     assert fake.file(REPO, branch, "src/app.py") == "print('fixed')\n"
     assert fake.file(REPO, "main", "src/app.py") == FILES["src/app.py"]
-    assert sorted((f["filename"], f["status"]) for f in gh.list_pull_files(REPO, pr["number"])) == [
+    assert sorted((f["filename"], f["status"]) for f in gh.list_pull_files(REPO, pr.number)) == [
         ("src/app.py", "modified"),
         ("src/new.py", "added"),
     ]
@@ -280,11 +280,11 @@ def test_branch_file_pull_request_round_trip(fake, gh):
 def test_closed_pull_request_is_not_found_as_open(fake, gh):
     fake.push(REPO, "feature", {"a.py": "a = 1\n"})
     pr = fake.open_pull(REPO, "feature")
-    assert gh.find_open_pr(REPO, "feature")["number"] == pr["number"]
+    assert gh.find_open_pr(REPO, "feature").number == pr["number"]
 
     fake.close_pull(REPO, pr["number"], merged=True)
     assert gh.find_open_pr(REPO, "feature") is None
-    assert gh.get_pull(REPO, pr["number"])["merged"] is True
+    assert gh.get_pull(REPO, pr["number"]).merged is True
     assert gh.get_file(REPO, "a.py", "main") == "a = 1\n"
 
 
@@ -372,3 +372,17 @@ def test_fake_rejects_unauthenticated_and_unknown_routes(fake, gh):
 def test_importing_the_package_does_not_load_githubkit():
     code = "import sys, core.github; assert 'githubkit' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_client_fills_the_pipelines_port():
+    import inspect
+
+    from core.github.client import InstallationClient
+    from core.pipelines.port import GitHubPort
+
+    for name, wanted in inspect.getmembers(GitHubPort, inspect.isfunction):
+        if name.startswith("_"):
+            continue
+        have = getattr(InstallationClient, name, None)
+        assert have is not None, name
+        assert list(inspect.signature(have).parameters) == list(inspect.signature(wanted).parameters), name

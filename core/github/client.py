@@ -19,6 +19,7 @@ from githubkit.exception import GitHubException, RateLimitExceeded, RequestError
 from githubkit.retry import RetryOption
 
 from core.errors import GitHubError, GitHubPermanentError, GitHubTransientError
+from core.models import PullRequest
 from core.paths import git_ref, url_path
 from core.settings import Settings, SettingsError
 
@@ -318,8 +319,8 @@ class InstallationClient:
 
     # pull requests
 
-    def get_pull(self, repo: str, number: int) -> dict:
-        return self._json("GET", f"{_split(repo)}/pulls/{number}")
+    def get_pull(self, repo: str, number: int) -> PullRequest:
+        return PullRequest.from_api(self._json("GET", f"{_split(repo)}/pulls/{number}"))
 
     def list_pull_files(self, repo: str, number: int) -> list[dict]:
         return self._pages(f"{_split(repo)}/pulls/{number}/files")
@@ -337,16 +338,16 @@ class InstallationClient:
     def list_issue_comments(self, repo: str, number: int) -> list[dict]:
         return self._pages(f"{_split(repo)}/issues/{number}/comments")
 
-    def find_open_pr(self, repo: str, head_branch: str) -> dict | None:
+    def find_open_pr(self, repo: str, head_branch: str) -> PullRequest | None:
         owner = repo.partition("/")[0]
         pulls = self._json(
             "GET", f"{_split(repo)}/pulls", params={"head": f"{owner}:{head_branch}", "state": "open"}
         )
-        return pulls[0] if pulls else None
+        return PullRequest.from_api(pulls[0]) if pulls else None
 
-    def create_pr(self, repo: str, title: str, body: str, head: str, base: str) -> dict:
+    def create_pr(self, repo: str, title: str, body: str, head: str, base: str) -> PullRequest:
         payload = {"title": title, "body": body, "head": head, "base": base}
-        return self._json("POST", f"{_split(repo)}/pulls", json=payload)
+        return PullRequest.from_api(self._json("POST", f"{_split(repo)}/pulls", json=payload))
 
     def create_review(self, repo: str, number: int, *, commit_id: str, body: str, comments: list[dict]) -> dict:
         """A COMMENT review: memfix suggests, people decide."""

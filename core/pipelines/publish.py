@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from core.models import Patch
+from core.pipelines.port import GitHubPort
 
 if TYPE_CHECKING:
     from core.db import Database
@@ -54,7 +55,7 @@ class Proposals:
 
 
 class Publisher:
-    def __init__(self, proposals: Proposals, gh: Any):
+    def __init__(self, proposals: Proposals, gh: GitHubPort):
         self.proposals = proposals
         self.gh = gh
 
@@ -72,12 +73,12 @@ class Publisher:
         if pr is not None:
             current = self.gh.get_file(repo, patch.path, branch)
             if current == patch.updated:
-                action, head = "unchanged", pr["head"]["sha"]
+                action, head = "unchanged", pr.head_sha
             else:
                 head = self.gh.put_file(repo, patch.path, patch.updated, branch, message,
                                         sha=self.gh.get_file_sha(repo, patch.path, branch))
                 action = "updated"
-            self.gh.update_pr(repo, pr["number"], body=body)
+            self.gh.update_pr(repo, pr.number, body=body)
         else:
             self.gh.create_branch(repo, branch, self.gh.get_branch_sha(repo, base_branch))
             head = self.gh.put_file(repo, patch.path, patch.updated, branch, message,
@@ -86,9 +87,9 @@ class Publisher:
             action = "created"
         self.proposals.save(
             tenant_id, repository=repo, pipeline=pipeline, fingerprint=fingerprint, path=patch.path, branch=branch,
-            base_branch=base_branch, pr_number=pr["number"], head_sha=head, state="open", run_id=run_id,
+            base_branch=base_branch, pr_number=pr.number, head_sha=head, state="open", run_id=run_id,
             insight_ids=insight_ids,
             finding_codes=sorted({f.code for f in patch.findings}), diff="\n".join(patch.changed_lines()),
             rationale=patch.rationale, provider=provider, model=model,
         )
-        return Published(action, pr["number"], pr.get("html_url"))
+        return Published(action, pr.number, pr.html_url)

@@ -15,6 +15,7 @@ from core.memory.sanitize import escape_braces
 from core.models import CommandJob, IssueJob, JobResult, PushJob
 from core.paths import PathError, repo_path
 from core.pipelines.config import CONFIG_PATH, RepoConfig, parse_config
+from core.pipelines.port import GitHubPort
 from core.pipelines.present import result
 from core.pipelines.prompt import Revision
 from core.pipelines.publish import Proposals, Publisher
@@ -27,7 +28,7 @@ log = logging.getLogger(__name__)
 MAX_REPO_FILES = 300  # an issue with no file named scans at most this many Python files
 
 
-def check_run_mirror(gh: Any, repo: str, head_sha: str | None, name: str) -> Mirror | None:
+def check_run_mirror(gh: GitHubPort, repo: str, head_sha: str | None, name: str) -> Mirror | None:
     """A GitHub check run on the commit that follows the run's phase; GitHub trouble never fails the run."""
     if not head_sha:
         return None
@@ -79,7 +80,7 @@ class Target:
 class PipelineService:
     runner: PipelineRunner
     proposals: Proposals
-    github: Callable[[int], Any]
+    github: Callable[[int], GitHubPort]
     llm: Any
     llm_for: Callable[[str | None, str | None], Any] | None = None  # a repository's own provider/model
     web_url: str = ""  # GitHub's web address (Settings.github_web_url): Enterprise hosts its own
@@ -115,16 +116,15 @@ class PipelineService:
                            guidance=guidance, issue_number=None if job.is_pull_request else job.issue_number)
         return result(report, pipeline, paths, self._checks_link(job.repo, target.sha))
 
-    def _pull_target(self, gh: Any, repo: str, number: int) -> Target:
+    def _pull_target(self, gh: GitHubPort, repo: str, number: int) -> Target:
         """A PR's head commit; GitHub keeps a fork PR's commits in the base repository too (refs/pull/N/head),
         so its files are read at that commit without a request to the fork."""
         pr = gh.get_pull(repo, number)
-        head_repo = ((pr["head"].get("repo") or {}).get("full_name") or "")
-        if not head_repo:
+        if not pr.head_repo:
             raise PermanentError("this pull request's head repository no longer exists; nothing to fix")
-        if head_repo.lower() != repo.lower():
-            return Target(pr["head"]["sha"], None, fork=head_repo, pr_number=number)
-        return Target(pr["head"]["sha"], pr["head"]["ref"], pr_number=number)  # PRs against the PR's own branch
+        if pr.head_repo.lower() != repo.lower():
+            return Target(pr.head_sha, None, fork=pr.head_repo, pr_number=number)
+        return Target(pr.head_sha, pr.head_ref, pr_number=number)  # PRs against the PR's own branch
 
     def _checks_link(self, repo: str, sha: str) -> str:
         return f"{self.web_url}/{repo}/commit/{sha}/checks"
@@ -141,13 +141,14 @@ class PipelineService:
                            issue_number=job.issue_number)
         return result(report, "autofix", paths, self._checks_link(job.repo, target.sha))
 
-    def _repo_python_files(self, gh: Any, repo: str, sha: str, text: str) -> list[str]:
+    def _repo_python_files(self, gh: GitHubPort, repo: str, sha: str, text: str) -> list[str]:
         every = _checked([p for p in gh.list_files(repo, sha) if p.endswith(".py")])
         words = {w.strip("`'\"()[]<>,;:!?") for w in text.split()}  # linear: no regex backtracking over long text
         named = [p for p in every if p in words]
         return named or every[:MAX_REPO_FILES]
 
-    def repo_settings(self, gh: Any, repo: str, branch: str | None = None, sha: str | None = None) -> RepoSettings:
+    def repo_settings(self, gh: GitHubPort, repo: str, branch: str | None = None,
+                      sha: str | None = None) -> RepoSettings:
         """The configuration on the default branch, whatever triggered the run: a PR never changes how memfix
         treats it. The provider and model it asks for must be among those the installation allows."""
         if branch is None:
@@ -169,7 +170,7 @@ class PipelineService:
         return RepoSettings(config, problems, where)
 
     def _run(self, tenant_id: int, repo: str, pipeline: str, trigger: str, job_key: str, target: Target,
-             paths: list[str], settings: RepoSettings, *, gh: Any, guidance: str | None = None,
+             paths: list[str], settings: RepoSettings, *, gh: GitHubPort, guidance: str | None = None,
              issue_number: int | None = None, quiet_if_off: bool = False) -> RunReport | None:
         config = settings.config
         if not config.enabled(pipeline):
@@ -199,7 +200,7 @@ class PipelineService:
         finally:
             workspace.close()
 
-    def _suggest(self, gh: Any, repo: str, target: Target, report: RunReport, max_files: int) -> str:
+    def _suggest(self, gh: GitHubPort, repo: str, target: Target, report: RunReport, max_files: int) -> str:
         """A fork's branch is not memfix's to push to: its verified fixes become one review of suggestions."""
         fixes = sorted(report.promoted, key=lambda o: o.path)[:max_files]
         fork = f"this pull request comes from the fork `{target.fork}`, where memfix cannot push"
@@ -232,10 +233,9 @@ class PipelineService:
         if not job.is_pull_request:
             raise PermanentError("`/refine` works on memfix pull requests")
         pr = gh.get_pull(job.repo, job.issue_number)
-        branch = pr["head"]["ref"]
+        branch = pr.head_ref
         proposal = self.proposals.by_branch(job.tenant_id, job.repo, branch)
-        head_repo = (pr["head"].get("repo") or {}).get("full_name") or ""
-        if (not branch.startswith(MEMFIX_BRANCH_PREFIX) or proposal is None or head_repo.lower() != job.repo.lower()
+        if (not branch.startswith(MEMFIX_BRANCH_PREFIX) or proposal is None or pr.head_repo.lower() != job.repo.lower()
                 or proposal["pr_number"] != job.issue_number):  # a fork PR may borrow memfix's branch name
             raise PermanentError("`/refine` works on pull requests memfix opened")
         if not job.args.strip():
@@ -247,8 +247,8 @@ class PipelineService:
         revision = Revision(path, gh.get_file(job.repo, path, proposal["base_branch"]) or "", proposal["diff"],
                             proposal["rationale"], job.args.strip())
         request = RunRequest(job.tenant_id, job.repo, proposal["pipeline"], "refine", job_key=job.key,
-                             head_sha=pr["head"]["sha"], linked_ids=list(settings.config.memory))
-        workspace = GitHubWorkspace(gh, job.repo, pr["head"]["sha"], [path])
+                             head_sha=pr.head_sha, linked_ids=list(settings.config.memory))
+        workspace = GitHubWorkspace(gh, job.repo, pr.head_sha, [path])
         try:
             outcome, run_id = self.runner.refine(request, workspace, revision, settings.config)
         finally:

@@ -9,10 +9,10 @@ import shutil
 import tarfile
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from core.paths import PathError, inside, repo_path
 from core.pipelines.config import CONFIG_PATH
+from core.pipelines.port import GitHubPort
 from core.pipelines.project import METADATA_FILES
 from core.pipelines.surface import RepositoryView
 
@@ -113,7 +113,7 @@ class GitHubWorkspace(LocalWorkspace):
     """Files in scope fetched at one commit into a scratch directory (never a full clone). The configuration is
     not among them: it is read from the default branch (PipelineService.repo_settings), never from a PR."""
 
-    def __init__(self, gh: Any, repo: str, ref: str, paths: list[str]):
+    def __init__(self, gh: GitHubPort, repo: str, ref: str, paths: list[str]):
         super().__init__(Path(tempfile.mkdtemp(prefix="memfix-")))
         self.gh, self.repo, self.ref = gh, repo, ref
         self._fetched: list[str] = []
