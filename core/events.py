@@ -8,6 +8,7 @@ from typing import Any
 
 from core.models import (
     COMMANDS,
+    ChecksJob,
     CommandJob,
     InstallationJob,
     IssueJob,
@@ -53,7 +54,7 @@ def _is_self(payload: dict[str, Any], bot_login: str) -> bool:
 def route(event: str, payload: dict[str, Any], delivery_id: str, bot_login: str) -> Routed:
     if not isinstance(payload, dict):
         return Routed(None, "payload is not an object")
-    if _is_self(payload, bot_login):
+    if _is_self(payload, bot_login) and event not in _CI_EVENTS:  # CI runs on memfix's pushes: its verdict counts
         return Routed(None, "event caused by memfix itself")
     handler = _ROUTES.get(event)
     if handler is None:
@@ -227,7 +228,68 @@ def _installation_repositories(p: dict, tenant: int, delivery: str, bot: str) ->
     return Routed(_installation_job(p, tenant, delivery, action, repos), f"repositories {action}")
 
 
+def _memfix_branch(branch: str | None) -> bool:
+    return bool(branch) and branch.startswith(MEMFIX_BRANCH_PREFIX)
+
+
+def _checks_job(p: dict, tenant: int, delivery: str, sha: str, branch: str, source: str, ident: object,
+                state: str) -> Routed:
+    return Routed(ChecksJob(tenant_id=tenant, delivery_id=delivery, repo=_repo(p), head_sha=sha, branch=branch,
+                            source=source, ident=str(ident or ""), state=state),
+                  f"{source} {state} on memfix's branch")
+
+
+def _own_app(app: dict | None, bot: str) -> bool:
+    """memfix's own check runs (the run's mirror) are not the repository's CI."""
+    return bool(app) and f"{app.get('slug')}[bot]" == bot
+
+
+def _check_suite(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+    suite = p.get("check_suite") or {}
+    if p.get("action") != "completed":
+        return Routed(None, f"check_suite {p.get('action')} is not a result")
+    if not _memfix_branch(suite.get("head_branch")) or _own_app(suite.get("app"), bot):
+        return Routed(None, "check suite is not CI on a memfix branch")
+    return _checks_job(p, tenant, delivery, suite.get("head_sha") or "", suite["head_branch"], "check_suite",
+                       suite.get("id"), suite.get("conclusion") or "")
+
+
+def _check_run(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+    run = p.get("check_run") or {}
+    branch = (run.get("check_suite") or {}).get("head_branch")
+    if p.get("action") != "completed":
+        return Routed(None, f"check_run {p.get('action')} is not a result")
+    if not _memfix_branch(branch) or _own_app(run.get("app"), bot):
+        return Routed(None, "check run is not CI on a memfix branch")
+    return _checks_job(p, tenant, delivery, run.get("head_sha") or "", branch, "check_run", run.get("id"),
+                       run.get("conclusion") or "")
+
+
+def _workflow_run(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+    run = p.get("workflow_run") or {}
+    if p.get("action") != "completed":
+        return Routed(None, f"workflow_run {p.get('action')} is not a result")
+    if not _memfix_branch(run.get("head_branch")):
+        return Routed(None, "workflow run is not on a memfix branch")
+    return _checks_job(p, tenant, delivery, run.get("head_sha") or "", run["head_branch"], "workflow_run",
+                       run.get("id"), run.get("conclusion") or "")
+
+
+def _status(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+    if p.get("state") == "pending":
+        return Routed(None, "status is pending")
+    branch = next((b.get("name") for b in p.get("branches") or [] if _memfix_branch(b.get("name"))), None)
+    if branch is None:
+        return Routed(None, "status is not on a memfix branch")
+    return _checks_job(p, tenant, delivery, p.get("sha") or "", branch, "status", p.get("id"), p.get("state") or "")
+
+
+_CI_EVENTS = ("check_suite", "check_run", "workflow_run", "status")
 _ROUTES = {
+    "check_suite": _check_suite,
+    "check_run": _check_run,
+    "workflow_run": _workflow_run,
+    "status": _status,
     "push": _push,
     "issue_comment": _issue_comment,
     "pull_request_review": _review,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from core.errors import PermanentError, TransientError
-from core.models import CommandJob, Job, JobResult, PushJob
+from core.models import CommandJob, Job, JobResult
 
 if TYPE_CHECKING:
     from core.db import Database
@@ -158,8 +158,8 @@ class JobRunner:
                 gh.edit_comment(job.repo, reply_id, body)
             elif job.number:
                 gh.comment(job.repo, job.number, body)
-            elif isinstance(job, PushJob) and job.after:
-                gh.create_commit_comment(job.repo, job.after, body)
+            elif job.commit and job.repo:
+                gh.create_commit_comment(job.repo, job.commit, body)
             else:
                 log.warning("job %s: nowhere on GitHub to report: %s", job.key, text)
         except Exception:  # the report must not hide the original outcome
@@ -179,4 +179,5 @@ def _what(job: Job) -> str:
     if isinstance(job, CommandJob):
         return f"`/{job.command}`"
     return {"push": "Push processing", "review": "Saving the review", "issue": "AutoFix for this issue",
-            "pr_closed": "Recording the PR outcome", "installation": "Installation update"}.get(job.kind, job.kind)
+            "pr_closed": "Recording the PR outcome",
+            "checks": "Reading the repository's checks", "installation": "Installation update"}.get(job.kind, job.kind)

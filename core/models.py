@@ -56,6 +56,11 @@ class Job:
         """The issue or PR a reply belongs on, if any."""
         return None
 
+    @property
+    def commit(self) -> str | None:
+        """The commit a failure is reported on when there is no issue or PR to reply on."""
+        return None
+
     def to_json(self) -> str:
         return json.dumps({"kind": self.kind, **asdict(self)}, separators=(",", ":"))
 
@@ -84,6 +89,10 @@ class PushJob(Job):
     @property
     def key(self) -> str:
         return f"push:{self.repo}:{self.after}"
+
+    @property
+    def commit(self) -> str | None:
+        return self.after or None
 
 
 @dataclass(frozen=True)
@@ -155,6 +164,27 @@ class PullRequestClosedJob(Job):
     @property
     def number(self) -> int | None:
         return self.pr_number
+
+
+@dataclass(frozen=True)
+class ChecksJob(Job):
+    """The repository's CI reported on a commit of a memfix branch: the behavioural verdict on memfix's change.
+    The worker reads every check on the commit; the event only says when to look."""
+
+    kind: ClassVar[str] = "checks"
+    head_sha: str = ""
+    branch: str = ""
+    source: str = ""  # check_suite | check_run | workflow_run | status
+    ident: str = ""  # the suite's, run's, workflow run's or status's id, from the signed payload
+    state: str = ""  # its conclusion or state
+
+    @property
+    def key(self) -> str:
+        return f"checks:{self.repo}:{self.head_sha}:{self.source}:{self.ident}:{self.state}"
+
+    @property
+    def commit(self) -> str | None:
+        return self.head_sha
 
 
 @dataclass(frozen=True)

@@ -112,6 +112,7 @@ class Settings:
     prompt_token_budget: int = 12_000
     max_prs_per_run: int = 3
     promote_threshold: float = 0.8  # confidence a verified patch needs to be PROMOTED (core/pipelines/confidence.py)
+    ci_wait_hours: float = 24.0  # a draft PR whose checks never report is marked after this long
     # Observability
     log_level: str = "INFO"
 
@@ -172,6 +173,7 @@ class Settings:
             prompt_token_budget=_int(env, "MEMFIX_PROMPT_TOKEN_BUDGET", 12_000),
             max_prs_per_run=_int(env, "MEMFIX_MAX_PRS_PER_RUN", 3),
             promote_threshold=_float(env, "MEMFIX_PROMOTE_THRESHOLD", 0.8),
+            ci_wait_hours=_float(env, "MEMFIX_CI_WAIT_HOURS", 24.0),
             log_level=(env.get("LOG_LEVEL") or env.get("POWERTOOLS_LOG_LEVEL") or "INFO").upper(),
         )
 

@@ -126,7 +126,13 @@ class Services:
         from core.memory.review import ReviewSteps, github_review_texts
 
         return ReviewSteps(self.insights, self.entries, github_review_texts(self.github, self.settings.bot_login),
-                           self.llm, self.settings.github_web_url)
+                           self.llm, self.settings.github_web_url, self.policy)
+
+    @cached_property
+    def policy(self):
+        from core.pipelines.policy import Policy
+
+        return Policy(self.db, self.insights)
 
     # ---- pipelines ----
 
@@ -147,7 +153,7 @@ class Services:
         s = self.settings
         return PipelineRunner(
             ruff=Ruff(), llm=self.llm, context=self.prompt_context, healing=self.healing, breakers=Breakers(self.db),
-            runs=RunLog(self.db), learner=Learner(self.insights, self.db, s.github_web_url),
+            runs=RunLog(self.db), learner=Learner(self.insights, self.db, s.github_web_url, self.policy),
             max_attempts=s.pipeline_max_attempts,
             backoff_seconds=s.pipeline_backoff_seconds, prompt_token_budget=s.prompt_token_budget,
             max_prs_cap=s.max_prs_per_run, promote_threshold=s.promote_threshold,
@@ -162,7 +168,7 @@ class Services:
         return PipelineService(self.pipeline_runner, Proposals(self.db), self.github, self.llm,
                                lambda provider, model: llm_from_settings(self.settings, provider=provider, model=model),
                                self.settings.github_web_url, lambda name, value: self.metric(name, value),
-                               self.settings.repository_choices)
+                               self.settings.repository_choices, self.settings.app_slug, self.settings.ci_wait_hours)
 
     @cached_property
     def commands(self) -> Commands:
@@ -225,6 +231,7 @@ class Services:
                 "review": self.review_steps.review,
                 "pr_closed": self.on_pr_closed,
                 "issue": self.pipelines.on_issue,
+                "checks": self.pipelines.on_checks,
             }
             return JobRunner(handlers, JobLedger(self.db), self.github, max_attempts=self.settings.job_max_attempts,
                              refusal=self.permissions.refusal)

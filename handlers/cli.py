@@ -171,9 +171,12 @@ def _pipeline(args: argparse.Namespace) -> int:
           + (f", model {report.model}" if report.model else " (deterministic fixes only)") + " " * 20)
     for line in report.project:
         print(line)
-    print(f"Loaded historical learnings from {len(report.learnings)} similar analyses")
-    for hit in report.learnings:
-        print(f"  insight:{hit.insight.id} {hit.insight.label} {hit.insight.title} (score {hit.score:.2f})")
+    if report.injected:
+        print(f"Loaded historical learnings from {len(report.learnings)} similar analyses into the model's prompts")
+        for hit in report.learnings:
+            print(f"  insight:{hit.insight.id} {hit.insight.label} {hit.insight.title} (score {hit.score:.2f})")
+    for line in report.used:
+        print(f"Learnings used: {line}")
     print(f"\nFindings: {len(report.findings)} in {report.files_scanned} scanned files")
     for f in report.findings[: args.show]:
         print(f"  {f.path}:{f.line}:{f.column} {f.code} {f.message}")

@@ -79,18 +79,20 @@ def test_a_pr_closed_unmerged_is_never_proposed_again(serve, fake_github, tenant
     assert any("Reviewers rejected memfix's change" in h.insight.title for h in rejected)
 
 
-def test_a_merged_pr_credits_the_learnings_it_used(serve, fake_github, tenant_id):
+def test_offline_a_merge_credits_no_learning_nothing_was_given(serve, fake_github, tenant_id):
+    """Offline, no model saw the insight: the PR does not claim it was injected and a merge does not credit it."""
     prior = serve.services.insights.save(tenant_id, Insight(
         repository=REPO, insight_type="solution", category="correctness", workflow_type="autofix",
         title="F401 unused imports: remove them", detail="imported but unused")).insight
     push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
     [pr] = memfix_pulls(fake_github)
-    assert f"insight:{prior.id}" in pr["body"]
+    assert f"insight:{prior.id}" not in pr["body"] and "Learnings injected" not in pr["body"]
+    assert "F401 fixes: no record in this repository" in pr["body"]
     fake_github.close_pull(REPO, pr["number"], merged=True)
     serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=pr["number"],
                                                branch=pr["head"]["ref"], merged=True, sha=pr["head"]["sha"]))
     assert serve.drain()
-    assert serve.services.insights.get(tenant_id, prior.id).accepted_count == 1
+    assert serve.services.insights.get(tenant_id, prior.id).accepted_count == 0
 
 
 def test_autofix_on_a_pr_targets_the_pr_head_branch_and_replies(serve, fake_github, tenant_id):
@@ -104,7 +106,7 @@ def test_autofix_on_a_pr_targets_the_pr_head_branch_and_replies(serve, fake_gith
     assert fix["base"]["ref"] == "feature"
     [reply] = [c["body"] for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
     assert "**AutoFix** finished" in reply and f"#{fix['number']} (created)" in reply
-    assert "Loaded historical learnings from" in reply and "provider `offline`" in reply
+    assert "Loaded historical learnings" not in reply and "provider `offline`" in reply  # no model saw them
 
 
 def test_an_issue_labelled_memfix_links_its_pr(serve, fake_github, tenant_id):

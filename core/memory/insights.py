@@ -208,18 +208,19 @@ class Insights:
     def save(self, tenant_id: int, insight: Insight) -> SaveResult:
         return self.save_many(tenant_id, [insight])[0]
 
-    def save_many(self, tenant_id: int, insights: list[Insight]) -> list[SaveResult]:
+    def save_many(self, tenant_id: int, insights: list[Insight], *, dedupe: bool = True) -> list[SaveResult]:
         """Validate all, embed in one request, save in one transaction, each in order (a later one may
-        merge into or pair with an earlier one)."""
+        merge into or pair with an earlier one). `dedupe` False: never merged (policy decisions name one rule)."""
         insights = [i.validated() for i in insights]
         vectors = self._embed_many([i.embedding_text() for i in insights])
         if not insights:
             return []
         with self.db.tenant(tenant_id, register=True) as conn:
             self._scan_settings(conn)
-            return [self._save_in(conn, tenant_id, i, v) for i, v in zip(insights, vectors, strict=True)]
+            return [self._save_in(conn, tenant_id, i, v, dedupe) for i, v in zip(insights, vectors, strict=True)]
 
-    def _save_in(self, conn, tenant_id: int, insight: Insight, vector: Vector | None) -> SaveResult:
+    def _save_in(self, conn, tenant_id: int, insight: Insight, vector: Vector | None,
+                 dedupe: bool = True) -> SaveResult:
         model = self.embedder.model if vector is not None else None
         params = {
             "tenant": tenant_id, "repository": insight.repository, "workflow_type": insight.workflow_type,
@@ -228,7 +229,7 @@ class Insights:
             "detail": insight.detail, "suggestion": insight.suggestion, "tags": list(insight.tags),
             "source_ref": insight.source_ref, "vector": vector, "model": model, "threshold": DUPLICATE_COSINE,
         }
-        duplicate = conn.execute(FIND_DUPLICATE_SQL, params).fetchone()
+        duplicate = conn.execute(FIND_DUPLICATE_SQL, params).fetchone() if dedupe else None
         if duplicate:
             row = conn.execute(MERGE_SQL, {**params, "id": duplicate["id"]}).fetchone()
             return SaveResult(_insight(row), merged=True, embedded=vector is not None)

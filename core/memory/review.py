@@ -40,6 +40,7 @@ _TYPE_WORDS = (
     ("decision", ("should", "must", "always", "never", "prefer", "we use", "let's", "agreed")),
 )
 MAX_POINTS = 10
+_POLICY = re.compile(r"^decision\s+(?P<verb>enable|hold)\s+(?P<codes>[A-Za-z0-9][A-Za-z0-9,\s]*)$", re.I)
 MAX_REVIEW_CHARS = 65_536  # GitHub's own limit for a review body
 POINTS_SCHEMA = {
     "type": "object",
@@ -118,9 +119,12 @@ class ReviewSteps:
     review_texts: Fetch | None = None  # for `/remember` with no text
     llm: Any = None  # with a model, `/remember` with no text asks it for the key points
     web_url: str = ""  # GitHub's web address (Settings.github_web_url): Enterprise hosts its own
+    policy: Any = None  # core.pipelines.policy.Policy: `/remember decision enable|hold F401`
 
     def remember(self, job: CommandJob) -> JobResult:
         source = f"{self.web_url}/{job.repo}/issues/{job.issue_number}#issuecomment-{job.comment_id}"
+        if self.policy is not None and (match := _POLICY.match(job.args.strip())):
+            return self._policy(job, match["verb"].lower(), match["codes"], source)
         if job.args.strip():
             try:
                 results = [self.insights.save(job.tenant_id, parse_remember(job.args, job.repo, source))]
@@ -136,6 +140,21 @@ class ReviewSteps:
             return _saved(f"Saved {len(results)} insight(s) the model distilled from the review and discussion "
                           f"(provider `{self.llm.provider}`, model `{self.llm.model}`)", results)
         return self._save_points(job.tenant_id, job.repo, review_points(texts), source, "the review and discussion")
+
+    def _policy(self, job: CommandJob, verb: str, codes_text: str, source: str) -> JobResult:
+        """A person's decision on a rule: proposed again here (its holds lifted), or held back."""
+        codes = list(dict.fromkeys(c.upper() for c in re.split(r"[\s,]+", codes_text) if c))
+        if bad := [c for c in codes if not re.fullmatch(r"[A-Z]{1,8}[0-9]{1,4}", c)]:
+            raise PermanentError(f"{', '.join(bad)} is not a ruff rule code (like F401)")
+        if verb == "enable":
+            lifted = self.policy.enable(job.tenant_id, job.repo, codes, job.author, source)
+            return JobResult(f"memfix will propose {', '.join(codes)} fixes in this repository again.",
+                             [f"lifted hold `insight:{i}`" for i in lifted]
+                             or ["no hold was in force; the decision is remembered"])
+        ids = self.policy.hold(job.tenant_id, job.repo, codes, job.author, source)
+        return JobResult(f"memfix will not propose {', '.join(codes)} fixes in this repository.",
+                         [f"decision `insight:{i}`; `/remember decision enable {c}` or `/forget insight:{i}` undoes it"
+                          for i, c in zip(ids, codes, strict=True)])
 
     def _model_points(self, repo: str, texts: list[str], source: str) -> list[Insight]:
         """The review's key points as insights, extracted by the model from text it is told is data."""

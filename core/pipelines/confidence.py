@@ -5,9 +5,10 @@ confidence = checks × risk × record
   blends in a model's own figure for model patches);
 - risk: the rule's risk class, the worst among the patch's rules (the table below). A fix ruff calls "safe" is
   not thereby certain: removing an import can change behaviour, rewriting an API call can break an old Python;
-- record: the rule's record in this repository, merged vs closed unmerged memfix PRs, as the mean p of a
-  Beta(1 + merged, 1 + closed) posterior, as min(1, 0.6 + 0.8 p) (no record: p 0.5 → 1.0; two closed, none
-  merged: p 0.25 → 0.8, which keeps a medium-risk rule below the threshold; never above 1.0).
+- record: the rule's record in this repository, merged vs closed unmerged or CI-failed memfix PRs (blamed as in
+  core/pipelines/policy.py), as the mean p of a Beta(1 + merged, 1 + closed + CI failed) posterior, as
+  min(1, 0.6 + 0.8 p) (no record: p 0.5 → 1.0; two closed, none merged: p 0.25 → 0.8, which keeps a
+  medium-risk rule below the threshold; never above 1.0).
 PROMOTED needs every check passed and confidence ≥ the promotion threshold (MEMFIX_PROMOTE_THRESHOLD, 0.8):
 low-risk and medium-risk rules with a clean record pass; high-risk rules wait for a person (HUMAN_REVIEW).
 """
@@ -42,16 +43,39 @@ def risk_of(code: str) -> str:
 
 @dataclass(frozen=True)
 class Record:
+    """A rule's record in one repository (core/pipelines/policy.py counts it from memfix's own PRs)."""
+
     merged: int = 0
-    closed: int = 0
+    closed: int = 0  # closed unmerged by reviewers
+    ci_failed: int = 0  # the repository's CI failed on memfix's fix
+    ci_passed: int = 0
+    refined: int = 0  # `/refine` asked
+
+    @property
+    def bad(self) -> int:
+        return self.closed + self.ci_failed
 
     @property
     def posterior(self) -> float:
-        return (1 + self.merged) / (2 + self.merged + self.closed)
+        """The mean of Beta(1 + merged, 1 + closed + CI failed): the chance reviewers take the next fix."""
+        return (1 + self.merged) / (2 + self.merged + self.bad)
 
     @property
     def factor(self) -> float:
         return min(1.0, 0.6 + 0.8 * self.posterior)
+
+    @property
+    def known(self) -> bool:
+        return bool(self.merged or self.closed or self.ci_failed or self.ci_passed or self.refined)
+
+    def describe(self) -> str:
+        if not self.known:
+            return "no record in this repository"
+        parts = [f"{self.merged} merged", f"{self.closed} closed"]
+        parts += [f"{self.ci_failed} failed CI"] if self.ci_failed else []
+        parts += [f"{self.ci_passed} passed CI"] if self.ci_passed else []
+        parts += [f"{self.refined} /refine"] if self.refined else []
+        return ", ".join(parts) + " in this repository"
 
 
 @dataclass(frozen=True)
@@ -66,8 +90,7 @@ def score(verification: Verification, checks: float, patch: Patch, records: dict
     risk = RISK[risk_of(worst)]
     record = records.get(worst, Record())
     value = round(min(max(checks * risk * record.factor, 0.0), 1.0), 4)
-    history = (f"{record.merged} merged, {record.closed} closed in this repository" if record.merged or record.closed
-               else "no record in this repository")
+    history = record.describe()
     why = (f"{checks:.2f} checks × {risk:.2f} ({worst}: {risk_of(worst)} risk) × {record.factor:.2f} "
            f"({worst}: {history}) = {value:.2f}")
     return Score(value, why)

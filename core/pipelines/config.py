@@ -14,6 +14,7 @@ provider: offline             # offline | openai | anthropic | local
 model: gpt-4o-mini
 memory: [12, 40]              # insight ids linked into every prompt
 python: "3.8"                 # the oldest Python the project supports (otherwise read from its metadata)
+always_propose: [F401]        # rules proposed whatever memfix learned (see core/pipelines/policy.py)
 ```
 
 `ignore` patterns are `fnmatch` globs on repository-relative paths, one path segment per `*`; `**` spans any
@@ -69,6 +70,7 @@ class RepoConfig:
     model: str | None = None
     memory: tuple[int, ...] = ()  # linked insight ids
     python: str | None = None  # the oldest supported Python, overriding what the metadata says
+    always_propose: tuple[str, ...] = ()  # rules the learned policy never holds back here
 
     def enabled(self, pipeline: str) -> bool:
         return getattr(self, _pipeline(pipeline))
@@ -197,9 +199,23 @@ def _python(key: str, value: Any, problems: list[str]) -> str | None:
     return None
 
 
+def _codes(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
+    """Whole rule codes (F401, RET505): a policy names rules, not families."""
+    if isinstance(value, str):
+        value = [v for v in re.split(r"[,\s]+", value) if v]
+    items = _strings(key, value, problems)
+    if items is None:
+        return None
+    good = tuple(dict.fromkeys(i.upper() for i in items if re.fullmatch(r"[A-Z]{1,8}[0-9]{1,4}", i.upper())))
+    problems += [f"`{key}`: {shown(i)} is not a ruff rule code (like F401); ignored" for i in items
+                 if not re.fullmatch(r"[A-Z]{1,8}[0-9]{1,4}", i.upper())]
+    return good
+
+
 _CHECKS = {
     "autofix": _bool, "refactor": _bool, "autofix_rules": _rules, "refactor_rules": _rules, "ignore": _ignore,
     "max_prs": _max_prs, "provider": _provider, "model": _model, "memory": _memory, "python": _python,
+    "always_propose": _codes,
 }
 
 

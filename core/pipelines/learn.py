@@ -7,7 +7,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from core.models import Finding, Insight, JobResult, Patch, PullRequestClosedJob
-from core.pipelines.confidence import Record
+from core.pipelines.policy import Policy
 
 if TYPE_CHECKING:
     from core.db import Database
@@ -37,10 +37,11 @@ def finding_class(f: Finding) -> str:
 
 
 class Learner:
-    def __init__(self, insights: Insights, db: Database, web_url: str = ""):
+    def __init__(self, insights: Insights, db: Database, web_url: str = "", policy: Policy | None = None):
         self.insights = insights
         self.db = db
         self.web_url = web_url  # GitHub's web address (Settings.github_web_url): Enterprise hosts its own
+        self.policy = policy or Policy(db, insights)
 
     def after_run(self, tenant_id: int, repo: str, pipeline: str, run_id: int, findings: list[Finding],
                   promoted: list[Patch]) -> list[SaveResult]:
@@ -77,16 +78,6 @@ class Learner:
                     tags=(code, "fixed")))
         return self.insights.save_many(tenant_id, lessons)
 
-    def rule_records(self, tenant_id: int, repo: str) -> dict[str, Record]:
-        """Per rule: memfix PRs reviewers merged and closed unmerged in this repository (confidence's record)."""
-        with self.db.tenant(tenant_id) as conn:
-            rows = conn.execute(
-                "SELECT code, count(*) FILTER (WHERE state = 'merged') AS merged,"
-                " count(*) FILTER (WHERE state = 'closed') AS closed"
-                " FROM proposals, unnest(finding_codes) AS code WHERE repository = %s GROUP BY code", (repo,),
-            ).fetchall()
-        return {r["code"]: Record(r["merged"], r["closed"]) for r in rows}
-
     def _pr(self, job: PullRequestClosedJob) -> str:
         return f"{self.web_url}/{job.repo}/pull/{job.pr_number}"
 
@@ -100,9 +91,10 @@ class Learner:
                              "of a memfix change; nothing to learn.")
         with self.db.tenant(job.tenant_id) as conn:
             proposal = conn.execute(
-                "UPDATE proposals SET state = %s, updated_at = now()"
+                "UPDATE proposals SET state = %s, closed_by = %s, updated_at = now(),"
+                " ci_state = CASE WHEN ci_state = 'waiting' THEN 'unknown' ELSE ci_state END"
                 " WHERE repository = %s AND branch = %s AND pr_number = %s AND state = 'open' RETURNING *",
-                ("merged" if job.merged else "closed", job.repo, job.head_ref, job.pr_number),
+                ("merged" if job.merged else "closed", job.closed_by, job.repo, job.head_ref, job.pr_number),
             ).fetchone()
         if proposal is None:
             return JobResult(f"PR #{job.pr_number} is not an open PR memfix remembers proposing; nothing to learn.")
@@ -119,7 +111,8 @@ class Learner:
                 repository=job.repo, insight_type="solution", category=category_for(codes), workflow_type=
                 proposal["pipeline"], title=f"Reviewers merged memfix's fix for {codes} in {proposal['path']}",
                 detail=proposal["rationale"] or proposal["diff"][:500], source_ref=self._pr(job), tags=("merged",)))
-            return JobResult(f"Merged: {len(ids)} insight(s) credited; the fix is remembered as a solution.")
+            return JobResult(f"Merged: {len(ids)} insight(s) credited; the fix is remembered as a solution.",
+                             self.policy.learn(job.tenant_id, job.repo, proposal["pipeline"], self._pr(job)))
         self.insights.save(job.tenant_id, Insight(
             repository=job.repo, insight_type="pain_point", category=category_for(codes), severity="low",
             workflow_type=proposal["pipeline"],
@@ -128,5 +121,6 @@ class Learner:
                    f"{proposal['fingerprint']} will not be proposed again.\n{proposal['diff'][:500]}",
             source_ref=self._pr(job), tags=("rejected",)))
         return JobResult(f"Closed unmerged: {len(ids)} insight(s) marked rejected; "
-                         "this change won't be proposed again.")
+                         "this change won't be proposed again.",
+                         self.policy.learn(job.tenant_id, job.repo, proposal["pipeline"], self._pr(job)))
 

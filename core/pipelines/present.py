@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.memory.sanitize import escape_braces
 from core.models import JobResult
+from core.pipelines.confidence import Record
 
 if TYPE_CHECKING:
     from core.models import Verification
@@ -18,7 +19,7 @@ def pr_title(pipeline: str, outcome: FileOutcome) -> str:
     return f"{'fix' if pipeline == 'autofix' else 'improve'} {codes} in {outcome.path}"
 
 
-def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome) -> str:
+def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: str = "waiting") -> str:
     patch, v = outcome.patch, outcome.verification
     lines = [f"memfix **{request.pipeline}** proposes this single-file change to `{patch.path}`.", ""]
     if request.issue_number:
@@ -36,18 +37,34 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome) -> str
               + (f", model `{report.model}`" if report.model else ""), ""]
     if patch.rationale:
         lines += ["### Rationale", escape_braces(patch.rationale), ""]
-    lines += ["### Learnings injected"]
-    lines += [f"- `insight:{h.insight.id}` {escape_braces(h.insight.title)}"
-              + (f" ([source]({h.insight.source_ref}))" if (h.insight.source_ref or "").startswith("http") else "")
-              for h in report.learnings] or ["- none yet for this repository"]
-    lines += ["", "Comment `/refine <feedback>` to have memfix revise this patch; merge or close it to teach memfix."]
+    lines += ["### Record here", *(f"- {code} fixes: {report.records.get(code, Record()).describe()}"
+                                   for code in sorted({f.code for f in patch.findings})), ""]
+    if patch.origin == "model" and report.injected and report.learnings:
+        lines += ["### Learnings injected", *(
+            f"- `insight:{h.insight.id}` {escape_braces(h.insight.title)}"
+            + (f" ([source]({h.insight.source_ref}))" if (h.insight.source_ref or "").startswith("http") else "")
+            for h in report.learnings), ""]
+    if report.used:
+        lines += ["### Learnings used", *(f"- {escape_braces(u)}" for u in report.used), ""]
+    lines += [ci_line(ci), "",
+              "Comment `/refine <feedback>` to have memfix revise this patch; merge or close it to teach memfix."]
     return "\n".join(lines)
+
+
+def ci_line(ci: str) -> str:
+    """What the PR waits for: the repository's CI is the behavioural verifier (memfix never runs its code)."""
+    if ci == "absent":
+        return ("No CI found in this repository (no workflow or CI configuration), so nothing ran this change's "
+                "tests: it is ready for review at once; please check its behaviour yourself.")
+    return ("This PR is a draft until the repository's checks finish on it: all green marks it ready for review; "
+            "a failure keeps it a draft and memfix comments with what failed.")
 
 
 def summary(report: RunReport) -> str:
     fixed = len(report.promoted)
+    held = f"; held back by what memfix learned here: {', '.join(report.held)}" if report.held else ""
     return (f"{len(report.findings)} findings in {report.files_scanned} files; {fixed} verified "
-            f"patch{'es' if fixed != 1 else ''}; {len(report.prs)} PR(s)")
+            f"patch{'es' if fixed != 1 else ''}; {len(report.prs)} PR(s){held}")
 
 
 def report_json(report: RunReport) -> dict[str, Any]:
@@ -66,7 +83,8 @@ def report_json(report: RunReport) -> dict[str, Any]:
                       for h in report.learnings],
         "learned": report.learned, "prompt_tokens": report.prompt_tokens,
         "config_problems": report.config_problems, "notes": report.notes, "target": report.target,
-        "project": report.project,
+        "project": report.project, "learnings_used": report.used, "learnings_injected": report.injected,
+        "records": {c: r.__dict__ for c, r in report.records.items()},
     }
 
 
@@ -86,9 +104,12 @@ def dumps(report: RunReport) -> str:
 def result(report: RunReport, pipeline: str, paths: list[str], checks: str | None = None) -> JobResult:
     """The reply a person reads: what was found, fixed, published and remembered."""
     run = f"[run {report.run_id}]({checks})" if checks else f"run {report.run_id}"
-    details = [f"scope: {len(paths)} file(s); {summary(report)}",
-               f"Loaded historical learnings from {len(report.learnings)} similar analyses",
-               f"provider `{report.provider}`" + (f", model `{report.model}`" if report.model else "") + f"; {run}"]
+    details = [f"scope: {len(paths)} file(s); {summary(report)}"]
+    if report.injected:
+        details.append(f"Loaded historical learnings from {len(report.learnings)} similar analyses into the model's "
+                       "prompts")
+    details += [f"learnings used: {u}" for u in report.used]
+    details += [f"provider `{report.provider}`" + (f", model `{report.model}`" if report.model else "") + f"; {run}"]
     for o in report.outcomes:
         line = f"`{o.path}`: {o.status}"
         if o.status != "UNFIXED":

@@ -72,15 +72,16 @@ class Profile:
     target: PythonTarget
     team: TeamRules
 
-    def ignore(self, rules: tuple[str, ...]) -> tuple[str, ...]:
-        """Ignored on top of the selection: the team's ignores, and syntax-changing rules for old Pythons."""
+    def ignore(self, rules: tuple[str, ...], held: tuple[str, ...] = ()) -> tuple[str, ...]:
+        """Ignored on top of the selection: the team's ignores, syntax-changing rules for old Pythons, and the rules
+        the learned policy holds back in this repository."""
         extra = SYNTAX_RULES if self.target.below_ruff else ()
-        return tuple(dict.fromkeys([*self.team.ignore, *extra]))
+        return tuple(dict.fromkeys([*self.team.ignore, *extra, *held]))
 
-    def ruff_args(self, rules: tuple[str, ...]) -> list[str]:
+    def ruff_args(self, rules: tuple[str, ...], held: tuple[str, ...] = ()) -> list[str]:
         """ruff flags for this project (its configuration files are not read: `--isolated` keeps it that way)."""
         args = ["--target-version", self.target.ruff_target]
-        if ignore := self.ignore(rules):
+        if ignore := self.ignore(rules, held):
             args += ["--ignore", ",".join(ignore)]
         per_file = {pattern: list(codes) for pattern, codes in self.team.per_file_ignores.items()}
         if not any(r == "S101" for r in rules):  # the repository did not ask for asserts in tests

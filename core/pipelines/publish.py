@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from core.models import Patch
@@ -16,6 +19,16 @@ if TYPE_CHECKING:
 def branch_name(pipeline: str, path: str, fingerprint: str) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", path.lower()).strip("-")[:60] or "file"
     return f"memfix/{pipeline}/{slug}-{fingerprint}"
+
+
+# Where a repository's CI is configured: a repository with none of these gets its PRs ready for review at once.
+CI_CONFIG = (".github/workflows/", ".travis.yml", ".circleci/", "azure-pipelines.yml", ".azure-pipelines/",
+             "Jenkinsfile", "appveyor.yml", ".appveyor.yml", ".cirrus.yml", ".buildkite/", ".drone.yml",
+             ".woodpecker.yml", ".woodpecker/", "bitbucket-pipelines.yml", ".gitlab-ci.yml", "buildspec.yml")
+
+
+def has_ci(paths: list[str]) -> bool:
+    return any(p.startswith(c) if c.endswith("/") else p == c for p in paths for c in CI_CONFIG)
 
 
 @dataclass(frozen=True)
@@ -42,6 +55,58 @@ class Proposals:
             return conn.execute("SELECT * FROM proposals WHERE repository = %s AND branch = %s ORDER BY id DESC",
                                 (repo, branch)).fetchone()
 
+    def waiting_at(self, tenant_id: int, repo: str, sha: str) -> dict | None:
+        """The open memfix PR whose head is `sha` and which waits for, or has, the repository's CI verdict."""
+        with self.db.tenant(tenant_id) as conn:
+            return conn.execute("SELECT * FROM proposals WHERE repository = %s AND head_sha = %s AND state = 'open'"
+                                " AND ci_state IN ('waiting', 'passed', 'failed') ORDER BY id DESC",
+                                (repo, sha)).fetchone()
+
+    def settle(self, tenant_id: int, proposal_id: int, sha: str, verdict: str, detail: str = "") -> bool:
+        """waiting → passed | failed, once per commit: a redelivered or repeated event finds nothing to change."""
+        counter = "ci_passes" if verdict == "passed" else "ci_failures"
+        with self.db.tenant(tenant_id) as conn:
+            return conn.execute(
+                f"UPDATE proposals SET ci_state = %s, ci_detail = %s, {counter} = {counter} + 1, updated_at = now()"
+                " WHERE id = %s AND head_sha = %s AND ci_state = 'waiting'", (verdict, detail, proposal_id, sha),
+            ).rowcount == 1
+
+    def reported(self, tenant_id: int, proposal_id: int, sha: str) -> bool:
+        """Claims the one comment a verdict gets; False when it was already posted."""
+        with self.db.tenant(tenant_id) as conn:
+            return conn.execute(
+                "UPDATE proposals SET ci_reported = %s WHERE id = %s AND ci_reported IS DISTINCT FROM %s",
+                (sha, proposal_id, sha)).rowcount == 1
+
+    def claim_refinement(self, tenant_id: int, proposal_id: int) -> bool:
+        """The one refinement a CI failure gets."""
+        with self.db.tenant(tenant_id) as conn:
+            return conn.execute("UPDATE proposals SET ci_refined = true WHERE id = %s AND NOT ci_refined",
+                                (proposal_id,)).rowcount == 1
+
+    def silent(self, tenant_id: int, repo: str, hours: float) -> list[dict]:
+        """waiting → silent for PRs whose checks did not report within `hours` (looked at on the repository's
+        next event: waiting is event-driven, nothing polls)."""
+        with self.db.tenant(tenant_id) as conn:
+            return conn.execute(
+                "UPDATE proposals SET ci_state = 'silent', updated_at = now() WHERE repository = %s AND state = 'open'"
+                " AND ci_state = 'waiting' AND ci_since < now() - make_interval(secs => %s) RETURNING *",
+                (repo, hours * 3600)).fetchall()
+
+    def revised(self, tenant_id: int, proposal_id: int, head_sha: str, diff: str, rationale: str) -> None:
+        """A revision pushed on the PR's branch: the CI verdict is awaited again."""
+        with self.db.tenant(tenant_id) as conn:
+            conn.execute(
+                "UPDATE proposals SET head_sha = %s, diff = %s, rationale = %s,"
+                " ci_state = CASE WHEN ci_state IN ('waiting', 'passed', 'failed', 'silent') THEN 'waiting'"
+                " ELSE ci_state END, ci_since = now(), updated_at = now() WHERE id = %s",
+                (head_sha, diff, rationale, proposal_id))
+
+    def refine_asked(self, tenant_id: int, proposal_id: int) -> None:
+        """A person asked for a revision: evidence for the rule's record, whatever the revision becomes."""
+        with self.db.tenant(tenant_id) as conn:
+            conn.execute("UPDATE proposals SET refines = refines + 1 WHERE id = %s", (proposal_id,))
+
     def save(self, tenant_id: int, **row: Any) -> None:
         columns = ", ".join(row)
         updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in row if c not in ("repository", "fingerprint"))
@@ -55,9 +120,15 @@ class Proposals:
 
 
 class Publisher:
-    def __init__(self, proposals: Proposals, gh: GitHubPort):
+    def __init__(self, proposals: Proposals, gh: GitHubPort, files: Callable[[], list[str]] | None = None):
         self.proposals = proposals
         self.gh = gh
+        self.files = files  # the repository's paths at the scanned commit, asked once, only when a PR is opened
+
+    @cached_property
+    def ci(self) -> str:
+        """waiting: PRs open as drafts until the repository's checks report; absent: no CI, ready at once."""
+        return "waiting" if self.files is None or has_ci(self.files()) else "absent"
 
     def publish(self, tenant_id: int, repo: str, pipeline: str, patch: Patch, *, base_branch: str, title: str,
                 body: str, run_id: int, insight_ids: list[int], provider: str, model: str | None) -> Published:
@@ -70,10 +141,11 @@ class Publisher:
         branch = branch_name(pipeline, patch.path, fingerprint)
         message = f"memfix {pipeline}: {title}"
         pr = self.gh.find_open_pr(repo, branch)
+        ci: dict[str, Any] = {"ci_state": self.ci, "ci_since": datetime.now(UTC), "ci_detail": "", "ci_refined": False}
         if pr is not None:
             current = self.gh.get_file(repo, patch.path, branch)
             if current == patch.updated:
-                action, head = "unchanged", pr.head_sha
+                action, head, ci = "unchanged", pr.head_sha, {}
             else:
                 head = self.gh.put_file(repo, patch.path, patch.updated, branch, message,
                                         sha=self.gh.get_file_sha(repo, patch.path, branch))
@@ -83,13 +155,13 @@ class Publisher:
             self.gh.create_branch(repo, branch, self.gh.get_branch_sha(repo, base_branch))
             head = self.gh.put_file(repo, patch.path, patch.updated, branch, message,
                                     sha=self.gh.get_file_sha(repo, patch.path, branch))
-            pr = self.gh.create_pr(repo, f"memfix: {title}", body, branch, base_branch)
+            pr = self.gh.create_pr(repo, f"memfix: {title}", body, branch, base_branch, draft=self.ci == "waiting")
             action = "created"
         self.proposals.save(
             tenant_id, repository=repo, pipeline=pipeline, fingerprint=fingerprint, path=patch.path, branch=branch,
             base_branch=base_branch, pr_number=pr.number, head_sha=head, state="open", run_id=run_id,
             insight_ids=insight_ids,
             finding_codes=sorted({f.code for f in patch.findings}), diff="\n".join(patch.changed_lines()),
-            rationale=patch.rationale, provider=provider, model=model,
+            rationale=patch.rationale, provider=provider, model=model, **ci,
         )
         return Published(action, pr.number, pr.html_url)

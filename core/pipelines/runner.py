@@ -22,6 +22,7 @@ from core.models import Envelope, Finding, Patch, Verification
 from core.pipelines.confidence import Record, score
 from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.detect import Ruff
+from core.pipelines.policy import RepoPolicy
 from core.pipelines.present import pr_body, pr_title, summary
 from core.pipelines.project import Profile, read_profile
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
@@ -87,6 +88,10 @@ class RunReport:
     target: str = ""  # the Python the fixes are valid for, and where that was read
     threshold: float = PROMOTE_THRESHOLD
     project: list[str] = field(default_factory=list)  # target, held-back rules, the team's ruff decisions
+    used: list[str] = field(default_factory=list)  # what memory changed in this run: holds, order, vetoes
+    injected: bool = False  # a model was given the learnings
+    held: tuple[str, ...] = ()  # rules the learned policy held back
+    records: dict[str, Record] = field(default_factory=dict)  # each rule's record in this repository
 
     @property
     def promoted(self) -> list[FileOutcome]:
@@ -117,7 +122,7 @@ class PipelineRunner:
         self.profile: Profile = read_profile(lambda path: None)  # each run reads its project's (see run)
         self.workspace: LocalWorkspace | None = None
         self.view: RepositoryView | None = None  # the whole repository, read when a check first needs it
-        self.records: dict[str, Record] = {}  # each rule's merged/closed record in the run's repository
+        self.plan: RepoPolicy = RepoPolicy()  # the learned policy for the run's repository and pipeline
 
     def run(self, request: RunRequest, workspace: LocalWorkspace, *, publisher: Publisher | None = None,
             mirror: Mirror | None = None, progress: Progress | None = None,
@@ -132,10 +137,11 @@ class PipelineRunner:
         """This runner for one project: its own Python and ruff decisions shape every ruff run, its rules' record
         shapes confidence (a copy: runs share the parts)."""
         profile = read_profile(workspace.read, config.python)
+        plan = self.learner.policy.for_run(request.tenant_id, request.repo, request.pipeline, config.always_propose)
         worker = copy.copy(self)
-        worker.ruff, worker.profile = self.ruff.with_args(profile.ruff_args(config.rules(request.pipeline))), profile
+        worker.ruff = self.ruff.with_args(profile.ruff_args(config.rules(request.pipeline), plan.held))
+        worker.profile, worker.plan = profile, plan
         worker.workspace, worker.view = workspace, None
-        worker.records = self.learner.rule_records(request.tenant_id, request.repo)
         return worker
 
     def refine(self, request: RunRequest, workspace: LocalWorkspace, revision: Revision,
@@ -182,8 +188,8 @@ class PipelineRunner:
                               model=self.llm.model, mirror=mirror)
         report = RunReport(run.id, request.repo, request.pipeline, self.llm.provider, self.llm.model,
                            config_problems=problems, target=self.profile.target.describe(),
-                           threshold=self.promote_threshold,
-                           project=self.profile.describe())
+                           threshold=self.promote_threshold, project=self.profile.describe(),
+                           used=self.plan.used(), records=self.plan.records, held=self.plan.held)
         try:
             self.runs.phase(run, "scanning", "looking for findings")
             select = config.rules(request.pipeline)
@@ -192,6 +198,8 @@ class PipelineRunner:
             report.notes += self._foreign_links(request)
             report.files_scanned = len(files)
             report.findings = self.ruff.check(workspace.root, files, select, listed=True) if files else []
+            found = {f.code for f in report.findings}
+            report.notes += [s for s in self.plan.suggestions if any(f" {c} " in s for c in found)]
             if progress:
                 progress("scanned", len(files), len(files))
             by_file: dict[str, list[Finding]] = defaultdict(list)
@@ -223,7 +231,7 @@ class PipelineRunner:
             raise
 
     def _score(self, verification: Verification, patch: Patch) -> tuple[float, str]:
-        result = score(verification, confidence(verification, patch.confidence), patch, self.records)
+        result = score(verification, confidence(verification, patch.confidence), patch, self.plan.records)
         return result.value, result.why
 
     def _compatible(self, verification: Verification, patch: Patch) -> Verification:
@@ -415,6 +423,7 @@ class PipelineRunner:
         patch, tokens = self._edit(request, path, original, start, prompt,
                                    tuple((base.findings if base else ()) + tuple(remaining)))
         report.prompt_tokens += tokens
+        report.injected = report.injected or bool(report.learnings)
         return patch
 
     def _edit(self, request: RunRequest, path: str, original: str, start: str, prompt: str,
@@ -465,9 +474,19 @@ class PipelineRunner:
 
     # ---- publish ----
 
+    def _credited(self, report: RunReport, outcome: FileOutcome) -> list[int]:
+        """The insights a merge or close is a verdict on: those a model was given for this patch, and the policy's
+        decisions that shaped the run; never ones that were only looked up."""
+        given = [h.insight.id for h in report.learnings] if report.injected and outcome.patch.origin == "model" else []
+        return given + [h.insight_id for h in self.plan.holds.values()]
+
     def _publish(self, request: RunRequest, run_id: int, report: RunReport, publisher: Publisher,
                  max_prs: int) -> None:
-        ranked = sorted(report.promoted, key=lambda o: (-len(o.patch.findings), o.path))
+        plain = sorted(report.promoted, key=lambda o: (-len(o.patch.findings), o.path))
+        ranked = sorted(plain, key=lambda o: -self.plan.rank({f.code for f in o.patch.findings}))  # stable
+        if len(plain) > max_prs and ranked[:max_prs] != plain[:max_prs]:
+            report.used.append("proposed first: " + ", ".join(f"`{o.path}`" for o in ranked[:max_prs])
+                               + " (their rules' record in this repository is better)")
         opened = 0
         for outcome in ranked:
             if opened >= max_prs:
@@ -476,9 +495,11 @@ class PipelineRunner:
             title = pr_title(request.pipeline, outcome)
             outcome.published = publisher.publish(
                 request.tenant_id, request.repo, request.pipeline, outcome.patch, base_branch=request.base_branch,
-                title=title, body=pr_body(request, report, outcome), run_id=run_id,
-                insight_ids=[h.insight.id for h in report.learnings], provider=report.provider, model=report.model)
+                title=title, body=pr_body(request, report, outcome, publisher.ci), run_id=run_id,
+                insight_ids=self._credited(report, outcome), provider=report.provider, model=report.model)
             opened += outcome.published.action in ("created", "updated", "unchanged")
+            if outcome.published.action == "skipped":
+                report.used.append(f"`{outcome.path}`: not proposed again: {outcome.published.reason}")
 
 
 def _failed_codes(patch: Patch, verdict: Verification | None) -> set[str]:

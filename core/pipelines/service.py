@@ -12,9 +12,11 @@ from core.bounded import user_text
 from core.errors import PermanentError
 from core.events import MEMFIX_BRANCH_PREFIX
 from core.memory.sanitize import escape_braces
-from core.models import CommandJob, IssueJob, JobResult, PushJob
+from core.models import ChecksJob, CommandJob, Envelope, Insight, IssueJob, JobResult, PullRequest, PushJob
 from core.paths import PathError, repo_path
+from core.pipelines.ci import CiVerdict, failure_report, read
 from core.pipelines.config import CONFIG_PATH, RepoConfig, parse_config
+from core.pipelines.learn import category_for
 from core.pipelines.port import GitHubPort
 from core.pipelines.present import result
 from core.pipelines.prompt import Revision
@@ -86,14 +88,17 @@ class PipelineService:
     web_url: str = ""  # GitHub's web address (Settings.github_web_url): Enterprise hosts its own
     metric: Callable[[str, int], None] = lambda name, value: None  # the Lambda worker sends EMF metrics
     choices: tuple[frozenset[str], frozenset[str]] = (frozenset({"offline"}), frozenset())  # providers, models
+    app_slug: str = "memfix"  # memfix's own check runs are not the repository's CI
+    ci_wait_hours: float = 24.0  # a draft PR whose checks never report is marked after this long
 
     # ---- triggers ----
 
     def on_push(self, job: PushJob) -> RunReport | None:
         paths = _checked([p for p in (*job.added, *job.modified) if p.endswith(".py")])
+        gh = self.github(job.tenant_id)
+        self.sweep(gh, job.tenant_id, job.repo)
         if not paths:
             return None
-        gh = self.github(job.tenant_id)
         settings = self.repo_settings(gh, job.repo, job.default_branch, job.after)
         return self._run(job.tenant_id, job.repo, "autofix", "push", job.key, Target(job.after, job.default_branch),
                          paths, settings, gh=gh, quiet_if_off=True)
@@ -103,6 +108,7 @@ class PipelineService:
         path = repo_path(path) if path else None  # a bad path is refused before anything is fetched
         gh = self.github(job.tenant_id)
         pipeline = job.command
+        self.sweep(gh, job.tenant_id, job.repo)
         settings = self.repo_settings(gh, job.repo)
         if job.is_pull_request:
             target = self._pull_target(gh, job.repo, job.issue_number)
@@ -186,7 +192,8 @@ class PipelineService:
             request = RunRequest(tenant_id, repo, pipeline, trigger, job_key=job_key, head_sha=target.sha,
                                  base_branch=target.base_branch, guidance=guidance, issue_number=issue_number,
                                  linked_ids=list(config.memory))
-            publisher = Publisher(self.proposals, gh) if target.base_branch else None
+            publisher = Publisher(self.proposals, gh, lambda: gh.list_files(repo, target.sha)) \
+                if target.base_branch else None
             report = runner.run(request, workspace, publisher=publisher, config=config,
                                 mirror=check_run_mirror(gh, repo, target.sha, pipeline))
             report.config_problems = settings.problems
@@ -242,33 +249,138 @@ class PipelineService:
             raise PermanentError("`/refine` needs feedback, e.g. `/refine keep the public function name`")
         if self.llm.model is None:
             raise PermanentError("`/refine` needs a model; this installation runs offline (MEMFIX_LLM_PROVIDER)")
-        path = proposal["path"]
-        settings = self.repo_settings(gh, job.repo)
-        revision = Revision(path, gh.get_file(job.repo, path, proposal["base_branch"]) or "", proposal["diff"],
-                            proposal["rationale"], job.args.strip())
-        request = RunRequest(job.tenant_id, job.repo, proposal["pipeline"], "refine", job_key=job.key,
-                             head_sha=pr.head_sha, linked_ids=list(settings.config.memory))
-        workspace = GitHubWorkspace(gh, job.repo, pr.head_sha, [path])
-        try:
-            outcome, run_id = self.runner.refine(request, workspace, revision, settings.config)
-        finally:
-            workspace.close()
-        if outcome.status != "PROMOTED":
+        self.proposals.refine_asked(job.tenant_id, proposal["id"])
+        outcome, run_id, sha = self._revise(gh, job.tenant_id, job.repo, pr, proposal, job.args.strip(), job.key,
+                                            "refine")
+        if sha is None:
             reason = outcome.note or (outcome.verification.error if outcome.verification else None) or \
                 "its confidence is below the promotion threshold"
             return JobResult(f"The revised patch was not applied ({reason}); the branch is unchanged.",
                              [f"confidence {outcome.confidence:.2f}: {outcome.why}" if outcome.why else
                               f"run {run_id}"])
-        patch = outcome.patch
-        sha = gh.put_file(job.repo, path, patch.updated, branch, f"memfix refine: {patch.rationale[:60]}",
-                          sha=gh.get_file_sha(job.repo, path, branch))
-        self.proposals.save(job.tenant_id, repository=job.repo, fingerprint=proposal["fingerprint"],
-                            pipeline=proposal["pipeline"], path=path, branch=branch,
-                            base_branch=proposal["base_branch"], diff="\n".join(patch.changed_lines()),
-                            rationale=patch.rationale, head_sha=sha)
-        return JobResult(f"Revised `{path}` on `{branch}` (commit {sha[:7]}), confidence {outcome.confidence:.2f}.",
-                         [f"confidence: {outcome.why}", f"rationale: {escape_braces(patch.rationale)}",
+        return JobResult(f"Revised `{proposal['path']}` on `{pr.head_ref}` (commit {sha[:7]}), confidence "
+                         f"{outcome.confidence:.2f}.",
+                         [f"confidence: {outcome.why}", f"rationale: {escape_braces(outcome.patch.rationale)}",
                           f"provider `{self.llm.provider}`, model `{self.llm.model}`; run {run_id}"])
+
+    def _revise(self, gh: GitHubPort, tenant_id: int, repo: str, pr: PullRequest, proposal: dict, feedback: str,
+                job_key: str, trigger: str):
+        """The model revises memfix's patch on its PR through the runner's own path; a verified revision is pushed
+        to the branch and awaits the repository's checks again. (outcome, run id, new commit or None)"""
+        path = proposal["path"]
+        settings = self.repo_settings(gh, repo)
+        revision = Revision(path, gh.get_file(repo, path, proposal["base_branch"]) or "", proposal["diff"],
+                            proposal["rationale"], feedback)
+        request = RunRequest(tenant_id, repo, proposal["pipeline"], trigger, job_key=job_key,
+                             head_sha=pr.head_sha, linked_ids=list(settings.config.memory))
+        workspace = GitHubWorkspace(gh, repo, pr.head_sha, [path])
+        try:
+            outcome, run_id = self.runner.refine(request, workspace, revision, settings.config)
+        finally:
+            workspace.close()
+        if outcome.status != "PROMOTED":
+            return outcome, run_id, None
+        patch = outcome.patch
+        sha = gh.put_file(repo, path, patch.updated, pr.head_ref, f"memfix refine: {patch.rationale[:60]}",
+                          sha=gh.get_file_sha(repo, path, pr.head_ref))
+        self.proposals.revised(tenant_id, proposal["id"], sha, "\n".join(patch.changed_lines()), patch.rationale)
+        return outcome, run_id, sha
+
+    # ---- the repository's CI ----
+
+    def on_checks(self, job: ChecksJob) -> JobResult:
+        """A check finished on a memfix branch: read every check on the commit; all green → ready for review,
+        any red → a draft with one comment saying what failed, an envelope, a pain point and the policy's update."""
+        gh = self.github(job.tenant_id)
+        notes = self.sweep(gh, job.tenant_id, job.repo)
+        proposal = self.proposals.waiting_at(job.tenant_id, job.repo, job.head_sha)
+        if proposal is None:
+            return JobResult(f"{job.source} on `{job.head_sha[:7]}`: no memfix PR waits for checks on this commit.",
+                             notes)
+        number = proposal["pr_number"]
+        verdict = read(gh.commit_checks(job.repo, job.head_sha), self.app_slug)
+        if verdict.state == "waiting":
+            return JobResult(f"PR #{number}: waiting for {len(verdict.pending)} of {len(verdict.checks)} check(s) "
+                             f"({verdict.names(verdict.pending)}).", notes)
+        pr = gh.get_pull(job.repo, number)
+        if verdict.state == "passed":
+            fresh = self.proposals.settle(job.tenant_id, proposal["id"], job.head_sha, "passed")
+            if (fresh or proposal["ci_state"] == "passed") and pr.draft:
+                gh.mark_ready(job.repo, pr)
+            if fresh:
+                notes += self.runner.learner.policy.learn(job.tenant_id, job.repo, proposal["pipeline"], pr.html_url)
+            return JobResult(f"PR #{number}: the repository's {len(verdict.checks)} check(s) passed "
+                             f"({verdict.names()}); ready for review.", notes)
+        return self._ci_failed(gh, job, proposal, pr, verdict, notes)
+
+    def _ci_failed(self, gh: GitHubPort, job: ChecksJob, proposal: dict, pr: PullRequest, verdict: CiVerdict,
+                   notes: list[str]) -> JobResult:
+        tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
+        annotations = {c.id: gh.check_annotations(repo, c.id) for c in verdict.failing[:5] if c.kind == "check"}
+        report = failure_report(verdict, annotations)
+        codes = list(proposal["finding_codes"]) or ["MODEL"]
+        if self.proposals.settle(tenant, proposal["id"], sha, "failed", "\n".join(report)):
+            names = verdict.names(verdict.failing)
+            self.runner.healing.record(tenant, Envelope(
+                repository=repo, status="REJECTED", pipeline=proposal["pipeline"], patch_id=proposal["fingerprint"],
+                run_id=str(proposal["run_id"]) if proposal["run_id"] else None,
+                error_message=f"the repository's CI failed: {names}",
+                error_hash=Envelope.hash_error(proposal["path"], None, f"CI failed: {names}")))
+            self.runner.learner.insights.save(tenant, Insight(
+                repository=repo, insight_type="pain_point", category=category_for(codes[0]), severity="medium",
+                workflow_type=proposal["pipeline"],
+                title=f"CI failed on memfix's {', '.join(codes)} fix in {proposal['path']}",
+                detail=f"Failing: {names}.\n" + "\n".join(report)[:2000], source_ref=pr.html_url,
+                tags=(*codes, "ci_failed")))
+            notes += self.runner.learner.policy.learn(tenant, repo, proposal["pipeline"], pr.html_url)
+        if proposal["ci_reported"] == sha:
+            return JobResult(f"PR #{pr.number}: the CI failure on `{sha[:7]}` was already reported.", notes)
+        body = [f"❌ The repository's checks failed on this change (commit `{sha[:7]}`), so this PR stays a draft:",
+                "", *report, ""]
+        body += [f"- {n}" for n in notes if n.startswith(("now holding back", "proposing"))]
+        body += ["", self._after_failure(gh, job, proposal, pr, report)]
+        gh.comment(repo, pr.number, "\n".join(body))
+        self.proposals.reported(tenant, proposal["id"], sha)
+        return JobResult(f"PR #{pr.number}: CI failed ({verdict.names(verdict.failing)}); reported on the PR.", notes)
+
+    def _after_failure(self, gh: GitHubPort, job: ChecksJob, proposal: dict, pr: PullRequest,
+                       report: list[str]) -> str:
+        """With a model, one refinement from the failure text; without one, what a person should look at."""
+        what = f"`{proposal['path']}` ({', '.join(proposal['finding_codes']) or 'a model fix'})"
+        if self.llm.model is None or not self.proposals.claim_refinement(job.tenant_id, proposal["id"]):
+            tried = "" if self.llm.model is None else "memfix already made its one refinement attempt. "
+            return (f"{tried}What to look at: the failing checks above against memfix's change to {what} — a removed "
+                    "import or name something else still uses, or a rewrite the project's Python or tests do not "
+                    "accept. Push a fix to this branch, or close the PR: memfix learns from either.")
+        feedback = ("The repository's CI failed on this change. Fix the change so these checks pass, keeping what "
+                    "it fixes where possible:\n" + "\n".join(report))
+        try:
+            outcome, run_id, sha = self._revise(gh, job.tenant_id, job.repo, pr, proposal, feedback, job.key, "ci")
+        except PermanentError as exc:
+            return f"memfix tried one refinement from the failure text and could not make it: {exc}."
+        if sha is None:
+            return (f"memfix tried one refinement from the failure text (run {run_id}); it did not verify "
+                    f"({outcome.note or (outcome.verification.error if outcome.verification else 'low confidence')})"
+                    f". What to look at: the failing checks above against memfix's change to {what}.")
+        return (f"memfix refined the change from the failure text (commit `{sha[:7]}`, run {run_id}); the PR stays "
+                "a draft until the checks pass on the new commit.")
+
+    def sweep(self, gh: GitHubPort, tenant_id: int, repo: str) -> list[str]:
+        """Draft PRs whose checks never reported within the wait: marked ready with a comment saying so (checked on
+        the repository's next event: waiting is event-driven)."""
+        notes = []
+        for proposal in self.proposals.silent(tenant_id, repo, self.ci_wait_hours):
+            try:
+                gh.comment(repo, proposal["pr_number"], (
+                    f"⏱️ No check reported on this PR's commit `{(proposal['head_sha'] or '')[:7]}` within "
+                    f"{self.ci_wait_hours:g} hours, so memfix stopped waiting and marked it ready for review. Nothing "
+                    "ran its tests: please check its behaviour yourself."))
+                gh.mark_ready(repo, gh.get_pull(repo, proposal["pr_number"]))
+                notes.append(f"PR #{proposal['pr_number']}: no checks within {self.ci_wait_hours:g} h; marked ready")
+            except Exception:  # noqa: BLE001 — one PR's trouble must not stop the job that found it
+                log.warning("could not mark PR #%s of %s after the CI wait", proposal["pr_number"], repo,
+                            exc_info=True)
+        return notes
 
 
 def _checked(paths: list[str]) -> list[str]:

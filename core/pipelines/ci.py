@@ -1,0 +1,59 @@
+"""The repository's CI as memfix's behavioural verifier. memfix never runs repository code: its PRs open as drafts,
+and the checks GitHub reports on the branch's commit (check runs of any CI App, GitHub Actions included, and commit
+statuses) decide: all green → ready for review; any red → the PR stays a draft and memfix says what failed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.memory.sanitize import escape_braces
+from core.models import CheckResult
+
+MAX_FAILING, MAX_ANNOTATIONS, MAX_SUMMARY = 5, 5, 400
+
+
+@dataclass(frozen=True)
+class CiVerdict:
+    checks: tuple[CheckResult, ...]
+
+    @property
+    def pending(self) -> list[CheckResult]:
+        return [c for c in self.checks if not c.done]
+
+    @property
+    def failing(self) -> list[CheckResult]:
+        return [c for c in self.checks if c.red]
+
+    @property
+    def state(self) -> str:
+        """waiting (nothing yet, or something still running), passed or failed."""
+        if not self.checks or self.pending:
+            return "waiting"
+        return "failed" if self.failing else "passed"
+
+    def names(self, checks: list[CheckResult] | None = None) -> str:
+        return ", ".join(f"`{c.name}`" for c in (self.checks if checks is None else checks)) or "none"
+
+
+def read(checks: list[CheckResult], app_slug: str) -> CiVerdict:
+    """The repository's checks on a commit; memfix's own check runs (the run mirror) are not its CI."""
+    return CiVerdict(tuple(c for c in checks if c.app != app_slug))
+
+
+def failure_report(verdict: CiVerdict, annotations: dict[int, list[dict]]) -> list[str]:
+    """The failing checks as markdown lines: name, kind, conclusion, what the check said, its annotations."""
+    lines = []
+    for check in verdict.failing[:MAX_FAILING]:
+        link = f" ([details]({check.url}))" if check.url.startswith("http") else ""
+        lines.append(f"- **{escape_braces(check.name)}** ({'check run' if check.kind == 'check' else 'status'}): "
+                     f"{check.conclusion}{link}")
+        if check.summary.strip():
+            text = " ".join(check.summary.split())
+            lines.append(f"  > {escape_braces(text[:MAX_SUMMARY])}{'…' if len(text) > MAX_SUMMARY else ''}")
+        for note in annotations.get(check.id, [])[:MAX_ANNOTATIONS]:
+            where = f"{note.get('path')}:{note.get('start_line')}"
+            lines.append(f"  - `{escape_braces(where)}` {note.get('annotation_level', '')}: "
+                         f"{escape_braces(' '.join(str(note.get('message', '')).split())[:MAX_SUMMARY])}")
+    if len(verdict.failing) > MAX_FAILING:
+        lines.append(f"- … and {len(verdict.failing) - MAX_FAILING} more failing check(s)")
+    return lines

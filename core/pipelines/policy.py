@@ -1,0 +1,215 @@
+"""The learned policy: per repository, pipeline and rule, what reviewers and CI did with memfix's fixes, and the
+rules memfix holds back because of it.
+
+Evidence comes from memfix's own PRs (the `proposals` table): merged, closed unmerged (and by whom), CI failed,
+CI passed, `/refine` asked. A PR fixes one file and may fix several rules; a bad outcome is blamed on the rules in
+it that have never been merged in this repository (all of them when each has been merged), so a rule reviewers
+keep taking is not held back for sharing a file with one they keep closing.
+
+The estimate of acceptance is the mean of a Beta(1 + merged, 1 + closed + CI failed) posterior (`Record`). A rule
+is held back — not proposed in that repository — when
+- none of its fixes was merged and reviewers closed two of its PRs, or CI failed on one; or
+- at least three bad outcomes leave the estimate below 0.25.
+A hold is a `decision` insight (`/recall` shows it, `/forget` removes it). A person re-enables a rule with
+`/forget insight:N`, `/remember decision enable F401` or `always_propose: [F401]` in `.github/memfix.yml`, and holds
+one back with `/remember decision hold F401`. New evidence (another outcome of that rule) decides again: a learned
+hold the evidence no longer supports is lifted, and a rule a person re-enabled is held again only by new evidence.
+Rules with a better record are proposed first within `max_prs`. A hold learned in one repository is offered to the
+installation's other repositories as an action point, never applied there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from core.models import Insight
+from core.pipelines.confidence import Record
+
+if TYPE_CHECKING:
+    from core.db import Database
+    from core.memory.insights import Insights
+
+RULE = re.compile(r"^[A-Z]{1,8}[0-9]{1,4}$")
+MIN_CLOSED, MIN_BAD, LOW_ESTIMATE = 2, 3, 0.25
+
+
+def hold_reason(code: str, record: Record) -> str | None:
+    """Why the evidence says `code` should not be proposed here, or None."""
+    if not record.merged and record.closed >= MIN_CLOSED:
+        return f"reviewers closed {record.closed} of its PRs and merged none"
+    if not record.merged and record.ci_failed:
+        return f"the repository's CI failed on {record.ci_failed} of its fixes and none was merged"
+    if record.bad >= MIN_BAD and record.posterior < LOW_ESTIMATE:
+        return f"its acceptance estimate is {record.posterior:.2f} ({record.describe()})"
+    return None
+
+
+def records_from(rows: list[dict]) -> dict[str, Record]:
+    """Per rule, from memfix's PRs in one repository and pipeline (see the module's note on blame)."""
+    merged = Counter(c for r in rows if r["state"] == "merged" for c in set(r["finding_codes"]))
+    closed, failed, passed, refined = Counter(), Counter(), Counter(), Counter()
+    for r in rows:
+        codes = set(r["finding_codes"])
+        suspects = {c for c in codes if not merged[c]} or codes
+        if r["state"] == "closed":
+            closed.update(suspects)
+        for c in suspects:
+            failed[c] += r["ci_failures"]
+        for c in codes:
+            passed[c] += r["ci_passes"]
+            refined[c] += r["refines"]
+    every = set(merged) | set(closed) | set(failed) | set(passed) | set(refined)
+    return {c: Record(merged[c], closed[c], failed[c], passed[c], refined[c]) for c in sorted(every)}
+
+
+@dataclass(frozen=True)
+class Hold:
+    code: str
+    reason: str
+    insight_id: int
+    by: str  # "learned" or the person's login
+
+    def describe(self) -> str:
+        who = "learned" if self.by == "learned" else f"asked by @{self.by}"
+        return (f"{self.code} held back ({who}): {self.reason} — decision `insight:{self.insight_id}`; "
+                f"`/forget insight:{self.insight_id}` or `/remember decision enable {self.code}` proposes it again")
+
+
+@dataclass
+class RepoPolicy:
+    """What the policy says for one run: records, holds in force, holds a configuration overrides, suggestions."""
+
+    records: dict[str, Record] = field(default_factory=dict)
+    holds: dict[str, Hold] = field(default_factory=dict)
+    overridden: dict[str, Hold] = field(default_factory=dict)  # held, but `always_propose` in memfix.yml
+    suggestions: list[str] = field(default_factory=list)  # holds learned in the installation's other repositories
+
+    @property
+    def held(self) -> tuple[str, ...]:
+        return tuple(sorted(self.holds))
+
+    def rank(self, codes: set[str]) -> float:
+        """A patch's place in the queue: its weakest rule's acceptance estimate (higher goes first)."""
+        return min((self.records.get(c, Record()).posterior for c in codes), default=0.5)
+
+    def used(self) -> list[str]:
+        """What memory changed in this run, in words (the "Learnings used" of an offline run)."""
+        lines = [h.describe() for h in self.holds.values()]
+        lines += [f"{c} would be held back ({h.reason}) but `always_propose` in `.github/memfix.yml` keeps it"
+                  for c, h in self.overridden.items()]
+        return lines
+
+
+class Policy:
+    def __init__(self, db: Database, insights: Insights):
+        self.db = db
+        self.insights = insights
+
+    def records(self, tenant_id: int, repo: str, pipeline: str | None = None) -> dict[str, Record]:
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(
+                "SELECT finding_codes, state, ci_failures, ci_passes, refines FROM proposals"
+                " WHERE repository = %(r)s AND (%(p)s::text IS NULL OR pipeline = %(p)s::text)",
+                {"r": repo, "p": pipeline},
+            ).fetchall()
+        return records_from(rows)
+
+    def holds(self, tenant_id: int, repo: str, pipeline: str | None = None) -> dict[str, Hold]:
+        """The holds in force: `decision` insights of this repository tagged policy + hold (a person's apply to
+        every pipeline, a learned one to its own)."""
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(
+                "SELECT id, tags, detail, workflow_type FROM workflow_insights WHERE repository = %(r)s"
+                " AND insight_type = 'decision' AND tags @> ARRAY['policy', 'hold']"
+                " AND (%(p)s::text IS NULL OR workflow_type IN (%(p)s::text, 'review')) ORDER BY id",
+                {"r": repo, "p": pipeline},
+            ).fetchall()
+        holds: dict[str, Hold] = {}
+        for row in rows:
+            by = next((t.removeprefix("by:") for t in row["tags"] if t.startswith("by:")), "learned")
+            for code in (t for t in row["tags"] if RULE.match(t)):
+                holds.setdefault(code, Hold(code, row["detail"].partition("\n")[0], row["id"], by))
+        return holds
+
+    def for_run(self, tenant_id: int, repo: str, pipeline: str, always: tuple[str, ...] = ()) -> RepoPolicy:
+        holds = self.holds(tenant_id, repo, pipeline)
+        kept = {c: h for c, h in holds.items() if c in always}
+        return RepoPolicy(self.records(tenant_id, repo, pipeline), {c: h for c, h in holds.items() if c not in kept},
+                          kept, self._suggestions(tenant_id, repo, set(holds)))
+
+    def learn(self, tenant_id: int, repo: str, pipeline: str, source_ref: str | None = None) -> list[str]:
+        """After an outcome: hold what the evidence says to hold, lift learned holds it no longer supports.
+        Returns what changed, in words."""
+        records = self.records(tenant_id, repo, pipeline)
+        holds = self.holds(tenant_id, repo, pipeline)
+        changed = []
+        for code, record in records.items():
+            reason = hold_reason(code, record)
+            hold = holds.get(code)
+            if reason and hold is None:
+                saved = self._save(tenant_id, repo, pipeline, code, reason, record, source_ref, "learned")
+                changed.append(f"now holding back {code}: {reason} (decision `insight:{saved}`)")
+                self._offer(tenant_id, repo, saved)
+            elif not reason and hold is not None and hold.by == "learned":
+                self.insights.delete(tenant_id, hold.insight_id, repository=repo)
+                changed.append(f"proposing {code} again: {record.describe()}")
+        return changed
+
+    def hold(self, tenant_id: int, repo: str, codes: list[str], by: str, source_ref: str | None) -> list[int]:
+        """A person holds rules back (`/remember decision hold F401`)."""
+        records = self.records(tenant_id, repo)
+        return [self._save(tenant_id, repo, "review", code, f"@{by} asked memfix not to propose {code} fixes here",
+                           records.get(code, Record()), source_ref, by) for code in codes]
+
+    def enable(self, tenant_id: int, repo: str, codes: list[str], by: str, source_ref: str | None) -> list[int]:
+        """A person re-enables rules (`/remember decision enable F401`): their holds go; the decision is kept."""
+        lifted = []
+        for code in codes:
+            with self.db.tenant(tenant_id) as conn:
+                rows = conn.execute(
+                    "DELETE FROM workflow_insights WHERE repository = %s AND insight_type = 'decision'"
+                    " AND tags @> ARRAY['policy', 'hold', %s] RETURNING id", (repo, code)).fetchall()
+            lifted += [r["id"] for r in rows]
+            self.insights.save_many(tenant_id, [Insight(
+                repository=repo, insight_type="decision", category="maintainability", workflow_type="review",
+                title=f"Propose {code} fixes in {repo} again", detail=f"@{by} re-enabled {code} fixes",
+                source_ref=source_ref, tags=("policy", "enable", code, f"by:{by}"))], dedupe=False)
+        return lifted
+
+    def _save(self, tenant_id: int, repo: str, pipeline: str, code: str, reason: str, record: Record,
+              source_ref: str | None, by: str) -> int:
+        insight = Insight(
+            repository=repo, insight_type="decision", category="maintainability", severity="medium",
+            workflow_type=pipeline, title=f"Hold back {code} fixes in {repo}",
+            detail=f"{reason}\nEvidence: {record.describe()}. Re-enable with `/forget` of this insight, "
+                   f"`/remember decision enable {code}`, or `always_propose: [{code}]` in `.github/memfix.yml`.",
+            source_ref=source_ref, tags=("policy", "hold", code, f"by:{by}"))
+        return self.insights.save_many(tenant_id, [insight], dedupe=False)[0].insight.id
+
+    def _offer(self, tenant_id: int, repo: str, insight_id: int) -> None:
+        """The installation's other repositories get the learned hold as an action point, never as a change."""
+        with self.db.tenant(tenant_id) as conn:
+            conn.execute(
+                "INSERT INTO action_points (tenant_id, source_insight_id, source_repository, target_repository,"
+                " similarity) SELECT %(t)s, %(i)s, %(r)s, name, 1.0 FROM ("
+                " SELECT full_name AS name FROM repositories UNION SELECT repository FROM proposals) AS others"
+                " WHERE name <> %(r)s ON CONFLICT (source_insight_id, target_repository) DO NOTHING",
+                {"t": tenant_id, "i": insight_id, "r": repo})
+
+    def _suggestions(self, tenant_id: int, repo: str, here: set[str]) -> list[str]:
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(
+                "SELECT a.id, a.source_repository, wi.tags, wi.detail FROM action_points a"
+                " JOIN workflow_insights wi ON wi.tenant_id = a.tenant_id AND wi.id = a.source_insight_id"
+                " WHERE a.target_repository = %s AND a.status = 'open' AND wi.tags @> ARRAY['policy', 'hold']"
+                " ORDER BY a.id", (repo,)).fetchall()
+        out = []
+        for row in rows:
+            for code in (t for t in row["tags"] if RULE.match(t) and t not in here):
+                out.append(f"suggestion (action point {row['id']}): `{row['source_repository']}` holds back {code} "
+                           f"({row['detail'].partition(chr(10))[0]}); `/remember decision hold {code}` does the "
+                           "same here")
+        return out
