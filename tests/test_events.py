@@ -123,3 +123,47 @@ def test_jobs_survive_the_queue_round_trip():
 def test_unhandled_events_and_missing_installation_give_reasons():
     assert "not handled" in route("star", P.example("star"), "d", BOT).reason
     assert "installation" in route("issue_comment", P.example("issue_comment", "created"), "d", BOT).reason
+
+
+# ---- the repository's CI on memfix's branches ----
+
+def _ci(event: str, action: str | None, branch: str, **changes) -> dict:
+    p = P.example(event, action)
+    p["installation"] = {"id": 7}
+    p["repository"]["full_name"] = "o/r"
+    p["sender"] = {"login": "memfix[bot]", "type": "Bot"}  # CI ran on memfix's push: its verdict still counts
+    if event == "check_suite":
+        p["check_suite"].update({"head_branch": branch, "head_sha": "abc", "app": {"slug": "github-actions"}, **changes})
+    elif event == "check_run":
+        p["check_run"].update({"head_sha": "abc", "app": {"slug": "github-actions"}, **changes})
+        p["check_run"]["check_suite"]["head_branch"] = branch
+    elif event == "workflow_run":
+        p["workflow_run"].update(head_branch=branch, head_sha="abc", **changes)
+    else:
+        p.update(sha="abc", branches=[{"name": branch, "commit": {"sha": "abc"}}], **changes)
+    return p
+
+
+@pytest.mark.parametrize("event, action", [("check_suite", "completed"), ("check_run", "completed"),
+                                           ("workflow_run", "completed"), ("status", None)])
+def test_ci_results_on_a_memfix_branch_become_checks_jobs(event, action):
+    from core.models import ChecksJob
+
+    extra = {"state": "failure"} if event == "status" else {"conclusion": "failure"}
+    job = route(event, _ci(event, action, "memfix/autofix/a-py-123", **extra), "d", BOT).job
+    assert isinstance(job, ChecksJob) and (job.repo, job.head_sha, job.source) == ("o/r", "abc", event)
+    assert job.key.startswith("checks:o/r:abc:") and job.state == "failure"
+    assert Job.from_json(job.to_json()) == job
+
+
+@pytest.mark.parametrize("event, action", [("check_suite", "completed"), ("check_run", "completed"),
+                                           ("workflow_run", "completed"), ("status", None)])
+def test_ci_results_elsewhere_are_not_memfix_business(event, action):
+    assert route(event, _ci(event, action, "feature"), "d", BOT).job is None
+
+
+def test_memfix_own_check_runs_and_unfinished_ones_are_not_verdicts():
+    own = _ci("check_run", "completed", "memfix/autofix/x", app={"slug": "memfix"})
+    assert route("check_run", own, "d", BOT).job is None
+    assert route("check_suite", _ci("check_suite", "requested", "memfix/autofix/x"), "d", BOT).job is None
+    assert route("status", _ci("status", None, "memfix/autofix/x", state="pending"), "d", BOT).job is None

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from core.db import Database
     from core.memory.insights import Insights
 
-RULE = re.compile(r"^[A-Z]{1,8}[0-9]{1,4}$")
+RULE = re.compile(r"^[A-Za-z]{1,8}[0-9]{1,4}$")  # insight tags are stored in lower case
 MIN_CLOSED, MIN_BAD, LOW_ESTIMATE = 2, 3, 0.25
 
 
@@ -130,7 +130,7 @@ class Policy:
         holds: dict[str, Hold] = {}
         for row in rows:
             by = next((t.removeprefix("by:") for t in row["tags"] if t.startswith("by:")), "learned")
-            for code in (t for t in row["tags"] if RULE.match(t)):
+            for code in (t.upper() for t in row["tags"] if RULE.match(t)):
                 holds.setdefault(code, Hold(code, row["detail"].partition("\n")[0], row["id"], by))
         return holds
 
@@ -171,7 +171,7 @@ class Policy:
             with self.db.tenant(tenant_id) as conn:
                 rows = conn.execute(
                     "DELETE FROM workflow_insights WHERE repository = %s AND insight_type = 'decision'"
-                    " AND tags @> ARRAY['policy', 'hold', %s] RETURNING id", (repo, code)).fetchall()
+                    " AND tags @> ARRAY['policy', 'hold', %s] RETURNING id", (repo, code.lower())).fetchall()
             lifted += [r["id"] for r in rows]
             self.insights.save_many(tenant_id, [Insight(
                 repository=repo, insight_type="decision", category="maintainability", workflow_type="review",
@@ -208,7 +208,7 @@ class Policy:
                 " ORDER BY a.id", (repo,)).fetchall()
         out = []
         for row in rows:
-            for code in (t for t in row["tags"] if RULE.match(t) and t not in here):
+            for code in (t.upper() for t in row["tags"] if RULE.match(t) and t.upper() not in here):
                 out.append(f"suggestion (action point {row['id']}): `{row['source_repository']}` holds back {code} "
                            f"({row['detail'].partition(chr(10))[0]}); `/remember decision hold {code}` does the "
                            "same here")
