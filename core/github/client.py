@@ -19,7 +19,7 @@ from githubkit.exception import GitHubException, RateLimitExceeded, RequestError
 from githubkit.retry import RetryOption
 
 from core.errors import GitHubError, GitHubPermanentError, GitHubTransientError
-from core.models import PullRequest
+from core.models import CheckResult, PullRequest
 from core.paths import git_ref, url_path
 from core.settings import Settings, SettingsError
 
@@ -108,6 +108,9 @@ def _describe(exc: GitHubException) -> str:
         except ValueError:
             body = None
         message = str(body.get("message", ""))[:200] if isinstance(body, dict) else ""
+        errors = body.get("errors") if isinstance(body, dict) else None
+        if isinstance(errors, list):  # a 422's reasons ("Draft pull requests are not supported …")
+            message += "".join(f"; {e['message'][:200]}" for e in errors if isinstance(e, dict) and e.get("message"))
         what = "rate-limited" if isinstance(exc, RateLimitExceeded) else "answered"
         detail = f": {message}" if message else ""
         return f"GitHub {what} {response.status_code} to {exc.request.method} {exc.request.url.path}{detail}"
@@ -345,9 +348,52 @@ class InstallationClient:
         )
         return PullRequest.from_api(pulls[0]) if pulls else None
 
-    def create_pr(self, repo: str, title: str, body: str, head: str, base: str) -> PullRequest:
-        payload = {"title": title, "body": body, "head": head, "base": base}
-        return PullRequest.from_api(self._json("POST", f"{_split(repo)}/pulls", json=payload))
+    def create_pr(self, repo: str, title: str, body: str, head: str, base: str, *, draft: bool = False) -> PullRequest:
+        payload = {"title": title, "body": body, "head": head, "base": base, **({"draft": True} if draft else {})}
+        try:
+            return PullRequest.from_api(self._json("POST", f"{_split(repo)}/pulls", json=payload))
+        except GitHubPermanentError as exc:
+            if not (draft and exc.status == 422 and "draft" in str(exc).lower()):
+                raise
+        # the repository's plan has no draft PRs: a ready one, which says what it waits for in its body
+        return self.create_pr(repo, title, body, head, base)
+
+    def mark_ready(self, repo: str, pr: PullRequest) -> None:
+        """A draft becomes ready for review (GraphQL only: REST has no endpoint for it)."""
+        if not pr.draft:
+            return
+        query = ("mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) "
+                 "{ pullRequest { isDraft } } }")
+        data = self._json("POST", self._graphql_url(), json={"query": query, "variables": {"id": pr.node_id}})
+        if not isinstance(data, dict) or data.get("errors"):
+            errors = data.get("errors") if isinstance(data, dict) else None
+            first = errors[0].get("message", "") if errors and isinstance(errors[0], dict) else "no answer"
+            raise GitHubPermanentError(f"GitHub could not mark {repo}#{pr.number} ready for review: {first[:200]}")
+
+    def _graphql_url(self) -> str:
+        """api.github.com/graphql; GitHub Enterprise Server serves REST under /api/v3 and GraphQL at /api/graphql."""
+        base = self._app.settings.github_api_url.rstrip("/")
+        return base.removesuffix("/v3") + "/graphql" if base.endswith("/api/v3") else base + "/graphql"
+
+    def commit_checks(self, repo: str, sha: str) -> list[CheckResult]:
+        """Every check on a commit: the latest check runs of every App, and the latest status of every context."""
+        ref = quote(git_ref(sha), safe="")
+        runs: list[dict] = []
+        while True:
+            page = self._json("GET", f"{_split(repo)}/commits/{ref}/check-runs",
+                              params={"filter": "latest", "per_page": PER_PAGE, "page": len(runs) // PER_PAGE + 1})
+            batch = (page or {}).get("check_runs") or []
+            runs.extend(batch)
+            if len(batch) < PER_PAGE:
+                break
+        combined = self._json("GET", f"{_split(repo)}/commits/{ref}/status") or {}
+        return ([CheckResult.from_check_run(r) for r in runs]
+                + [CheckResult.from_status(s) for s in combined.get("statuses") or []])
+
+    def check_annotations(self, repo: str, check_run_id: int) -> list[dict]:
+        """A check run's annotations (file, line, level, message): the first page is enough to say what failed."""
+        return self._json("GET", f"{_split(repo)}/check-runs/{int(check_run_id)}/annotations",
+                          params={"per_page": 50}) or []
 
     def create_review(self, repo: str, number: int, *, commit_id: str, body: str, comments: list[dict]) -> dict:
         """A COMMENT review: memfix suggests, people decide."""

@@ -91,6 +91,9 @@ class Repo:
     check_runs: dict[int, dict] = field(default_factory=dict)
     commit_comments: list[dict] = field(default_factory=list)
     reviews: dict[int, list[dict]] = field(default_factory=dict)  # pull number → reviews
+    statuses: list[dict] = field(default_factory=list)  # commit statuses, oldest first
+    annotations: dict[int, list[dict]] = field(default_factory=dict)  # check run id → annotations
+    drafts: bool = True  # False: the plan has no draft PRs (GitHub answers 422)
     next_number: int = 1  # issues and pull requests share one counter, like GitHub
 
     @property
@@ -138,6 +141,7 @@ class FakeGitHub(FakeServer):
         self.token_lifetime = timedelta(hours=1)  # applies to tokens issued from now on
         self.requests: list[tuple[str, str, int]] = []
         self.issued_tokens: list[str] = []
+        self.ready_marked: list[tuple[str, int]] = []  # (repo, number) each time a draft was marked ready
         self._tokens: dict[str, tuple[int, datetime]] = {}  # token → (installation id, expiry)
         self._repos: dict[str, Repo] = {}
         self._faults: list[Fault] = []
@@ -163,12 +167,13 @@ class FakeGitHub(FakeServer):
         files: dict[str, str] | None = None,
         default_branch: str = "main",
         collaborators: dict[str, str] | None = None,
+        drafts: bool = True,
     ) -> str:
         """Create a repository with one commit on `default_branch`; returns that commit's sha. By default the
         payloads' usual people may write: alice (write) and octocat (admin); everyone else has no access."""
         with self._lock:
             people = DEFAULT_COLLABORATORS if collaborators is None else collaborators
-            repo = Repo(full_name, next(self._ids), default_branch, dict(people))
+            repo = Repo(full_name, next(self._ids), default_branch, dict(people), drafts=drafts)
             self._repos[full_name] = repo
             sha = self._commit(repo, dict(files or {}))
             repo.branches[default_branch] = sha
@@ -241,6 +246,38 @@ class FakeGitHub(FakeServer):
                 pr["merge_commit_sha"] = self.push(repo, pr["base_ref"], changes)
                 pr["merged_at"] = _iso(_now())
             pr.update(state="closed", merged=merged, head_sha=self._head_sha(r, pr), closed_at=_iso(_now()))
+
+    def add_check_run(self, repo: str, sha: str, name: str, *, status: str = "completed",
+                      conclusion: str | None = "success", app: str = "github-actions", title: str = "",
+                      summary: str = "", annotations: list[dict] | None = None) -> dict:
+        """A CI system (another App) reports a check run on a commit."""
+        with self._lock:
+            r = self._repo(repo)
+            rid = next(self._ids)
+            r.check_runs[rid] = {
+                "id": rid, "name": name, "head_sha": sha, "status": status,
+                "conclusion": conclusion if status == "completed" else None,
+                "output": {"title": title, "summary": summary, "annotations_count": len(annotations or [])},
+                "app": {"slug": app}, "details_url": f"https://ci.example/{rid}",
+                "html_url": self._html(r, f"runs/{rid}"), "url": self._api(r, f"check-runs/{rid}"),
+            }
+            r.annotations[rid] = list(annotations or [])
+            return copy.deepcopy(r.check_runs[rid])
+
+    def set_status(self, repo: str, sha: str, context: str, state: str, *, description: str = "",
+                   target_url: str = "") -> dict:
+        """A CI system posts a commit status; the latest per context is what the combined status shows."""
+        with self._lock:
+            r = self._repo(repo)
+            status = {"id": next(self._ids), "sha": sha, "context": context, "state": state,
+                      "description": description, "target_url": target_url}
+            r.statuses.append(status)
+            return dict(status)
+
+    def pull(self, repo: str, number: int) -> dict:
+        with self._lock:
+            r = self._repo(repo)
+            return self._render_pull(r, self._pull(r, number))
 
     def fail_next(
         self,
@@ -344,7 +381,7 @@ class FakeGitHub(FakeServer):
         return f"{self.url}/repos/{repo.full_name}/{tail}"
 
     def _new_pull(self, repo: Repo, title: str, body: str, head: str, base: str, user: str,
-                  head_repo: str | None = None) -> dict:
+                  head_repo: str | None = None, draft: bool = False) -> dict:
         head = head.split(":", 1)[-1]
         source = self._repo(head_repo) if head_repo else repo
         if head not in source.branches or base not in repo.branches:
@@ -373,6 +410,8 @@ class FakeGitHub(FakeServer):
             "merged_at": None,
             "merge_commit_sha": None,
             "closed_at": None,
+            "draft": draft,
+            "node_id": f"PR_kw{next(self._ids)}",
         }
         return repo.issues[number]
 
@@ -487,6 +526,10 @@ class FakeGitHub(FakeServer):
             (["POST"], f"{repo}/check-runs", self._create_check_run),
             (["PATCH"], f"{repo}/check-runs/<int:run_id>", self._update_check_run),
             (["POST"], f"{repo}/commits/<sha>/comments", self._create_commit_comment),
+            (["GET"], f"{repo}/commits/<ref>/check-runs", self._commit_check_runs),
+            (["GET"], f"{repo}/commits/<ref>/status", self._combined_status),
+            (["GET"], f"{repo}/check-runs/<int:run_id>/annotations", self._check_annotations),
+            (["POST"], "/graphql", self._graphql),
         ]
 
     def _locked(self, handler: Callable) -> Callable:
@@ -681,8 +724,13 @@ class FakeGitHub(FakeServer):
 
     def _create_pull(self, repo: Repo):
         data = request.get_json()
+        if data.get("draft") and not repo.drafts:
+            return jsonify(message="Validation Failed", errors=[{
+                "resource": "PullRequest", "code": "custom",
+                "message": "Draft pull requests are not supported in this repository."}]), 422
         pr = self._new_pull(
-            repo, data["title"], data.get("body") or "", data["head"], data["base"], self._caller()
+            repo, data["title"], data.get("body") or "", data["head"], data["base"], self._caller(),
+            draft=bool(data.get("draft")),
         )
         return jsonify(self._render_pull(repo, pr)), 201
 
@@ -817,6 +865,41 @@ class FakeGitHub(FakeServer):
         repo.commit_comments.append(comment)
         return jsonify(comment), 201
 
+    def _commit_check_runs(self, repo: Repo, ref: str):
+        sha = self._resolve(repo, ref)
+        runs = [r for r in repo.check_runs.values() if r["head_sha"] == sha]
+        latest = {r["name"]: r for r in runs} if request.args.get("filter", "latest") == "latest" else None
+        shown = list(latest.values()) if latest is not None else runs
+        return jsonify(total_count=len(shown), check_runs=_page(copy.deepcopy(shown)))
+
+    def _combined_status(self, repo: Repo, ref: str):
+        sha = self._resolve(repo, ref)
+        latest = {s["context"]: s for s in repo.statuses if s["sha"] == sha}
+        states = {s["state"] for s in latest.values()}
+        state = "failure" if states & {"failure", "error"} else "pending" if not states or "pending" in states \
+            else "success"
+        return jsonify(state=state, sha=sha, total_count=len(latest), statuses=list(latest.values()))
+
+    def _check_annotations(self, repo: Repo, run_id: int):
+        if run_id not in repo.check_runs:
+            raise ApiError(404, "Not Found")
+        return jsonify(_page(copy.deepcopy(repo.annotations.get(run_id, []))))
+
+    def _graphql(self):
+        """The one mutation memfix sends: markPullRequestReadyForReview (GraphQL answers 200 with `errors`)."""
+        data = request.get_json()
+        if "markPullRequestReadyForReview" not in str(data.get("query")):
+            return jsonify(errors=[{"message": "Field is not supported by the fake GitHub"}])
+        node = (data.get("variables") or {}).get("id")
+        for repo in self._repos.values():
+            for pr in repo.issues.values():
+                if pr.get("node_id") == node and pr["is_pull"]:
+                    pr["draft"] = False
+                    self.ready_marked.append((repo.full_name, pr["number"]))
+                    return jsonify(data={"markPullRequestReadyForReview": {"pullRequest": {"isDraft": False}}})
+        return jsonify(errors=[{"type": "NOT_FOUND", "message": f"Could not resolve to a node with the global id of "
+                                                                 f"'{node}'"}])
+
     def _caller(self) -> str:
         return self.bot_login  # every installation token acts as the App's bot user
 
@@ -829,6 +912,8 @@ class _Prefixed:
 
     def __call__(self, environ: dict, start_response: Callable) -> Any:
         path = environ.get("PATH_INFO", "")
+        if path == self.prefix.removesuffix("/v3") + "/graphql":  # Enterprise: GraphQL lives at /api/graphql
+            return self.app({**environ, "PATH_INFO": "/graphql"}, start_response)
         if not path.startswith(self.prefix + "/"):
             start_response("404 NOT FOUND", [("Content-Type", "application/json")])
             return [b'{"message": "Not Found"}']

@@ -107,3 +107,50 @@ def issue_labelled(*, installation: int, repo: str, number: int, title: str, bod
     p["label"]["name"] = label
     p["sender"]["login"] = login
     return p
+
+
+def _ci_sender(p: dict, sender: str) -> None:
+    p["sender"]["login"] = sender
+    p["sender"]["type"] = "Bot" if sender.endswith("[bot]") else "User"
+
+
+def check_suite_completed(*, installation: int, repo: str, head_sha: str, head_branch: str,
+                          conclusion: str = "success", app_slug: str = "github-actions",
+                          sender: str = "memfix[bot]", suite_id: int | None = None) -> dict:
+    """A CI App's check suite finished on a commit (the sender of CI on memfix's push is memfix's bot)."""
+    p = _place(example("check_suite", "completed"), installation=installation, repo=repo)
+    p["check_suite"].update(head_sha=head_sha, head_branch=head_branch, conclusion=conclusion, status="completed",
+                            id=suite_id or int(head_sha[:8], 16) % 10**9)
+    p["check_suite"]["app"]["slug"] = app_slug
+    _ci_sender(p, sender)
+    return p
+
+
+def check_run_completed(*, installation: int, repo: str, head_sha: str, head_branch: str, name: str = "tests",
+                        conclusion: str = "success", app_slug: str = "github-actions", sender: str = "memfix[bot]",
+                        run_id: int = 4001) -> dict:
+    p = _place(example("check_run", "completed"), installation=installation, repo=repo)
+    p["check_run"].update(head_sha=head_sha, name=name, conclusion=conclusion, status="completed", id=run_id)
+    p["check_run"]["check_suite"].update(head_branch=head_branch, head_sha=head_sha)
+    p["check_run"]["app"]["slug"] = app_slug
+    _ci_sender(p, sender)
+    return p
+
+
+def workflow_run_completed(*, installation: int, repo: str, head_sha: str, head_branch: str,
+                           conclusion: str = "success", name: str = "CI", sender: str = "memfix[bot]",
+                           run_id: int = 5001) -> dict:
+    p = _place(example("workflow_run", "completed"), installation=installation, repo=repo)
+    p["workflow_run"].update(head_sha=head_sha, head_branch=head_branch, conclusion=conclusion,
+                             status="completed", name=name, id=run_id)
+    _ci_sender(p, sender)
+    return p
+
+
+def status_event(*, installation: int, repo: str, sha: str, branches: list[str], state: str = "success",
+                 context: str = "ci/jenkins", sender: str = "jenkins", status_id: int = 6001) -> dict:
+    p = _place(example("status"), installation=installation, repo=repo)
+    p.update(sha=sha, state=state, context=context, id=status_id,
+             branches=[{"name": b, "commit": {"sha": sha}} for b in branches])
+    _ci_sender(p, sender)
+    return p
