@@ -133,7 +133,8 @@ def _ci(event: str, action: str | None, branch: str, **changes) -> dict:
     p["repository"]["full_name"] = "o/r"
     p["sender"] = {"login": "memfix[bot]", "type": "Bot"}  # CI ran on memfix's push: its verdict still counts
     if event == "check_suite":
-        p["check_suite"].update({"head_branch": branch, "head_sha": "abc", "app": {"slug": "github-actions"}, **changes})
+        p["check_suite"].update({"head_branch": branch, "head_sha": "abc", "app": {"slug": "github-actions"},
+                                 **changes})
     elif event == "check_run":
         p["check_run"].update({"head_sha": "abc", "app": {"slug": "github-actions"}, **changes})
         p["check_run"]["check_suite"]["head_branch"] = branch

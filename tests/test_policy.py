@@ -12,9 +12,9 @@ from core.pipelines.policy import Policy, hold_reason, records_from
 REPO = "acme/policy"
 
 
-def row(codes, state="open", ci_failures=0, ci_passes=0, refines=0):
+def row(codes, state="open", ci_failures=0, ci_passes=0, refines=0, updated_at=None):
     return {"finding_codes": codes, "state": state, "ci_failures": ci_failures, "ci_passes": ci_passes,
-            "refines": refines}
+            "refines": refines, "updated_at": updated_at}
 
 
 def test_a_closed_pr_is_blamed_on_the_rules_never_merged_here():

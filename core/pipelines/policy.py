@@ -12,8 +12,9 @@ is held back — not proposed in that repository — when
 - at least three bad outcomes leave the estimate below 0.25.
 A hold is a `decision` insight (`/recall` shows it, `/forget` removes it). A person re-enables a rule with
 `/forget insight:N`, `/remember decision enable F401` or `always_propose: [F401]` in `.github/memfix.yml`, and holds
-one back with `/remember decision hold F401`. New evidence (another outcome of that rule) decides again: a learned
-hold the evidence no longer supports is lifted, and a rule a person re-enabled is held again only by new evidence.
+one back with `/remember decision hold F401`; a re-enabled rule's record starts afresh. New evidence (another outcome
+of that rule) decides again: a learned hold the evidence no longer supports is lifted, and a rule a person
+re-enabled is held again only by new evidence.
 Rules with a better record are proposed first within `max_prs`. A hold learned in one repository is offered to the
 installation's other repositories as an action point, never applied there.
 """
@@ -23,6 +24,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from core.models import Insight
@@ -47,12 +49,20 @@ def hold_reason(code: str, record: Record) -> str | None:
     return None
 
 
-def records_from(rows: list[dict]) -> dict[str, Record]:
-    """Per rule, from memfix's PRs in one repository and pipeline (see the module's note on blame)."""
-    merged = Counter(c for r in rows if r["state"] == "merged" for c in set(r["finding_codes"]))
+def records_from(rows: list[dict], since: dict[str, datetime] | None = None) -> dict[str, Record]:
+    """Per rule, from memfix's PRs in one repository and pipeline (see the module's note on blame). `since`: a rule a
+    person re-enabled starts afresh, counting only PRs that changed after that."""
+    since = since or {}
+
+    def counted(r: dict) -> set[str]:
+        return {c for c in r["finding_codes"] if c not in since or r["updated_at"] > since[c]}
+
+    merged = Counter(c for r in rows if r["state"] == "merged" for c in counted(r))
     closed, failed, passed, refined = Counter(), Counter(), Counter(), Counter()
     for r in rows:
-        codes = set(r["finding_codes"])
+        codes = counted(r)
+        if not codes:
+            continue
         suspects = {c for c in codes if not merged[c]} or codes
         if r["state"] == "closed":
             closed.update(suspects)
@@ -111,11 +121,15 @@ class Policy:
     def records(self, tenant_id: int, repo: str, pipeline: str | None = None) -> dict[str, Record]:
         with self.db.tenant(tenant_id) as conn:
             rows = conn.execute(
-                "SELECT finding_codes, state, ci_failures, ci_passes, refines FROM proposals"
+                "SELECT finding_codes, state, ci_failures, ci_passes, refines, updated_at FROM proposals"
                 " WHERE repository = %(r)s AND (%(p)s::text IS NULL OR pipeline = %(p)s::text)",
                 {"r": repo, "p": pipeline},
             ).fetchall()
-        return records_from(rows)
+            enabled = conn.execute(
+                "SELECT tags, created_at FROM workflow_insights WHERE repository = %s AND insight_type = 'decision'"
+                " AND tags @> ARRAY['policy', 'enable'] ORDER BY created_at", (repo,)).fetchall()
+        since = {t.upper(): row["created_at"] for row in enabled for t in row["tags"] if RULE.match(t)}
+        return records_from(rows, since)
 
     def holds(self, tenant_id: int, repo: str, pipeline: str | None = None) -> dict[str, Hold]:
         """The holds in force: `decision` insights of this repository tagged policy + hold (a person's apply to

@@ -1,0 +1,162 @@
+"""The repository's CI as the behavioural verifier, end to end: signed webhooks → memfix serve → fake GitHub, real
+PostgreSQL. Drafts wait for the checks; green → ready; red → one comment, an envelope, a pain point and the rule
+held back on the next push; a person's word brings it back; redelivered check events change nothing twice."""
+
+from __future__ import annotations
+
+from tests.fakes import payloads as P
+
+REPO = "acme/api"
+CI = {".github/workflows/ci.yml": "on: [push, pull_request]\njobs: {}\n"}
+UNUSED = "import os\nimport sys\n\n\ndef greet(name):\n    return name\n"
+UNUSED_2 = "import json\n\n\ndef load(text):\n    return text\n"
+UNUSED_3 = "import re\n\n\ndef words(text):\n    return text.split()\n"
+
+
+def push(serve, gh, tenant: int, files: dict[str, str]) -> str:
+    sha = gh.push(REPO, "main", files)
+    serve("push", P.push(installation=tenant, repo=REPO, after=sha,
+                         commits=[{"added": list(files), "modified": [], "removed": []}]))
+    assert serve.drain()
+    return sha
+
+
+def open_memfix_pulls(gh) -> list[dict]:
+    return [p for p in gh.pulls(REPO) if p["head"]["ref"].startswith("memfix/") and p["state"] == "open"]
+
+
+_suites = iter(range(7001, 8000))
+
+
+def ci(serve, gh, tenant: int, pr: dict, conclusion: str, *, delivery: str | None = None, suite: int | None = None,
+       **check) -> None:
+    """A CI App's check run on the PR's head, then its check suite's completion (a new suite id unless given)."""
+    sha, branch = pr["head"]["sha"], pr["head"]["ref"]
+    if not check.get("skip_run"):
+        gh.add_check_run(REPO, sha, check.get("name", "tests"), conclusion=conclusion,
+                         title=check.get("title", ""), summary=check.get("summary", ""),
+                         annotations=check.get("annotations"))
+    assert serve("check_suite", P.check_suite_completed(installation=tenant, repo=REPO, head_sha=sha,
+                                                        head_branch=branch, conclusion=conclusion,
+                                                        suite_id=suite or next(_suites)),
+                 delivery=delivery) == 202
+    assert serve.drain()
+
+
+def bot_comments(gh, number: int) -> list[str]:
+    return [c["body"] for c in gh.comments(REPO, number) if c["user"]["login"] == "memfix[bot]"]
+
+
+def proposal(serve, tenant: int, number: int) -> dict:
+    with serve.services.db.tenant(tenant) as conn:
+        return conn.execute("SELECT * FROM proposals WHERE pr_number = %s", (number,)).fetchone()
+
+
+def test_a_draft_waits_for_the_checks_and_green_makes_it_ready(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", CI)
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [pr] = open_memfix_pulls(fake_github)
+    assert pr["draft"] is True and "draft until the repository's checks finish" in pr["body"]
+    fake_github.add_check_run(REPO, pr["head"]["sha"], "lint", status="in_progress", conclusion=None)
+    ci(serve, fake_github, tenant_id, pr, "success")
+    assert fake_github.pull(REPO, pr["number"])["draft"] is True  # lint still runs
+    assert proposal(serve, tenant_id, pr["number"])["ci_state"] == "waiting"
+    fake_github.add_check_run(REPO, pr["head"]["sha"], "lint", conclusion="success")
+    ci(serve, fake_github, tenant_id, pr, "success", skip_run=True)
+    assert fake_github.pull(REPO, pr["number"])["draft"] is False
+    row = proposal(serve, tenant_id, pr["number"])
+    assert (row["ci_state"], row["ci_passes"]) == ("passed", 1)
+    assert bot_comments(fake_github, pr["number"]) == []  # ready for review says it; no comment needed
+
+
+def test_memfix_own_check_run_is_not_the_repository_ci(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", CI)
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [pr] = open_memfix_pulls(fake_github)
+    with fake_github._lock:  # memfix's own mirror on the branch commit, failing: not a CI verdict
+        fake_github._repo(REPO).check_runs[1] = {"id": 1, "name": "memfix autofix", "head_sha": pr["head"]["sha"],
+                                                 "status": "completed", "conclusion": "failure",
+                                                 "app": {"slug": "memfix"}, "output": None}
+    ci(serve, fake_github, tenant_id, pr, "success")
+    assert fake_github.pull(REPO, pr["number"])["draft"] is False
+
+
+def test_red_ci_comments_once_records_and_holds_the_rule_back_on_the_next_push(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", CI)
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [pr] = open_memfix_pulls(fake_github)
+    note = {"path": "app/util.py", "start_line": 1, "annotation_level": "failure",
+            "message": "ImportError: cannot import name 'os' from 'app.util'"}
+    ci(serve, fake_github, tenant_id, pr, "failure", delivery="red-1", suite=1, title="2 tests failed",
+       summary="test_reexports failed", annotations=[note])
+    ci(serve, fake_github, tenant_id, pr, "failure", delivery="red-1", suite=1, skip_run=True)  # a redelivery
+    ci(serve, fake_github, tenant_id, pr, "failure", skip_run=True)  # another suite of the same commit
+    [comment] = bot_comments(fake_github, pr["number"])
+    assert "checks failed" in comment and "**tests** (check run): failure" in comment
+    assert "test_reexports failed" in comment and "`app/util.py:1` failure: ImportError" in comment
+    assert "now holding back F401" in comment and "What to look at" in comment  # offline: a person's turn
+    assert fake_github.pull(REPO, pr["number"])["draft"] is True
+    row = proposal(serve, tenant_id, pr["number"])
+    assert (row["ci_state"], row["ci_failures"]) == ("failed", 1)
+    services = serve.services
+    with services.db.tenant(tenant_id) as conn:
+        [envelope] = conn.execute("SELECT * FROM healing_envelopes WHERE patch_id = %s AND status = 'REJECTED'",
+                                  (row["fingerprint"],)).fetchall()
+    assert envelope["status"] == "REJECTED" and "CI failed" in envelope["error_message"]
+    pains = services.insights.search(tenant_id, "CI failed F401", repository=REPO)
+    assert any(h.insight.title.startswith("CI failed on memfix's F401 fix") for h in pains)
+
+    push(serve, fake_github, tenant_id, {"app/more.py": UNUSED_2})  # the rule is held back here now
+    assert len(open_memfix_pulls(fake_github)) == 1
+    mirror = [r for r in fake_github.check_runs(REPO) if r["name"] == "memfix autofix"][-1]  # the run's summary
+    assert "held back by what memfix learned here: F401" in mirror["output"]["summary"]
+    [hold] = services.policy.for_run(tenant_id, REPO, "autofix").holds.values()
+    recalled = services.review_steps.recall  # /recall shows the decision
+    assert hold.insight_id and recalled
+
+    # a person re-enables it: the next push proposes F401 fixes again
+    cid = fake_github.add_comment(REPO, pr["number"], "/remember decision enable F401", user="alice")["id"]
+    serve("issue_comment", P.issue_comment("/remember decision enable F401", installation=tenant_id, repo=REPO,
+                                           number=pr["number"], comment_id=cid))
+    assert serve.drain()
+    assert any("propose F401 fixes in this repository again" in b for b in bot_comments(fake_github, pr["number"]))
+    assert services.policy.for_run(tenant_id, REPO, "autofix").held == ()
+    push(serve, fake_github, tenant_id, {"app/third.py": UNUSED_3})
+    mirror = [r for r in fake_github.check_runs(REPO) if r["name"] == "memfix autofix"][-1]
+    assert len(open_memfix_pulls(fake_github)) == 2, mirror["output"]
+
+
+def test_a_repository_without_ci_gets_its_pr_ready_at_once_and_told_so(serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [pr] = open_memfix_pulls(fake_github)
+    assert pr["draft"] is False and "No CI found in this repository" in pr["body"]
+    assert proposal(serve, tenant_id, pr["number"])["ci_state"] == "absent"
+
+
+def test_without_draft_support_the_pr_is_ready_and_still_waits_for_ci(serve, fake_github, tenant_id):
+    fake_github.add_repo("acme/free", {**CI, "x.py": "x = 1\n"}, drafts=False)
+    sha = fake_github.push("acme/free", "main", {"app/util.py": UNUSED})
+    serve("push", P.push(installation=tenant_id, repo="acme/free", after=sha,
+                         commits=[{"added": ["app/util.py"], "modified": [], "removed": []}]))
+    assert serve.drain()
+    [pr] = [p for p in fake_github.pulls("acme/free") if p["head"]["ref"].startswith("memfix/")]
+    assert pr["draft"] is False
+    with serve.services.db.tenant(tenant_id) as conn:
+        assert conn.execute("SELECT ci_state FROM proposals WHERE repository = 'acme/free'").fetchone()["ci_state"] \
+            == "waiting"
+
+
+def test_checks_that_never_report_are_marked_after_the_wait(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", CI)
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [pr] = open_memfix_pulls(fake_github)
+    with serve.services.db.tenant(tenant_id) as conn:
+        conn.execute("UPDATE proposals SET ci_since = now() - interval '25 hours' WHERE pr_number = %s",
+                     (pr["number"],))
+    push(serve, fake_github, tenant_id, {"docs.md": "x"})  # the repository's next event looks
+    [comment] = bot_comments(fake_github, pr["number"])
+    assert "No check reported" in comment and "within 24 hours" in comment
+    assert fake_github.pull(REPO, pr["number"])["draft"] is False
+    assert proposal(serve, tenant_id, pr["number"])["ci_state"] == "silent"
+    push(serve, fake_github, tenant_id, {"docs2.md": "x"})
+    assert len(bot_comments(fake_github, pr["number"])) == 1
