@@ -4,6 +4,8 @@ held back on the next push; a person's word brings it back; redelivered check ev
 
 from __future__ import annotations
 
+import pytest
+
 from tests.fakes import payloads as P
 
 REPO = "acme/api"
@@ -160,3 +162,47 @@ def test_checks_that_never_report_are_marked_after_the_wait(serve, fake_github, 
     assert proposal(serve, tenant_id, pr["number"])["ci_state"] == "silent"
     push(serve, fake_github, tenant_id, {"docs2.md": "x"})
     assert len(bot_comments(fake_github, pr["number"])) == 1
+
+
+ASSERTS = "def charge(amount):\n    assert amount > 0\n    return amount * 100\n"
+GOOD_EDIT = {"edits": [{"search": "    assert amount > 0\n",
+                        "replace": "    if amount <= 0:\n        raise ValueError(\"amount must be positive\")\n"}],
+             "confidence": 0.9, "rationale": "assert disappears under -O; raise instead"}
+REFINED = {"edits": [{"search": "raise ValueError(\"amount must be positive\")", "replace": "raise AssertionError"}],
+           "confidence": 0.9, "rationale": "the tests expect AssertionError"}
+
+
+@pytest.fixture
+def model_settings(github_settings, model_server):
+    return github_settings.with_(llm_provider="local", llm_base_url=model_server.openai_url, llm_model="fake-coder",
+                                 llm_max_retries=0, pipeline_backoff_seconds=0.01)
+
+
+@pytest.fixture
+def serve_settings(request, github_settings):
+    return request.getfixturevalue("model_settings") if "model_settings" in request.fixturenames else github_settings
+
+
+def test_with_a_model_red_ci_gets_one_refinement_from_the_failure_text(model_settings, serve, fake_github,
+                                                                       model_server, tenant_id):
+    fake_github.push(REPO, "main", CI)
+    model_server.script_chat(GOOD_EDIT)
+    push(serve, fake_github, tenant_id, {"billing.py": ASSERTS})
+    [pr] = open_memfix_pulls(fake_github)
+    model_server.script_chat(REFINED)
+    ci(serve, fake_github, tenant_id, pr, "failure", title="1 test failed",
+       summary="test_charge_rejects_zero: expected AssertionError, got ValueError")
+    prompt = [b for p, b in model_server.requests if p.endswith("/chat/completions")][-1]["messages"][-1]["content"]
+    assert "expected AssertionError, got ValueError" in prompt  # the failure text reached the model
+    [comment] = bot_comments(fake_github, pr["number"])
+    assert "memfix refined the change from the failure text" in comment
+    assert "raise AssertionError" in fake_github.file(REPO, pr["head"]["ref"], "billing.py")
+    row = proposal(serve, tenant_id, pr["number"])
+    new_head = fake_github.pull(REPO, pr["number"])["head"]["sha"]
+    assert (row["ci_state"], row["head_sha"], row["ci_refined"]) == ("waiting", new_head, True)
+
+    # the new commit's checks: red again → no second refinement, a person's turn; nothing asked of the model
+    asked = len(model_server.requests)
+    ci(serve, fake_github, tenant_id, fake_github.pull(REPO, pr["number"]), "failure", summary="still failing")
+    assert len(model_server.requests) == asked
+    assert "already made its one refinement attempt" in bot_comments(fake_github, pr["number"])[-1]
