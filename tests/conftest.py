@@ -134,3 +134,4 @@ def serve(serve_settings, fake_github):
     post.drain = lambda: services.queue.drain(timeout=30)
     yield post
     server.shutdown()
+    services.close(grace_seconds=5)  # its pool's connections go back: the shared server has a client limit

@@ -223,8 +223,9 @@ class PipelineRunner:
                 self._publish(request, run.id, report, publisher, min(config.max_prs, self.max_prs_cap))
             learned = detected.result() if detected else self.learner.detected(*learn, report.findings)
             report.learned = len(learned) + len(self.learner.fixed(*learn, [o.patch for o in report.promoted]))
-            self.runs.phase(run, "done", summary(report), prs_opened=len(report.prs),
-                            learnings=len(report.learnings))
+            used = "".join(f"\n- {u}" for u in report.used)
+            self.runs.phase(run, "done", summary(report) + (f"\n\nLearnings used:{used}" if used else ""),
+                            prs_opened=len(report.prs), learnings=len(report.learnings))
             return report
         except BaseException as exc:  # the phase must never be left "scanning"
             self.runs.fail(run, f"{exc.__class__.__name__}: {exc}" if isinstance(exc, Exception) else "interrupted")
