@@ -206,3 +206,40 @@ def test_with_a_model_red_ci_gets_one_refinement_from_the_failure_text(model_set
     ci(serve, fake_github, tenant_id, fake_github.pull(REPO, pr["number"]), "failure", summary="still failing")
     assert len(model_server.requests) == asked
     assert "already made its one refinement attempt" in bot_comments(fake_github, pr["number"])[-1]
+
+
+def test_offline_the_pr_says_which_learnings_were_used_and_never_claims_injection(serve, fake_github, tenant_id):
+    serve.services.policy.hold(tenant_id, REPO, ["F401"], "alice", None)
+    push(serve, fake_github, tenant_id, {"app/mixed.py": "import os\n\n\ndef hi():\n    return f\"hi\"\n"})
+    [pr] = open_memfix_pulls(fake_github)
+    assert pr["title"] == "memfix: fix F541 in app/mixed.py"  # the held rule's fix is not in it
+    assert "import os" in fake_github.file(REPO, pr["head"]["ref"], "app/mixed.py")
+    body = pr["body"]
+    assert "### Learnings used" in body and "F401 held back (asked by @alice)" in body
+    assert "Learnings injected" not in body and "F541 fixes: no record in this repository" in body
+    mirror = [r for r in fake_github.check_runs(REPO) if r["name"] == "memfix autofix"][-1]["output"]["summary"]
+    assert "held back by what memfix learned here: F401" in mirror and "Learnings used" in mirror
+
+
+def test_nothing_learned_means_no_learnings_section(serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [pr] = open_memfix_pulls(fake_github)
+    assert "Learnings used" not in pr["body"] and "Learnings injected" not in pr["body"]
+
+
+def test_commit_statuses_and_workflow_runs_are_verdicts_too(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", {"Jenkinsfile": "pipeline {}\n"})
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [pr] = open_memfix_pulls(fake_github)
+    sha, branch = pr["head"]["sha"], pr["head"]["ref"]
+    fake_github.set_status(REPO, sha, "ci/jenkins", "pending")
+    fake_github.add_check_run(REPO, sha, "build", conclusion="success")
+    serve("workflow_run", P.workflow_run_completed(installation=tenant_id, repo=REPO, head_sha=sha,
+                                                   head_branch=branch))
+    assert serve.drain()
+    assert fake_github.pull(REPO, pr["number"])["draft"] is True  # Jenkins still pending
+    fake_github.set_status(REPO, sha, "ci/jenkins", "success", description="42 tests passed")
+    serve("status", P.status_event(installation=tenant_id, repo=REPO, sha=sha, branches=[branch]))
+    assert serve.drain()
+    assert fake_github.pull(REPO, pr["number"])["draft"] is False
+    assert fake_github.ready_marked == [(REPO, pr["number"])]

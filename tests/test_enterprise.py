@@ -67,3 +67,19 @@ def test_every_link_memfix_writes_points_at_the_enterprise_host(serve, fake_gith
     assert all(link.startswith(WEB + "/") for link in links), [x for x in links if not x.startswith(WEB)]
     assert "github.com" not in text
     assert any(r.startswith(f"{WEB}/{REPO}/pull/{pr['number']}") for r in written)  # the merged PR's record
+
+
+def test_drafts_are_marked_ready_through_the_enterprise_graphql_endpoint(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", {".github/workflows/ci.yml": "on: push\n"})
+    sha = fake_github.push(REPO, "main", {"app/util.py": BUGGY})
+    serve("push", P.push(installation=tenant_id, repo=REPO, after=sha,
+                         commits=[{"added": [], "modified": ["app/util.py"], "removed": []}]))
+    assert serve.drain()
+    [pr] = memfix_pulls(fake_github)
+    assert pr["draft"] is True
+    fake_github.add_check_run(REPO, pr["head"]["sha"], "tests")
+    serve("check_suite", P.check_suite_completed(installation=tenant_id, repo=REPO, head_sha=pr["head"]["sha"],
+                                                 head_branch=pr["head"]["ref"]))
+    assert serve.drain()
+    assert fake_github.ready_marked == [(REPO, pr["number"])]
+    assert ("POST", "/graphql", 200) in fake_github.requests  # reached as /api/graphql, beside /api/v3

@@ -386,3 +386,46 @@ def test_the_client_fills_the_pipelines_port():
         have = getattr(InstallationClient, name, None)
         assert have is not None, name
         assert list(inspect.signature(have).parameters) == list(inspect.signature(wanted).parameters), name
+
+
+# ---- the repository's CI on memfix's PRs ----
+
+def test_a_draft_pr_is_marked_ready_over_graphql(fake, gh):
+    fake.add_repo("acme/ci", {"a.py": "x = 1\n"})
+    fake.push("acme/ci", "memfix/x", {"a.py": "x = 2\n"})
+    pr = gh.create_pr("acme/ci", "t", "b", "memfix/x", "main", draft=True)
+    assert pr.draft and pr.node_id
+    gh.mark_ready("acme/ci", pr)
+    assert fake.pull("acme/ci", pr.number)["draft"] is False
+    assert ("POST", "/graphql", 200) in fake.requests
+
+
+def test_without_draft_support_a_ready_pr_is_opened(fake, gh):
+    fake.add_repo("acme/free", {"a.py": "x = 1\n"}, drafts=False)
+    fake.push("acme/free", "memfix/x", {"a.py": "x = 2\n"})
+    pr = gh.create_pr("acme/free", "t", "b", "memfix/x", "main", draft=True)
+    assert pr.draft is False and fake.pull("acme/free", pr.number)["state"] == "open"
+
+
+def test_graphql_errors_are_permanent_errors(fake, gh):
+    from core.errors import GitHubPermanentError
+    from core.models import PullRequest
+
+    with pytest.raises(GitHubPermanentError, match="Could not resolve to a node"):
+        gh.mark_ready("acme/api", PullRequest(9, "b", "s", "acme/api", "main", draft=True, node_id="PR_nope"))
+
+
+def test_commit_checks_reads_check_runs_and_statuses(fake, gh):
+    sha = fake.add_repo("acme/checks", {"a.py": "x = 1\n"})
+    fake.add_check_run("acme/checks", sha, "tests", conclusion="failure", title="1 failed", summary="boom",
+                       annotations=[{"path": "a.py", "start_line": 1, "annotation_level": "failure", "message": "m"}])
+    fake.add_check_run("acme/checks", sha, "lint", status="queued", conclusion=None)
+    fake.set_status("acme/checks", sha, "ci/jenkins", "pending")
+    fake.set_status("acme/checks", sha, "ci/jenkins", "error", description="agent lost")
+    checks = {c.name: c for c in gh.commit_checks("acme/checks", sha)}
+    assert checks["tests"].red and checks["tests"].summary == "1 failed\nboom" and checks["tests"].app
+    assert not checks["lint"].done
+    assert checks["ci/jenkins"].kind == "status" and checks["ci/jenkins"].red
+    assert checks["ci/jenkins"].summary == "agent lost"
+    [note] = gh.check_annotations("acme/checks", checks["tests"].id)
+    assert note["message"] == "m"

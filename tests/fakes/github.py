@@ -914,7 +914,7 @@ class _Prefixed:
         path = environ.get("PATH_INFO", "")
         if path == self.prefix.removesuffix("/v3") + "/graphql":  # Enterprise: GraphQL lives at /api/graphql
             return self.app({**environ, "PATH_INFO": "/graphql"}, start_response)
-        if not path.startswith(self.prefix + "/"):
+        if not path.startswith(self.prefix + "/") or path == self.prefix + "/graphql":  # no GraphQL under /v3
             start_response("404 NOT FOUND", [("Content-Type", "application/json")])
             return [b'{"message": "Not Found"}']
         environ = {**environ, "PATH_INFO": path[len(self.prefix):], "SCRIPT_NAME": self.prefix}
