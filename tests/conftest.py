@@ -8,7 +8,7 @@ import os
 import pytest
 
 from core.db import Database, embedded_url, migrate
-from core.settings import Settings
+from core.settings import Settings, get_settings
 
 _tenants = itertools.count(10_000 + os.getpid() % 1000 * 100_000, 10)
 
@@ -94,9 +94,18 @@ def embedder(model_server):
 
 
 @pytest.fixture
-def serve_settings(github_settings) -> Settings:
-    """What `serve` runs with; a test module may override it (e.g. to add embeddings)."""
-    return github_settings
+def model_settings(github_settings, model_server):
+    """The fake model behind the local (OpenAI-compatible) provider, for chat and embeddings."""
+    return github_settings.with_(llm_provider="local", llm_base_url=model_server.openai_url, llm_model="fake-coder",
+                                 llm_max_retries=0, embeddings="local", embedding_base_url=model_server.openai_url,
+                                 embedding_model="bow", pipeline_backoff_seconds=0.01)
+
+
+@pytest.fixture
+def serve_settings(request, github_settings) -> Settings:
+    """What `serve` runs with: offline, or with the fake model when a test asks for `model_settings`; a test module
+    may override it (e.g. to add embeddings)."""
+    return request.getfixturevalue("model_settings") if "model_settings" in request.fixturenames else github_settings
 
 
 @pytest.fixture
@@ -135,3 +144,23 @@ def serve(serve_settings, fake_github):
     yield post
     server.shutdown()
     services.close(grace_seconds=5)  # its pool's connections go back: the shared server has a client limit
+
+
+@pytest.fixture
+def cli(monkeypatch, pg_url, tenant_id, capsys):
+    """`memfix …` in-process on the test database and this test's installation: (exit code, stdout, stderr)."""
+    from handlers.cli import main
+
+    monkeypatch.setenv("DATABASE_URL", pg_url)
+    monkeypatch.setenv("MEMFIX_LOCAL_INSTALLATION", str(tenant_id))
+    monkeypatch.delenv("MEMFIX_EMBEDDINGS", raising=False)
+    get_settings.cache_clear()
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        get_settings.cache_clear()
+        code = main(list(argv))
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    yield run
+    get_settings.cache_clear()

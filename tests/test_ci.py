@@ -4,9 +4,8 @@ held back on the next push; a person's word brings it back; redelivered check ev
 
 from __future__ import annotations
 
-import pytest
-
 from tests.fakes import payloads as P
+from tests.test_pipelines import ASSERTS, GOOD_EDIT
 
 REPO = "acme/api"
 CI = {".github/workflows/ci.yml": "on: [push, pull_request]\njobs: {}\n"}
@@ -164,23 +163,8 @@ def test_checks_that_never_report_are_marked_after_the_wait(serve, fake_github, 
     assert len(bot_comments(fake_github, pr["number"])) == 1
 
 
-ASSERTS = "def charge(amount):\n    assert amount > 0\n    return amount * 100\n"
-GOOD_EDIT = {"edits": [{"search": "    assert amount > 0\n",
-                        "replace": "    if amount <= 0:\n        raise ValueError(\"amount must be positive\")\n"}],
-             "confidence": 0.9, "rationale": "assert disappears under -O; raise instead"}
 REFINED = {"edits": [{"search": "raise ValueError(\"amount must be positive\")", "replace": "raise AssertionError"}],
            "confidence": 0.9, "rationale": "the tests expect AssertionError"}
-
-
-@pytest.fixture
-def model_settings(github_settings, model_server):
-    return github_settings.with_(llm_provider="local", llm_base_url=model_server.openai_url, llm_model="fake-coder",
-                                 llm_max_retries=0, pipeline_backoff_seconds=0.01)
-
-
-@pytest.fixture
-def serve_settings(request, github_settings):
-    return request.getfixturevalue("model_settings") if "model_settings" in request.fixturenames else github_settings
 
 
 def test_with_a_model_red_ci_gets_one_refinement_from_the_failure_text(model_settings, serve, fake_github,
@@ -202,9 +186,12 @@ def test_with_a_model_red_ci_gets_one_refinement_from_the_failure_text(model_set
     assert (row["ci_state"], row["head_sha"], row["ci_refined"]) == ("waiting", new_head, True)
 
     # the new commit's checks: red again → no second refinement, a person's turn; nothing asked of the model
-    asked = len(model_server.requests)
+    def chats() -> int:
+        return sum(path.endswith("/chat/completions") for path, _ in model_server.requests)
+
+    asked = chats()
     ci(serve, fake_github, tenant_id, fake_github.pull(REPO, pr["number"]), "failure", summary="still failing")
-    assert len(model_server.requests) == asked
+    assert chats() == asked
     assert "already made its one refinement attempt" in bot_comments(fake_github, pr["number"])[-1]
 
 

@@ -4,28 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-from core.settings import get_settings
-from handlers.cli import main
-
-
-@pytest.fixture
-def cli(monkeypatch, pg_url, tenant_id, capsys):
-    monkeypatch.setenv("DATABASE_URL", pg_url)
-    monkeypatch.setenv("MEMFIX_LOCAL_INSTALLATION", str(tenant_id))
-    monkeypatch.delenv("MEMFIX_EMBEDDINGS", raising=False)
-    get_settings.cache_clear()
-
-    def run(*argv: str) -> tuple[int, str, str]:
-        get_settings.cache_clear()
-        code = main(list(argv))
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
-    yield run
-    get_settings.cache_clear()
-
 
 def test_remember_recall_forget(cli):
     code, out, _ = cli("remember", "pain_point security high: Tokens logged in debug output\nSeen in auth.py",

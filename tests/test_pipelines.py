@@ -3,8 +3,6 @@ real PostgreSQL. The model's requests are read back from the fake to prove what 
 
 from __future__ import annotations
 
-import pytest
-
 from core.models import Insight
 from tests.fakes import payloads as P
 
@@ -133,19 +131,6 @@ def test_refactor_is_the_same_runner_with_its_own_rules(serve, fake_github, tena
 
 
 # ---- with a model ----
-
-
-@pytest.fixture
-def model_settings(github_settings, model_server):
-    return github_settings.with_(llm_provider="local", llm_base_url=model_server.openai_url, llm_model="fake-coder",
-                                 llm_max_retries=0, embeddings="local", embedding_base_url=model_server.openai_url,
-                                 embedding_model="bow", pipeline_backoff_seconds=0.01)
-
-
-@pytest.fixture
-def serve_settings(request, github_settings):
-    """Offline by default; tests that ask for `model_settings` run with the fake model."""
-    return request.getfixturevalue("model_settings") if "model_settings" in request.fixturenames else github_settings
 
 
 def test_model_patch_with_memory_injected(model_settings, serve, fake_github, model_server, tenant_id):

@@ -116,21 +116,3 @@ def test_a_python_37_project_keeps_its_apis_and_its_test_asserts(cli, tmp_path):
     assert {f["code"] for f in refactor["findings"]} & {"UP017", "UP041"} == set()  # no datetime.UTC, TimeoutError
     autofix = _run(cli, tmp_path, PY37, "autofix")
     assert "S101" not in {f["code"] for f in autofix["findings"]}
-
-
-@pytest.fixture
-def cli(monkeypatch, pg_url, tenant_id, capsys):
-    from core.settings import get_settings
-    from handlers.cli import main
-
-    monkeypatch.setenv("DATABASE_URL", pg_url)
-    monkeypatch.setenv("MEMFIX_LOCAL_INSTALLATION", str(tenant_id))
-
-    def run(*argv: str):
-        get_settings.cache_clear()
-        code = main(list(argv))
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
-    yield run
-    get_settings.cache_clear()
