@@ -337,6 +337,9 @@ class Envelope:
     error_hash: str | None = None
     id: str = field(default_factory=lambda: uuid.uuid4().hex)
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    path: str | None = None  # the file the attempt was on
+    checks: dict[str, bool] | None = field(default=None, compare=False)  # the verification's named checks
+    sections: dict[str, str] | None = field(default=None, compare=False, repr=False)  # what the model was given
 
     @staticmethod
     def hash_error(file: str, line: int | None, message: str) -> str:
@@ -489,3 +492,9 @@ class Verification:
     def ok(self) -> bool:
         return (self.parses and self.targeted_gone and not self.new_findings and self.single_file
                 and self.proportionate and self.compatible and self.surface)
+
+    def checks(self) -> dict[str, bool]:
+        """Every named check: lint depth, then project depth (PR body, `--json`, the dashboard)."""
+        return {"parses": self.parses, "targeted_gone": self.targeted_gone, "no_new_findings": not self.new_findings,
+                "single_file": self.single_file, "proportionate": self.proportionate, "oldest_python": self.compatible,
+                "public_surface": self.surface}

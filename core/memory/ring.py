@@ -61,7 +61,10 @@ class Ring(Protocol):
 
 
 def envelope_to_json(envelope: Envelope) -> str:
-    return json.dumps({**asdict(envelope), "created_at": envelope.created_at.isoformat()}, separators=(",", ":"))
+    """The ring's copy: without the model's sections (the database keeps those; the ring stays small)."""
+    data = {**asdict(envelope), "created_at": envelope.created_at.isoformat()}
+    data.pop("sections", None)
+    return json.dumps(data, separators=(",", ":"))
 
 
 def envelope_from_json(text: str) -> Envelope:
@@ -176,14 +179,20 @@ def ring_from_settings(settings: Settings) -> Ring:
 
 _INSERT = """
 INSERT INTO healing_envelopes (id, tenant_id, repository, pipeline, run_id, attempt, patch_id, status,
-                               confidence, breaker_state, error_message, error_hash, created_at)
+                               confidence, breaker_state, error_message, error_hash, created_at, path, checks, sections)
 VALUES (%(id)s, %(tenant_id)s, %(repository)s, %(pipeline)s, %(run_id)s, %(attempt)s, %(patch_id)s, %(status)s,
-        %(confidence)s, %(breaker_state)s, %(error_message)s, %(error_hash)s, %(created_at)s)
+        %(confidence)s, %(breaker_state)s, %(error_message)s, %(error_hash)s, %(created_at)s, %(path)s,
+        %(checks)s::jsonb, %(sections)s::jsonb)
 ON CONFLICT (id) DO NOTHING
+"""
+_READS = """
+INSERT INTO ring_reads (tenant_id, repository, hits, misses) VALUES (%s, %s, %s, %s)
+ON CONFLICT (tenant_id, repository, day) DO UPDATE
+SET hits = ring_reads.hits + EXCLUDED.hits, misses = ring_reads.misses + EXCLUDED.misses
 """
 _SELECT = """
 SELECT id, repository, pipeline, run_id, attempt, patch_id, status, confidence, breaker_state,
-       error_message, error_hash, created_at
+       error_message, error_hash, created_at, path, checks
 FROM healing_envelopes WHERE repository = %s ORDER BY created_at DESC, id LIMIT %s
 """
 
@@ -200,6 +209,25 @@ class HealingLog:
     def __init__(self, ring: Ring, db: Database):
         self.ring = ring
         self.db = db
+        # ring hits and misses of recent-attempt reads, written with the next envelope (no write of their own)
+        self._reads: Counter[tuple[int, str, str]] = Counter()
+        self._reads_lock = threading.Lock()
+
+    def _row(self, tenant_id: int, envelope: Envelope) -> dict:
+        row = {**asdict(envelope), "tenant_id": tenant_id}
+        return {**row, "checks": json.dumps(row["checks"]) if row["checks"] is not None else None,
+                "sections": json.dumps(row["sections"]) if row["sections"] is not None else None}
+
+    def _flush_reads(self, conn, tenant_id: int) -> None:
+        with self._reads_lock:
+            mine = {k: v for k, v in self._reads.items() if k[0] == tenant_id}
+            for key in mine:
+                del self._reads[key]
+        by_repo: dict[str, list[int]] = {}
+        for (_, repository, kind), count in mine.items():
+            by_repo.setdefault(repository, [0, 0])[kind == "miss"] += count
+        for repository, (hits, misses) in by_repo.items():
+            conn.execute(_READS, (tenant_id, repository, hits, misses))
 
     def record(self, tenant_id: int, envelope: Envelope) -> None:
         try:
@@ -208,7 +236,8 @@ class HealingLog:
             log.warning("healing ring push failed for %s; recording in Postgres only", envelope.repository,
                         exc_info=True)
         with self.db.tenant(tenant_id, register=True) as conn:
-            conn.execute(_INSERT, {**asdict(envelope), "tenant_id": tenant_id})
+            conn.execute(_INSERT, self._row(tenant_id, envelope))
+            self._flush_reads(conn, tenant_id)
 
     def record_many(self, tenant_id: int, envelopes: list[Envelope]) -> None:
         """`record` for many envelopes (oldest first): one Postgres transaction for all of them, and into the ring
@@ -225,7 +254,8 @@ class HealingLog:
                             envelope.repository, len(envelopes), exc_info=True)
                 break
         with self.db.tenant(tenant_id, register=True) as conn, conn.cursor() as cursor:
-            cursor.executemany(_INSERT, [{**asdict(envelope), "tenant_id": tenant_id} for envelope in envelopes])
+            cursor.executemany(_INSERT, [self._row(tenant_id, envelope) for envelope in envelopes])
+            self._flush_reads(conn, tenant_id)
 
     def recent(self, tenant_id: int, repository: str, limit: int = 10) -> list[Envelope]:
         try:
@@ -234,7 +264,10 @@ class HealingLog:
         except Exception:  # the ring is a cache: Postgres has every envelope
             log.warning("healing ring read failed for %s; reading Postgres", repository, exc_info=True)
             from_ring = {}
-        merged = from_ring if len(from_ring) >= limit else {
+        hit = len(from_ring) >= limit
+        with self._reads_lock:
+            self._reads[(tenant_id, repository, "hit" if hit else "miss")] += 1
+        merged = from_ring if hit else {
             **{e.id: e for e in self._select(tenant_id, repository, limit)}, **from_ring}
         return sorted(merged.values(), key=lambda e: e.created_at, reverse=True)[:limit]
 

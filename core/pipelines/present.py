@@ -10,7 +10,6 @@ from core.models import JobResult
 from core.pipelines.confidence import Record
 
 if TYPE_CHECKING:
-    from core.models import Verification
     from core.pipelines.runner import FileOutcome, RunReport, RunRequest
 
 
@@ -77,7 +76,7 @@ def report_json(report: RunReport) -> dict[str, Any]:
                       "diff": o.patch.changed_lines() if o.patch else [],
                       "unified_diff": o.patch.unified_diff() if o.patch else [],
                       "verification": o.verification.error if o.verification else None,
-                      "checks": _checks(o.verification),
+                      "checks": o.verification.checks() if o.verification else None,
                       "pr": o.published.pr_number if o.published else None} for o in report.outcomes],
         "learnings": [{"id": h.insight.id, "title": h.insight.title, "score": round(h.score, 3)}
                       for h in report.learnings],
@@ -86,15 +85,6 @@ def report_json(report: RunReport) -> dict[str, Any]:
         "project": report.project, "learnings_used": report.used, "learnings_injected": report.injected,
         "records": {c: r.__dict__ for c, r in report.records.items()},
     }
-
-
-def _checks(v: Verification | None) -> dict[str, bool] | None:
-    """Every named check of the verification: lint depth, then project depth."""
-    if v is None:
-        return None
-    return {"parses": v.parses, "targeted_gone": v.targeted_gone, "no_new_findings": not v.new_findings,
-            "single_file": v.single_file, "proportionate": v.proportionate, "oldest_python": v.compatible,
-            "public_surface": v.surface}
 
 
 def dumps(report: RunReport) -> str:

@@ -171,7 +171,8 @@ class PipelineRunner:
                     raise PermanentError(f"{revision.path} is too large for the prompt budget "
                                          f"({self.prompt_token_budget} tokens)")
                 patch, _ = self._edit(request, revision.path, revision.original, current, prompt, ())
-                outcome = self._attempt(request, run, outcome, patch, config.rules(request.pipeline), 1, last=True)
+                outcome = self._attempt(request, run, outcome, patch, config.rules(request.pipeline), 1, last=True,
+                                        sections=sections)
                 self.breakers.record(request.tenant_id, request.repo, request.pipeline,
                                      "success" if outcome.verification.ok else
                                      "syntax" if not outcome.verification.parses else "logic")
@@ -397,11 +398,12 @@ class PipelineRunner:
                 patch, error = None, str(exc)
             if patch is None:
                 verification = Verification(parses=False, targeted_gone=False, error=error or "no patch")
-                outcome = self._record(request, run, outcome, None, verification, 0.0, attempt, path, findings)
+                outcome = self._record(request, run, outcome, None, verification, 0.0, attempt, path, findings,
+                                       sections=sections)
                 self.breakers.record(request.tenant_id, request.repo, request.pipeline, "logic")
             else:
                 outcome = self._attempt(request, run, outcome, patch, select, attempt,
-                                        last=attempt == self.max_attempts)
+                                        last=attempt == self.max_attempts, sections=sections)
                 error = outcome.verification.error if outcome.verification else None
                 kind = "success" if outcome.verification and outcome.verification.ok else \
                     "syntax" if outcome.verification and not outcome.verification.parses else "logic"
@@ -439,29 +441,29 @@ class PipelineRunner:
                      completion.data["rationale"]), completion.input_tokens
 
     def _attempt(self, request: RunRequest, run, outcome: FileOutcome, patch: Patch, select: tuple[str, ...],
-                 attempt: int, last: bool) -> FileOutcome:
+                 attempt: int, last: bool, sections: PromptSections | None = None) -> FileOutcome:
         self.runs.phase(run, "verifying", f"verifying {patch.path}")
         verification = self._compatible(verify(self.ruff, patch, select), patch)
         score, why = self._score(verification, patch)
         outcome = replace(self._record(request, run, outcome, patch, verification, score, attempt, patch.path,
-                                       list(patch.findings), last=last), why=why)
+                                       list(patch.findings), last=last, sections=sections), why=why)
         self.runs.phase(run, "fixing", f"{outcome.status} {patch.path}")
         return outcome
 
     def _record(self, request: RunRequest, run, outcome: FileOutcome, patch: Patch | None,
                 verification: Verification, score: float, attempt: int, path: str, findings: list[Finding],
-                last: bool = False) -> FileOutcome:
+                last: bool = False, sections: PromptSections | None = None) -> FileOutcome:
         status = status_for(verification, score, attempt, 1 if last else self.max_attempts, self.promote_threshold)
         breaker = self.breakers.current(request.tenant_id, request.repo, request.pipeline).state
         self.healing.record(request.tenant_id, self._envelope(request, run, patch, verification, status, score,
-                                                              attempt, findings, breaker, path))
+                                                              attempt, findings, breaker, path, sections))
         return replace(outcome, patch=patch, status=status, confidence=score, verification=verification,
                        attempts=attempt)
 
     @staticmethod
     def _envelope(request: RunRequest, run, patch: Patch | None, verification: Verification, status: str,
                   score: float, attempt: int, findings: list[Finding], breaker: str,
-                  path: str | None = None) -> Envelope:
+                  path: str | None = None, sections: PromptSections | None = None) -> Envelope:
         first = findings[0] if findings else None
         path = path if path is not None else patch.path
         return Envelope(
@@ -471,6 +473,7 @@ class PipelineRunner:
             error_message=verification.error,
             error_hash=Envelope.hash_error(path, first.line if first else None, verification.error or "")
             if verification.error else None,
+            path=path, checks=verification.checks(), sections=sections.shown() if sections is not None else None,
         )
 
     # ---- publish ----

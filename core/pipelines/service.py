@@ -325,7 +325,7 @@ class PipelineService:
                 repository=repo, status="REJECTED", pipeline=proposal["pipeline"], patch_id=proposal["fingerprint"],
                 run_id=str(proposal["run_id"]) if proposal["run_id"] else None,
                 error_message=f"the repository's CI failed: {names}",
-                error_hash=Envelope.hash_error(proposal["path"], None, f"CI failed: {names}")))
+                error_hash=Envelope.hash_error(proposal["path"], None, f"CI failed: {names}"), path=proposal["path"]))
             self.runner.learner.insights.save(tenant, Insight(
                 repository=repo, insight_type="pain_point", category=category_for(codes[0]), severity="medium",
                 workflow_type=proposal["pipeline"],
