@@ -64,6 +64,10 @@ class Settings:
     github_api_url: str = "https://api.github.com"
     github_web_url_setting: str | None = None  # GITHUB_WEB_URL, when Enterprise's web host differs from its API's
     app_slug: str = "memfix"
+    github_client_id: str | None = None  # the App's OAuth client: people sign in to the dashboard with GitHub
+    github_client_secret: str | None = field(default=None, repr=False)
+    session_secret: str | None = field(default=None, repr=False)  # signs dashboard cookies (else random per process)
+    public_url: str | None = None  # where GitHub and browsers reach this server (manifest's webhook, OAuth callback)
     github_max_retries: int = 3
     github_retry_base_seconds: float = 1.0
     github_max_wait_seconds: float = 60.0
@@ -132,6 +136,10 @@ class Settings:
             github_api_url=(env.get("GITHUB_API_URL") or "https://api.github.com").rstrip("/"),
             github_web_url_setting=(_opt(env, "GITHUB_WEB_URL") or "").rstrip("/") or None,
             app_slug=env.get("MEMFIX_APP_SLUG") or "memfix",
+            github_client_id=_opt(env, "GITHUB_CLIENT_ID"),
+            github_client_secret=_opt(env, "GITHUB_CLIENT_SECRET"),
+            session_secret=_opt(env, "MEMFIX_SESSION_SECRET"),
+            public_url=(_opt(env, "MEMFIX_PUBLIC_URL") or "").rstrip("/") or None,
             github_max_retries=_int(env, "MEMFIX_GITHUB_MAX_RETRIES", 3),
             github_retry_base_seconds=_float(env, "MEMFIX_GITHUB_RETRY_BASE_SECONDS", 1.0),
             github_max_wait_seconds=_float(env, "MEMFIX_GITHUB_MAX_WAIT_SECONDS", 60.0),
@@ -209,6 +217,22 @@ class Settings:
         return out
 
 
+def read_env_file(path: Path) -> dict[str, str]:
+    """`KEY=value` lines (the `.env` the App registration writes); blank lines and `#` comments skipped, quotes
+    around a value removed, `\n` in a quoted value kept for the PEM (GitHubApp turns it back into newlines)."""
+    if not path.is_file():
+        return {}
+    values = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        key, sep, value = line.strip().partition("=")
+        if sep and key and not key.startswith("#"):
+            value = value.strip()
+            values[key.strip()] = value[1:-1] if len(value) >= 2 and value[0] == value[-1] == '"' else value
+    return values
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    return Settings.from_env()
+    """The environment, over the `.env` file (MEMFIX_ENV_FILE, default `.env`) that App registration writes."""
+    env_file = Path(os.environ.get("MEMFIX_ENV_FILE") or ".env")
+    return Settings.from_env({**read_env_file(env_file), **os.environ})

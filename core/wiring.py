@@ -129,6 +129,18 @@ class Services:
                            self.llm, self.settings.github_web_url, self.policy)
 
     @cached_property
+    def dashboard(self):
+        from core.dashboard import Dashboard
+
+        return Dashboard(self.db, self.insights, self.policy, self.commands.handle)
+
+    @cached_property
+    def sessions(self):
+        from core.dashboard import Sessions
+
+        return Sessions(self.db)
+
+    @cached_property
     def policy(self):
         from core.pipelines.policy import Policy
 

@@ -25,4 +25,7 @@ def create_app(services: Services) -> Flask:
             "dead_jobs": len(getattr(queue, "dead", ())),
         }
 
+    from handlers.dashboard import install
+
+    install(app, services)
     return app

@@ -140,6 +140,7 @@ def serve(serve_settings, fake_github):
             return exc.code
 
     post.services = services
+    post.url = f"http://127.0.0.1:{server.server_port}"
     post.drain = lambda: services.queue.drain(timeout=30)
     yield post
     server.shutdown()

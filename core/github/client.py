@@ -467,3 +467,81 @@ def _check_fields(name: str | None, conclusion: str | None, title: str | None, s
     if title or summary:  # GitHub wants both or neither
         fields["output"] = {"title": title or name or "memfix", "summary": summary or ""}
     return fields
+
+
+# ---- people: the App's user authorization (dashboard sign-in), and App registration from a manifest ----
+
+WRITE_ROLES = ("admin", "maintain", "push")
+
+
+@dataclass(frozen=True)
+class Visitor:
+    """A person signed in with GitHub, and what GitHub says they may see: {installation id: {repo: may write}}."""
+
+    login: str
+    access: dict[int, dict[str, bool]]
+
+
+def _plain(settings: Settings, method: str, url: str, **kwargs: Any) -> Any:
+    """One request outside an installation (OAuth, manifest conversion); GitHub's trouble as memfix's errors."""
+    try:
+        response = httpx.request(method, url, timeout=REQUEST_TIMEOUT, headers={
+            "Accept": "application/json", "User-Agent": f"{settings.app_slug} (httpx)", **kwargs.pop("headers", {})},
+            **kwargs)
+    except httpx.TransportError as exc:
+        raise GitHubTransientError(f"GitHub could not be reached ({type(exc).__name__})") from None
+    if response.status_code >= 500:
+        raise GitHubTransientError(f"GitHub answered {response.status_code}", response.status_code)
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if response.status_code >= 400:
+        message = body.get("message", "") if isinstance(body, dict) else ""
+        raise GitHubPermanentError(f"GitHub answered {response.status_code}: {str(message)[:200]}",
+                                   response.status_code)
+    return body
+
+
+def oauth_token(settings: Settings, code: str, redirect_uri: str) -> str:
+    """The code GitHub's authorization page sent back, exchanged for the person's user token."""
+    body = _plain(settings, "POST", f"{settings.github_web_url}/login/oauth/access_token", data={
+        "client_id": settings.github_client_id, "client_secret": settings.github_client_secret, "code": code,
+        "redirect_uri": redirect_uri})
+    if not isinstance(body, dict) or not body.get("access_token"):
+        error = body.get("error_description") or body.get("error") if isinstance(body, dict) else None
+        raise GitHubPermanentError(f"GitHub refused the sign-in: {str(error or 'no token')[:200]}")
+    return body["access_token"]
+
+
+def visitor(settings: Settings, token: str, max_repos: int = 1000) -> Visitor:
+    """Who the token's person is and which installations and repositories of this App they can access (GitHub's
+    answer, with their permission on each repository)."""
+    auth = {"Authorization": f"Bearer {token}"}
+    api = settings.github_api_url
+    login = _plain(settings, "GET", f"{api}/user", headers=auth)["login"]
+    access: dict[int, dict[str, bool]] = {}
+    for page in range(1, 11):
+        batch = _plain(settings, "GET", f"{api}/user/installations", headers=auth,
+                       params={"per_page": PER_PAGE, "page": page}).get("installations") or []
+        for installation in batch:
+            repos: dict[str, bool] = {}
+            for repo_page in range(1, max_repos // PER_PAGE + 1):
+                found = _plain(settings, "GET", f"{api}/user/installations/{int(installation['id'])}/repositories",
+                               headers=auth, params={"per_page": PER_PAGE, "page": repo_page}).get("repositories")
+                for repo in found or []:
+                    rights = repo.get("permissions") or {}
+                    repos[repo["full_name"]] = any(rights.get(r) for r in WRITE_ROLES)
+                if len(found or []) < PER_PAGE:
+                    break
+            access[int(installation["id"])] = repos
+        if len(batch) < PER_PAGE:
+            break
+    return Visitor(login, access)
+
+
+def convert_manifest(settings: Settings, code: str) -> dict:
+    """The App GitHub created from memfix's manifest: id, slug, pem, webhook_secret, client_id, client_secret,
+    html_url. A code is good once, for an hour."""
+    return _plain(settings, "POST", f"{settings.github_api_url}/app-manifests/{quote(code, safe='')}/conversions",
+                  headers={"Accept": "application/vnd.github+json"})

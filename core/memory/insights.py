@@ -347,6 +347,22 @@ class Insights:
                 {"r": repository},
             ).fetchall()
 
+    def edit(self, tenant_id: int, insight_id: int, *, repository: str, title: str, detail: str,
+             suggestion: str) -> Insight | None:
+        """A person's correction of an insight of this repository: validated like a new one, embedded again."""
+        current = next(iter(self.by_ids(tenant_id, [insight_id], repository=repository)), None)
+        if current is None:
+            return None
+        edited = replace(current, title=title, detail=detail, suggestion=suggestion).validated()
+        vector = self._embed(edited.embedding_text())
+        with self.db.tenant(tenant_id) as conn:
+            row = conn.execute(
+                f"UPDATE workflow_insights SET title = %s, detail = %s, suggestion = %s, embedding = %s,"
+                f" embedding_model = %s, updated_at = now() WHERE id = %s AND repository = %s RETURNING {_INSIGHT}",
+                (edited.title, edited.detail, edited.suggestion, vector, self.embedder.model if vector else None,
+                 insight_id, repository)).fetchone()
+        return _insight(row) if row else None
+
     def reembed(self, tenant_id: int, *, batch: int = 100) -> int:
         """Embed insights with no vector or another model's vector; returns how many were embedded."""
         if not self.embedder.model:

@@ -122,7 +122,8 @@ class ReviewSteps:
     policy: Any = None  # core.pipelines.policy.Policy: `/remember decision enable|hold F401`
 
     def remember(self, job: CommandJob) -> JobResult:
-        source = f"{self.web_url}/{job.repo}/issues/{job.issue_number}#issuecomment-{job.comment_id}"
+        source = f"{self.web_url}/{job.repo}/issues/{job.issue_number}#issuecomment-{job.comment_id}" \
+            if job.comment_id else None  # the dashboard's curation has no comment to point at
         if self.policy is not None and (match := _POLICY.match(job.args.strip())):
             return self._policy(job, match["verb"].lower(), match["codes"], source)
         if job.args.strip():

@@ -11,12 +11,15 @@ import base64
 import copy
 import difflib
 import hashlib
+import html
 import io
 import itertools
+import json
 import re
 import secrets
 import tarfile
 import threading
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -25,7 +28,7 @@ from typing import Any
 import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, jsonify, redirect, request
 from werkzeug.exceptions import HTTPException
 
 from core.settings import Settings
@@ -142,6 +145,14 @@ class FakeGitHub(FakeServer):
         self.requests: list[tuple[str, str, int]] = []
         self.issued_tokens: list[str] = []
         self.ready_marked: list[tuple[str, int]] = []  # (repo, number) each time a draft was marked ready
+        # People and the App's web pages: OAuth sign-in and registration from a manifest
+        self.installations: dict[int, list[str]] = {}  # installation id → its repositories
+        self.signed_in_as = "alice"  # who the browser is signed in to the fake github.com as
+        self.client_id, self.client_secret = "Iv1.fakeclient", "fake-client-secret"
+        self._oauth_codes: dict[str, tuple[str, str]] = {}  # code → (login, redirect_uri)
+        self._user_tokens: dict[str, str] = {}  # ghu_ token → login
+        self._manifest_codes: dict[str, tuple[dict, datetime]] = {}  # code → (manifest, expiry)
+        self.apps_created: list[dict] = []
         self._tokens: dict[str, tuple[int, datetime]] = {}  # token → (installation id, expiry)
         self._repos: dict[str, Repo] = {}
         self._faults: list[Fault] = []
@@ -273,6 +284,18 @@ class FakeGitHub(FakeServer):
                       "description": description, "target_url": target_url}
             r.statuses.append(status)
             return dict(status)
+
+    def add_installation(self, installation_id: int, repos: list[str]) -> None:
+        """The App is installed on these repositories (created if new) under this installation id."""
+        with self._lock:
+            for name in repos:
+                if name not in self._repos:
+                    self.add_repo(name, {"README.md": "# x\n"})
+            self.installations[installation_id] = list(repos)
+
+    def expire_manifest_codes(self) -> None:
+        with self._lock:
+            self._manifest_codes = {c: (m, _now() - timedelta(seconds=1)) for c, (m, _) in self._manifest_codes.items()}
 
     def pull(self, repo: str, number: int) -> dict:
         with self._lock:
@@ -489,7 +512,7 @@ class FakeGitHub(FakeServer):
     def _build_app(self) -> Flask:
         app = Flask("fake_github")
         for methods, rule, handler in self._routes():
-            app.add_url_rule(rule, handler.__name__, self._locked(handler), methods=methods)
+            app.add_url_rule(rule, f"{handler.__name__}:{rule}", self._locked(handler), methods=methods)
         app.before_request(self._before)
         app.after_request(self._after)
         app.register_error_handler(
@@ -530,6 +553,16 @@ class FakeGitHub(FakeServer):
             (["GET"], f"{repo}/commits/<ref>/status", self._combined_status),
             (["GET"], f"{repo}/check-runs/<int:run_id>/annotations", self._check_annotations),
             (["POST"], "/graphql", self._graphql),
+            (["GET"], "/login/oauth/authorize", self._oauth_authorize),
+            (["POST"], "/login/oauth/authorize", self._oauth_approve),
+            (["POST"], "/login/oauth/access_token", self._oauth_token),
+            (["GET"], "/user", self._user_self),
+            (["GET"], "/user/installations", self._user_installations),
+            (["GET"], "/user/installations/<int:installation_id>/repositories", self._user_repositories),
+            (["POST"], "/settings/apps/new", self._new_app_page),
+            (["POST"], "/organizations/<org>/settings/apps/new", self._new_app_page),
+            (["POST"], "/settings/apps/new/confirm", self._new_app_confirm),
+            (["POST"], "/app-manifests/<code>/conversions", self._convert_manifest),
         ]
 
     def _locked(self, handler: Callable) -> Callable:
@@ -552,6 +585,10 @@ class FakeGitHub(FakeServer):
                     response.headers.update(fault.headers)
                     return response
             scheme, _, credential = request.headers.get("Authorization", "").partition(" ")
+            if request.path.startswith(("/login/", "/settings/", "/organizations/", "/app-manifests/")):
+                return None  # web pages and code exchanges: no token (the browser, or a code, is the credential)
+            if request.path == "/user" or request.path.startswith("/user/"):
+                return None if credential in self._user_tokens else _error(401, "Bad credentials")
             if request.path.startswith("/app/"):  # App endpoints take the App's JWT, not a token
                 valid = self._valid_jwt(scheme, credential)
                 return None if valid else _error(401, "A JSON web token could not be decoded")
@@ -899,6 +936,98 @@ class FakeGitHub(FakeServer):
                     return jsonify(data={"markPullRequestReadyForReview": {"pullRequest": {"isDraft": False}}})
         return jsonify(errors=[{"type": "NOT_FOUND", "message": f"Could not resolve to a node with the global id of "
                                                                  f"'{node}'"}])
+
+    # ---- people (OAuth web flow of the App's user authorization) ----
+
+    def _oauth_authorize(self):
+        """github.com's authorization page: the signed-in person approves the App (a button, as on GitHub)."""
+        args = request.args
+        if args.get("client_id") != self.client_id:
+            return Response("<h1>404: unknown OAuth application</h1>", status=404, mimetype="text/html")
+        fields = "".join(f'<input type="hidden" name="{k}" value="{html.escape(v, quote=True)}">'
+                         for k, v in args.items() if k in ("client_id", "redirect_uri", "state"))
+        page = (f"<!doctype html><title>Authorize memfix</title><h1>Authorize memfix</h1>"
+                f"<p>Signed in as <strong>{self.signed_in_as}</strong></p><form method='post'>{fields}"
+                "<button id='authorize'>Authorize</button></form>")
+        return Response(page, mimetype="text/html")
+
+    def _oauth_approve(self):
+        code = secrets.token_hex(10)
+        self._oauth_codes[code] = (self.signed_in_as, request.form["redirect_uri"])
+        query = urllib.parse.urlencode({"code": code, "state": request.form.get("state", "")})
+        return redirect(f"{request.form['redirect_uri']}?{query}")
+
+    def _oauth_token(self):
+        form = request.form
+        found = self._oauth_codes.pop(form.get("code", ""), None)
+        if (form.get("client_id"), form.get("client_secret")) != (self.client_id, self.client_secret):
+            return jsonify(error="incorrect_client_credentials")
+        if found is None or found[1] != form.get("redirect_uri"):
+            return jsonify(error="bad_verification_code",
+                           error_description="The code passed is incorrect or expired.")
+        token = "ghu_" + secrets.token_urlsafe(20)
+        self._user_tokens[token] = found[0]
+        return jsonify(access_token=token, token_type="bearer", scope="")
+
+    def _person(self) -> str:
+        return self._user_tokens[request.headers.get("Authorization", "").partition(" ")[2]]
+
+    def _user_self(self):
+        return jsonify(self._user(self._person()))
+
+    def _visible_repos(self, login: str, installation_id: int) -> list[Repo]:
+        return [self._repos[n] for n in self.installations.get(installation_id, ())
+                if login in self._repos[n].collaborators]
+
+    def _user_installations(self):
+        login = self._person()
+        mine = [{"id": i, "account": {"login": repos[0].split("/")[0] if repos else "x"}}
+                for i, repos in self.installations.items() if self._visible_repos(login, i)]
+        return jsonify(total_count=len(mine), installations=_page(mine))
+
+    def _user_repositories(self, installation_id: int):
+        login = self._person()
+        repos = []
+        for r in self._visible_repos(login, installation_id):
+            role = r.collaborators[login]
+            repos.append({"id": r.id, "full_name": r.full_name, "permissions": {
+                "admin": role == "admin", "maintain": role in ("admin", "maintain"),
+                "push": role in ("admin", "maintain", "write"), "pull": True}})
+        return jsonify(total_count=len(repos), repositories=_page(repos))
+
+    # ---- registration from a manifest ----
+
+    def _new_app_page(self, org: str | None = None):
+        manifest = json.loads(request.form["manifest"])
+        fields = (f'<input type="hidden" name="manifest" value="{html.escape(request.form["manifest"], quote=True)}">'
+                  f'<input type="hidden" name="state" value="{html.escape(request.args.get("state", ""), quote=True)}">'
+                  f'<input type="hidden" name="org" value="{html.escape(org or "", quote=True)}">')
+        page = (f"<!doctype html><title>Create GitHub App</title><h1>Create GitHub App {html.escape(manifest['name'])}"
+                f"</h1><form method='post' action='/settings/apps/new/confirm'>{fields}"
+                "<button id='create-app'>Create GitHub App</button></form>")
+        return Response(page, mimetype="text/html")
+
+    def _new_app_confirm(self):
+        manifest = json.loads(request.form["manifest"])
+        code = secrets.token_hex(10)
+        self._manifest_codes[code] = ({**manifest, "org": request.form.get("org") or None},
+                                      _now() + timedelta(hours=1))
+        query = urllib.parse.urlencode({"code": code, "state": request.form.get("state", "")})
+        return redirect(f"{manifest['redirect_url']}?{query}")
+
+    def _convert_manifest(self, code: str):
+        manifest, expiry = self._manifest_codes.pop(code, (None, None))
+        if manifest is None or expiry <= _now():
+            raise ApiError(404, "Not Found")
+        slug = re.sub(r"[^a-z0-9]+", "-", manifest["name"].lower()).strip("-")
+        app = {"id": 90000 + len(self.apps_created), "slug": slug, "name": manifest["name"], "node_id": "A_x",
+               "owner": {"login": manifest["org"] or self.signed_in_as},
+               "html_url": f"{self.web_url}/apps/{slug}", "client_id": f"Iv1.{secrets.token_hex(8)}",
+               "client_secret": secrets.token_hex(20), "webhook_secret": secrets.token_hex(16),
+               "pem": generate_app_key().private_pem, "permissions": manifest.get("default_permissions", {}),
+               "events": manifest.get("default_events", []), "hook_url": manifest["hook_attributes"]["url"]}
+        self.apps_created.append(app)
+        return jsonify(app), 201
 
     def _caller(self) -> str:
         return self.bot_login  # every installation token acts as the App's bot user

@@ -1,0 +1,302 @@
+"""The dashboard: server-rendered pages of what memfix learned and what the model saw, sign-in with GitHub, curation,
+and one-click App registration. Served by `memfix serve` at `/`, and on AWS by its own function (dashboard_lambda).
+
+Who sees what: with the App's OAuth client configured, a person signs in with GitHub and sees the installations and
+repositories GitHub says they can access, curating only where they may write; every query runs under row-level
+security for one installation. Without it (local), only loopback may look, at the local installation, and every
+page says so. A page a person may not see is 404, never another installation's data.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import secrets
+from functools import wraps
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
+from flask import Blueprint, Flask, abort, g, redirect, render_template, request, session, url_for
+
+from core.errors import MemfixError
+
+if TYPE_CHECKING:
+    from core.wiring import Services
+
+SESSION_HOURS = 8
+
+
+def install(app: Flask, services: Services) -> None:
+    """The dashboard on `app`: cookies signed with MEMFIX_SESSION_SECRET, secure, http-only, same-site."""
+    s = services.settings
+    app.secret_key = s.session_secret or secrets.token_urlsafe(32)
+    app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
+                      SESSION_COOKIE_SECURE=bool(s.public_url and s.public_url.startswith("https://")),
+                      PERMANENT_SESSION_LIFETIME=SESSION_HOURS * 3600)
+    app.register_blueprint(blueprint(services))
+
+
+def blueprint(services: Services) -> Blueprint:
+    bp = Blueprint("dashboard", __name__, template_folder=str(Path(__file__).parent / "templates"))
+    s = services.settings
+    signs_in = bool(s.github_client_id and s.github_client_secret)
+
+    def board():
+        return services.dashboard
+
+    def public_url() -> str:
+        return s.public_url or request.host_url.rstrip("/")
+
+    @bp.before_request
+    def who() -> Any:
+        g.local, g.csrf = not signs_in, session.setdefault("csrf", secrets.token_urlsafe(24))
+        g.who, g.access = None, {}
+        if not signs_in:
+            if not _loopback(request.remote_addr):
+                abort(403, "this dashboard has no sign-in configured, so it answers this machine only")
+            g.who, g.access = "local", {s.local_installation: None}  # None: every repository, with write
+        elif (sid := session.get("sid")) and (found := services.sessions.load(sid)):
+            g.who, g.access = found
+        if request.method == "POST" and not hmac.compare_digest(request.form.get("csrf", ""), g.csrf):
+            abort(403, "the form's CSRF token does not match this session; reload the page and try again")
+        return None
+
+    def signed_in(view):
+        @wraps(view)
+        def wrapper(**kwargs: Any) -> Any:
+            if g.who is None:
+                return redirect(url_for("dashboard.index"))
+            return view(**kwargs)
+        return wrapper
+
+    def repos_of(installation: int) -> dict[str, bool] | None:
+        if installation not in g.access:
+            abort(404)
+        return g.access[installation]
+
+    def visible(installation: int, repo: str) -> bool:
+        repos = repos_of(installation)
+        return repos is None or repo in repos
+
+    def writable(installation: int, repo: str) -> bool:
+        repos = repos_of(installation)
+        return repos is None or bool(repos.get(repo))
+
+    def page(template: str, **values: Any) -> str:
+        return render_template(template, local=g.local, who=g.who, csrf=g.csrf, **values)
+
+    # ---- sign-in ----
+
+    @bp.get("/")
+    def index() -> Any:
+        if not s.github_app_id:
+            return redirect(url_for("dashboard.setup"))
+        if g.who is None:
+            return page("signin.html")
+        if len(g.access) == 1 and g.local:
+            return redirect(url_for("dashboard.installation", installation=next(iter(g.access))))
+        return page("index.html", installations=sorted(g.access))
+
+    @bp.get("/login")
+    def login() -> Any:
+        if not signs_in:
+            return redirect(url_for("dashboard.index"))
+        session["oauth_state"] = state = secrets.token_urlsafe(24)
+        query = urlencode({"client_id": s.github_client_id, "state": state,
+                           "redirect_uri": f"{public_url()}/oauth/callback"})
+        return redirect(f"{s.github_web_url}/login/oauth/authorize?{query}")
+
+    @bp.get("/oauth/callback")
+    def oauth_callback() -> Any:
+        from core.github.client import oauth_token, visitor
+
+        expected = session.pop("oauth_state", None)
+        if not signs_in or not expected or not hmac.compare_digest(request.args.get("state", ""), expected):
+            return page("message.html", title="Sign-in refused", text="The sign-in did not start here or has "
+                        "expired. Sign in again."), 400
+        try:
+            person = visitor(s, oauth_token(s, request.args.get("code", ""), f"{public_url()}/oauth/callback"))
+        except MemfixError as exc:
+            return page("message.html", title="Sign-in failed", text=str(exc)), 400
+        sid = secrets.token_urlsafe(32)
+        services.sessions.save(sid, person.login, person.access, SESSION_HOURS * 3600)
+        session.clear()
+        session.update(sid=sid, csrf=secrets.token_urlsafe(24))
+        session.permanent = True
+        return redirect(url_for("dashboard.index"))
+
+    @bp.post("/logout")
+    def logout() -> Any:
+        if sid := session.get("sid"):
+            services.sessions.end(sid)
+        session.clear()
+        return redirect(url_for("dashboard.index"))
+
+    # ---- pages ----
+
+    @bp.get("/installations/<int:installation>")
+    @signed_in
+    def installation(installation: int) -> Any:
+        repos_of(installation)
+        view = board().installation(installation, lambda repo: visible(installation, repo))
+        return page("installation.html", view=view, chart=_chart(view.weeks))
+
+    @bp.get("/installations/<int:installation>/repos/<owner>/<name>")
+    @signed_in
+    def repository(installation: int, owner: str, name: str) -> Any:
+        repo = _visible_repo(installation, owner, name, visible)
+        filters = {k: request.args.get(k, "") for k in ("type", "severity", "category")}
+        view = board().repository(installation, repo, filters, request.args.get("q", "")[:500])
+        return page("repository.html", view=view, may_write=writable(installation, repo),
+                    curations=board().curations(installation, repo), message=request.args.get("done"))
+
+    @bp.get("/runs/<int:run_id>")
+    @signed_in
+    def run(run_id: int) -> Any:
+        tenant = board().run_installation(run_id, sorted(g.access))
+        view = board().run(tenant, run_id) if tenant is not None else None
+        if view is None or not visible(tenant, view.run["repository"]):
+            abort(404)
+        return page("run.html", view=view)
+
+    @bp.get("/installations/<int:installation>/health")
+    @signed_in
+    def health(installation: int) -> Any:
+        repos = board().installation(installation, lambda repo: visible(installation, repo)).repositories
+        return page("health.html", view=board().health(installation, repos), message=request.args.get("done"))
+
+    # ---- curation: through the comment commands' own services, recorded ----
+
+    @bp.post("/installations/<int:installation>/repos/<owner>/<name>/rules/<code>")
+    @signed_in
+    def rule(installation: int, owner: str, name: str, code: str) -> Any:
+        repo = _writable_repo(installation, owner, name, visible, writable)
+        verb = request.form.get("action")
+        if verb not in ("enable", "hold"):
+            abort(400, "action must be enable or hold")
+        done = _curate(lambda: board().curate(installation, repo, g.who, "remember", f"decision {verb} {code}"))
+        return redirect(url_for("dashboard.repository", installation=installation, owner=owner, name=name,
+                                done=done))
+
+    @bp.post("/installations/<int:installation>/repos/<owner>/<name>/insights/<int:insight>")
+    @signed_in
+    def insight(installation: int, owner: str, name: str, insight: int) -> Any:
+        repo = _writable_repo(installation, owner, name, visible, writable)
+        if request.form.get("action") == "forget":
+            done = _curate(lambda: board().curate(installation, repo, g.who, "forget", f"insight:{insight}"))
+        elif request.form.get("action") == "edit":
+            def edit() -> str:
+                edited = board().insights.edit(installation, insight, repository=repo,
+                                               title=request.form.get("title", "")[:300],
+                                               detail=request.form.get("detail", "")[:4000],
+                                               suggestion=request.form.get("suggestion", "")[:2000])
+                if edited is None:
+                    return f"there is no insight {insight} in this repository's memory"
+                board().record(installation, repo, g.who, "edit", f"insight:{insight}")
+                return f"Edited insight {insight}."
+            done = _curate(edit)
+        else:
+            abort(400, "action must be forget or edit")
+        return redirect(url_for("dashboard.repository", installation=installation, owner=owner, name=name,
+                                done=done))
+
+    @bp.post("/installations/<int:installation>/reembed")
+    @signed_in
+    def reembed(installation: int) -> Any:
+        repos = repos_of(installation)
+        if repos is not None and not any(repos.values()):
+            abort(403, "re-embedding needs write access to a repository of this installation")
+        done = _curate(lambda: f"Embedded {board().reembed(installation, g.who)} insight(s).")
+        return redirect(url_for("dashboard.health", installation=installation, done=done))
+
+    # ---- one-click App registration (only while the App has no credentials) ----
+
+    @bp.route("/setup", methods=["GET"])
+    def setup() -> Any:
+        from core.registration import manifest, new_app_url
+
+        if s.github_app_id:
+            abort(404)
+        organization = request.args.get("organization", "").strip() or None
+        session["setup_state"] = state = secrets.token_urlsafe(24)
+        return page("setup.html", action=new_app_url(s.github_web_url, state, organization),
+                    manifest=manifest(public_url(), request.args.get("name") or None), organization=organization)
+
+    @bp.get("/setup/callback")
+    def setup_callback() -> Any:
+        from core.github.client import convert_manifest
+        from core.registration import save_credentials
+
+        expected = session.pop("setup_state", None)
+        if s.github_app_id:
+            abort(404)
+        if not expected or not hmac.compare_digest(request.args.get("state", ""), expected):
+            return page("message.html", title="Registration refused",
+                        text="This registration did not start on this page, or it was already used. Start again."), 400
+        try:
+            app = convert_manifest(s, request.args.get("code", ""))
+            saved = save_credentials(app, _env_file())
+        except MemfixError as exc:
+            return page("message.html", title="Registration failed",
+                        text=f"{exc}. GitHub's codes are good once, for an hour: start again."), 400
+        return page("registered.html", app=app, saved=saved, env_file=str(_env_file().resolve()))
+
+    return bp
+
+
+def _env_file() -> Path:
+    import os
+
+    return Path(os.environ.get("MEMFIX_ENV_FILE") or ".env")
+
+
+def _loopback(address: str | None) -> bool:
+    try:
+        return ipaddress.ip_address(address or "").is_loopback
+    except ValueError:
+        return False
+
+
+def _visible_repo(installation: int, owner: str, name: str, visible) -> str:
+    repo = f"{owner}/{name}"
+    if not visible(installation, repo):
+        abort(404)
+    return repo
+
+
+def _writable_repo(installation: int, owner: str, name: str, visible, writable) -> str:
+    repo = _visible_repo(installation, owner, name, visible)
+    if not writable(installation, repo):
+        abort(403, "curation needs write access to this repository")
+    return repo
+
+
+def _curate(action) -> str:
+    try:
+        result = action()
+    except MemfixError as exc:
+        return f"Not done: {exc}"
+    return result if isinstance(result, str) else result.summary
+
+
+def _chart(weeks: list) -> dict:
+    """The learning curve as SVG coordinates: PRs opened per week as bars, the acceptance rate as a line."""
+    width, height, pad = 640, 180, 24
+    if not weeks:
+        return {"width": width, "height": height, "bars": [], "line": "", "labels": []}
+    step = (width - 2 * pad) / len(weeks)
+    top = max((w.opened for w in weeks), default=1) or 1
+    bars, points, labels = [], [], []
+    for i, w in enumerate(weeks):
+        x = pad + i * step
+        for kind, value, offset in (("merged", w.merged, 0), ("closed", w.closed, w.merged),
+                                    ("ci_failed", w.ci_failed, w.merged + w.closed)):
+            h = (height - 2 * pad) * value / top
+            y = height - pad - (height - 2 * pad) * offset / top - h
+            bars.append({"x": round(x + 2, 1), "y": round(y, 1), "w": round(step * 0.6, 1), "h": round(h, 1),
+                         "kind": kind, "title": f"{w.week}: {value} {kind.replace('_', '-')}"})
+        if w.acceptance is not None:
+            points.append(f"{x + step * 0.3:.1f},{height - pad - (height - 2 * pad) * w.acceptance:.1f}")
+        labels.append({"x": round(x + 2, 1), "text": w.week[5:]})
+    return {"width": width, "height": height, "bars": bars, "line": " ".join(points), "labels": labels}

@@ -1,0 +1,196 @@
+"""The dashboard over HTTP, without a browser: who sees what, sign-in through the fake GitHub's OAuth pages,
+curation through the comment commands' services, CSRF, and one-click App registration from the manifest."""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import stat
+
+import httpx
+import pytest
+
+from core.models import Envelope, Insight
+from core.settings import read_env_file
+
+REPO = "acme/api"
+
+
+@pytest.fixture
+def serve_settings(request, github_settings, fake_github, tenant_id):
+    """Local (this machine only) unless the test is marked `signin` (the App's OAuth client configured) or
+    `unregistered` (no App yet: the setup page)."""
+    settings = github_settings.with_(local_installation=tenant_id, github_web_url_setting=fake_github.url)
+    if request.node.get_closest_marker("signin"):
+        settings = settings.with_(github_client_id=fake_github.client_id, session_secret="test-session-secret",
+                                  github_client_secret=fake_github.client_secret)
+    if request.node.get_closest_marker("unregistered"):
+        settings = settings.with_(github_app_id=None)
+    return settings
+
+
+def client() -> httpx.Client:
+    return httpx.Client(follow_redirects=True, timeout=20)
+
+
+def form_fields(page: str) -> dict[str, str]:
+    return {k: html.unescape(v) for k, v in re.findall(r'name="([^"]+)" value="([^"]*)"', page)}
+
+
+def csrf(page: str) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', page)[1]
+
+
+def seed(services, tenant: int) -> tuple[int, int]:
+    """An insight, a held rule and a run whose model attempt carries its prompt sections."""
+    insight = services.insights.save(tenant, Insight(
+        repository=REPO, insight_type="pain_point", category="security", severity="high",
+        title="SQL built from f-strings", detail="the login query concatenates user input")).insight
+    services.policy.hold(tenant, REPO, ["F401"], "bob", None)
+    run = services.pipeline_runner.runs.start(tenant, REPO, "autofix", job_key=None, head_sha="abc1234", trigger="push",
+                                              provider="local",
+                                              model="fake-coder")
+    services.healing.record(tenant, Envelope(
+        repository=REPO, status="PROMOTED", confidence=0.9, run_id=str(run.id), pipeline="autofix", path="app.py",
+        checks={"parses": True, "public_surface": True},
+        sections={"Historical learnings": "- #7 [pain_point] SQL built from f-strings", "Memory": "linked #3"}))
+    services.pipeline_runner.runs.phase(run, "done", "1 finding")
+    return insight.id, run.id
+
+
+# ---- local: no sign-in configured ----
+
+def test_local_mode_shows_the_local_installation_to_this_machine_only(serve, tenant_id):
+    services = serve.services
+    insight_id, run_id = seed(services, tenant_id)
+    with client() as web:
+        home = web.get(f"{serve.url}/")
+        assert home.status_code == 200 and str(home.url).endswith(f"/installations/{tenant_id}")
+        assert "Local mode" in home.text and REPO in home.text
+        repo = web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}")
+        assert "SQL built from f-strings" in repo.text and "held back" in repo.text and "Local mode" in repo.text
+        found = web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}", params={"q": "login query"})
+        assert f'id="insight-{insight_id}"' in found.text
+        run = web.get(f"{serve.url}/runs/{run_id}")
+        assert "## Historical learnings" in run.text and "linked #3" in run.text and "public_surface" in run.text
+        assert web.get(f"{serve.url}/installations/{tenant_id + 1}").status_code == 404
+        assert web.get(f"{serve.url}/installations/{tenant_id}/health").status_code == 200
+
+
+def test_curation_needs_the_csrf_token_and_goes_through_the_commands(serve, tenant_id):
+    services = serve.services
+    insight_id, _ = seed(services, tenant_id)
+    base = f"{serve.url}/installations/{tenant_id}/repos/{REPO}"
+    with client() as web:
+        page = web.get(base).text
+        assert web.post(f"{base}/rules/F401", data={"action": "enable"}).status_code == 403  # no token
+        done = web.post(f"{base}/rules/F401", data={"action": "enable", "csrf": csrf(page)})
+        assert "propose F401 fixes in this repository again" in done.text
+        assert services.policy.holds(tenant_id, REPO) == {}
+        web.post(f"{base}/insights/{insight_id}", data={"action": "edit", "csrf": csrf(page), "title": "SQL from "
+                 "f-strings in login", "detail": "use parameters", "suggestion": ""})
+        assert services.insights.get(tenant_id, insight_id).title == "SQL from f-strings in login"
+        gone = web.post(f"{base}/insights/{insight_id}", data={"action": "forget", "csrf": csrf(page)})
+        assert f"Forgot insight {insight_id}" in gone.text and services.insights.get(tenant_id, insight_id) is None
+        log = [(c["actor"], c["action"]) for c in services.dashboard.curations(tenant_id, REPO)]
+        assert log == [("local", "forget"), ("local", "edit"), ("local", "remember")]
+
+
+# ---- sign-in with GitHub ----
+
+
+
+def sign_in(serve, web: httpx.Client) -> httpx.Response:
+    authorize = web.get(f"{serve.url}/login")
+    assert "Authorize memfix" in authorize.text
+    return web.post(str(authorize.url).split("?")[0], data=form_fields(authorize.text))
+
+
+@pytest.mark.signin
+def test_a_person_sees_only_what_github_lets_them_and_curates_only_where_they_write(serve, fake_github, tenant_id):
+    other = tenant_id + 1
+    fake_github.add_installation(tenant_id, [REPO])
+    fake_github.add_installation(other, ["acme/secret"])
+    fake_github._repos["acme/secret"].collaborators = {"mallory": "admin"}
+    seed(serve.services, tenant_id)
+    seed_other = serve.services.insights.save(other, Insight(repository="acme/secret", insight_type="decision",
+                                                             category="security", title="secret plans")).insight
+    with client() as web:
+        assert "Sign in with GitHub" in web.get(f"{serve.url}/").text
+        home = sign_in(serve, web)
+        assert f"/installations/{tenant_id}" in home.text and f"/installations/{other}" not in home.text
+        assert "signed in as @alice" in home.text
+        assert web.get(f"{serve.url}/installations/{other}").status_code == 404
+        assert web.get(f"{serve.url}/installations/{tenant_id}/repos/acme/secret").status_code == 404
+        assert "<strong>secret plans</strong>" not in web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}",
+                                             params={"q": "secret plans"}).text
+        assert seed_other.id
+        page = web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text
+        assert "Propose again" in page  # alice may write here
+        web.post(f"{serve.url}/logout", data={"csrf": csrf(page)})
+        assert "Sign in with GitHub" in web.get(f"{serve.url}/").text
+
+
+@pytest.mark.signin
+def test_a_reader_sees_but_cannot_curate(serve, fake_github, tenant_id):
+    fake_github.add_installation(tenant_id, [REPO])
+    fake_github._repos[REPO].collaborators["alice"] = "read"
+    seed(serve.services, tenant_id)
+    with client() as web:
+        sign_in(serve, web)
+        page = web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text
+        assert "held back" in page and "Propose again" not in page
+        refused = web.post(f"{serve.url}/installations/{tenant_id}/repos/{REPO}/rules/F401",
+                           data={"action": "enable", "csrf": csrf(page)})
+        assert refused.status_code == 403 and serve.services.policy.holds(tenant_id, REPO)
+
+
+@pytest.mark.signin
+def test_a_forged_or_replayed_sign_in_is_refused(serve, fake_github, tenant_id):
+    with client() as web:
+        forged = web.get(f"{serve.url}/oauth/callback", params={"code": "x", "state": "not-mine"})
+        assert forged.status_code == 400 and "Sign-in refused" in forged.text
+        web.get(f"{serve.url}/")  # a session, with no sign-in started
+        assert web.get(f"{serve.url}/installations/{tenant_id}").status_code == 200  # → the sign-in page
+        assert "Sign in with GitHub" in web.get(f"{serve.url}/installations/{tenant_id}").text
+
+
+# ---- one-click registration ----
+
+@pytest.fixture
+def unregistered(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMFIX_ENV_FILE", str(tmp_path / ".env"))
+    return tmp_path / ".env"
+
+
+@pytest.mark.unregistered
+def test_the_manifest_flow_registers_the_app_and_saves_its_credentials(unregistered, fake_github, serve):
+    with client() as web:
+        setup = web.get(f"{serve.url}/")
+        assert str(setup.url).endswith("/setup") and f"{serve.url}/webhook" in setup.text
+        action = re.search(r'<form id="register" method="post" action="([^"]+)"', setup.text)[1].replace("&amp;", "&")
+        manifest = re.search(r"name=\"manifest\" value='([^']+)'", setup.text)[1]
+        create = web.post(action, data={"manifest": html.unescape(manifest)})  # as a browser decodes the attribute
+        done = web.post(str(create.url).rsplit("/settings", 1)[0] + "/settings/apps/new/confirm",
+                        data=form_fields(create.text))
+    assert done.status_code == 200 and "is registered" in done.text and "/installations/new" in done.text
+    [app] = fake_github.apps_created
+    assert app["hook_url"] == f"{serve.url}/webhook" and "check_suite" in app["events"]
+    saved = read_env_file(unregistered)
+    assert saved["GITHUB_APP_ID"] == str(app["id"]) and saved["GITHUB_CLIENT_SECRET"] == app["client_secret"]
+    assert "\\n" in saved["GITHUB_APP_PRIVATE_KEY"] and "PRIVATE KEY" in saved["GITHUB_APP_PRIVATE_KEY"]
+    assert stat.S_IMODE(os.stat(unregistered).st_mode) == 0o600
+    assert app["pem"] not in done.text and app["client_secret"] not in done.text  # never shown
+
+
+@pytest.mark.unregistered
+def test_a_refused_or_expired_registration_saves_nothing(unregistered, fake_github, serve):
+    with client() as web:
+        setup = web.get(f"{serve.url}/setup")
+        state = re.search(r"state=([^\"&]+)", setup.text)[1]
+        expired = web.get(f"{serve.url}/setup/callback", params={"code": "no-such-code", "state": state})
+        assert expired.status_code == 400 and "Registration failed" in expired.text
+        replay = web.get(f"{serve.url}/setup/callback", params={"code": "x", "state": state})
+        assert replay.status_code == 400 and "Registration refused" in replay.text  # the state was used up
+    assert not unregistered.exists()
