@@ -46,7 +46,7 @@ define lambda_sources
 	find "$(ARTIFACTS_DIR)/core" "$(ARTIFACTS_DIR)/handlers" -name __pycache__ -prune -exec rm -rf {} +
 endef
 
-.PHONY: build-WebhookFunction build-WorkerFunction build-MigrateFunction
+.PHONY: build-WebhookFunction build-WorkerFunction build-MigrateFunction build-DashboardFunction
 
 build-WebhookFunction:
 	$(LAMBDA_PIP) -r infra/requirements-webhook.txt
@@ -54,6 +54,10 @@ build-WebhookFunction:
 
 build-WorkerFunction:
 	$(LAMBDA_PIP) -r infra/requirements-worker.txt
+	$(lambda_sources)
+
+build-DashboardFunction:
+	$(LAMBDA_PIP) -r infra/requirements-dashboard.txt
 	$(lambda_sources)
 
 build-MigrateFunction:

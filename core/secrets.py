@@ -29,6 +29,8 @@ PLAIN_SECRETS = (
     ("github_webhook_secret", "github_webhook_secret_arn", "GITHUB_WEBHOOK_SECRET_ARN"),
     ("openai_api_key", "openai_api_key_secret_arn", "OPENAI_API_KEY_SECRET_ARN"),
     ("anthropic_api_key", "anthropic_api_key_secret_arn", "ANTHROPIC_API_KEY_SECRET_ARN"),
+    ("github_client_secret", "github_client_secret_arn", "GITHUB_CLIENT_SECRET_ARN"),
+    ("session_secret", "session_secret_arn", "MEMFIX_SESSION_SECRET_ARN"),
 )
 
 Fetch = Callable[[str], str]

@@ -81,6 +81,8 @@ class Settings:
     github_webhook_secret_arn: str | None = None
     openai_api_key_secret_arn: str | None = None
     anthropic_api_key_secret_arn: str | None = None
+    github_client_secret_arn: str | None = None  # the dashboard's sign-in (the App's OAuth client secret)
+    session_secret_arn: str | None = None  # signs the dashboard's cookies
     database_secret_arn: str | None = None  # RDS credentials as JSON: username, password (host, port, dbname)
     database_host: str | None = None  # the RDS Proxy endpoint
     database_name: str | None = None
@@ -151,6 +153,8 @@ class Settings:
             github_webhook_secret_arn=_opt(env, "GITHUB_WEBHOOK_SECRET_ARN"),
             openai_api_key_secret_arn=_opt(env, "OPENAI_API_KEY_SECRET_ARN"),
             anthropic_api_key_secret_arn=_opt(env, "ANTHROPIC_API_KEY_SECRET_ARN"),
+            github_client_secret_arn=_opt(env, "GITHUB_CLIENT_SECRET_ARN"),
+            session_secret_arn=_opt(env, "MEMFIX_SESSION_SECRET_ARN"),
             database_secret_arn=_opt(env, "DATABASE_SECRET_ARN"),
             database_host=_opt(env, "DATABASE_HOST"),
             database_name=_opt(env, "DATABASE_NAME"),

@@ -165,3 +165,11 @@ def cli(monkeypatch, pg_url, tenant_id, capsys):
 
     yield run
     get_settings.cache_clear()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Skipped browser tests are said loudly: a green run without them did not look at the dashboard."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "NO BROWSER" in str(r.longrepr)]
+    if skipped:
+        terminalreporter.write_sep("!", f"{len(skipped)} BROWSER TEST(S) SKIPPED: no chromium on this machine "
+                                        "(apt-get install chromium, as .ci/run does)", red=True, bold=True)

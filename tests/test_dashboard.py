@@ -194,3 +194,25 @@ def test_a_refused_or_expired_registration_saves_nothing(unregistered, fake_gith
         replay = web.get(f"{serve.url}/setup/callback", params={"code": "x", "state": state})
         assert replay.status_code == 400 and "Registration refused" in replay.text  # the state was used up
     assert not unregistered.exists()
+
+
+def test_the_dashboard_lambda_serves_api_gateway_events_and_answers_no_stranger_without_sign_in(pg_url, monkeypatch):
+    from core.settings import get_settings
+    from handlers import dashboard_lambda
+
+    monkeypatch.setenv("DATABASE_URL", pg_url)
+    for name in ("GITHUB_CLIENT_ID", "GITHUB_APP_ID"):
+        monkeypatch.delenv(name, raising=False)
+    get_settings.cache_clear()
+    dashboard_lambda.app.cache_clear()
+    event = {"version": "2.0", "routeKey": "GET /{proxy+}", "rawPath": "/installations/1", "rawQueryString": "",
+             "headers": {"host": "abc.execute-api.eu-west-1.amazonaws.com", "x-forwarded-proto": "https"},
+             "requestContext": {"http": {"method": "GET", "path": "/installations/1", "sourceIp": "203.0.113.9",
+                                         "protocol": "HTTP/1.1"}, "stage": "$default"},
+             "isBase64Encoded": False}
+    try:
+        answer = dashboard_lambda.handler(event, None)
+    finally:
+        get_settings.cache_clear()
+        dashboard_lambda.app.cache_clear()
+    assert answer["statusCode"] == 403 and "answers this machine only" in answer["body"]

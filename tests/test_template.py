@@ -165,7 +165,7 @@ def test_webhook_package_leaves_out_the_heavy_sdks(resources):
     assert not [n for n in names if n.startswith(HEAVY)], names
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     for function, requirements in (("WebhookFunction", "webhook"), ("WorkerFunction", "worker"),
-                                   ("MigrateFunction", "migrate")):
+                                   ("MigrateFunction", "migrate"), ("DashboardFunction", "dashboard")):
         assert resources[function]["Metadata"]["BuildMethod"] == "makefile"
         target = re.search(rf"^build-{function}:\n((?:\t.*\n)+)", makefile, re.MULTILINE)
         assert target and f"infra/requirements-{requirements}.txt" in target.group(1), function
@@ -173,11 +173,21 @@ def test_webhook_package_leaves_out_the_heavy_sdks(resources):
     assert {"githubkit", "psycopg", "psycopg-pool", "pgvector", "openai", "anthropic", "ruff", "pyyaml"} <= worker
 
 
+def test_the_dashboard_package_has_pages_and_sign_in_but_no_model_sdks(resources):
+    names = requirement_names(ROOT / "infra" / "requirements-dashboard.txt")
+    assert {"flask", "apig-wsgi", "githubkit", "psycopg"} <= names and not names & {"openai", "anthropic", "ruff"}
+    dashboard = props(resources, "DashboardFunction")
+    assert dashboard["Handler"] == "handlers.dashboard_lambda.handler"
+    routes = {(e["Properties"]["Path"], e["Properties"]["Method"]) for e in dashboard["Events"].values()}
+    assert routes == {("/", "GET"), ("/{proxy+}", "ANY")}  # POST /webhook stays with the webhook function
+
+
 def test_only_the_worker_and_migrations_reach_the_database(template, resources):
     assert "VpcConfig" not in template["Globals"]["Function"]
     webhook = props(resources, "WebhookFunction")
     assert "VpcConfig" not in webhook
     assert props(resources, "WorkerFunction")["VpcConfig"]["SecurityGroupIds"] == [{"Ref": "WorkerSecurityGroup"}]
+    assert props(resources, "DashboardFunction")["VpcConfig"]["SecurityGroupIds"] == [{"Ref": "WorkerSecurityGroup"}]
     assert props(resources, "MigrateFunction")["VpcConfig"]["SecurityGroupIds"] == [{"Ref": "MigrateSecurityGroup"}]
     ingress: dict[str, set[str]] = {}
     for r in resources.values():
