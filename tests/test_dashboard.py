@@ -216,3 +216,19 @@ def test_the_dashboard_lambda_serves_api_gateway_events_and_answers_no_stranger_
         get_settings.cache_clear()
         dashboard_lambda.app.cache_clear()
     assert answer["statusCode"] == 403 and "answers this machine only" in answer["body"]
+
+
+@pytest.mark.unregistered
+def test_a_code_older_than_an_hour_is_refused_and_nothing_is_saved(unregistered, fake_github, serve):
+    with client() as web:
+        setup = web.get(f"{serve.url}/setup")
+        action = re.search(r'<form id="register" method="post" action="([^"]+)"', setup.text)[1].replace("&amp;", "&")
+        manifest = html.unescape(re.search(r"name=\"manifest\" value='([^']+)'", setup.text)[1])
+        create = web.post(action, data={"manifest": manifest})
+        fields = form_fields(create.text)
+        confirm = web.post(str(create.url).rsplit("/settings", 1)[0] + "/settings/apps/new/confirm", data=fields,
+                           follow_redirects=False)
+        fake_github.expire_manifest_codes()  # ... and comes back after the hour
+        done = web.get(confirm.headers["location"])
+    assert done.status_code == 400 and "good once, for an hour" in done.text
+    assert not unregistered.exists() and fake_github.apps_created == []
