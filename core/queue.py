@@ -1,18 +1,22 @@
-"""Where Jobs wait for the worker: SQS on AWS, an in-process queue with the same retry rules locally."""
+"""Where Jobs wait for the worker: SQS on AWS, PostgreSQL for `memfix serve`, with the same retry rules."""
 
 from __future__ import annotations
 
-import itertools
 import logging
-import queue
+import os
+import socket
 import threading
 import time
+import uuid
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from core import aws
 from core.errors import TransientError
-from core.models import Job
+from core.models import Job, JobFormatError
+
+if TYPE_CHECKING:
+    from core.db import Database
 
 log = logging.getLogger(__name__)
 
@@ -45,88 +49,150 @@ class SqsQueue:
             log.warning("could not shorten the visibility of a failed message", exc_info=True)
 
 
-class LocalQueue:
-    """One background worker thread. A failing job is retried with exponential backoff; after
-    `max_attempts` it is dead-lettered (kept in `dead` and handed to `on_dead`)."""
+class PgQueue:
+    """Jobs in PostgreSQL (migrations/008_job_queue.sql), for `memfix serve`: a job is a row before the webhook
+    answers, so a crash or kill -9 after the 202 loses nothing and a restart resumes. Any number of workers, in
+    this process or others sharing the database, take jobs with FOR UPDATE SKIP LOCKED, each under a lease its
+    worker keeps alive while the job runs; a worker that dies leaves its job to whoever takes it when the lease
+    lapses. A failing job is retried with exponential backoff; after `max_attempts` it is dead (kept in the table,
+    listed in `dead` here, handed to `on_dead`). A database outage pauses the worker, never kills it."""
 
-    def __init__(
-        self,
-        run: Callable[[Job, int], None],
-        *,
-        max_attempts: int = 3,
-        backoff_seconds: float = 2.0,
-        on_dead: Callable[[Job, BaseException], None] | None = None,
-    ):
-        self._run = run
-        self.max_attempts = max_attempts
-        self.backoff_seconds = backoff_seconds
+    def __init__(self, db: Database, run: Callable[[Job, int], None] | None, *, queue: str = "default",
+                 max_attempts: int = 3, backoff_seconds: float = 2.0, lease_seconds: float = 30.0,
+                 poll_seconds: float = 0.5, on_dead: Callable[[Job, BaseException], None] | None = None):
+        self.db, self.name, self._run = db, queue, run
+        self.max_attempts, self.backoff_seconds = max_attempts, backoff_seconds
+        self.lease_seconds, self.poll_seconds = lease_seconds, poll_seconds
         self._on_dead = on_dead
-        self._items: queue.PriorityQueue[tuple[float, int, Job, int]] = queue.PriorityQueue()
-        self._seq = itertools.count()  # FIFO among equals; Jobs themselves are not ordered
-        self._pending = 0
-        self._idle = threading.Condition()
+        self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.dead: list[tuple[Job, str]] = []
         self.done = 0
         self.current: Job | None = None
-        self._stopping = False
-        self._thread = threading.Thread(target=self._loop, name="memfix-worker", daemon=True)
-        self._thread.start()
-
-    def stop(self, grace_seconds: float = 30.0) -> list[Job]:
-        """Take no more jobs, let the running one finish within `grace_seconds`, and return every job that did not
-        run to its end (waiting, backing off, or still running at the deadline) so the caller can hand it back."""
-        self._stopping = True
-        self._items.put((float("-inf"), -1, None, 0))  # wakes the worker if it waits for work
-        self._thread.join(grace_seconds)
-        unfinished = [self.current] if self._thread.is_alive() and self.current is not None else []
-        while not self._items.empty():
-            job = self._items.get_nowait()[2]
-            if job is not None:
-                unfinished.append(job)
-        return unfinished
+        self._stopping = threading.Event()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        if run is not None:  # a process may only enqueue (run None) and leave the work to `memfix serve --worker`
+            self._thread = threading.Thread(target=self._loop, name="memfix-worker", daemon=True)
+            self._thread.start()
 
     def send(self, job: Job) -> None:
-        if self._stopping:
+        if self._stopping.is_set():
             raise TransientError("memfix is stopping; redeliver the webhook")
-        with self._idle:
-            self._pending += 1
-        self._items.put((0.0, next(self._seq), job, 1))
+        try:
+            with self.db.system() as conn:
+                conn.execute("SELECT memfix_job_put(%s, %s, %s, %s)",
+                             (self.name, f"{job.tenant_id}:{job.key}", job.tenant_id, job.to_json()))
+        except Exception as exc:  # noqa: BLE001 — the database is down: the webhook answers 503, GitHub redelivers
+            raise TransientError(f"job queue unavailable: {exc.__class__.__name__}") from exc
+        self._wake.set()
+
+    def stop(self, grace_seconds: float = 30.0) -> list[Job]:
+        """Take no more jobs and let the running one finish within `grace_seconds`. Nothing is handed back: a job
+        that did not finish stays in the table (its lease lapses) and the next worker takes it."""
+        self._stopping.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(grace_seconds)
+        return []
 
     def _loop(self) -> None:
-        while True:
-            not_before, seq, job, attempt = self._items.get()
-            if job is None or self._stopping:
-                if job is not None:
-                    self._items.put((not_before, seq, job, attempt))  # left for stop() to hand back
-                return
-            if not_before > time.monotonic():  # a job backing off; new jobs sort before it
-                self._items.put((not_before, seq, job, attempt))
-                time.sleep(max(0.0, min(0.05, not_before - time.monotonic())))
-                continue
-            self.current = job
+        pause = self.poll_seconds
+        while not self._stopping.is_set():
             try:
-                self._run(job, attempt)
-                self.done += 1
-            except BaseException as exc:  # noqa: BLE001 — the queue must outlive any job
-                if attempt < self.max_attempts:
-                    wait = self.backoff_seconds * 2 ** (attempt - 1)
-                    log.warning("job %s attempt %d failed (%s); retrying in %.1fs", job.key, attempt, exc, wait)
-                    self._items.put((time.monotonic() + wait, next(self._seq), job, attempt + 1))
-                    continue
+                taken = self._take()
+                pause = self.poll_seconds
+            except Exception:  # noqa: BLE001 — a database outage: wait and try again, up to a minute apart
+                log.warning("job queue unreachable; retrying in %.1fs", pause, exc_info=True)
+                self._stopping.wait(pause)
+                pause = min(60.0, pause * 2)
+                continue
+            if taken is None:
+                self._wake.wait(self.poll_seconds)
+                self._wake.clear()
+                continue
+            self._work(*taken)
+
+    def _take(self) -> tuple[int, Job | None, int, str] | None:
+        with self.db.system() as conn:
+            row = conn.execute("SELECT * FROM memfix_job_take(%s, %s, %s)",
+                               (self.name, self.worker_id, self.lease_seconds)).fetchone()
+        if row is None:
+            return None
+        try:
+            return row["id"], Job.from_json(row["payload"]), row["attempt"], ""
+        except JobFormatError as exc:
+            return row["id"], None, row["attempt"], str(exc)
+
+    def _work(self, job_id: int, job: Job | None, attempt: int, problem: str) -> None:
+        if job is None:  # cannot run, ever: dead at once, and said in the log
+            log.error("queued job %s is not a memfix job (%s); dead-lettered", job_id, problem)
+            self._settle(job_id, "dead", 0.0, problem)
+            return
+        self.current = job
+        beat = threading.Event()
+        keeper = threading.Thread(target=self._keep_lease, args=(job_id, beat), daemon=True)
+        keeper.start()
+        try:
+            self._run(job, attempt)
+        except BaseException as exc:  # noqa: BLE001 — the queue must outlive any job
+            if attempt < self.max_attempts:
+                wait = self.backoff_seconds * 2 ** (attempt - 1)
+                log.warning("job %s attempt %d failed (%s); retrying in %.1fs", job.key, attempt, exc, wait)
+                self._settle(job_id, "retry", wait, str(exc)[:2000])
+            else:
                 log.error("job %s dead-lettered after %d attempts: %s", job.key, attempt, exc)
+                self._settle(job_id, "dead", 0.0, str(exc)[:2000])
                 self.dead.append((job, str(exc)))
                 if self._on_dead:
                     self._on_dead(job, exc)
+        else:
+            self._settle(job_id, "done", 0.0, None)
+            self.done += 1
+        finally:
+            beat.set()
+            keeper.join()
             self.current = None
-            with self._idle:
-                self._pending -= 1
-                self._idle.notify_all()
+
+    def _keep_lease(self, job_id: int, finished: threading.Event) -> None:
+        while not finished.wait(self.lease_seconds / 3):
+            try:
+                with self.db.system() as conn:
+                    conn.execute("SELECT memfix_job_extend(%s, %s, %s)", (job_id, self.worker_id, self.lease_seconds))
+            except Exception:  # noqa: BLE001 — the job goes on; if the lease lapses, another worker takes it again
+                log.warning("could not renew the lease of job %s", job_id, exc_info=True)
+
+    def _settle(self, job_id: int, outcome: str, delay: float, reason: str | None) -> None:
+        """Best effort, retried while the database is away: a job left running is taken again after its lease."""
+        for wait in (0.0, 0.5, 2.0, 5.0):
+            if self._stopping.wait(wait) and wait:
+                break
+            try:
+                with self.db.system() as conn:
+                    conn.execute("SELECT memfix_job_settle(%s, %s, %s, %s, %s)",
+                                 (job_id, self.worker_id, outcome, delay, reason))
+                return
+            except Exception:  # noqa: BLE001
+                log.warning("could not record job %s as %s", job_id, outcome, exc_info=True)
+
+    def counts(self) -> dict[str, int]:
+        with self.db.system() as conn:
+            return {r["status"]: r["jobs"] for r in conn.execute("SELECT * FROM memfix_job_counts(%s)", (self.name,))}
 
     @property
     def pending(self) -> int:
-        return self._pending
+        counts = self.counts()
+        return counts.get("queued", 0) + counts.get("running", 0)
 
     def drain(self, timeout: float = 30.0) -> bool:
-        """Wait until every sent job has finished or been dead-lettered."""
-        with self._idle:
-            return self._idle.wait_for(lambda: self._pending == 0, timeout)
+        """Wait until no job of this queue waits or runs."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.pending == 0 and self.current is None:
+                return True
+            time.sleep(0.02)
+        return False
+
+    def requeue(self, job_key: str) -> bool:
+        """A dead job back in the queue (`memfix replay-dlq --local`)."""
+        with self.db.system() as conn:
+            return conn.execute("SELECT memfix_job_requeue(%s, %s) AS again", (self.name, job_key)).fetchone()["again"]

@@ -12,7 +12,7 @@ from core.commands import Commands
 from core.deliveries import DatabaseDeliveries, DeliveryLog, DynamoDeliveries, MemoryDeliveries
 from core.intake import Intake
 from core.models import JobResult, PushJob
-from core.queue import JobQueue, LocalQueue, SqsQueue
+from core.queue import JobQueue, PgQueue, SqsQueue
 from core.settings import Settings
 
 if TYPE_CHECKING:
@@ -61,11 +61,10 @@ class Services:
     def queue(self) -> JobQueue:
         if self.settings.queue_url:
             return SqsQueue(self.settings.queue_url)
-        return LocalQueue(
-            lambda job, attempt: self.runner.run(job, attempt),
-            max_attempts=self.settings.job_max_attempts,
-            backoff_seconds=self.settings.job_retry_base_seconds,
-        )
+        s = self.settings
+        return PgQueue(self.db, lambda job, attempt: self.runner.run(job, attempt), queue=s.queue_name,
+                       max_attempts=s.job_max_attempts, backoff_seconds=s.job_retry_base_seconds,
+                       lease_seconds=s.job_lease_seconds)
 
     @cached_property
     def intake(self) -> Intake:
@@ -207,19 +206,11 @@ class Services:
                          f"AutoFix: {summary(report) if report else 'no Python files changed'}.")
 
     def close(self, grace_seconds: float = 30.0) -> None:
-        """Stop what this process started: the worker (its unfinished jobs handed back to GitHub's redelivery),
-        the database pool, GitHub's connections, and the embedded PostgreSQL."""
-        from core.intake import claim_key
-
+        """Stop what this process started: the worker (an unfinished job stays queued in the database for the next
+        worker), the database pool, GitHub's connections, and the embedded PostgreSQL."""
         queue = self.__dict__.get("queue")
-        if isinstance(queue, LocalQueue):
-            for job in queue.stop(grace_seconds):
-                log.warning("job %s did not run before the stop; released so GitHub's redelivery brings it back",
-                            job.key)
-                try:
-                    self.deliveries.release(claim_key(job))
-                except Exception:  # noqa: BLE001 — the rest must still stop
-                    log.exception("could not release job %s", job.key)
+        if isinstance(queue, PgQueue):
+            queue.stop(grace_seconds)  # a job that did not finish stays queued: the next worker takes it
         for name in ("db", "github_app"):
             if name in self.__dict__:
                 self.__dict__[name].close()

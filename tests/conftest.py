@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import uuid
 
 import pytest
 
@@ -11,6 +12,7 @@ from core.db import Database, embedded_url, migrate
 from core.settings import Settings, get_settings
 
 _tenants = itertools.count(10_000 + os.getpid() % 1000 * 100_000, 10)
+_queues = itertools.count(int(uuid.uuid4().int % 10**9))
 
 
 @pytest.fixture(scope="session")
@@ -74,7 +76,8 @@ def fake_github(app_key):
 def github_settings(settings, fake_github) -> Settings:
     from tests.fakes.github import fake_github_settings
 
-    return fake_github_settings(fake_github, settings, job_retry_base_seconds=0.01)
+    return fake_github_settings(fake_github, settings, job_retry_base_seconds=0.01,
+                                queue_name=f"test-{next(_queues)}")  # each server its own jobs
 
 
 @pytest.fixture

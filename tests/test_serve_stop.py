@@ -76,26 +76,54 @@ def test_a_stopped_server_leaves_nothing_running(tmp_path, fake_github, signum):
     assert len(replies) == 1 and "Nothing in memory matches" in replies[0]  # the running job finished
 
 
-def test_stop_hands_back_every_job_that_did_not_run_to_its_end():
+def test_a_stopped_worker_leaves_unfinished_jobs_queued_for_the_next_one(db):
     import threading
+    import uuid
 
     from core.errors import TransientError
     from core.models import CommandJob
-    from core.queue import LocalQueue
+    from core.queue import PgQueue
 
-    started, release = threading.Event(), threading.Event()
+    started, release, ran = threading.Event(), threading.Event(), []
 
-    def run(job, attempt):
+    def slow(job, attempt):
         started.set()
         release.wait(10)
 
-    queue = LocalQueue(run)
+    name = f"stop-{uuid.uuid4().hex[:8]}"
+    queue = PgQueue(db, slow, queue=name, lease_seconds=1.0, poll_seconds=0.05)
     jobs = [CommandJob(tenant_id=1, delivery_id="d", repo="o/r", command="recall", comment_id=i) for i in range(3)]
     for job in jobs:
         queue.send(job)
     assert started.wait(10)
-    unfinished = queue.stop(grace_seconds=0.2)  # the first is still running at the deadline
-    release.set()
-    assert sorted(j.comment_id for j in unfinished) == [0, 1, 2]
+    assert queue.stop(grace_seconds=0.2) == []  # the first is still running at the deadline: nothing is lost
     with pytest.raises(TransientError):
         queue.send(jobs[0])  # a stopping server takes no more work
+    assert queue.counts() == {"running": 1, "queued": 2}  # in the database, not in a process
+    release.set()  # the running job ends on the stopped worker; the two waiting ones wait for the next
+    successor = PgQueue(db, lambda job, attempt: ran.append((job.comment_id, attempt)), queue=name,
+                        poll_seconds=0.05)
+    try:
+        assert successor.drain(timeout=20)
+    finally:
+        successor.stop(1)
+    assert sorted(ran) == [(1, 1), (2, 1)] and queue.counts() == {"done": 3}
+
+
+def test_a_dead_workers_job_is_taken_again_when_its_lease_lapses(db):
+    import uuid
+
+    from core.models import CommandJob
+    from core.queue import PgQueue
+
+    name, ran = f"lease-{uuid.uuid4().hex[:8]}", []
+    enqueuer = PgQueue(db, None, queue=name)
+    enqueuer.send(CommandJob(tenant_id=1, delivery_id="d", repo="o/r", command="recall", comment_id=7))
+    with db.system() as conn:  # a worker takes it and is killed: no settle, no lease renewal
+        assert conn.execute("SELECT * FROM memfix_job_take(%s, 'killed-worker', 0.3)", (name,)).fetchone()
+    worker = PgQueue(db, lambda job, attempt: ran.append((job.comment_id, attempt)), queue=name, poll_seconds=0.05)
+    try:
+        assert worker.drain(timeout=20)
+    finally:
+        worker.stop(1)
+    assert ran == [(7, 2)] and worker.counts() == {"done": 1}  # its second attempt: the crash counted
