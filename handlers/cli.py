@@ -21,32 +21,45 @@ def _services():
 
 
 def _serve(args: argparse.Namespace) -> int:
+    """The webhook, the dashboard and a worker on waitress (a production WSGI server), or with --worker a worker
+    only: jobs live in PostgreSQL, so any number of these share one database. SIGTERM/SIGINT stop it cleanly."""
     import signal
     import threading
 
-    from werkzeug.serving import make_server
-
-    from handlers.devserver import create_app
-
     settings = get_settings()
     services = _services()
-    if not settings.github_webhook_secret:
+    if not settings.github_webhook_secret and not args.worker:
         print("warning: GITHUB_WEBHOOK_SECRET is not set; every delivery will be refused (503).", file=sys.stderr)
     _ = services.db, services.queue  # start the database, migrate and start the worker before any delivery
-    server = make_server(args.host, args.port, create_app(services), threaded=True)
+    stopping = threading.Event()
 
-    def stop(signum: int, frame: object) -> None:  # serve_forever runs here: shut it down from another thread
+    def stop(signum: int, frame: object) -> None:
         print(f"memfix: {signal.Signals(signum).name}: stopping", file=sys.stderr, flush=True)
-        threading.Thread(target=server.shutdown, daemon=True).start()
+        stopping.set()
+        if not args.worker:
+            raise SystemExit  # waitress's loop catches it, finishes the requests in flight and returns
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    print(f"memfix listening on http://{args.host}:{server.server_port}/webhook "
-          f"(GitHub API: {settings.github_api_url})", flush=True)
     try:
-        server.serve_forever()
+        if args.worker:
+            print(f"memfix worker on queue {settings.queue_name!r} (GitHub API: {settings.github_api_url})",
+                  flush=True)
+            stopping.wait()
+        else:
+            from waitress.server import create_server
+
+            from handlers.devserver import create_app
+
+            server = create_server(create_app(services), host=args.host, port=args.port, threads=args.threads,
+                                   ident="memfix")
+            print(f"memfix listening on http://{args.host}:{server.effective_port}/webhook, dashboard at "
+                  f"http://{args.host}:{server.effective_port}/ (GitHub API: {settings.github_api_url})", flush=True)
+            try:
+                server.run()
+            finally:
+                server.close()
     finally:
-        server.server_close()
         services.close(args.grace)
         print("memfix stopped", file=sys.stderr, flush=True)
     return 0
@@ -244,9 +257,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="tenant (GitHub installation id); default MEMFIX_LOCAL_INSTALLATION or 0")
         return p
 
-    serve = command("serve", _serve, "run the webhook and worker in one local process")
+    serve = command("serve", _serve, "run the webhook, the dashboard and a worker (self-hosting)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--threads", type=int, default=8, help="request threads of the web server")
+    serve.add_argument("--worker", action="store_true", help="a worker only (no web server): more of them, on this "
+                                                            "machine or others, share the jobs in the database")
     serve.add_argument("--grace", type=float, default=30.0, help="seconds a running job may finish on SIGTERM")
     command("migrate", _migrate, "apply database migrations")
     command("settings", _settings, "show the settings in force (secrets as set/unset)")

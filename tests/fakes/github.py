@@ -19,6 +19,7 @@ import re
 import secrets
 import tarfile
 import threading
+import time
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -153,6 +154,7 @@ class FakeGitHub(FakeServer):
         self._user_tokens: dict[str, str] = {}  # ghu_ token → login
         self._manifest_codes: dict[str, tuple[dict, datetime]] = {}  # code → (manifest, expiry)
         self.apps_created: list[dict] = []
+        self._delays: list[list] = []  # [method, path regex, seconds, times]: slow answers, for fault tests
         self._tokens: dict[str, tuple[int, datetime]] = {}  # token → (installation id, expiry)
         self._repos: dict[str, Repo] = {}
         self._faults: list[Fault] = []
@@ -324,6 +326,20 @@ class FakeGitHub(FakeServer):
                     times,
                 )
             )
+
+    def delay_next(self, method: str, path_regex: str, seconds: float, *, times: int = 1) -> None:
+        """The next `times` matching requests are answered only after `seconds` (the rest of the fake goes on)."""
+        with self._lock:
+            self._delays.append([method.upper(), re.compile(path_regex), seconds, times])
+
+    def _delay(self) -> None:
+        with self._lock:
+            found = next((d for d in self._delays if d[3] > 0 and d[0] == request.method
+                          and d[1].fullmatch(request.path)), None)
+            if found:
+                found[3] -= 1
+        if found:
+            time.sleep(found[2])  # outside the lock: other requests are served meanwhile
 
     def revoke_tokens(self) -> None:
         with self._lock:
@@ -513,6 +529,7 @@ class FakeGitHub(FakeServer):
         app = Flask("fake_github")
         for methods, rule, handler in self._routes():
             app.add_url_rule(rule, f"{handler.__name__}:{rule}", self._locked(handler), methods=methods)
+        app.before_request(self._delay)
         app.before_request(self._before)
         app.after_request(self._after)
         app.register_error_handler(

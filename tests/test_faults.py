@@ -1,0 +1,125 @@
+"""Faults on real processes, local addresses only: `memfix serve` killed with kill -9 in the middle of a job and
+started again, PostgreSQL stopped in the middle of a job, GitHub answering 500 and a secondary rate limit with
+retry-after, and a redelivery during a run. Each ends with the job done once, one reply showing the result, no
+duplicate PR, and every run's phase true."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+from core.queue import PgQueue
+from tests.fakes import payloads as P
+from tests.test_serve_stop import _free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+REPO = "acme/api"
+BUGGY = "import os\nimport sys\n\n\ndef greet(name):\n    return f\"hello\" + name\n"
+
+
+def until(condition, timeout: float = 60.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def start(fake, pg_url: str, queue: str, port: int) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": pg_url, "GITHUB_WEBHOOK_SECRET": P.SECRET,
+           "GITHUB_API_URL": fake.url, "GITHUB_APP_ID": str(fake.app_id), "GITHUB_APP_PRIVATE_KEY": fake.private_key_pem,
+           "MEMFIX_QUEUE_NAME": queue, "MEMFIX_JOB_LEASE_SECONDS": "2", "MEMFIX_JOB_RETRY_BASE_SECONDS": "0.2",
+           "MEMFIX_GITHUB_RETRY_BASE_SECONDS": "0.05"}
+    server = subprocess.Popen([sys.executable, "-m", "handlers.cli", "serve", "--port", str(port), "--grace", "5"],
+                              cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert "memfix listening" in server.stdout.readline()
+    return server
+
+
+def post(port: int, event: str, payload: dict, delivery: str | None = None) -> int:
+    import urllib.request
+
+    body = P.encode(payload)
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/webhook", data=body, method="POST",
+                                     headers=P.headers(event, body, delivery=delivery))
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return answer.status
+
+
+def memfix_pulls(fake) -> list[dict]:
+    return [p for p in fake.pulls(REPO) if p["head"]["ref"].startswith("memfix/")]
+
+
+def replies(fake, number: int) -> list[str]:
+    return [c["body"] for c in fake.comments(REPO, number) if c["user"]["login"] == "memfix[bot]"]
+
+
+def runs_of(db, tenant: int) -> list[dict]:
+    with db.tenant(tenant) as conn:
+        return conn.execute("SELECT phase, error FROM runs ORDER BY id").fetchall()
+
+
+def test_kill_9_in_the_middle_of_a_job_then_a_restart_finishes_it_once(fake_github, pg_url, db, tenant_id):
+    fake_github.add_repo(REPO, {"app/util.py": BUGGY})
+    number = fake_github.open_issue(REPO, "stand-in")
+    queue, port = f"faults-{uuid.uuid4().hex[:8]}", _free_port()
+    fake_github.delay_next("PATCH", rf"/repos/{REPO}/issues/comments/\d+", 30)  # the final reply hangs...
+    first = start(fake_github, pg_url, queue, port)
+    try:
+        cid = fake_github.add_comment(REPO, number, "/autofix app/util.py", user="alice")["id"]
+        assert post(port, "issue_comment", P.issue_comment("/autofix app/util.py", installation=tenant_id, repo=REPO,
+                                                           number=number, comment_id=cid, pull_request=False)) == 202
+        until(lambda: memfix_pulls(fake_github), what="the PR")  # ... after the PR is open
+        time.sleep(0.5)
+        first.send_signal(signal.SIGKILL)  # ... and the server dies with the job half done
+        first.wait(10)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    second = start(fake_github, pg_url, queue, port)
+    try:
+        until(lambda: PgQueue(db, None, queue=queue).counts() == {"done": 1}, what="the job to finish")
+    finally:
+        second.send_signal(signal.SIGTERM)
+        second.communicate(timeout=30)
+    assert len(memfix_pulls(fake_github)) == 1  # no duplicate PR
+    [reply] = replies(fake_github, number)  # one reply, showing the result
+    until(lambda: "**AutoFix** finished" in replies(fake_github, number)[0], 40, "the reply's final text")
+    assert all(r["phase"] in ("done", "failed") for r in runs_of(db, tenant_id))
+    with db.tenant(tenant_id) as conn:
+        [job] = conn.execute("SELECT status, attempts FROM jobs").fetchall()
+    assert job["status"] == "done" and job["attempts"] == 2
+
+
+def test_github_500s_and_a_secondary_rate_limit_are_waited_out(serve, fake_github, tenant_id):
+    sha = fake_github.push(REPO, "main", {"app/util.py": BUGGY})
+    fake_github.fail_next("POST", rf"/repos/{REPO}/pulls", 500, times=2)
+    fake_github.fail_next("POST", rf"/repos/{REPO}/git/refs", 403, times=1, headers={"retry-after": "1"},
+                          body={"message": "You have exceeded a secondary rate limit. Please wait a few minutes."})
+    serve("push", P.push(installation=tenant_id, repo=REPO, after=sha,
+                         commits=[{"added": [], "modified": ["app/util.py"], "removed": []}]))
+    assert serve.drain()
+    assert len(memfix_pulls(fake_github)) == 1 and serve.services.queue.dead == []
+    assert [r["phase"] for r in runs_of(serve.services.db, tenant_id)] == ["done"]
+
+
+def test_a_redelivery_during_the_run_acts_once(serve, fake_github, tenant_id):
+    number = fake_github.open_issue(REPO, "another")
+    fake_github.push(REPO, "main", {"app/util.py": BUGGY})
+    fake_github.delay_next("GET", rf"/repos/{REPO}/contents/.*", 2)  # the run is under way...
+    cid = fake_github.add_comment(REPO, number, "/autofix app/util.py", user="alice")["id"]
+    payload = P.issue_comment("/autofix app/util.py", installation=tenant_id, repo=REPO, number=number,
+                              comment_id=cid, pull_request=False)
+    assert serve("issue_comment", payload, delivery="once") == 202
+    time.sleep(0.5)
+    assert serve("issue_comment", payload, delivery="once") == 202  # ... when GitHub redelivers
+    assert serve("issue_comment", payload) == 202  # ... or replays it under a new delivery id
+    assert serve.drain()
+    assert len(memfix_pulls(fake_github)) == 1 and len(replies(fake_github, number)) == 1
+    assert [r["phase"] for r in runs_of(serve.services.db, tenant_id)] == ["done"]
