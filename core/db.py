@@ -119,7 +119,7 @@ def migrate(url: str, directory: Path = MIGRATIONS_DIR) -> list[str]:
 class Database:
     """A pool of connections that act as the application role."""
 
-    def __init__(self, url: str, app_role: str | None = "memfix_app", *, max_size: int = 4):
+    def __init__(self, url: str, app_role: str | None = "memfix_app", *, max_size: int = 4, timeout: float = 30.0):
         self.url = url
         self.app_role = app_role
         self._pool = ConnectionPool(
@@ -129,12 +129,12 @@ class Database:
             kwargs={"row_factory": dict_row},
             configure=self._configure,
             open=True,
-            timeout=30,
+            timeout=timeout,  # how long a caller waits for a connection: a shorter outage is ridden out
         )
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Database:
-        return cls(resolve_url(settings), settings.db_app_role)
+        return cls(resolve_url(settings), settings.db_app_role, timeout=settings.db_pool_timeout)
 
     def _configure(self, conn: psycopg.Connection) -> None:
         if self.app_role:

@@ -91,7 +91,15 @@ class JobRunner:
     def run(self, job: Job, attempt: int = 1) -> JobResult | None:
         """Do the job once. Raises TransientError (or any unexpected error) to ask for a retry;
         on the last attempt the failure is reported on GitHub before it is raised for dead-lettering."""
-        entry = self.ledger.begin(job)
+        try:
+            entry = self.ledger.begin(job)
+        except Exception as exc:  # the database is away: the last attempt must still say so on GitHub
+            if attempt >= self.max_attempts:
+                log.exception("job %s: the ledger is unreachable on the last attempt", job.key)
+                self._report(job, None, f"❌ {_what(job)} failed after {attempt} attempts: memfix's database was "
+                             f"unavailable ({exc.__class__.__name__}). The job was dead-lettered; an operator can "
+                             "replay it.")
+            raise
         if entry.status in ("done", "dead"):
             log.info("job %s already %s; not acting twice", job.key, entry.status)
             return None
@@ -106,7 +114,7 @@ class JobRunner:
             result = handler(job)
         except PermanentError as exc:
             self._report(job, reply_id, f"❌ {_what(job)} failed: {exc}")
-            self.ledger.finish(job, "failed", str(exc))
+            self._finish_quietly(job, "failed", str(exc))
             return None
         except Exception as exc:
             last = attempt >= self.max_attempts
@@ -117,7 +125,7 @@ class JobRunner:
                     job, reply_id, f"❌ {_what(job)} failed after {attempt} attempts: {reason}. "
                     "The job was dead-lettered; an operator can replay it."
                 )
-                self.ledger.finish(job, "dead", reason)
+                self._finish_quietly(job, "dead", reason)
             else:
                 log.warning("job %s attempt %d failed: %s", job.key, attempt, reason)
                 if reply_id:
@@ -128,6 +136,13 @@ class JobRunner:
         if reply_id or _replies(job):
             self._report(job, reply_id, result.markdown())
         return result
+
+    def _finish_quietly(self, job: Job, status: str, text: str) -> None:
+        """The ledger's last word, when the database takes it: a failure here must not hide the one reported."""
+        try:
+            self.ledger.finish(job, status, text)
+        except Exception:  # noqa: BLE001
+            log.exception("job %s: could not record it as %s", job.key, status)
 
     def _refuse(self, job: Job, reply_id: int | None, text: str) -> JobResult:
         """A person without write access: a polite answer where one is owed, and nothing started."""

@@ -118,6 +118,7 @@ class Settings:
     prompt_token_budget: int = 12_000
     max_prs_per_run: int = 3
     promote_threshold: float = 0.8  # confidence a verified patch needs to be PROMOTED (core/pipelines/confidence.py)
+    db_pool_timeout: float = 30.0  # seconds a caller waits for a database connection (an outage shorter is ridden out)
     queue_name: str = "default"  # memfix serve's job queue in PostgreSQL; workers sharing a database share it
     job_lease_seconds: float = 30.0  # a dead worker's job is taken again this long after its last sign of life
     ci_wait_hours: float = 24.0  # a draft PR whose checks never report is marked after this long
@@ -189,6 +190,7 @@ class Settings:
             promote_threshold=_float(env, "MEMFIX_PROMOTE_THRESHOLD", 0.8),
             ci_wait_hours=_float(env, "MEMFIX_CI_WAIT_HOURS", 24.0),
             queue_name=env.get("MEMFIX_QUEUE_NAME") or "default",
+            db_pool_timeout=_float(env, "MEMFIX_DB_POOL_TIMEOUT", 30.0),
             job_lease_seconds=_float(env, "MEMFIX_JOB_LEASE_SECONDS", 30.0),
             log_level=(env.get("LOG_LEVEL") or env.get("POWERTOOLS_LOG_LEVEL") or "INFO").upper(),
         )

@@ -38,7 +38,7 @@ class Services:
         url = resolve_url(self.settings)
         if self.local:
             migrate(url)  # the embedded database is ours to keep current
-        return Database(url, self.settings.db_app_role)
+        return Database(url, self.settings.db_app_role, timeout=self.settings.db_pool_timeout)
 
     @cached_property
     def github_app(self):

@@ -31,11 +31,12 @@ def until(condition, timeout: float = 60.0, what: str = "") -> None:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def start(fake, pg_url: str, queue: str, port: int) -> subprocess.Popen:
+def start(fake, pg_url: str, queue: str, port: int, **extra: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": pg_url, "GITHUB_WEBHOOK_SECRET": P.SECRET,
-           "GITHUB_API_URL": fake.url, "GITHUB_APP_ID": str(fake.app_id), "GITHUB_APP_PRIVATE_KEY": fake.private_key_pem,
+           "GITHUB_API_URL": fake.url, "GITHUB_APP_ID": str(fake.app_id),
+           "GITHUB_APP_PRIVATE_KEY": fake.private_key_pem,
            "MEMFIX_QUEUE_NAME": queue, "MEMFIX_JOB_LEASE_SECONDS": "2", "MEMFIX_JOB_RETRY_BASE_SECONDS": "0.2",
-           "MEMFIX_GITHUB_RETRY_BASE_SECONDS": "0.05"}
+           "MEMFIX_GITHUB_RETRY_BASE_SECONDS": "0.05", **extra}
     server = subprocess.Popen([sys.executable, "-m", "handlers.cli", "serve", "--port", str(port), "--grace", "5"],
                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert "memfix listening" in server.stdout.readline()
@@ -123,3 +124,43 @@ def test_a_redelivery_during_the_run_acts_once(serve, fake_github, tenant_id):
     assert serve.drain()
     assert len(memfix_pulls(fake_github)) == 1 and len(replies(fake_github, number)) == 1
     assert [r["phase"] for r in runs_of(serve.services.db, tenant_id)] == ["done"]
+
+
+def test_postgres_stopped_in_the_middle_of_a_job(fake_github, tmp_path, tenant_id):
+    """The database goes away while a job runs and comes back: the job is done once, its reply shows the result,
+    no PR is doubled, and the run that was cut off says it failed."""
+    from core import db as core_db
+
+    url = core_db.embedded_url(tmp_path)  # a PostgreSQL of this test's own, to stop and start
+    core_db.migrate(url)
+    pgdata = next(k for k in core_db._embedded if str(k).startswith(str(tmp_path)))
+    fake_github.add_repo(REPO, {"app/util.py": BUGGY})
+    number = fake_github.open_issue(REPO, "stand-in")
+    queue, port = "outage", _free_port()
+    fake_github.delay_next("GET", rf"/repos/{REPO}/tarball/.*", 3)  # the run reads the repository...
+    server = start(fake_github, url, queue, port, MEMFIX_DB_POOL_TIMEOUT="1")  # fail fast while it is away
+    database = None
+    try:
+        cid = fake_github.add_comment(REPO, number, "/autofix app/util.py", user="alice")["id"]
+        assert post(port, "issue_comment", P.issue_comment("/autofix app/util.py", installation=tenant_id, repo=REPO,
+                                                           number=number, comment_id=cid, pull_request=False)) == 202
+        until(lambda: fake_github.check_runs(REPO), what="the run to start")  # its check run mirrors it
+        core_db._embedded.pop(pgdata).cleanup()  # ... when PostgreSQL stops
+        time.sleep(4)
+        assert core_db.embedded_url(tmp_path) == url  # ... and starts again
+        database = core_db.Database(url)
+        until(lambda: PgQueue(database, None, queue=queue).counts() == {"done": 1}, 120, "the job to finish")
+        until(lambda: "**AutoFix** finished" in (replies(fake_github, number) or [""])[0], 30, "the reply")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=30)
+        if database is not None:
+            runs = runs_of(database, tenant_id)
+            with database.tenant(tenant_id) as conn:
+                jobs = conn.execute("SELECT status FROM jobs").fetchall()
+            database.close()
+        core_db._embedded.pop(pgdata).cleanup()
+    assert len(memfix_pulls(fake_github)) == 1 and len(replies(fake_github, number)) == 1
+    assert [j["status"] for j in jobs] == ["done"]
+    assert runs[-1]["phase"] == "done" and all(r["phase"] in ("done", "failed") for r in runs)
+    assert len(runs) >= 2 and runs[0]["phase"] == "failed", runs  # the run cut off by the outage says so
