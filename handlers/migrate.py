@@ -75,12 +75,28 @@ def apply_migrations(deadline: float | None = None) -> list[str]:
         raise RuntimeError("no database: set DATABASE_SECRET_ARN and DATABASE_HOST (or DATABASE_URL)")
     while True:
         try:
-            return db.migrate(settings.database_url)
+            applied = db.migrate(settings.database_url)
+            if settings.database_app_secret_arn:  # the functions' own login, a member of memfix_app
+                login = app_login(settings)
+                db.ensure_login_role(settings.database_url, login["username"], login["password"])
+            return applied
         except db.psycopg.OperationalError as exc:
             if deadline is None or time.monotonic() + _RETRY_SECONDS > deadline:
                 raise
             log.warning("database not reachable yet (%s); retrying in %d s", exc, _RETRY_SECONDS)
             time.sleep(_RETRY_SECONDS)
+
+
+def app_login(settings) -> dict:
+    from core.secrets import SecretsError, fetch_secret  # noqa: PLC0415
+
+    try:
+        login = json.loads(fetch_secret(settings.database_app_secret_arn))
+    except ValueError:
+        raise SecretsError("DATABASE_APP_SECRET_ARN must name a JSON secret with username and password") from None
+    if not isinstance(login, dict) or not login.get("username") or not login.get("password"):
+        raise SecretsError("the application's database secret has no username or password")
+    return login
 
 
 def _watchdog(responder: Responder, context: object) -> threading.Timer | None:

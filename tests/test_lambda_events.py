@@ -350,3 +350,42 @@ def test_replay_dlq_moves_messages_back_and_deletes_only_after_sending(account, 
     assert "moved 0 message(s)" in capsys.readouterr().out
     counts = account.sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["All"])["Attributes"]
     assert int(counts["ApproximateNumberOfMessages"]) + int(counts["ApproximateNumberOfMessagesNotVisible"]) == 1
+
+
+def test_migrate_creates_the_functions_own_login_and_they_use_it_without_set_role(account, pg_url, fresh_database,
+                                                                                  cloudformation):
+    """The worker and dashboard log in as a member of memfix_app (no master password, no SET ROLE to pin RDS
+    Proxy connections); a redeploy after a rotation gives the login its new password."""
+    import psycopg
+
+    from core.db import Database
+
+    host = json.loads(database_secret(pg_url))["host"]
+    login = f"memfix_worker_{fresh_database[-6:]}"
+    app_secret = account.secret("database-app", json.dumps({"username": login, "password": "first-pass"}))
+    account.setenv(DATABASE_SECRET_ARN=account.secret("database", database_secret(pg_url, "postgres")),
+                   DATABASE_APP_SECRET_ARN=app_secret, DATABASE_HOST=host, DATABASE_NAME=fresh_database)
+    assert migrate.handler(cloudformation.request("Create"), TimedContext())["status"] == "SUCCESS"
+    admin = pg_url.replace("/postgres?", f"/{fresh_database}?")
+    with psycopg.connect(admin) as conn:
+        role = conn.execute("SELECT rolcanlogin, rolsuper, rolinherit, rolpassword FROM pg_authid WHERE rolname = %s",
+                            (login,)).fetchone()
+        member = conn.execute("SELECT pg_has_role(%s, 'memfix_app', 'MEMBER')", (login,)).fetchone()[0]
+    assert role[:3] == (True, False, True) and member and role[3]
+    account.sm.put_secret_value(SecretId=app_secret, SecretString=json.dumps({"username": login,
+                                                                               "password": "rotated"}))
+    memfix_secrets.clear_cache()
+    migrate.handler(cloudformation.request("Update"), TimedContext())
+    with psycopg.connect(admin) as conn:
+        assert conn.execute("SELECT rolpassword FROM pg_authid WHERE rolname = %s", (login,)).fetchone()[0] != role[3]
+
+    as_app = Database(admin.replace("postgres:@", f"{login}:rotated@").replace("//postgres@", f"//{login}@"),
+                      app_role=None)  # logs in as itself: no SET ROLE
+    try:
+        with as_app.tenant(4242, register=True) as conn:
+            assert conn.execute("SELECT current_user AS u").fetchone()["u"] == login
+            conn.execute("INSERT INTO runs (tenant_id, repository, pipeline) VALUES (4242, 'o/r', 'autofix')")
+        with as_app.tenant(4343, register=True) as conn:  # row-level security binds it
+            assert conn.execute("SELECT count(*) AS n FROM runs").fetchone()["n"] == 0
+    finally:
+        as_app.close()

@@ -248,12 +248,17 @@ def test_aurora_serverless_v2_with_pgvector_0_8_behind_a_proxy(template, resourc
         assert (major, minor) >= (16, 6) if major == 16 else major >= 17, version  # pgvector >= 0.8
     assert props(resources, "DatabaseInstance")["DBInstanceClass"] == "db.serverless"
     assert props(resources, "DatabaseProxyTargetGroup")["DBClusterIdentifiers"] == [{"Ref": "DatabaseCluster"}]
-    [auth] = props(resources, "DatabaseProxy")["Auth"]
-    assert auth["SecretArn"] == {"Ref": "DatabaseSecret"}
-    for function in ("WorkerFunction", "MigrateFunction"):
+    auths = props(resources, "DatabaseProxy")["Auth"]
+    assert [a["SecretArn"] for a in auths] == [{"Ref": "DatabaseSecret"}, {"Ref": "DatabaseAppSecret"}]
+    migrate = props(resources, "MigrateFunction")["Environment"]["Variables"]
+    assert migrate["DATABASE_SECRET_ARN"] == {"Ref": "DatabaseSecret"}  # the master: it migrates and creates...
+    assert migrate["DATABASE_APP_SECRET_ARN"] == {"Ref": "DatabaseAppSecret"}  # ... the functions' own login
+    for function in ("WorkerFunction", "DashboardFunction", "MigrateFunction"):
         env = props(resources, function)["Environment"]["Variables"]
         assert env["DATABASE_HOST"] == {"Fn::GetAtt": ["DatabaseProxy", "Endpoint"]}
-        assert env["DATABASE_SECRET_ARN"] == {"Ref": "DatabaseSecret"}
+    for function in ("WorkerFunction", "DashboardFunction"):  # no master password, no SET ROLE, no pinning
+        env = props(resources, function)["Environment"]["Variables"]
+        assert env["DATABASE_SECRET_ARN"] == {"Ref": "DatabaseAppSecret"} and env["MEMFIX_DB_APP_ROLE"] == ""
 
 
 def test_migrations_run_on_every_deploy(resources):
