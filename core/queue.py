@@ -192,7 +192,8 @@ class PgQueue:
             time.sleep(0.02)
         return False
 
-    def requeue(self, job_key: str) -> bool:
-        """A dead job back in the queue (`memfix replay-dlq --local`)."""
+    def requeue(self, claim_key: str | None = None) -> int:
+        """Dead jobs back in the queue (`memfix replay-dlq` without SQS): one by its claim key, or all of them."""
         with self.db.system() as conn:
-            return conn.execute("SELECT memfix_job_requeue(%s, %s) AS again", (self.name, job_key)).fetchone()["again"]
+            row = conn.execute("SELECT memfix_job_requeue(%s, %s) AS again", (self.name, claim_key)).fetchone()
+        return row["again"]

@@ -151,6 +151,17 @@ def _reembed(args: argparse.Namespace) -> int:
 def _replay_dlq(args: argparse.Namespace) -> int:
     from core.dlq import replay
 
+    if not args.queue_url:  # memfix serve: dead jobs wait in PostgreSQL
+        from core.queue import PgQueue
+
+        settings = get_settings()
+        queue = PgQueue(_services().db, None, queue=settings.queue_name)
+        print(f"requeued {queue.requeue(args.key)} dead job(s) of queue {settings.queue_name!r}; a running "
+              "`memfix serve` takes them")
+        return 0
+    if not args.dlq_url:
+        print("memfix: --dlq-url is needed with --queue-url", file=sys.stderr)
+        return 2
     result = replay(args.dlq_url, args.queue_url, args.max)
     print(f"moved {result.moved} message(s) from the dead-letter queue to the job queue")
     if result.error:
@@ -296,9 +307,10 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--diff-lines", type=int, default=40, help="diff lines shown per patch before folding")
     p = memory("reembed", _reembed, "embed insights stored without a vector or with another model's")
     p.add_argument("--all", action="store_true", help="every installation")
-    p = command("replay-dlq", _replay_dlq, "move dead-lettered jobs back to the job queue (SQS)")
-    p.add_argument("--queue-url", required=True, help="the job queue (stack output JobQueueUrl)")
-    p.add_argument("--dlq-url", required=True, help="the dead-letter queue (stack output DeadLetterQueueUrl)")
+    p = command("replay-dlq", _replay_dlq, "dead-lettered jobs back to the job queue (SQS, or memfix serve's)")
+    p.add_argument("--queue-url", help="on AWS: the job queue (stack output JobQueueUrl); omitted: memfix serve's")
+    p.add_argument("--dlq-url", help="on AWS: the dead-letter queue (stack output DeadLetterQueueUrl)")
+    p.add_argument("--key", help="memfix serve: only the job with this claim key (installation:job key)")
     p.add_argument("--max", type=int, default=None, help="move at most N messages (default: all)")
     return parser
 

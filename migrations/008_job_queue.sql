@@ -60,12 +60,13 @@ CREATE FUNCTION memfix_job_counts(q text) RETURNS TABLE (status text, jobs bigin
   LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
   SELECT status, count(*) FROM queued_jobs WHERE queue = q GROUP BY status
 $$;
-CREATE FUNCTION memfix_job_requeue(q text, key text) RETURNS boolean
+-- dead jobs back in the queue (`memfix replay-dlq`): one by its key, or every one when key is NULL
+CREATE FUNCTION memfix_job_requeue(q text, key text) RETURNS integer
   LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
   WITH again AS (
     UPDATE queued_jobs SET status = 'queued', attempt = 0, not_before = now(), error = NULL, updated_at = now()
-    WHERE queue = q AND claim_key = key AND status = 'dead' RETURNING 1
-  ) SELECT EXISTS (SELECT 1 FROM again)
+    WHERE queue = q AND (key IS NULL OR claim_key = key) AND status = 'dead' RETURNING 1
+  ) SELECT count(*)::integer FROM again
 $$;
 REVOKE ALL ON queued_jobs FROM memfix_app;
 REVOKE ALL ON FUNCTION memfix_job_put(text, text, bigint, text), memfix_job_take(text, text, double precision),

@@ -127,3 +127,41 @@ def test_a_dead_workers_job_is_taken_again_when_its_lease_lapses(db):
     finally:
         worker.stop(1)
     assert ran == [(7, 2)] and worker.counts() == {"done": 1}  # its second attempt: the crash counted
+
+
+def test_dead_jobs_of_memfix_serve_are_replayed_from_the_database(db):
+    import uuid
+
+    from core.models import CommandJob
+    from core.queue import PgQueue
+
+    name, ran = f"dead-{uuid.uuid4().hex[:8]}", []
+
+    def failing(job, attempt):
+        if not ran:
+            raise RuntimeError("GitHub is down")
+
+    queue = PgQueue(db, failing, queue=name, max_attempts=1, poll_seconds=0.05)
+    job = CommandJob(tenant_id=1, delivery_id="d", repo="o/r", command="recall", comment_id=9)
+    try:
+        queue.send(job)
+        assert queue.drain(10) and [j.key for j, _ in queue.dead] == [job.key] and queue.counts() == {"dead": 1}
+        ran.append("fixed")
+        assert queue.requeue() == 1 and queue.drain(10) and queue.counts() == {"done": 1}
+        assert queue.requeue() == 0
+    finally:
+        queue.stop(1)
+
+
+def test_the_container_image_and_compose_file_run_what_the_readme_says():
+    import yaml
+
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert 'ENTRYPOINT ["memfix"]' in dockerfile and '"serve"' in dockerfile and "USER memfix" in dockerfile
+    for copied in ("core", "handlers", "migrations", "infra/github-app-manifest.json"):
+        assert f"COPY {copied}" in dockerfile
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))["services"]
+    assert compose["db"]["image"].startswith("pgvector/pgvector:")
+    assert compose["web"]["command"][:1] == ["serve"] and compose["worker"]["command"] == ["serve", "--worker"]
+    assert compose["worker"]["environment"]["DATABASE_URL"] == compose["web"]["environment"]["DATABASE_URL"]
+    assert "@db:5432/" in compose["web"]["environment"]["DATABASE_URL"]
