@@ -166,11 +166,15 @@ class Database:
         conn.commit()
 
     @contextmanager
-    def tenant(self, tenant_id: int, *, register: bool = False) -> Iterator[psycopg.Connection]:
+    def tenant(self, tenant_id: int, *, register: bool = False,
+               local: dict[str, str] | None = None) -> Iterator[psycopg.Connection]:
         """One transaction in which row-level security shows only this tenant's rows. `register` makes
-        sure the installation row exists first (every tenant table references it), for writers."""
+        sure the installation row exists first (every tenant table references it), for writers. `local`: settings
+        for this transaction only (SET LOCAL), sent with the tenant in the same round trip."""
         with self._transaction() as conn:
-            conn.execute("SELECT memfix_enter_tenant(%s)", (int(tenant_id),))  # fixed for the transaction
+            settings = "".join(", set_config(%s, %s, true)" for _ in local or {})
+            conn.execute(f"SELECT memfix_enter_tenant(%s){settings}",  # the tenant is fixed for the transaction
+                         (int(tenant_id), *(v for pair in (local or {}).items() for v in pair)))
             if register:
                 conn.execute("INSERT INTO installations (tenant_id) VALUES (%s) ON CONFLICT DO NOTHING", (tenant_id,))
             yield conn

@@ -38,13 +38,13 @@ _FILTERS = """
   AND (%(insight_type)s::text IS NULL OR insight_type = %(insight_type)s)
 """
 
-# Candidates from each side, then exact scores for the union of both.
+# Candidates from each side, then exact scores for the union of both. The query vector goes over in binary (%b).
 HYBRID_SQL = f"""
 WITH q AS (SELECT replace(websearch_to_tsquery('english', %(query)s)::text, ' & ', ' | ')::tsquery AS tsq),
 vec AS MATERIALIZED (
   SELECT id FROM workflow_insights
-  WHERE %(vector)s::vector IS NOT NULL AND embedding_model = %(model)s AND {_FILTERS}
-  ORDER BY embedding <=> %(vector)s::vector
+  WHERE %(vector)b::vector IS NOT NULL AND embedding_model = %(model)s AND {_FILTERS}
+  ORDER BY embedding <=> %(vector)b::vector
   LIMIT %(candidates)s
 ),
 txt AS MATERIALIZED (
@@ -55,9 +55,9 @@ txt AS MATERIALIZED (
 ),
 scored AS (
   SELECT {_COLUMNS},
-         CASE WHEN wi.embedding_model = %(model)s THEN 1 - (wi.embedding <=> %(vector)s::vector) END AS vector_score,
+         CASE WHEN wi.embedding_model = %(model)s THEN 1 - (wi.embedding <=> %(vector)b::vector) END AS vector_score,
          CASE WHEN wi.search_vector @@ q.tsq THEN ts_rank(wi.search_vector, q.tsq, 32)::float8 ELSE 0 END AS text_score,
-         rank() OVER (ORDER BY wi.embedding <=> %(vector)s::vector) AS vector_rank,
+         rank() OVER (ORDER BY wi.embedding <=> %(vector)b::vector) AS vector_rank,
          rank() OVER (ORDER BY ts_rank(wi.search_vector, q.tsq, 32) DESC) AS text_rank,
          (wi.id IN (SELECT id FROM vec)) AS in_vec, (wi.id IN (SELECT id FROM txt)) AS in_txt
   FROM workflow_insights wi, q
@@ -198,10 +198,13 @@ class Insights:
             log.warning("embedding unavailable, storing without vector: %s", exc)
             return [None] * len(texts)
 
-    def _scan_settings(self, conn) -> None:
+    def _scan(self) -> dict[str, str]:
         """Iterative index scans keep filtered HNSW queries returning k rows whenever k exist."""
-        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        conn.execute(f"SET LOCAL hnsw.ef_search = {int(self.search_settings.ef_search)}")
+        return {"hnsw.iterative_scan": "relaxed_order", "hnsw.ef_search": str(int(self.search_settings.ef_search))}
+
+    def _scan_settings(self, conn) -> None:
+        for name, value in self._scan().items():
+            conn.execute("SELECT set_config(%s, %s, true)", (name, value))
 
     # ---- save ----
 
@@ -290,8 +293,7 @@ class Insights:
             "w_vector": s.vector_weight if vector is not None else 0.0,
             "w_text": s.text_weight if vector is not None else 1.0,  # text only: its rank is the whole score
         }
-        with self.db.tenant(tenant_id) as conn:
-            self._scan_settings(conn)
+        with self.db.tenant(tenant_id, local=self._scan()) as conn:  # one round trip for tenant and settings
             rows = conn.execute(HYBRID_SQL, params).fetchall()
         return [
             SearchHit(_insight(r), float(r["score"]),
