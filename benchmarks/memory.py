@@ -46,7 +46,7 @@ TENANT_BASE = 9_100_000
 MODEL = "bench"
 K = 10
 SEARCH_QUERIES, WARMUP, RECALL_QUERIES = 300, 20, 200
-BUDGET_P95_MS, BUDGET_RECALL = 20.0, 0.95
+BUDGET_REPOSITORY_MS, BUDGET_TENANT_MS, BUDGET_RECALL = 10.0, 20.0, 0.95  # p95, client-side, at 100k
 
 INSIGHT_TYPES = [("pain_point", 40), ("solution", 25), ("strength", 15), ("pattern", 15), ("decision", 5)]
 WORKFLOW_TYPES = [("autofix", 50), ("review", 35), ("refactor", 15)]
@@ -452,8 +452,8 @@ def main() -> None:
     rs, tw = searches["repository-filtered"], searches["tenant-wide"]
     planner, forced = recalls["planner", 100], recalls["HNSW forced", 100]
     rows = [
-        ("hybrid search p95, repository-filtered", f"{rs['p95']:.2f} ms", f"≤ {BUDGET_P95_MS:.0f} ms"),
-        ("hybrid search p95, tenant-wide", f"{tw['p95']:.2f} ms", "(not budgeted)"),
+        ("hybrid search p95, repository-filtered", f"{rs['p95']:.2f} ms", f"≤ {BUDGET_REPOSITORY_MS:.0f} ms"),
+        ("hybrid search p95, tenant-wide", f"{tw['p95']:.2f} ms", f"≤ {BUDGET_TENANT_MS:.0f} ms"),
         ("cross-project top-50 p95, planner", f"{planner['near_p95']:.2f} ms", "(not budgeted)"),
         ("cross-project top-50 p95, HNSW forced", f"{forced['near_p95']:.2f} ms", "(not budgeted)"),
         ("recall@10 repository, planner", f"{planner['repository']:.3f}", f"≥ {BUDGET_RECALL}"),

