@@ -165,3 +165,33 @@ def test_the_container_image_and_compose_file_run_what_the_readme_says():
     assert compose["web"]["command"][:1] == ["serve"] and compose["worker"]["command"] == ["serve", "--worker"]
     assert compose["worker"]["environment"]["DATABASE_URL"] == compose["web"]["environment"]["DATABASE_URL"]
     assert "@db:5432/" in compose["web"]["environment"]["DATABASE_URL"]
+
+
+def test_workers_sharing_one_database_take_each_job_once(db):
+    import threading
+    import uuid
+    from collections import Counter
+
+    from core.models import CommandJob
+    from core.queue import PgQueue
+
+    name, done, lock = f"shared-{uuid.uuid4().hex[:8]}", Counter(), threading.Lock()
+
+    def run(worker: str):
+        def work(job, attempt):
+            time.sleep(0.01)
+            with lock:
+                done[(job.comment_id, worker)] += 1
+        return work
+
+    workers = [PgQueue(db, run(f"w{i}"), queue=name, poll_seconds=0.02) for i in range(3)]
+    try:
+        for i in range(40):
+            workers[i % 3].send(CommandJob(tenant_id=1, delivery_id="d", repo="o/r", command="recall", comment_id=i))
+        assert workers[0].drain(30)
+    finally:
+        for worker in workers:
+            worker.stop(1)
+    per_job = Counter(job for job, _ in done.elements())
+    assert sorted(per_job) == list(range(40)) and set(per_job.values()) == {1}  # each once
+    assert len({w for _, w in done}) >= 2  # and the work was shared
