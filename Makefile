@@ -27,6 +27,8 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.webhook
 	$(BIN)/python -m benchmarks.ring
 	$(BIN)/python -m benchmarks.autofix
+	$(BIN)/python -m benchmarks.learning
+	$(BIN)/python -m benchmarks.dashboard
 
 clean:
 	rm -rf $(VENV) .pytest_cache
