@@ -53,7 +53,8 @@ def blueprint(services: Services) -> Blueprint:
         g.local, g.csrf = not signs_in, session.setdefault("csrf", secrets.token_urlsafe(24))
         g.who, g.access = None, {}
         if not signs_in:
-            if not _loopback(request.remote_addr):
+            proxied = any(h in request.headers for h in ("X-Forwarded-For", "Forwarded", "X-Real-IP"))
+            if proxied or not _loopback(request.remote_addr):  # a proxy on this machine is not this machine
                 abort(403, "this dashboard has no sign-in configured, so it answers this machine only")
             g.who, g.access = "local", {s.local_installation: None}  # None: every repository, with write
         elif (sid := session.get("sid")) and (found := services.sessions.load(sid)):

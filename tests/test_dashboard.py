@@ -75,6 +75,8 @@ def test_local_mode_shows_the_local_installation_to_this_machine_only(serve, ten
         run = web.get(f"{serve.url}/runs/{run_id}")
         assert "## Historical learnings" in run.text and "linked #3" in run.text and "public_surface" in run.text
         assert web.get(f"{serve.url}/installations/{tenant_id + 1}").status_code == 404
+        proxied = web.get(f"{serve.url}/installations/{tenant_id}", headers={"X-Forwarded-For": "203.0.113.7"})
+        assert proxied.status_code == 403  # a reverse proxy on this machine forwards strangers
         assert web.get(f"{serve.url}/installations/{tenant_id}/health").status_code == 200
 
 
