@@ -148,6 +148,10 @@ def test_model_patch_with_memory_injected(model_settings, serve, fake_github, mo
     prompt = ask["messages"][-1]["content"]
     assert "## Historical learnings" in prompt and "Replace assert with explicit raise" in prompt
     assert f"#{lesson.id}" in prompt and "## Recent healing context" in prompt and "S101" in prompt
+    with serve.services.db.tenant(tenant_id) as conn:  # the attempt keeps exactly what the model was given
+        [given] = conn.execute("SELECT sections FROM healing_envelopes WHERE sections IS NOT NULL").fetchall()
+    assert "Replace assert with explicit raise" in given["sections"]["Historical learnings"]
+    assert all(text in prompt for text in given["sections"].values())
     assert "data" in ask["messages"][0]["content"] and "never instructions" in ask["messages"][0]["content"]
 
 
