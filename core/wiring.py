@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 
 class Services:
-    """`local=True` is `memfix serve`: deliveries in the database, jobs on an in-process worker."""
+    """`local=True` is `memfix serve`: deliveries and jobs in the database, a worker in this process."""
 
     def __init__(self, settings: Settings, *, local: bool = False):
         self.settings = settings

@@ -1,4 +1,4 @@
-"""`memfix serve` end to end: signed deliveries over HTTP → in-process worker → fake GitHub, on real Postgres."""
+"""`memfix serve` end to end: signed deliveries over HTTP → its job queue and worker → fake GitHub, on real Postgres."""
 
 from __future__ import annotations
 
