@@ -41,6 +41,12 @@ def user_text(value: Any, *, limit: int, what: str) -> str:
         raise PermanentError(f"{what} is not text")
     if "\x00" in value:
         raise PermanentError(f"{what} contains a NUL byte; remove it and try again")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:  # JSON's "\ud800" decodes to a lone surrogate, which nothing can store or send
+            raise PermanentError(f"{what} contains a lone surrogate (not valid Unicode); remove it and try "
+                                 "again") from None
     if len(value) > limit:
         raise PermanentError(f"{what} is {len(value):,} characters; the limit is {limit:,}")
     return value

@@ -100,8 +100,9 @@ class Dashboard:
             points = conn.execute(
                 "SELECT a.*, wi.title FROM action_points a JOIN workflow_insights wi"
                 " ON wi.tenant_id = a.tenant_id AND wi.id = a.source_insight_id"
-                " WHERE a.status = 'open' AND a.target_repository = ANY(%s) ORDER BY a.id DESC LIMIT %s",
-                (repos, PAGE)).fetchall()
+                " WHERE a.status = 'open' AND a.target_repository = ANY(%(r)s)"
+                " AND a.source_repository = ANY(%(r)s)"  # where it came from is as private as that repository
+                " ORDER BY a.id DESC LIMIT %(n)s", {"r": repos, "n": PAGE}).fetchall()
         by_week: dict[str, dict[str, int]] = {}
         for row in [*runs, *prs]:
             by_week.setdefault(row["week"], {}).update({k: v for k, v in row.items() if k != "week"})
@@ -216,6 +217,9 @@ _INSIGHT_COLUMNS = ("id, insight_type, category, severity, title, detail, sugges
                     " accepted_count, rejected_count, seen_count, embedding IS NOT NULL AS embedded, updated_at")
 
 
+ACCESS_SECONDS = 3600  # what GitHub said a person may see is asked again after this: access can be taken away
+
+
 class Sessions:
     """Dashboard sessions: who signed in and what GitHub said they may see, by an unguessable id (the cookie holds
     only that id); reached through security-definer functions, like delivery claims, before any tenant is known."""
@@ -223,12 +227,12 @@ class Sessions:
     def __init__(self, db: Database):
         self.db = db
 
-    def save(self, sid: str, login: str, access: dict[int, dict[str, bool]], ttl_seconds: int = 8 * 3600) -> None:
+    def save(self, sid: str, login: str, access: dict[int, dict[str, str]], ttl_seconds: int = ACCESS_SECONDS) -> None:
         with self.db.system() as conn:
             conn.execute("SELECT memfix_session_save(%s, %s, %s::jsonb, %s)",
                          (sid, login, json.dumps({str(k): v for k, v in access.items()}), ttl_seconds))
 
-    def load(self, sid: str) -> tuple[str, dict[int, dict[str, bool]]] | None:
+    def load(self, sid: str) -> tuple[str, dict[int, dict[str, str]]] | None:
         with self.db.system() as conn:
             row = conn.execute("SELECT * FROM memfix_session_load(%s)", (sid,)).fetchone()
         return (row["login"], {int(k): v for k, v in row["access"].items()}) if row else None

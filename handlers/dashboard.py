@@ -17,7 +17,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-from flask import Blueprint, Flask, abort, g, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    abort,
+    flash,
+    g,
+    get_flashed_messages,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 
 from core.errors import MemfixError
 
@@ -25,6 +37,7 @@ if TYPE_CHECKING:
     from core.wiring import Services
 
 SESSION_HOURS = 8
+WRITERS = ("admin", "write", True)  # True: a session saved before roles were kept (may write)
 
 
 def install(app: Flask, services: Services) -> None:
@@ -51,14 +64,19 @@ def blueprint(services: Services) -> Blueprint:
     @bp.before_request
     def who() -> Any:
         g.local, g.csrf = not signs_in, session.setdefault("csrf", secrets.token_urlsafe(24))
-        g.who, g.access = None, {}
+        g.who, g.access, g.stale = None, {}, False
+        if any("\x00" in v for values in request.values.listvalues() for v in values):
+            abort(400, "a field of this request contains a NUL character, which memfix neither stores nor searches")
         if not signs_in:
             proxied = any(h in request.headers for h in ("X-Forwarded-For", "Forwarded", "X-Real-IP"))
             if proxied or not _loopback(request.remote_addr):  # a proxy on this machine is not this machine
                 abort(403, "this dashboard has no sign-in configured, so it answers this machine only")
             g.who, g.access = "local", {s.local_installation: None}  # None: every repository, with write
-        elif (sid := session.get("sid")) and (found := services.sessions.load(sid)):
-            g.who, g.access = found
+        elif sid := session.get("sid"):
+            if found := services.sessions.load(sid):
+                g.who, g.access = found
+            else:
+                g.stale = True  # what GitHub said lapsed (an hour): ask again before showing anything
         if request.method == "POST" and not hmac.compare_digest(request.form.get("csrf", ""), g.csrf):
             abort(403, "the form's CSRF token does not match this session; reload the page and try again")
         return None
@@ -67,11 +85,14 @@ def blueprint(services: Services) -> Blueprint:
         @wraps(view)
         def wrapper(**kwargs: Any) -> Any:
             if g.who is None:
+                if g.stale and request.method == "GET":  # GitHub answers at once for a person still authorized
+                    session["next"] = request.full_path
+                    return redirect(url_for("dashboard.login"))
                 return redirect(url_for("dashboard.index"))
             return view(**kwargs)
         return wrapper
 
-    def repos_of(installation: int) -> dict[str, bool] | None:
+    def repos_of(installation: int) -> dict[str, str] | None:
         if installation not in g.access:
             abort(404)
         return g.access[installation]
@@ -82,9 +103,16 @@ def blueprint(services: Services) -> Blueprint:
 
     def writable(installation: int, repo: str) -> bool:
         repos = repos_of(installation)
-        return repos is None or bool(repos.get(repo))
+        return repos is None or repos.get(repo) in WRITERS
+
+    def administers(installation: int) -> bool:
+        """Installation-wide work (re-embedding all its memory) is for admins: of every repository they can see."""
+        repos = repos_of(installation)
+        return repos is None or bool(repos) and all(role == "admin" for role in repos.values())
 
     def page(template: str, **values: Any) -> str:
+        # what a curation did, carried in the signed session: a link can never make a page say something
+        values.setdefault("message", " ".join(get_flashed_messages()))
         return render_template(template, local=g.local, who=g.who, csrf=g.csrf, **values)
 
     # ---- sign-in ----
@@ -112,7 +140,7 @@ def blueprint(services: Services) -> Blueprint:
     def oauth_callback() -> Any:
         from core.github.client import oauth_token, visitor
 
-        expected = session.pop("oauth_state", None)
+        expected, after = session.pop("oauth_state", None), _local_path(session.pop("next", ""))
         if not signs_in or not expected or not hmac.compare_digest(request.args.get("state", ""), expected):
             return page("message.html", title="Sign-in refused", text="The sign-in did not start here or has "
                         "expired. Sign in again."), 400
@@ -121,11 +149,11 @@ def blueprint(services: Services) -> Blueprint:
         except MemfixError as exc:
             return page("message.html", title="Sign-in failed", text=str(exc)), 400
         sid = secrets.token_urlsafe(32)
-        services.sessions.save(sid, person.login, person.access, SESSION_HOURS * 3600)
+        services.sessions.save(sid, person.login, person.access)  # asked again after an hour
         session.clear()
         session.update(sid=sid, csrf=secrets.token_urlsafe(24))
         session.permanent = True
-        return redirect(url_for("dashboard.index"))
+        return redirect(after or url_for("dashboard.index"))
 
     @bp.post("/logout")
     def logout() -> Any:
@@ -150,7 +178,7 @@ def blueprint(services: Services) -> Blueprint:
         filters = {k: request.args.get(k, "") for k in ("type", "severity", "category")}
         view = board().repository(installation, repo, filters, request.args.get("q", "")[:500])
         return page("repository.html", view=view, may_write=writable(installation, repo),
-                    curations=board().curations(installation, repo), message=request.args.get("done"))
+                    curations=board().curations(installation, repo))
 
     @bp.get("/runs/<int:run_id>")
     @signed_in
@@ -165,7 +193,7 @@ def blueprint(services: Services) -> Blueprint:
     @signed_in
     def health(installation: int) -> Any:
         repos = board().installation(installation, lambda repo: visible(installation, repo)).repositories
-        return page("health.html", view=board().health(installation, repos), message=request.args.get("done"))
+        return page("health.html", view=board().health(installation, repos), may_administer=administers(installation))
 
     # ---- curation: through the comment commands' own services, recorded ----
 
@@ -176,16 +204,15 @@ def blueprint(services: Services) -> Blueprint:
         verb = request.form.get("action")
         if verb not in ("enable", "hold"):
             abort(400, "action must be enable or hold")
-        done = _curate(lambda: board().curate(installation, repo, g.who, "remember", f"decision {verb} {code}"))
-        return redirect(url_for("dashboard.repository", installation=installation, owner=owner, name=name,
-                                done=done))
+        flash(_curate(lambda: board().curate(installation, repo, g.who, "remember", f"decision {verb} {code}")))
+        return redirect(url_for("dashboard.repository", installation=installation, owner=owner, name=name))
 
     @bp.post("/installations/<int:installation>/repos/<owner>/<name>/insights/<int:insight>")
     @signed_in
     def insight(installation: int, owner: str, name: str, insight: int) -> Any:
         repo = _writable_repo(installation, owner, name, visible, writable)
         if request.form.get("action") == "forget":
-            done = _curate(lambda: board().curate(installation, repo, g.who, "forget", f"insight:{insight}"))
+            flash(_curate(lambda: board().curate(installation, repo, g.who, "forget", f"insight:{insight}")))
         elif request.form.get("action") == "edit":
             def edit() -> str:
                 edited = board().insights.edit(installation, insight, repository=repo,
@@ -196,20 +223,18 @@ def blueprint(services: Services) -> Blueprint:
                     return f"there is no insight {insight} in this repository's memory"
                 board().record(installation, repo, g.who, "edit", f"insight:{insight}")
                 return f"Edited insight {insight}."
-            done = _curate(edit)
+            flash(_curate(edit))
         else:
             abort(400, "action must be forget or edit")
-        return redirect(url_for("dashboard.repository", installation=installation, owner=owner, name=name,
-                                done=done))
+        return redirect(url_for("dashboard.repository", installation=installation, owner=owner, name=name))
 
     @bp.post("/installations/<int:installation>/reembed")
     @signed_in
     def reembed(installation: int) -> Any:
-        repos = repos_of(installation)
-        if repos is not None and not any(repos.values()):
-            abort(403, "re-embedding needs write access to a repository of this installation")
-        done = _curate(lambda: f"Embedded {board().reembed(installation, g.who)} insight(s).")
-        return redirect(url_for("dashboard.health", installation=installation, done=done))
+        if not administers(installation):
+            abort(403, "re-embedding the whole installation's memory needs admin rights on its repositories")
+        flash(_curate(lambda: f"Embedded {board().reembed(installation, g.who)} insight(s)."))
+        return redirect(url_for("dashboard.health", installation=installation))
 
     # ---- one-click App registration (only while the App has no credentials) ----
 
@@ -250,6 +275,12 @@ def _env_file() -> Path:
     import os
 
     return Path(os.environ.get("MEMFIX_ENV_FILE") or ".env")
+
+
+def _local_path(path: str) -> str | None:
+    """Where to return after signing in: a path on this server only, never another host."""
+    ok = path.startswith("/") and not path.startswith("//") and "\\" not in path and not any(c < " " for c in path)
+    return path if ok else None
 
 
 def _loopback(address: str | None) -> bool:

@@ -234,3 +234,102 @@ def test_a_code_older_than_an_hour_is_refused_and_nothing_is_saved(unregistered,
         done = web.get(confirm.headers["location"])
     assert done.status_code == 400 and "good once, for an hour" in done.text
     assert not unregistered.exists() and fake_github.apps_created == []
+
+
+# ---- what a page may say, and to whom ----
+
+def test_a_link_cannot_make_a_page_say_something(serve, tenant_id):
+    seed(serve.services, tenant_id)
+    base = f"{serve.url}/installations/{tenant_id}/repos/{REPO}"
+    with client() as web:
+        page = web.get(base, params={"done": "Your session expired: sign in at evil.example"}).text
+        assert "evil.example" not in page
+        done = web.post(f"{base}/rules/F401", data={"action": "enable", "csrf": csrf(page)})
+        assert "propose F401 fixes in this repository again" in done.text  # said once, from the session
+        assert "propose F401 fixes" not in web.get(base).text
+
+
+def test_a_nul_in_a_search_or_a_form_is_refused_by_name(serve, tenant_id):
+    insight_id, _ = seed(serve.services, tenant_id)
+    base = f"{serve.url}/installations/{tenant_id}/repos/{REPO}"
+    with client() as web:
+        searched = web.get(base, params={"q": "sql\x00injection"})
+        assert searched.status_code == 400 and "NUL character" in searched.text
+        page = web.get(base).text
+        edited = web.post(f"{base}/insights/{insight_id}", data={"action": "edit", "csrf": csrf(page),
+                                                                 "title": "a\x00b", "detail": "", "suggestion": ""})
+        assert edited.status_code == 400 and "NUL character" in edited.text
+    assert serve.services.insights.get(tenant_id, insight_id).title == "SQL built from f-strings"
+    with pytest.raises(Exception, match="NUL character"):  # the search itself refuses it too, for every caller
+        serve.services.insights.search(tenant_id, "sql\x00")
+
+
+@pytest.mark.signin
+def test_memory_of_a_repository_a_person_cannot_see_is_not_shown_through_another(serve, fake_github, tenant_id):
+    fake_github.add_installation(tenant_id, [REPO, "acme/secret"])
+    fake_github._repos["acme/secret"].collaborators = {"octocat": "admin"}  # alice sees acme/api only
+    services = serve.services
+    services.insights.save(tenant_id, Insight(repository="acme/secret", insight_type="pain_point",
+                                              category="security", severity="high", title="Payroll keys in git"))
+    services.policy.hold(tenant_id, "acme/secret", ["F401"], "octocat", None)
+    with services.db.tenant(tenant_id) as conn:  # what cross-project detection and a learned hold leave behind
+        for row in conn.execute("SELECT id FROM workflow_insights WHERE repository = 'acme/secret'").fetchall():
+            conn.execute("INSERT INTO action_points (tenant_id, source_insight_id, source_repository,"
+                         " target_repository, similarity) VALUES (%s, %s, 'acme/secret', %s, 0.9)",
+                         (tenant_id, row["id"], REPO))
+    assert len(services.insights.action_points(tenant_id, REPO)) == 2
+    with client() as web:
+        sign_in(serve, web)
+        page = web.get(f"{serve.url}/installations/{tenant_id}").text
+        assert "acme/secret" not in page and "Payroll keys" not in page and "Hold back F401" not in page
+    [suggestion] = services.policy.for_run(tenant_id, REPO, "autofix").suggestions  # what a reply in acme/api says
+    assert "holds back F401" in suggestion and "acme/secret" not in suggestion
+
+
+@pytest.mark.signin
+def test_re_embedding_the_installation_is_for_its_admins(serve, fake_github, tenant_id):
+    fake_github.add_installation(tenant_id, [REPO])
+    base = f"{serve.url}/installations/{tenant_id}"
+    with client() as web:
+        sign_in(serve, web)  # alice may write to acme/api, not administer it
+        page = web.get(f"{base}/health").text
+        refused = web.post(f"{base}/reembed", data={"csrf": csrf(page)})
+        assert refused.status_code == 403 and "admin" in refused.text
+    fake_github._repos[REPO].collaborators["alice"] = "admin"
+    with client() as web:
+        sign_in(serve, web)
+        page = web.get(f"{base}/health").text
+        done = web.post(f"{base}/reembed", data={"csrf": csrf(page)})
+        assert done.status_code == 200 and "Embedded 0 insight(s)." in done.text
+
+
+@pytest.mark.signin
+def test_access_is_asked_of_github_again_when_it_is_an_hour_old(serve, fake_github, tenant_id):
+    fake_github.add_installation(tenant_id, [REPO])
+    services = serve.services
+    with client() as web:
+        sign_in(serve, web)
+        assert web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").status_code == 200
+        assert set(_session_minutes(services)) == {60}  # what GitHub said is good for an hour
+        _age_sessions(services)  # an hour passes
+        fake_github._repos[REPO].collaborators.pop("alice")  # meanwhile, access was taken away on GitHub
+        again = web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}")
+        assert "Authorize memfix" in again.text  # sent through GitHub, not shown the page
+        fake_github._repos[REPO].collaborators["alice"] = "write"
+        back = web.post(str(again.url).split("?")[0], data=form_fields(again.text))
+        assert back.status_code == 200 and str(back.url).endswith(f"/installations/{tenant_id}/repos/{REPO}")
+
+
+def _session_minutes(services) -> list[int]:
+    import psycopg
+
+    with psycopg.connect(services.db.url, autocommit=True) as conn:
+        return [int(r[0]) for r in conn.execute(
+            "SELECT ceil(extract(epoch FROM expires_at - now()) / 60) FROM dashboard_sessions")]
+
+
+def _age_sessions(services) -> None:
+    import psycopg
+
+    with psycopg.connect(services.db.url, autocommit=True) as conn:  # as the owner: memfix_app cannot touch it
+        conn.execute("UPDATE dashboard_sessions SET expires_at = now() - interval '1 second'")

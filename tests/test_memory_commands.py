@@ -135,3 +135,11 @@ def test_memory_stays_in_its_repository(serve, fake_github, tenant_id):
     fake_github.push(REPO, "main", {".github/memfix.yml": f"memory: [{secret.id}]\n", "app.py": "import os\n"})
     reply = command(serve, fake_github, tenant_id, "/autofix app.py", pull_request=False)
     assert f"memory: insight {secret.id} is not in this repository's memory; not linked" in reply
+
+
+def test_a_lone_surrogate_is_refused_once_with_a_reason(serve, fake_github, tenant_id):
+    reply = command(serve, fake_github, tenant_id, "/remember pain_point security high: half an emoji \ud83d here")
+    assert "❌" in reply and "lone surrogate" in reply and "retrying" not in reply
+    with serve.services.db.tenant(tenant_id) as conn:
+        [job] = conn.execute("SELECT status, attempts FROM jobs WHERE kind = 'command'").fetchall()
+    assert job == {"status": "failed", "attempts": 1}

@@ -476,10 +476,11 @@ WRITE_ROLES = ("admin", "maintain", "push")
 
 @dataclass(frozen=True)
 class Visitor:
-    """A person signed in with GitHub, and what GitHub says they may see: {installation id: {repo: may write}}."""
+    """A person signed in with GitHub, and what GitHub says they may see: {installation id: {repo: their role}},
+    the role being admin, write or read."""
 
     login: str
-    access: dict[int, dict[str, bool]]
+    access: dict[int, dict[str, str]]
 
 
 def _plain(settings: Settings, method: str, url: str, **kwargs: Any) -> Any:
@@ -520,18 +521,19 @@ def visitor(settings: Settings, token: str, max_repos: int = 1000) -> Visitor:
     auth = {"Authorization": f"Bearer {token}"}
     api = settings.github_api_url
     login = _plain(settings, "GET", f"{api}/user", headers=auth)["login"]
-    access: dict[int, dict[str, bool]] = {}
+    access: dict[int, dict[str, str]] = {}
     for page in range(1, 11):
         batch = _plain(settings, "GET", f"{api}/user/installations", headers=auth,
                        params={"per_page": PER_PAGE, "page": page}).get("installations") or []
         for installation in batch:
-            repos: dict[str, bool] = {}
+            repos: dict[str, str] = {}
             for repo_page in range(1, max_repos // PER_PAGE + 1):
                 found = _plain(settings, "GET", f"{api}/user/installations/{int(installation['id'])}/repositories",
                                headers=auth, params={"per_page": PER_PAGE, "page": repo_page}).get("repositories")
                 for repo in found or []:
                     rights = repo.get("permissions") or {}
-                    repos[repo["full_name"]] = any(rights.get(r) for r in WRITE_ROLES)
+                    repos[repo["full_name"]] = ("admin" if rights.get("admin") else
+                                                "write" if any(rights.get(r) for r in WRITE_ROLES) else "read")
                 if len(found or []) < PER_PAGE:
                     break
             access[int(installation["id"])] = repos

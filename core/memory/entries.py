@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from core.memory.insights import searchable
 from core.models import MemoryEntry
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ class Entries:
     ) -> list[tuple[MemoryEntry, float]]:
         """Full-text hits, best first; `repository` keeps only that repository's entries (None: the whole
         installation, for an operator's explicit `--all`)."""
-        if not query.strip():
+        if not searchable(query).strip():
             return []
         with self.db.tenant(tenant_id) as conn:
             rows = conn.execute(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pgvector import Vector
 
-from core.errors import TransientError
+from core.errors import PermanentError, TransientError
 from core.models import Insight
 
 if TYPE_CHECKING:
@@ -284,6 +284,7 @@ class Insights:
         insight_type: str | None = None,
         k: int = 5,
     ) -> list[SearchHit]:
+        searchable(query)
         s = self.search_settings
         vector = self._embed(query) if query.strip() else None
         params = {
@@ -387,3 +388,10 @@ class Insights:
                         (Vector(vector), self.embedder.model, row["id"]),
                     )
             done += len(rows)
+
+
+def searchable(query: str) -> str:
+    """PostgreSQL text holds no NUL: a query with one is refused by name, not failed as a database error."""
+    if "\x00" in query:
+        raise PermanentError("a search cannot contain a NUL character")
+    return query

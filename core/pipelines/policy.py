@@ -214,16 +214,17 @@ class Policy:
                 {"t": tenant_id, "i": insight_id, "r": repo})
 
     def _suggestions(self, tenant_id: int, repo: str, here: set[str]) -> list[str]:
+        """Holds learned elsewhere in the installation, without naming where: a reply here is read by people who may
+        not see that repository (the dashboard names it to those who may)."""
         with self.db.tenant(tenant_id) as conn:
             rows = conn.execute(
-                "SELECT a.id, a.source_repository, wi.tags, wi.detail FROM action_points a"
+                "SELECT a.id, wi.tags FROM action_points a"
                 " JOIN workflow_insights wi ON wi.tenant_id = a.tenant_id AND wi.id = a.source_insight_id"
                 " WHERE a.target_repository = %s AND a.status = 'open' AND wi.tags @> ARRAY['policy', 'hold']"
                 " ORDER BY a.id", (repo,)).fetchall()
         out = []
         for row in rows:
             for code in (t.upper() for t in row["tags"] if RULE.match(t) and t.upper() not in here):
-                out.append(f"suggestion (action point {row['id']}): `{row['source_repository']}` holds back {code} "
-                           f"({row['detail'].partition(chr(10))[0]}); `/remember decision hold {code}` does the "
-                           "same here")
+                out.append(f"suggestion (action point {row['id']}): another repository of this installation holds "
+                           f"back {code}; `/remember decision hold {code}` does the same here")
         return out
