@@ -33,12 +33,14 @@ class Services:
 
     @cached_property
     def db(self) -> Database:
-        from core.db import Database, migrate, resolve_url
+        from core.db import Database, migrate, resolve_url, service_login
 
-        url = resolve_url(self.settings)
+        url, role = resolve_url(self.settings), self.settings.db_app_role
         if self.local:
             migrate(url)  # the embedded database is ours to keep current
-        return Database(url, self.settings.db_app_role, timeout=self.settings.db_pool_timeout)
+            if role:  # the URL is the owner's: work as a login that has nothing to reset to
+                url, role = service_login(url, self.settings.db_login), None
+        return Database(url, role, timeout=self.settings.db_pool_timeout)
 
     @cached_property
     def github_app(self):
