@@ -97,7 +97,10 @@ def _recall(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([asdict(h) for h in hits], indent=2))
     elif not hits:
-        print(f"nothing in memory matches {args.query!r}")
+        print(f"nothing in memory matches {args.query!r}"
+              + (f" in {args.repo}" if args.repo else "")
+              + (f"; runs of the folder {args.repo} are filed under {_local_name(Path(args.repo))}: "
+                 f"--repo {_local_name(Path(args.repo))}" if args.repo and Path(args.repo).is_dir() else ""))
     for h in [] if args.json else hits:
         print(f"{h.layer}:{h.id}\t{h.score:.3f}\t{h.text}" + (f"\t({h.repository})" if args.all else ""))
     return 0
@@ -183,7 +186,7 @@ def _pipeline(args: argparse.Namespace) -> int:
         return 2
     checkout = root if root.is_dir() else root.parent
     workspace = LocalWorkspace(checkout, None if root.is_dir() else [root.name])
-    repo = args.repo or f"local/{checkout.resolve().name}"
+    repo = args.repo or _local_name(checkout)
     services = _services()
     request = RunRequest(args.installation, repo, args.pipeline, "local", guidance=args.guidance)
     report = services.pipeline_runner.run(request, workspace, progress=None if args.json else _progress)
@@ -195,6 +198,8 @@ def _pipeline(args: argparse.Namespace) -> int:
         return 0
     print(f"\rmemfix {args.pipeline} {args.path} — provider {report.provider}"
           + (f", model {report.model}" if report.model else " (deterministic fixes only)") + " " * 20)
+    for line in report.remembered:
+        print(line)
     for line in report.project:
         print(line)
     if report.injected:
@@ -233,10 +238,17 @@ def _pipeline(args: argparse.Namespace) -> int:
     for note in report.notes:
         print(f"note: {note}")
     print(f"\nLearned: {report.learned} insight(s) saved or reinforced. Run {report.run_id}: {summary(report)}.")
+    print(f"Memory files this checkout under {report.repo}: `memfix recall QUERY --repo {report.repo}`, and the "
+          "dashboard of `memfix serve` shows it.")
     if report.promoted:
         verb = "Applied" if args.apply else "Re-run with --apply to write"
         print(f"{verb} {len(report.promoted)} verified patch(es).")
     return 0
+
+
+def _local_name(checkout: Path) -> str:
+    """The one name a local checkout's memory is filed under, in the CLI, the README and the dashboard."""
+    return f"local/{checkout.resolve().name}"
 
 
 def _progress(what: str, done: int, total: int) -> None:

@@ -93,3 +93,25 @@ def test_text_output_shows_numbered_diffs_folded_never_cut_and_why_a_file_is_unf
     [many] = [o for o in json.loads(out)["outcomes"] if o["path"] == "many.py"]
     assert many["unified_diff"][0] == "--- a/many.py" and many["checks"]["public_surface"] is True
     assert many["why"].endswith("= 0.85")
+
+
+def test_the_readme_memory_example_runs_as_written_and_a_second_run_says_what_it_remembered(cli, monkeypatch):
+    import re
+    import shlex
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.chdir(root)
+    readme = root.joinpath("README.md").read_text(encoding="utf-8")
+    recall = shlex.split(re.search(r"`(?:\.venv/bin/)?memfix (recall [^`]+)`", readme)[1])
+    code, first, _ = cli("autofix", "samples/shop")  # `make run`
+    assert code == 0 and "First run of local/shop in memory" in first
+    assert "`memfix recall QUERY --repo local/shop`" in first
+    code, second, _ = cli("autofix", "samples/shop")
+    assert code == 0 and re.search(r"Remembered from run \d+ \(.*\) of local/shop: 13 finding\(s\), 3 verified",
+                                   second)
+    assert re.search(r"This run: (\d+) of \1 insight\(s\) were already known", second)
+    code, out, _ = cli(*recall)
+    assert code == 0 and "F401" in out and "nothing in memory" not in out
+    code, out, _ = cli("recall", "F401", "--repo", "samples/shop")  # the folder, not the name: says which name
+    assert "filed under local/shop: --repo local/shop" in out

@@ -89,6 +89,7 @@ class RunReport:
     threshold: float = PROMOTE_THRESHOLD
     project: list[str] = field(default_factory=list)  # target, held-back rules, the team's ruff decisions
     used: list[str] = field(default_factory=list)  # what memory changed in this run: holds, order, vetoes
+    remembered: list[str] = field(default_factory=list)  # what earlier runs left, and what this run added to it
     injected: bool = False  # a model was given the learnings
     held: tuple[str, ...] = ()  # rules the learned policy held back
     records: dict[str, Record] = field(default_factory=dict)  # each rule's record in this repository
@@ -223,7 +224,9 @@ class PipelineRunner:
                 self.runs.phase(run, "publishing", "opening pull requests")
                 self._publish(request, run.id, report, publisher, min(config.max_prs, self.max_prs_cap))
             learned = detected.result() if detected else self.learner.detected(*learn, report.findings)
-            report.learned = len(learned) + len(self.learner.fixed(*learn, [o.patch for o in report.promoted]))
+            learned += self.learner.fixed(*learn, [o.patch for o in report.promoted])
+            report.learned = len(learned)
+            report.remembered = _remembered(self.runs.previous(run), learned, report)
             used = "".join(f"\n- {u}" for u in report.used)
             self.runs.phase(run, "done", summary(report) + (f"\n\nLearnings used:{used}" if used else ""),
                             prs_opened=len(report.prs), learnings=len(report.learnings))
@@ -513,3 +516,22 @@ def _failed_codes(patch: Patch, verdict: Verification | None) -> set[str]:
     named = set(re.findall(r"\b([A-Z]{1,8}[0-9]{1,4}) still present", verdict.error or ""))
     return named | {f.code for f in verdict.new_findings} | ({f.code for f in patch.findings} & set(
         re.findall(r"\b([A-Z]{1,8}[0-9]{1,4})\b", verdict.error or "")))
+
+
+def _remembered(earlier: dict | None, learned: list, report: RunReport) -> list[str]:
+    """What memory held before this run and what the run changed in it, said plainly (a second run must show it)."""
+    known = sum(1 for r in learned if r.merged)
+    if earlier is None:
+        return [f"First run of {report.repo} in memory: {len(learned)} insight(s) stored."]
+    lines = [f"Remembered from run {earlier['id']} ({earlier['started_at']:%Y-%m-%d %H:%M}) of {report.repo}: "
+             f"{earlier['findings']} finding(s), {earlier['patches']} verified patch(es), "
+             f"{earlier['prs_opened']} PR(s).",
+             f"This run: {known} of {len(learned)} insight(s) were already known and reinforced, "
+             f"{len(learned) - known} new."]
+    if report.used:
+        lines.append("What memory changed: " + "; ".join(report.used))
+    elif not report.injected:
+        lines.append("What memory changed: nothing in which fixes were made; it learns which rules this "
+                     "repository wants from its PRs' outcomes on GitHub, and with a model configured its learnings "
+                     "go into the prompts.")
+    return lines

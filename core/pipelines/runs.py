@@ -71,6 +71,14 @@ class RunLog:
             conn.execute("UPDATE runs SET error = %s WHERE id = %s", (error[:2000], run.id))
         self.phase(run, "failed", error)
 
+    def previous(self, run: Run) -> dict | None:
+        """The last finished run of the same repository and pipeline before this one: what memory already holds."""
+        with self.db.tenant(run.tenant_id) as conn:
+            return conn.execute(
+                "SELECT id, findings, patches, prs_opened, started_at FROM runs WHERE repository = %s"
+                " AND pipeline = %s AND phase = 'done' AND id < %s ORDER BY id DESC LIMIT 1",
+                (run.repository, run.pipeline, run.id)).fetchone()
+
     def get(self, tenant_id: int, run_id: int) -> dict | None:
         with self.db.tenant(tenant_id) as conn:
             return conn.execute("SELECT * FROM runs WHERE id = %s", (run_id,)).fetchone()
