@@ -149,7 +149,7 @@ class Dashboard:
             if run is None:
                 return None
             attempts = conn.execute(
-                "SELECT path, attempt, status, confidence, error_message, error_hash, checks, sections, created_at"
+                "SELECT path, attempt, status, confidence, error_message, error_hash, checks, sections, diff, created_at"
                 " FROM healing_envelopes WHERE run_id = %s ORDER BY path, created_at, attempt",
                 (str(run_id),)).fetchall()
         files: dict[str, list[dict]] = {}

@@ -340,6 +340,7 @@ class Envelope:
     path: str | None = None  # the file the attempt was on
     checks: dict[str, bool] | None = field(default=None, compare=False)  # the verification's named checks
     sections: dict[str, str] | None = field(default=None, compare=False, repr=False)  # what the model was given
+    diff: str | None = field(default=None, compare=False, repr=False)  # the change tried, as a unified diff
 
     @staticmethod
     def hash_error(file: str, line: int | None, message: str) -> str:

@@ -337,3 +337,19 @@ def _age_sessions(services) -> None:
 
     with psycopg.connect(resolve_url(services.settings), autocommit=True) as conn:  # as the owner: the app cannot
         conn.execute("UPDATE dashboard_sessions SET expires_at = now() - interval '1 second'")
+
+
+def test_the_run_page_shows_each_files_diff_and_titles_keep_the_rules_words(serve, tenant_id):
+    from pathlib import Path
+
+    from core.pipelines.runner import RunRequest
+    from core.pipelines.workspace import LocalWorkspace
+
+    shop = Path(__file__).resolve().parents[1] / "samples" / "shop"
+    report = serve.services.pipeline_runner.run(RunRequest(tenant_id, REPO, "autofix", "local"), LocalWorkspace(shop))
+    assert report.promoted
+    with client() as web:
+        run = web.get(f"{serve.url}/runs/{report.run_id}").text
+        assert "What it changed" in run and '<span class="del">-import math</span>' in run
+        page = web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text
+        assert "Use of `assert` detected" in html.unescape(page)  # the rule's words, not "Use of `…` detected"

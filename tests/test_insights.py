@@ -186,3 +186,20 @@ def test_rrf_ranker(db, embedder, tenant_id):
 def test_other_tenants_insights_are_invisible(insights, tenant_id):
     insights.save(tenant_id + 1, pain("Victim's private finding about tokens"))
     assert insights.search(tenant_id, "private finding tokens") == []
+
+
+def test_a_finding_is_paired_only_with_the_fix_of_the_same_rule(insights, tenant_id):
+    def found(code: str, title: str, kind: str = "pain_point", tag: str = "detected") -> Insight:
+        return Insight(repository=REPO, insight_type=kind, category="correctness", title=title, tags=(code, tag))
+
+    e713 = insights.save(tenant_id, found("E713", "E713 fixed with ruff's safe fix", "solution", "fixed"))
+    person = insights.save(tenant_id, Insight(repository=REPO, insight_type="solution", category="correctness",
+                                              title="Guard clauses before loops"))
+    s608 = insights.save(tenant_id, found("S608", "S608: Possible SQL injection vector"))
+    assert s608.paired_with is None  # the only fixes are of another rule, or a person's: nothing to pair
+    f401 = insights.save(tenant_id, found("F401", "F401: `…` imported but unused"))
+    f401_fix = insights.save(tenant_id, found("F401", "F401 fixed with ruff's safe fix", "solution", "fixed"))
+    assert f401_fix.paired_with == f401.insight.id
+    problem = insights.save(tenant_id, Insight(repository=REPO, insight_type="pain_point", category="correctness",
+                                               title="Loops nested four deep"))
+    assert problem.paired_with == person.insight.id and e713.paired_with is None  # people's with people's

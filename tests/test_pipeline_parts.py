@@ -682,3 +682,22 @@ def test_a_failing_rule_is_dropped_and_the_files_other_fixes_kept(services, tena
     assert outcome.note.startswith("without B009")
     assert "import os" not in outcome.patch.updated and 'getattr(x, "attr")' in outcome.patch.updated
     assert {f.code for f in outcome.patch.findings} == {"F401"}
+
+
+def test_an_insight_title_keeps_the_rules_own_words_and_drops_the_codes_names(ruff):
+    from core.pipelines.learn import finding_class
+
+    def title(code: str, message: str) -> str:
+        return finding_class(Finding(path="a.py", line=3, column=1, code=code, message=message), ruff.rule_words(code))
+
+    assert title("S101", "Use of `assert` detected") == "S101: Use of `assert` detected"
+    assert title("S602", "`subprocess` call with `shell=True` identified, security issue").startswith(
+        "S602: `subprocess` call with `shell=True`")
+    assert title("E711", "Comparison to `None` should be `cond is None`") == \
+        "E711: Comparison to `None` should be `cond is None`"
+    # what the code at hand fills in is stripped, so every run's F401 and F841 findings share one class
+    assert title("F401", "`math` imported but unused") == title("F401", "`os.path` imported but unused") == \
+        "F401: `…` imported but unused"
+    assert title("F841", "Local variable `x2` is assigned to but never used") == \
+        "F841: Local variable `…` is assigned to but never used"
+    assert title("E501", "Line too long (130 > 88)") == "E501: Line too long (N > N)"

@@ -9,6 +9,7 @@ embedding model. Reciprocal Rank Fusion is the alternative ranker.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
@@ -103,17 +104,22 @@ VALUES (%(tenant)s, %(repository)s, %(workflow_type)s, %(workflow_id)s, %(insigh
 RETURNING {_INSIGHT}
 """
 
-# Both directions: a pain point finds a solution/strength, and a solution/strength finds a pain point.
+# Both directions: a pain point finds a solution/strength, and a solution/strength finds a pain point — of the same
+# finding when either names a rule (a tag like f401): a problem is never paired with the fix of another one.
 FIND_PAIR_SQL = """
 SELECT id FROM workflow_insights
 WHERE tenant_id = %(tenant)s AND repository = %(repository)s AND category = %(category)s
   AND insight_type = ANY(%(partner_types)s) AND id <> %(id)s
+  AND CASE WHEN cardinality(%(rules)s::text[]) > 0 THEN tags && %(rules)s::text[]
+           ELSE NOT EXISTS (SELECT 1 FROM unnest(tags) AS t WHERE t ~ '^[a-z]{1,8}[0-9]{1,4}$') END
 ORDER BY (paired_insight_id IS NULL) DESC,
          CASE WHEN %(vector)s::vector IS NOT NULL AND embedding_model = %(model)s
               THEN embedding <=> %(vector)s::vector END NULLS LAST,
          created_at DESC
 LIMIT 1
 """
+
+RULE_TAG = re.compile(r"^[a-z]{1,8}[0-9]{1,4}$")  # a linter rule's code, as tags are stored (lower case)
 
 PAIR_SQL = "UPDATE workflow_insights SET paired_insight_id = %(other)s, updated_at = now() WHERE id = %(id)s"
 
@@ -250,7 +256,9 @@ class Insights:
             partners = ["pain_point"]
         else:
             return None
-        row = conn.execute(FIND_PAIR_SQL, {**params, "id": saved.id, "partner_types": partners}).fetchone()
+        rules = [t for t in saved.tags if RULE_TAG.match(t)]
+        row = conn.execute(FIND_PAIR_SQL, {**params, "id": saved.id, "partner_types": partners,
+                                           "rules": rules}).fetchone()
         if not row:
             return None
         conn.execute(PAIR_SQL, {"id": saved.id, "other": row["id"]})

@@ -61,9 +61,10 @@ class Ring(Protocol):
 
 
 def envelope_to_json(envelope: Envelope) -> str:
-    """The ring's copy: without the model's sections (the database keeps those; the ring stays small)."""
+    """The ring's copy: without the model's sections and the diff (the database keeps those; the ring stays small)."""
     data = {**asdict(envelope), "created_at": envelope.created_at.isoformat()}
     data.pop("sections", None)
+    data.pop("diff", None)
     return json.dumps(data, separators=(",", ":"))
 
 
@@ -179,10 +180,11 @@ def ring_from_settings(settings: Settings) -> Ring:
 
 _INSERT = """
 INSERT INTO healing_envelopes (id, tenant_id, repository, pipeline, run_id, attempt, patch_id, status,
-                               confidence, breaker_state, error_message, error_hash, created_at, path, checks, sections)
+                               confidence, breaker_state, error_message, error_hash, created_at, path, checks, sections,
+                               diff)
 VALUES (%(id)s, %(tenant_id)s, %(repository)s, %(pipeline)s, %(run_id)s, %(attempt)s, %(patch_id)s, %(status)s,
         %(confidence)s, %(breaker_state)s, %(error_message)s, %(error_hash)s, %(created_at)s, %(path)s,
-        %(checks)s::jsonb, %(sections)s::jsonb)
+        %(checks)s::jsonb, %(sections)s::jsonb, %(diff)s)
 ON CONFLICT (id) DO NOTHING
 """
 _READS = """

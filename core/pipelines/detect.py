@@ -10,11 +10,13 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import stat
 import subprocess
 import tempfile
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +145,11 @@ class Ruff:
         clone.project_args = tuple(project_args)
         return clone
 
+    def rule_words(self, code: str) -> frozenset[str]:
+        """The code a rule's own messages name (`assert` in S101's "Use of `assert` detected"), as opposed to what
+        they fill in from the code at hand (`{name}`): what a finding's title may keep and still name its class."""
+        return _rule_words(self.binary).get(code, frozenset())
+
     def check(self, root: Path, paths: list[str], select: tuple[str, ...], *, listed: bool = False) -> list[Finding]:
         """Findings for the `.py` files among `paths` (relative to `root`), sorted by place. `listed`: the caller
         listed existing `.py` files itself (a workspace did), so they are not looked up again."""
@@ -231,6 +238,21 @@ def _finding(root: Path, item: dict[str, Any]) -> Finding:
         code=item.get("code") or item.get("name") or "invalid-syntax",  # older ruff reports syntax errors as null
         message=item["message"], fixable=safe, edits=edits,
     )
+
+
+@lru_cache(maxsize=4)
+def _rule_words(binary: str) -> dict[str, frozenset[str]]:
+    try:
+        proc = subprocess.run([binary, "rule", "--all", "--output-format", "json"], capture_output=True, text=True,
+                              timeout=60)
+        rules = json.loads(proc.stdout)
+    except (OSError, subprocess.TimeoutExpired, ValueError):
+        return {}  # titles then name the class by its rule and message shape alone
+    words = {}
+    for rule in rules if isinstance(rules, list) else []:
+        texts = [rule.get("summary") or "", *(rule.get("message_formats") or ())]
+        words[rule.get("code")] = frozenset(w for t in texts for w in re.findall(r"`([^`{}]*)`", t))
+    return words
 
 
 def _find_ruff() -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 from core.models import Finding, Insight, JobResult, Patch, PullRequestClosedJob
@@ -30,15 +31,19 @@ def severity_for(code: str) -> str:
     return "medium" if category_for(code) == "correctness" else "low"
 
 
-def finding_class(f: Finding) -> str:
-    """`F401: `…` imported but unused` — names and numbers stripped so one class merges across runs."""
-    message = re.sub(r"\b\d+\b", "N", re.sub(r"`[^`]*`", "`…`", f.message))
+def finding_class(f: Finding, words: Collection[str] = ()) -> str:
+    """`F401: `…` imported but unused` — the names and numbers of the code at hand stripped so one class merges
+    across runs; the rule's own words (`words`: `assert` in "Use of `assert` detected") kept, they explain it."""
+    message = re.sub(r"`([^`]*)`", lambda m: m[0] if m[1] in words else "`…`", f.message)
+    message = re.sub(r"(?<![`\w])\d+\b(?!`)", "N", message)
     return f"{f.code}: {message}"[:200]
 
 
 class Learner:
-    def __init__(self, insights: Insights, db: Database, web_url: str = "", policy: Policy | None = None):
+    def __init__(self, insights: Insights, db: Database, web_url: str = "", policy: Policy | None = None,
+                 words: Callable[[str], Collection[str]] = lambda code: ()):
         self.insights = insights
+        self.words = words  # a rule's own words, which its insights' titles keep (Ruff.rule_words)
         self.db = db
         self.web_url = web_url  # GitHub's web address (Settings.github_web_url): Enterprise hosts its own
         self.policy = policy or Policy(db, insights)
@@ -53,7 +58,7 @@ class Learner:
         """One pain point per finding class."""
         by_class: dict[str, list[Finding]] = defaultdict(list)
         for f in findings:
-            by_class[finding_class(f)].append(f)
+            by_class[finding_class(f, self.words(f.code))].append(f)
         lessons = []
         for title, group in sorted(by_class.items()):
             code = group[0].code

@@ -104,6 +104,7 @@ class RunReport:
 
 
 Progress = Callable[[str, int, int], None]  # (what, done, total)
+MAX_DIFF_CHARS = 100_000  # an attempt's diff as the run page shows it
 MAX_RULES_LEFT_OUT = 4  # leave-one-rule-out tries for a failing ruff patch whose verdict names no rule of its own
 
 
@@ -477,6 +478,7 @@ class PipelineRunner:
             error_hash=Envelope.hash_error(path, first.line if first else None, verification.error or "")
             if verification.error else None,
             path=path, checks=verification.checks(), sections=sections.shown() if sections is not None else None,
+            diff="\n".join(patch.unified_diff(context=3))[:MAX_DIFF_CHARS] if patch else None,
         )
 
     # ---- publish ----
