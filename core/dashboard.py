@@ -149,8 +149,8 @@ class Dashboard:
             if run is None:
                 return None
             attempts = conn.execute(
-                "SELECT path, attempt, status, confidence, error_message, error_hash, checks, sections, diff, created_at"
-                " FROM healing_envelopes WHERE run_id = %s ORDER BY path, created_at, attempt",
+                "SELECT path, attempt, status, confidence, error_message, error_hash, checks, sections, diff,"
+                " created_at FROM healing_envelopes WHERE run_id = %s ORDER BY path, created_at, attempt",
                 (str(run_id),)).fetchall()
         files: dict[str, list[dict]] = {}
         for attempt in attempts:
