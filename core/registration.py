@@ -44,7 +44,10 @@ def save_credentials(app: dict, path: Path) -> dict[str, str]:
     missing = [field for field in _CREDENTIALS.values() if not app.get(field)]
     if missing or "PRIVATE KEY" not in str(app.get("pem")):
         raise PermanentError(f"GitHub's answer lacks {', '.join(missing) or 'a private key'}; nothing was saved")
-    values = {**read_env_file(path), **{key: str(app[field]) for key, field in _CREDENTIALS.items()}}
+    kept = read_env_file(path)
+    if kept.get("GITHUB_APP_ID"):  # never replaced by a second registration (another tab, or an attacker's)
+        raise PermanentError(f"an App (id {kept['GITHUB_APP_ID']}) is already saved in {path}; nothing was saved")
+    values = {**kept, **{key: str(app[field]) for key, field in _CREDENTIALS.items()}}
     values.setdefault("MEMFIX_SESSION_SECRET", secrets.token_urlsafe(32))
     text = "".join(f'{key}="{value.replace(chr(10), chr(92) + "n")}"\n' for key, value in values.items())
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

@@ -51,8 +51,13 @@ def _serve(args: argparse.Namespace) -> int:
 
             from handlers.devserver import create_app
 
-            server = create_server(create_app(services), host=args.host, port=args.port, threads=args.threads,
-                                   ident="memfix")
+            app = create_app(services)
+            # Proxies' forwarding headers reach the application (waitress would drop them), so the local
+            # dashboard can refuse what a proxy forwards; no body larger than a delivery is ever taken in.
+            server = create_server(app, host=args.host, port=args.port, threads=args.threads, ident="memfix",
+                                   clear_untrusted_proxy_headers=False,
+                                   max_request_body_size=settings.max_body_bytes + 1)
+            app.config["MEMFIX_ADDRESS"] = _address(args.host, server.effective_port)
             print(f"memfix listening on http://{args.host}:{server.effective_port}/webhook, dashboard at "
                   f"http://{args.host}:{server.effective_port}/ (GitHub API: {settings.github_api_url})", flush=True)
             try:
@@ -63,6 +68,12 @@ def _serve(args: argparse.Namespace) -> int:
         services.close(args.grace)
         print("memfix stopped", file=sys.stderr, flush=True)
     return 0
+
+
+def _address(host: str, port: int) -> str:
+    """The URL this server is reached at on this machine: a wildcard bind is reached through localhost."""
+    host = "localhost" if host in ("0.0.0.0", "::", "") else host
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def _migrate(args: argparse.Namespace) -> int:

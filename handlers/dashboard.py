@@ -15,12 +15,13 @@ import secrets
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from flask import (
     Blueprint,
     Flask,
     abort,
+    current_app,
     flash,
     g,
     get_flashed_messages,
@@ -37,6 +38,11 @@ if TYPE_CHECKING:
     from core.wiring import Services
 
 SESSION_HOURS = 8
+# What proxies add to say whom they forward for (waitress is told to leave them in: the local rule must see them).
+FORWARDING = ("Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto", "X-Forwarded-Port",
+              "X-Forwarded-Server", "X-Forwarded-By", "X-Real-IP", "X-Client-IP", "X-Cluster-Client-IP",
+              "X-Original-Forwarded-For", "CF-Connecting-IP", "True-Client-IP", "Fastly-Client-IP", "Via",
+              "X-ProxyUser-Ip", "X-Envoy-External-Address")
 WRITERS = ("admin", "write", True)  # True: a session saved before roles were kept (may write)
 
 
@@ -59,7 +65,16 @@ def blueprint(services: Services) -> Blueprint:
         return services.dashboard
 
     def public_url() -> str:
-        return s.public_url or request.host_url.rstrip("/")
+        """Where browsers and GitHub reach this server: MEMFIX_PUBLIC_URL, else the address it listens on."""
+        return (s.public_url or current_app.config.get("MEMFIX_ADDRESS") or "http://127.0.0.1").rstrip("/")
+
+    def this_machine(host: str) -> bool:
+        """A Host header naming this machine: a page fetched through another name is DNS rebinding."""
+        names = {"localhost", "127.0.0.1", "::1", urlsplit(public_url()).hostname}
+        try:
+            return (urlsplit(f"//{host}").hostname or "") in names
+        except ValueError:  # a malformed port or bracket
+            return False
 
     @bp.before_request
     def who() -> Any:
@@ -68,9 +83,12 @@ def blueprint(services: Services) -> Blueprint:
         if any("\x00" in v for values in request.values.listvalues() for v in values):
             abort(400, "a field of this request contains a NUL character, which memfix neither stores nor searches")
         if not signs_in:
-            proxied = any(h in request.headers for h in ("X-Forwarded-For", "Forwarded", "X-Real-IP"))
-            if proxied or not _loopback(request.remote_addr):  # a proxy on this machine is not this machine
-                abort(403, "this dashboard has no sign-in configured, so it answers this machine only")
+            proxied = [h for h in FORWARDING if h in request.headers]
+            if proxied or not _loopback(request.remote_addr) or not this_machine(request.host):
+                abort(403, "this dashboard has no sign-in configured, so it answers this machine only: a request "
+                      "from another address, through a proxy (" + (", ".join(proxied) or "none seen") + ") or for "
+                      "another host name is refused. To serve it through a proxy, configure sign-in "
+                      "(GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET).")
             g.who, g.access = "local", {s.local_installation: None}  # None: every repository, with write
         elif sid := session.get("sid"):
             if found := services.sessions.load(sid):
@@ -244,6 +262,8 @@ def blueprint(services: Services) -> Blueprint:
 
         if s.github_app_id:
             abort(404)
+        if (done := _registered()) is not None:
+            return done
         organization = request.args.get("organization", "").strip() or None
         session["setup_state"] = state = secrets.token_urlsafe(24)
         return page("setup.html", action=new_app_url(s.github_web_url, state, organization),
@@ -257,6 +277,8 @@ def blueprint(services: Services) -> Blueprint:
         expected = session.pop("setup_state", None)
         if s.github_app_id:
             abort(404)
+        if (done := _registered()) is not None:
+            return done
         if not expected or not hmac.compare_digest(request.args.get("state", ""), expected):
             return page("message.html", title="Registration refused",
                         text="This registration did not start on this page, or it was already used. Start again."), 400
@@ -267,6 +289,17 @@ def blueprint(services: Services) -> Blueprint:
             return page("message.html", title="Registration failed",
                         text=f"{exc}. GitHub's codes are good once, for an hour: start again."), 400
         return page("registered.html", app=app, saved=saved, env_file=str(_env_file().resolve()))
+
+    def _registered() -> Any:
+        """Registration happens once: an App saved by this server is never replaced by a second one."""
+        from core.settings import read_env_file
+
+        if not read_env_file(_env_file()).get("GITHUB_APP_ID"):
+            return None
+        return page("message.html", title="memfix is registered",
+                    text=f"An App is already saved in {_env_file().resolve()}; restart memfix serve to use it. "
+                         "Registration happens once: to register another App, remove its lines from that file "
+                         "first."), 409
 
     return bp
 

@@ -126,7 +126,9 @@ def serve(serve_settings, fake_github):
     from tests.fakes import payloads as P
 
     services = Services(serve_settings, local=True)
-    server = make_server("127.0.0.1", 0, create_app(services), threaded=True)
+    app = create_app(services)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    app.config["MEMFIX_ADDRESS"] = f"http://127.0.0.1:{server.server_port}"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     fake_github.add_repo("acme/api", {"app.py": "import os\n"})

@@ -1,0 +1,185 @@
+"""The local dashboard's "this machine only" rule and the webhook's body bound, on a real `memfix serve` process
+(waitress in front): every forwarding header a proxy adds, a DNS-rebinding Host, IPv6 loopback, a source that is
+not this machine (from a network namespace this test makes), registration once, and a body larger than any
+delivery refused without the server taking it in."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from handlers.dashboard import FORWARDING
+from tests.test_serve_stop import _free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+TENANT = 73_000_001
+
+
+def start(pg_url: str, tmp_path: Path, *args: str, **extra: str) -> tuple[subprocess.Popen, int]:
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": pg_url, "GITHUB_WEBHOOK_SECRET": "s",
+           "GITHUB_APP_ID": "1", "MEMFIX_LOCAL_INSTALLATION": str(TENANT), "MEMFIX_ENV_FILE": str(tmp_path / ".env"),
+           "MEMFIX_QUEUE_NAME": f"edge-{uuid.uuid4().hex[:8]}", **extra}
+    for name in ("GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET", "MEMFIX_PUBLIC_URL"):
+        env.setdefault(name, "")
+    server = subprocess.Popen([sys.executable, "-m", "handlers.cli", "serve", "--port", str(port), "--grace", "1",
+                               *args], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = server.stdout.readline()
+    assert "memfix listening" in line, server.stderr.read() if server.poll() is not None else line
+    return server, port
+
+
+def stop(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+def get(host: str, port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
+    conn = http.client.HTTPConnection(host, port, timeout=20)
+    try:
+        conn.request("GET", path, headers=headers or {})
+        answer = conn.getresponse()
+        return answer.status, answer.read().decode("utf-8", "replace")
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="module")
+def local(pg_url, tmp_path_factory):
+    server, port = start(pg_url, tmp_path_factory.mktemp("edge"))
+    yield port
+    stop(server)
+
+
+def test_this_machine_sees_the_local_dashboard(local):
+    status, page = get("127.0.0.1", local, f"/installations/{TENANT}")
+    assert status == 200 and "Local mode" in page
+    assert get("127.0.0.1", local, f"/installations/{TENANT}", {"Host": f"localhost:{local}"})[0] == 200
+
+
+@pytest.mark.parametrize("header", FORWARDING)
+def test_a_request_a_proxy_forwarded_is_refused(local, header):
+    status, page = get("127.0.0.1", local, f"/installations/{TENANT}", {header: "203.0.113.7"})
+    assert status == 403 and header in page and "sign-in" in page
+
+
+@pytest.mark.parametrize("host", ["rebind.attacker.example", f"rebind.attacker.example:{8000}", "127.0.0.1.nip.io",
+                                  "[::ffff:7f00:1]", "localhost:notaport"])
+def test_a_page_asked_for_under_another_name_is_refused(local, host):
+    assert get("127.0.0.1", local, f"/installations/{TENANT}", {"Host": host})[0] in (400, 403)
+    assert get("127.0.0.1", local, "/setup", {"Host": host})[0] in (400, 403)
+
+
+def test_ipv6_loopback_is_this_machine(pg_url, tmp_path):
+    try:
+        server, port = start(pg_url, tmp_path, "--host", "::1")
+    except AssertionError as exc:
+        pytest.skip(f"this machine cannot listen on [::1]: {exc}")
+    try:
+        assert get("::1", port, f"/installations/{TENANT}")[0] == 200
+        assert get("::1", port, f"/installations/{TENANT}", {"Host": "attacker.example"})[0] == 403
+    finally:
+        stop(server)
+
+
+@pytest.fixture
+def namespace():
+    """A second host on this machine: a network namespace joined to this one by a veth pair (10.213.7.0/30)."""
+    name, here, there = f"mfx-{uuid.uuid4().hex[:6]}", f"mfx{uuid.uuid4().hex[:6]}", f"mfx{uuid.uuid4().hex[:6]}"
+    steps = [["ip", "netns", "add", name], ["ip", "link", "add", here, "type", "veth", "peer", "name", there],
+             ["ip", "link", "set", there, "netns", name], ["ip", "addr", "add", "10.213.7.1/30", "dev", here],
+             ["ip", "link", "set", here, "up"],
+             ["ip", "netns", "exec", name, "ip", "addr", "add", "10.213.7.2/30", "dev", there],
+             ["ip", "netns", "exec", name, "ip", "link", "set", there, "up"]]
+    try:
+        for step in steps:
+            subprocess.run(step, check=True, capture_output=True, timeout=10)
+    except (OSError, subprocess.SubprocessError) as exc:
+        subprocess.run(["ip", "netns", "del", name], capture_output=True)
+        pytest.skip(f"no network namespace can be made here ({exc}): the non-loopback source is not tried")
+    yield name
+    subprocess.run(["ip", "link", "del", here], capture_output=True)
+    subprocess.run(["ip", "netns", "del", name], capture_output=True)
+
+
+def test_a_source_that_is_not_this_machine_is_refused(pg_url, tmp_path, namespace):
+    server, port = start(pg_url, tmp_path, "--host", "10.213.7.1")
+    try:
+        probe = ("import http.client,sys; c = http.client.HTTPConnection('10.213.7.1', int(sys.argv[1]), timeout=20);"
+                 f" c.request('GET', '/installations/{TENANT}', headers={{'Host': 'localhost'}});"
+                 " print(c.getresponse().status)")
+        out = subprocess.run(["ip", "netns", "exec", namespace, sys.executable, "-c", probe, str(port)],
+                             capture_output=True, text=True, timeout=60)
+        assert out.stdout.strip() == "403", out.stderr
+    finally:
+        stop(server)
+
+
+def test_registration_happens_once(pg_url, tmp_path):
+    (tmp_path / ".env").write_text('GITHUB_APP_ID="4242"\n')  # saved by a first registration, not yet restarted
+    server, port = start(pg_url, tmp_path, GITHUB_APP_ID="")
+    try:
+        status, page = get("127.0.0.1", port, "/setup")
+        assert status == 409 and "already saved" in page
+        assert get("127.0.0.1", port, "/setup/callback?code=attacker&state=x")[0] == 409
+    finally:
+        stop(server)
+    assert (tmp_path / ".env").read_text() == 'GITHUB_APP_ID="4242"\n'
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def test_a_body_larger_than_any_delivery_is_refused_without_being_taken_in(pg_url, tmp_path):
+    server, port = start(pg_url, tmp_path, MEMFIX_MAX_BODY_BYTES=str(1024 * 1024))
+    try:
+        before = _rss_kib(server.pid)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.putrequest("POST", "/webhook")  # says 400 MiB, sends a little: refused on what it says
+        conn.putheader("Content-Length", str(400 * 1024 * 1024))
+        conn.endheaders()
+        conn.send(b"{" * 4096)
+        assert conn.getresponse().status == 413
+        conn.close()
+        status, sent = _chunked(port, 64)  # 64 MiB, chunked: no length to refuse it by
+        assert status in ("413", "reset") and sent < 32 * 1024 * 1024, (status, sent)  # cut off long before the end
+        grown = _rss_kib(server.pid) - before
+        assert grown < 32 * 1024, f"the server grew by {grown} KiB taking in a refused body"
+    finally:
+        stop(server)
+
+
+def _chunked(port: int, mebibytes: int) -> tuple[str, int]:
+    """POST a chunked body of `mebibytes`; (the answer's status, or "reset" when the server hung up on the sender
+    first, as it may once it has answered; the bytes sent by then)."""
+    import socket
+
+    sent = 0
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(b"POST /webhook HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n")
+        chunk = b"100000\r\n" + b"x" * 0x100000 + b"\r\n"
+        try:
+            for _ in range(mebibytes):
+                sock.sendall(chunk)
+                sent += len(chunk)
+            sock.sendall(b"0\r\n\r\n")
+        except OSError:  # refused mid-body: the answer may still be readable
+            pass
+        try:
+            answer = sock.recv(64)
+        except OSError:
+            return "reset", sent
+        return (answer.split(b" ")[1].decode() if answer.startswith(b"HTTP/") else "reset"), sent
