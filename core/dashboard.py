@@ -42,6 +42,8 @@ class InstallationView:
     breakers: list[dict]
     action_points: list[dict]
     totals: Week
+    runs: list[dict] = field(default_factory=list)  # the latest, newest first
+    learned: list[dict] = field(default_factory=list)  # the insights most recently saved or reinforced
 
 
 @dataclass
@@ -103,13 +105,19 @@ class Dashboard:
                 " WHERE a.status = 'open' AND a.target_repository = ANY(%(r)s)"
                 " AND a.source_repository = ANY(%(r)s)"  # where it came from is as private as that repository
                 " ORDER BY a.id DESC LIMIT %(n)s", {"r": repos, "n": PAGE}).fetchall()
+            recent = conn.execute("SELECT id, repository, pipeline, phase, findings, patches, prs_opened, started_at"
+                                  " FROM runs WHERE repository = ANY(%s) ORDER BY id DESC LIMIT 10",
+                                  (repos,)).fetchall()
+            learned = conn.execute(f"SELECT repository, {_INSIGHT_COLUMNS} FROM workflow_insights"
+                                   " WHERE repository = ANY(%s) ORDER BY updated_at DESC, id DESC LIMIT 10",
+                                   (repos,)).fetchall()
         by_week: dict[str, dict[str, int]] = {}
         for row in [*runs, *prs]:
             by_week.setdefault(row["week"], {}).update({k: v for k, v in row.items() if k != "week"})
         weeks = [Week(w, **values) for w, values in sorted(by_week.items())]
         totals = Week("all", *(sum(getattr(w, f) for w in weeks) for f in ("runs", "opened", "merged", "closed",
                                                                             "ci_failed")))
-        return InstallationView(tenant, repos, weeks, breakers, points, totals)
+        return InstallationView(tenant, repos, weeks, breakers, points, totals, recent, learned)
 
     def repository(self, tenant: int, repo: str, filters: dict[str, str], query: str = "") -> RepositoryView:
         filters = {k: v for k, v in filters.items() if v in {"type": INSIGHT_TYPES, "severity": SEVERITIES,

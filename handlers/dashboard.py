@@ -137,6 +137,8 @@ def blueprint(services: Services) -> Blueprint:
 
     @bp.get("/")
     def index() -> Any:
+        if g.local:  # this machine's own runs and memory, with registration offered while there is no App
+            return installation_page(s.local_installation, register=not s.github_app_id)
         if not s.github_app_id:
             return redirect(url_for("dashboard.setup"))
         if g.who is None:
@@ -185,9 +187,12 @@ def blueprint(services: Services) -> Blueprint:
     @bp.get("/installations/<int:installation>")
     @signed_in
     def installation(installation: int) -> Any:
+        return installation_page(installation)
+
+    def installation_page(installation: int, register: bool = False) -> str:
         repos_of(installation)
         view = board().installation(installation, lambda repo: visible(installation, repo))
-        return page("installation.html", view=view, chart=_chart(view.weeks))
+        return page("installation.html", view=view, chart=_chart(view.weeks), register=register)
 
     @bp.get("/installations/<int:installation>/repos/<owner>/<name>")
     @signed_in

@@ -65,9 +65,10 @@ def test_local_mode_shows_the_local_installation_to_this_machine_only(serve, ten
     services = serve.services
     insight_id, run_id = seed(services, tenant_id)
     with client() as web:
-        home = web.get(f"{serve.url}/")
-        assert home.status_code == 200 and str(home.url).endswith(f"/installations/{tenant_id}")
-        assert "Local mode" in home.text and REPO in home.text
+        home = web.get(f"{serve.url}/")  # the local installation itself: its runs and what it learned
+        assert home.status_code == 200 and f"<h1>Installation {tenant_id}</h1>" in home.text
+        assert "Local mode" in home.text and REPO in home.text and f'href="/runs/{run_id}"' in home.text
+        assert "SQL built from f-strings" in home.text and "register-app" not in home.text
         repo = web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}")
         assert "SQL built from f-strings" in repo.text and "held back" in repo.text and "Local mode" in repo.text
         found = web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}", params={"q": "login query"})
@@ -168,9 +169,12 @@ def unregistered(tmp_path, monkeypatch):
 
 @pytest.mark.unregistered
 def test_the_manifest_flow_registers_the_app_and_saves_its_credentials(unregistered, fake_github, serve):
+    seed(serve.services, serve.services.settings.local_installation)
     with client() as web:
-        setup = web.get(f"{serve.url}/")
-        assert str(setup.url).endswith("/setup") and f"{serve.url}/webhook" in setup.text
+        home = web.get(f"{serve.url}/")  # local runs and memory, with registration offered as a section
+        assert "register-app" in home.text and 'href="/setup"' in home.text and "SQL built from f-strings" in home.text
+        setup = web.get(f"{serve.url}/setup")
+        assert f"{serve.url}/webhook" in setup.text
         action = re.search(r'<form id="register" method="post" action="([^"]+)"', setup.text)[1].replace("&amp;", "&")
         manifest = re.search(r"name=\"manifest\" value='([^']+)'", setup.text)[1]
         create = web.post(action, data={"manifest": html.unescape(manifest)})  # as a browser decodes the attribute

@@ -80,15 +80,13 @@ def requirement_names(path: Path) -> set[str]:
     return names
 
 
-def test_cfn_lint_finds_no_errors():
+def test_cfn_lint_is_clean_as_sam_validate_lint_wants_it():
+    """`sam validate --lint` runs cfn-lint and fails on a warning as on an error: nothing may be reported."""
     cfn_lint = Path(sys.executable).with_name("cfn-lint")
     out = subprocess.run([str(cfn_lint), "--format", "parseable", str(TEMPLATE)], capture_output=True, text=True,
                          cwd=ROOT, timeout=300)
-    if out.stdout.strip():
-        print("cfn-lint:\n" + out.stdout)  # warnings are allowed; -s shows them
-    errors = [line for line in out.stdout.splitlines() if re.search(r":E\d{4}:", line)]
     # exit status bits: 1 fatal, 2 errors, 4 warnings, 8 informational
-    assert out.returncode & 3 == 0 and not errors, out.stdout + out.stderr
+    assert out.returncode == 0 and not out.stdout.strip(), out.stdout + out.stderr
 
 
 def test_worker_reports_partial_batch_failures(resources):
