@@ -111,3 +111,73 @@ def test_nul_bytes_and_oversize_memory_are_permanent_refusals_not_retries(serve,
     assert "❌ `/remember` failed" in reply and "the limit is 10,000" in reply
     assert serve.services.insights.for_repository(tenant_id, REPO) == []
     assert serve.services.queue.dead == []
+
+
+# ---- a repository's own text: each kind of hostile YAML or TOML is refused by name, and the rest goes on ----
+
+HOSTILE_YAML = {
+    "nested 3,000 deep": ("ignore:\n" + "".join(f"{'  ' * i}- \n" for i in range(1, 40)) + "  " * 40 + "- x\n",
+                          "nested more than 32 levels"),
+    "flow-nested 3,000 deep": ("ignore: " + "[" * 3000 + "]" * 3000 + "\n", "nested more than 32 levels"),
+    "an integer of 5,000 digits": ("max_prs: " + "9" * 5000 + "\n", "a number of 5,000 characters"),
+    "a hex integer of 100 digits": ("max_prs: 0x" + "f" * 100 + "\n", "a number of 102 characters"),
+    "25,000 values": ("ignore: [" + ",".join(["a"] * 25_000) + "]\n", "more than 20,000 values"),
+    "a lone surrogate": ("python: \"3.\ud8008\"\n", "not valid Unicode"),
+}
+
+
+@pytest.mark.parametrize("kind", HOSTILE_YAML)
+def test_hostile_yaml_in_the_configuration_is_refused_and_the_defaults_apply(alarm, kind):
+    text, said = HOSTILE_YAML[kind]
+    config, problems = parse_config(text)
+    assert config == RepoConfig()
+    [problem] = problems
+    assert problem.startswith(".github/memfix.yml") and said in problem and "using the defaults" in problem
+
+
+@pytest.mark.parametrize("kind", HOSTILE_YAML)
+def test_hostile_front_matter_skips_that_letter_by_name(alarm, kind):
+    from core.memory.letters import LetterError, parse_letter
+
+    text, said = HOSTILE_YAML[kind]
+    path = ".memory/letter_20240301_ab12.md"
+    with pytest.raises(LetterError, match="front matter|not UTF-8") as refused:  # bytes: a surrogate is no UTF-8
+        parse_letter(REPO, path, f"---\n{text}---\n# Title\nBody\n".encode("utf-8", "surrogatepass"))
+    assert path in str(refused.value)
+    assert parse_letter(REPO, path, b"---\ntags: [a]\n---\n# Fine\nBody\n").title == "Fine"  # the next one reads
+
+
+def test_a_quoted_long_number_is_text_and_accepted():
+    config, problems = parse_config(f"model: \"{'1' * 100}\"\n")
+    assert not any("number" in p for p in problems)
+
+
+@pytest.mark.parametrize("pyproject", ["[project]\nrequires-python = " + "[" * 5000 + "]" * 5000,
+                                       "[tool.ruff]\nline-length = " + "9" * 5000,
+                                       "[project]\nname = 'x'\n" + "#" * (2 * 1024 * 1024)])
+def test_a_project_file_that_cannot_be_read_tells_nothing_and_the_run_goes_on(alarm, pyproject):
+    from core.pipelines.project import read_profile
+
+    profile = read_profile(lambda name: pyproject if name == "pyproject.toml" else None)
+    assert "nothing in the repository says" in profile.target.describe()
+
+
+def test_a_push_with_hostile_configuration_and_letter_finishes_once_and_says_why(serve, fake_github, tenant_id):
+    bad, good = ".memory/letter_20240301_bad1.md", ".memory/letter_20240302_ok12.md"
+    sha = fake_github.push(REPO, "main", {".github/memfix.yml": "max_prs: " + "9" * 5000 + "\n",
+                                          bad: "---\ntags: " + "[" * 3000 + "]" * 3000 + "\n---\n# Deep\n",
+                                          good: "# Releases on Tuesdays\nAlways.\n"})
+    assert serve("push", P.push(installation=tenant_id, repo=REPO, after=sha,
+                                commits=[{"added": [bad, good], "modified": [], "removed": []}])) == 202
+    assert serve.drain()
+    [note] = fake_github.commit_comments(REPO)
+    assert f"- skipped `{bad}`" in note["body"] and "nested more than 32 levels" in note["body"]
+    assert serve.services.entries.search(tenant_id, "releases tuesdays")  # the other letter imported
+    cid = fake_github.add_comment(REPO, 1, "/autofix app.py", user="alice")["id"]
+    assert serve("issue_comment", P.issue_comment("/autofix app.py", installation=tenant_id, repo=REPO,
+                                                  comment_id=cid, pull_request=False)) == 202
+    assert serve.drain()
+    [reply] = [c["body"] for c in fake_github.comments(REPO, 1) if f"command:{REPO}:{cid}" in c["body"]]
+    assert "a number of 5,000 characters is not accepted" in reply and "using the defaults" in reply
+    with serve.services.db.tenant(tenant_id) as conn:
+        assert {r["status"] for r in conn.execute("SELECT status FROM jobs").fetchall()} == {"done"}

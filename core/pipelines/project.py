@@ -164,10 +164,17 @@ def find_team_rules(texts: dict[str, str | None]) -> TeamRules:
 
 # ---- reading ----
 
+MAX_TOML_CHARS = 1024 * 1024
+
+
 def _toml_file(text: str | None) -> dict:
+    """A project file as TOML, or nothing: what cannot be read (too large, nested past the interpreter's recursion,
+    an integer longer than Python converts) tells memfix nothing, and the run goes on without it."""
+    if not text or len(text) > MAX_TOML_CHARS:
+        return {}
     try:
-        return tomllib.loads(text) if text else {}
-    except tomllib.TOMLDecodeError:
+        return tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError):
         return {}
 
 
