@@ -159,8 +159,6 @@ CREATE OR REPLACE FUNCTION memfix_job_requeue(q text, key text) RETURNS integer
 $$;
 
 -- Owned by the role made for them; every other function stays the migrator's and runs with the caller's rights.
--- (A new owner needs CREATE on the schema while it takes them over, when the migrator is no superuser: Aurora.)
-GRANT CREATE ON SCHEMA public TO memfix_definer;
 ALTER FUNCTION memfix_enter_tenant(bigint) OWNER TO memfix_definer;
 ALTER FUNCTION memfix_tenant() OWNER TO memfix_definer;
 ALTER FUNCTION memfix_claim_delivery(text, text, bigint) OWNER TO memfix_definer;
@@ -174,4 +172,3 @@ ALTER FUNCTION memfix_job_extend(bigint, text, double precision) OWNER TO memfix
 ALTER FUNCTION memfix_job_settle(bigint, text, text, double precision, text) OWNER TO memfix_definer;
 ALTER FUNCTION memfix_job_counts(text) OWNER TO memfix_definer;
 ALTER FUNCTION memfix_job_requeue(text, text) OWNER TO memfix_definer;
-REVOKE CREATE ON SCHEMA public FROM memfix_definer;
