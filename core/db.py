@@ -7,8 +7,6 @@ row-level security isolates tenants and the application's own SQL cannot change 
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 import threading
 import warnings
@@ -125,15 +123,6 @@ def ensure_login_role(url: str, name: str, password: str) -> None:
             conn.execute(sql.SQL("GRANT memfix_app TO {}").format(sql.Identifier(name)))
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
-
-
-def service_login(owner_url: str, name: str) -> str:
-    """`memfix serve` and the CLI log in as their own role, never as the database's owner (whose rights a RESET
-    ROLE would give back). The password is derived from the owner's URL, so every process given that URL derives
-    the same one and nothing is stored; the owner's URL is used only to migrate and to create this login."""
-    password = hmac.new(owner_url.encode(), b"memfix service login", hashlib.sha256).hexdigest()
-    ensure_login_role(owner_url, name, password)
-    return psycopg.conninfo.make_conninfo(owner_url, user=name, password=password)
 
 
 def migrate(url: str, directory: Path = MIGRATIONS_DIR) -> list[str]:

@@ -86,8 +86,7 @@ class DatabaseDeliveries:
         self.db = db
 
     def claim(self, delivery_id: str, event: str, tenant_id: int | None) -> bool:
-        scope = self.db.system() if tenant_id is None else self.db.tenant(tenant_id)  # claimed for its own tenant
-        with scope as conn:  # the application may claim and release, never read the table
+        with self.db.system() as conn:  # the application may claim and release, never read the table
             return conn.execute("SELECT memfix_claim_delivery(%s, %s, %s) AS claimed",
                                 (delivery_id, event, tenant_id)).fetchone()["claimed"]
 

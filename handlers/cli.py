@@ -154,9 +154,7 @@ def _reembed(args: argparse.Namespace) -> int:
     if args.all:
         import psycopg  # the owner's view: the application role sees one tenant at a time
 
-        from core.db import resolve_url
-
-        with psycopg.connect(resolve_url(services.settings)) as conn:
+        with psycopg.connect(services.db.url) as conn:
             tenants = [r[0] for r in conn.execute("SELECT tenant_id FROM installations ORDER BY tenant_id")]
     for tenant in tenants:
         print(f"installation {tenant}: {services.insights.reembed(tenant)} insight(s) embedded "
