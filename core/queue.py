@@ -119,9 +119,12 @@ class PgQueue:
         if row is None:
             return None
         try:
-            return row["id"], Job.from_json(row["payload"]), row["attempt"], ""
+            job = Job.from_json(row["payload"])
         except JobFormatError as exc:
             return row["id"], None, row["attempt"], str(exc)
+        if job.tenant_id != row["tenant_id"]:  # put inside one installation's transaction, naming another: never run
+            return row["id"], None, row["attempt"], f"put for installation {row['tenant_id']}, names {job.tenant_id}"
+        return row["id"], job, row["attempt"], ""
 
     def _work(self, job_id: int, job: Job | None, attempt: int, problem: str) -> None:
         if job is None:  # cannot run, ever: dead at once, and said in the log

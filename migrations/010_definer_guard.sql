@@ -116,24 +116,21 @@ CREATE OR REPLACE FUNCTION public.memfix_session_end(sid text) RETURNS void
   DELETE FROM public.dashboard_sessions WHERE id = sid
 $$;
 
--- A job is put inside its tenant's transaction, under a key and with a body that name that tenant. Workers take,
--- keep and settle jobs of every tenant (they enter each job's tenant to run it).
+-- A job is put inside its tenant's transaction, under a key that names that tenant; the worker runs a job only if
+-- its body names the tenant it was put for (core/queue.py: a body may hold text jsonb cannot, so not checked here).
+-- Workers take, keep and settle jobs of every tenant (they enter each job's tenant to run it).
 DROP FUNCTION public.memfix_job_put(text, text, bigint, text);
 CREATE FUNCTION public.memfix_job_put(q text, key text, body text) RETURNS boolean
-  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  tenant bigint := public.memfix_tenant_of(key);
-  job jsonb := body::jsonb;
-BEGIN
-  IF jsonb_typeof(job -> 'tenant_id') IS DISTINCT FROM 'number' OR (job ->> 'tenant_id')::numeric <> tenant THEN
-    RAISE EXCEPTION 'a job is put for the tenant its transaction entered' USING ERRCODE = '42501';
-  END IF;
-  INSERT INTO public.queued_jobs (queue, claim_key, tenant_id, payload) VALUES (q, key, tenant, body)
-  ON CONFLICT (queue, claim_key) DO NOTHING;
-  RETURN FOUND;
-END $$;
-CREATE OR REPLACE FUNCTION public.memfix_job_take(q text, worker text, lease_seconds double precision)
-  RETURNS TABLE (id bigint, payload text, attempt integer)
+  LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+  WITH put AS (
+    INSERT INTO public.queued_jobs (queue, claim_key, tenant_id, payload)
+    VALUES (q, key, public.memfix_tenant_of(key), body)
+    ON CONFLICT (queue, claim_key) DO NOTHING RETURNING 1
+  ) SELECT EXISTS (SELECT 1 FROM put)
+$$;
+DROP FUNCTION public.memfix_job_take(text, text, double precision);
+CREATE FUNCTION public.memfix_job_take(q text, worker text, lease_seconds double precision)
+  RETURNS TABLE (id bigint, tenant_id bigint, payload text, attempt integer)
   LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
   UPDATE public.queued_jobs AS j SET status = 'running', attempt = j.attempt + 1, locked_by = worker,
     locked_until = now() + make_interval(secs => lease_seconds), updated_at = now()
@@ -141,7 +138,7 @@ CREATE OR REPLACE FUNCTION public.memfix_job_take(q text, worker text, lease_sec
                 WHERE c.queue = q AND ((c.status = 'queued' AND c.not_before <= now())
                                        OR (c.status = 'running' AND c.locked_until < now()))
                 ORDER BY c.not_before, c.id FOR UPDATE SKIP LOCKED LIMIT 1)
-  RETURNING j.id, j.payload, j.attempt
+  RETURNING j.id, j.tenant_id, j.payload, j.attempt
 $$;
 CREATE OR REPLACE FUNCTION public.memfix_job_extend(job bigint, worker text, lease_seconds double precision)
   RETURNS boolean LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
@@ -188,9 +185,9 @@ END $$;
 REVOKE CREATE ON SCHEMA public FROM memfix_definer;
 
 REVOKE ALL ON FUNCTION public.memfix_tenant_of(text), public.memfix_claim_delivery(text, text),
-  public.memfix_job_put(text, text, text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION public.memfix_claim_delivery(text, text), public.memfix_job_put(text, text, text)
-  TO memfix_app;
+  public.memfix_job_put(text, text, text), public.memfix_job_take(text, text, double precision) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION public.memfix_claim_delivery(text, text), public.memfix_job_put(text, text, text),
+  public.memfix_job_take(text, text, double precision) TO memfix_app;
 
 -- Trigger functions run as whoever writes the row: they search pg_catalog, then nothing the session made.
 ALTER FUNCTION public.memory_entries_search_vector() SET search_path = pg_catalog, pg_temp;
