@@ -52,7 +52,7 @@ def _opt(env: Mapping[str, str], name: str) -> str | None:
 @dataclass(frozen=True)
 class Settings:
     # Storage
-    database_url: str | None = field(default=None, repr=False)  # the owner's: memfix serve migrates with it
+    database_url: str | None = field(default=None, repr=False)  # memfix serve: the owner's, to migrate with only
     database_app_url: str | None = field(default=None, repr=False)  # the login memfix serve makes and runs as
     data_dir: Path = Path(".memfix")
     db_app_role: str = "memfix_app"

@@ -304,3 +304,17 @@ def test_memfix_serve_on_the_embedded_database_makes_its_login_and_keeps_its_pas
         pgdata = next((k for k in core_db._embedded if str(k).startswith(str(tmp_path))), None)
         if pgdata is not None:  # this test's server only: the session's database keeps running
             core_db._embedded.pop(pgdata).cleanup()
+
+
+def test_memfix_migrate_makes_the_login_database_app_url_names_and_needs_the_owner(cli, monkeypatch, pg_url):
+    name = f"memfix_login_{uuid.uuid4().hex[:8]}"
+    monkeypatch.setenv("DATABASE_APP_URL", make_conninfo(pg_url, user=name, password="compose-login"))
+    code, out, _ = cli("migrate")  # compose's one-shot `migrate`: the only process with the owner's password
+    assert code == 0 and out.strip() == "database is up to date"
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        assert conn.execute("SELECT rolcanlogin, rolsuper, rolbypassrls, pg_has_role(rolname, 'memfix_app', 'MEMBER')"
+                            " FROM pg_roles WHERE rolname = %s", (name,)).fetchone() == (True, False, False, True)
+        conn.execute(f"DROP ROLE {name}")
+    monkeypatch.delenv("DATABASE_URL")
+    code, _, err = cli("migrate")
+    assert code == 2 and "migrations run as the database's owner: set DATABASE_URL" in err
