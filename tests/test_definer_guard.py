@@ -8,6 +8,7 @@ import shutil
 import stat
 import time
 import uuid
+from contextlib import contextmanager
 
 import psycopg
 import pytest
@@ -282,28 +283,57 @@ def test_memfix_serve_logs_in_as_its_own_login_on_the_test_database(settings, pg
         assert conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()[0] is True
 
 
-def test_memfix_serve_on_the_embedded_database_makes_its_login_and_keeps_its_password(tmp_path):
+@contextmanager
+def own_cluster(data_dir):
+    """An embedded PostgreSQL of this test's own (roles are per cluster), stopped after it; the session's runs on."""
     from core import db as core_db
 
-    settings = Settings(data_dir=tmp_path, github_webhook_secret="s")
-    services = Services(settings, local=True)
     try:
-        with services.db.system() as conn:
-            conn.execute("RESET ROLE")  # nothing to reset to: the pool logged in as the login
-            assert conn.execute("SELECT current_user AS u, rolsuper AS s FROM pg_roles WHERE rolname = current_user"
-                                ).fetchone() == {"u": LOGIN_ROLE, "s": False}
-        kept = tmp_path / LOGIN_PASSWORD_FILE
-        assert stat.S_IMODE(kept.stat().st_mode) == 0o600
-        password = kept.read_text()
-        assert conninfo_to_dict(services.db.url)["password"] == password and len(password) >= 32
-        services.db.close()
-        again = core_db.login_database(settings)  # a restart: the same login, the same password
-        assert again.url == services.db.url and kept.read_text() == password
-        again.close()
+        yield core_db.embedded_url(data_dir)
     finally:
-        pgdata = next((k for k in core_db._embedded if str(k).startswith(str(tmp_path))), None)
-        if pgdata is not None:  # this test's server only: the session's database keeps running
+        for pgdata in [k for k in core_db._embedded if str(k).startswith(str(data_dir))]:
             core_db._embedded.pop(pgdata).cleanup()
+
+
+def test_the_migrations_hand_the_functions_over_when_an_rds_style_master_runs_them(tmp_path):
+    """Aurora's master user is no superuser: it may create roles and owns the database. It makes memfix_definer,
+    grants it to itself and gives it every definer function; TEMPORARY is gone from the application."""
+    with own_cluster(tmp_path) as url:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE ROLE master LOGIN CREATEROLE")
+            conn.execute("CREATE DATABASE app OWNER master")
+        with psycopg.connect(make_conninfo(url, dbname="app"), autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION vector")  # RDS lets its master create it; here the superuser does
+        master = make_conninfo(url, user="master", dbname="app")
+        assert migrate(master) == [p.stem for p in migration_files()]
+        with psycopg.connect(master) as conn:
+            owners = {r[0] for r in conn.execute("SELECT pg_get_userbyid(proowner) FROM pg_proc WHERE prosecdef"
+                                                 " AND pronamespace = 'public'::regnamespace")}
+            facts = conn.execute("SELECT rolsuper, has_database_privilege('memfix_app', 'app', 'TEMPORARY')"
+                                 " FROM pg_roles WHERE rolname = current_user").fetchone()
+    assert owners == {"memfix_definer"} and facts == (False, False)
+
+
+def test_memfix_serve_on_the_embedded_database_makes_its_login_and_keeps_its_password(tmp_path):
+    from core.db import login_database
+
+    settings = Settings(data_dir=tmp_path, github_webhook_secret="s")
+    with own_cluster(tmp_path):
+        first = Services(settings, local=True).db
+        try:
+            with first.system() as conn:
+                conn.execute("RESET ROLE")  # nothing to reset to: the pool logged in as the login
+                assert conn.execute("SELECT current_user AS u, rolsuper AS s FROM pg_roles"
+                                    " WHERE rolname = current_user").fetchone() == {"u": LOGIN_ROLE, "s": False}
+        finally:
+            first.close()
+        again = login_database(settings)  # a restart: the same login, the same password
+        again.close()
+    kept = tmp_path / LOGIN_PASSWORD_FILE
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    password = kept.read_text()
+    assert conninfo_to_dict(first.url)["password"] == password and len(password) >= 32
+    assert again.url == first.url
 
 
 def test_memfix_migrate_makes_the_login_database_app_url_names_and_needs_the_owner(cli, monkeypatch, pg_url):
