@@ -51,6 +51,8 @@ def probe(pg_url):
                 break
             except psycopg.errors.DependentObjectsStillExist:
                 time.sleep(0.05)
+        else:
+            raise AssertionError(f"role {role} still owns objects")
 
 
 def attack(url: str, mine: int, victim: int, payload: str = "") -> dict:
@@ -104,14 +106,14 @@ def test_each_attack_worked_before_the_guard_and_fails_after_it(pg_url, probe, t
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
     try:
-        _before_and_after(pg_url, make_conninfo(pg_url, dbname=name), role, make_conninfo(probe_url, dbname=name),
+        _before_and_after(make_conninfo(pg_url, dbname=name), role, make_conninfo(probe_url, dbname=name),
                           tmp_path, tenant_id)
     finally:
         with psycopg.connect(pg_url, autocommit=True) as conn:
             conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
-def _before_and_after(pg_url, owner_url, role, probe_url, tmp_path, tenant_id):
+def _before_and_after(owner_url, role, probe_url, tmp_path, tenant_id):
     name = conninfo_to_dict(owner_url)["dbname"]
     before = tmp_path / "before"
     before.mkdir()
@@ -263,6 +265,12 @@ def test_jobs_and_delivery_claims_belong_to_the_tenant_the_transaction_entered(d
 
 
 def test_memfix_serve_logs_in_as_its_own_login_on_the_test_database(settings, pg_url):
+    def owner_rights():
+        with psycopg.connect(pg_url) as conn:
+            return conn.execute("SELECT rolsuper, rolcreaterole, rolcanlogin FROM pg_roles"
+                                " WHERE rolname = current_user").fetchone()
+
+    before = owner_rights()
     services = Services(settings, local=True)
     try:
         with services.db.system() as conn:
@@ -279,8 +287,7 @@ def test_memfix_serve_logs_in_as_its_own_login_on_the_test_database(settings, pg
     as_owner = make_conninfo(pg_url, password="not-the-owners")  # the owner named as the login: never demoted
     with pytest.raises(SettingsError, match="is the database owner or a superuser"):
         _ = Services(settings.with_(database_app_url=as_owner), local=True).db
-    with psycopg.connect(pg_url) as conn:
-        assert conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()[0] is True
+    assert owner_rights() == before
 
 
 @contextmanager
