@@ -4,7 +4,8 @@
 -- with their schema, searches pg_temp last, and belongs to memfix_definer, a role with no rights but the tables these
 -- functions use; the application may create no temporary objects; a transaction enters its tenant first, once (a
 -- savepoint rolled back cannot change it); jobs and delivery claims belong to the tenant the transaction entered.
--- A new SECURITY DEFINER function must follow the same rules (tests/test_definer_guard.py checks every one).
+-- A new SECURITY DEFINER function must follow the same rules and be handed over with memfix_to_definer (below);
+-- tests/test_definer_guard.py checks every one.
 
 DO $$
 BEGIN
@@ -169,20 +170,19 @@ CREATE OR REPLACE FUNCTION public.memfix_job_requeue(q text, key text) RETURNS i
   ) SELECT count(*)::integer FROM again
 $$;
 
--- Every definer function to memfix_definer. A non-superuser may give a function only to a role that may create in
--- its schema: memfix_definer may, for these statements only.
-GRANT CREATE ON SCHEMA public TO memfix_definer;
-DO $$
-DECLARE
-  f regprocedure;
+-- Every definer function to memfix_definer, through the one helper a later migration's new one uses too:
+-- `SELECT memfix_to_definer('public.memfix_x(text)');`. A non-superuser (Aurora's master) may give a function only to
+-- a role that may create in its schema: memfix_definer may, for that statement only.
+CREATE FUNCTION public.memfix_to_definer(f regprocedure) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  FOR f IN SELECT p.oid FROM pg_catalog.pg_proc AS p
-            WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE 'memfix\_%'
-              AND (p.prosecdef OR p.proname = 'memfix_tenant_of') LOOP
-    EXECUTE format('ALTER FUNCTION %s OWNER TO memfix_definer', f);
-  END LOOP;
+  GRANT CREATE ON SCHEMA public TO memfix_definer;
+  EXECUTE format('ALTER FUNCTION %s OWNER TO memfix_definer', f);
+  REVOKE CREATE ON SCHEMA public FROM memfix_definer;
 END $$;
-REVOKE CREATE ON SCHEMA public FROM memfix_definer;
+REVOKE ALL ON FUNCTION public.memfix_to_definer(regprocedure) FROM PUBLIC;
+SELECT public.memfix_to_definer(p.oid) FROM pg_catalog.pg_proc AS p
+ WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE 'memfix\_%'
+   AND (p.prosecdef OR p.proname = 'memfix_tenant_of');
 
 REVOKE ALL ON FUNCTION public.memfix_tenant_of(text), public.memfix_claim_delivery(text, text),
   public.memfix_job_put(text, text, text), public.memfix_job_take(text, text, double precision) FROM PUBLIC;
