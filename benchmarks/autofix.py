@@ -119,8 +119,9 @@ def services():
     with tempfile.TemporaryDirectory(prefix="memfix-bench-") as tmp:
         os.chmod(tmp, 0o755)  # the embedded server may run as another system user when we are root
         env = {"MEMFIX_DATA_DIR": tmp}  # nothing else from the environment: offline, no embeddings
-        if os.environ.get("DATABASE_URL"):
-            env["DATABASE_URL"] = os.environ["DATABASE_URL"]
+        for name in ("DATABASE_URL", "DATABASE_APP_URL"):  # the owner migrates, the login runs
+            if os.environ.get(name):
+                env[name] = os.environ[name]
         s = Services(Settings.from_env(env), local=True)
         t = time.perf_counter()
         s.pipeline_runner  # noqa: B018 — start the database and migrate outside the timings

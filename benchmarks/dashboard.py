@@ -89,8 +89,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="memfix-dashboard-") as tmp:
         os.chmod(tmp, 0o755)  # the embedded server may run as another system user when we are root
         env = {"MEMFIX_DATA_DIR": tmp, "MEMFIX_LOCAL_INSTALLATION": str(TENANT), "GITHUB_APP_ID": "1"}
-        if os.environ.get("DATABASE_URL"):
-            env["DATABASE_URL"] = os.environ["DATABASE_URL"]
+        for name in ("DATABASE_URL", "DATABASE_APP_URL"):  # the owner migrates, the login runs
+            if os.environ.get(name):
+                env[name] = os.environ[name]
         services = Services(Settings.from_env(env), local=True)
         try:
             drop(services.db)

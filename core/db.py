@@ -1,13 +1,16 @@
-"""PostgreSQL access: the embedded server, migrations, and tenant-scoped transactions.
+"""PostgreSQL access: the embedded server, migrations, the application's login, and tenant-scoped transactions.
 
-The only module that imports psycopg. Application work runs as a role that is not the table
-owner, with the tenant entered once per transaction through `memfix_enter_tenant` (migrations/004), so
-row-level security isolates tenants and the application's own SQL cannot change which tenant it sees.
+The only module that imports psycopg. Application work runs as a login that owns nothing and can become nothing
+more (`memfix serve`, the CLI and the AWS functions; the owner only migrates and makes that login), with the tenant
+entered first and once per transaction through `memfix_enter_tenant` (migrations/004, 010), so row-level security
+isolates tenants and the application's own SQL cannot change which tenant it sees.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import secrets
 import threading
 import warnings
 from collections.abc import Iterator
@@ -20,12 +23,14 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
 from core.errors import PermanentError, TransientError
-from core.settings import Settings
+from core.settings import Settings, SettingsError
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 _MIGRATION_LOCK = 7_310_042  # advisory lock key: one migrator at a time across processes
+LOGIN_ROLE = "memfix_login"  # the embedded database's application login
+LOGIN_PASSWORD_FILE = "db-login-password"  # its password, beside the embedded database in MEMFIX_DATA_DIR
 _embedded: dict[Path, object] = {}
 _embedded_lock = threading.Lock()
 
@@ -116,13 +121,84 @@ def ensure_login_role(url: str, name: str, password: str) -> None:
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
         try:
-            exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (name,)).fetchone()
+            exists = conn.execute("SELECT rolsuper OR rolbypassrls OR rolname = current_user AS mighty"
+                                  " FROM pg_roles WHERE rolname = %s", (name,)).fetchone()
+            if exists and exists[0]:  # never the owner (or a superuser) demoted into the application's login
+                raise ValueError(f"the application's login {name!r} is the database owner or a superuser: "
+                                 "name a role of its own")
             verb = "ALTER" if exists else "CREATE"
             conn.execute(sql.SQL("{} ROLE {} LOGIN INHERIT NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD {}").format(
                 sql.SQL(verb), sql.Identifier(name), sql.Literal(password)))
             conn.execute(sql.SQL("GRANT memfix_app TO {}").format(sql.Identifier(name)))
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
+
+
+def owner_url(settings: Settings) -> str | None:
+    """The database owner's URL, which migrates and makes the application's login: DATABASE_URL, or the embedded
+    server's when no URL is set; None in a process given only DATABASE_APP_URL."""
+    if settings.database_url:
+        return settings.database_url
+    return resolve_url(settings) if settings.embedded_database else None
+
+
+def prepare(settings: Settings) -> tuple[list[str], str | None]:
+    """(migrations applied, the URL the application logs in with): with the owner's URL, pending migrations applied
+    and the application's login made (DATABASE_APP_URL's role and password; on the embedded database
+    `memfix_login`, its password kept in MEMFIX_DATA_DIR); None when there is no login to log in with."""
+    owner, url = owner_url(settings), settings.database_app_url
+    if owner is None:
+        return [], url
+    applied = migrate(owner)
+    if url:
+        login = psycopg.conninfo.conninfo_to_dict(url)
+        name, password = login.get("user"), login.get("password")
+    elif settings.embedded_database:
+        name, password = LOGIN_ROLE, _kept_password(settings.data_dir / LOGIN_PASSWORD_FILE)
+        url = psycopg.conninfo.make_conninfo(owner, user=name, password=password)
+    else:
+        return applied, None
+    try:
+        ensure_login_role(owner, name, password)
+    except ValueError as exc:
+        raise SettingsError(f"DATABASE_APP_URL: {exc}") from None
+    return applied, url
+
+
+def login_database(settings: Settings) -> Database:
+    """`memfix serve`'s and the CLI's pool, logged in as the application's login with no role to set, so nothing it
+    runs can RESET ROLE to the owner's rights."""
+    if settings.database_url and not settings.database_app_url:
+        raise SettingsError("DATABASE_URL is the database owner's, which memfix only migrates with: set "
+                            "DATABASE_APP_URL too, the login memfix makes and runs as (for example "
+                            "postgresql://memfix_login:<a password>@<host>/<database>)")
+    _, url = prepare(settings)
+    return Database(url, app_role=None, timeout=settings.db_pool_timeout)
+
+
+def installations(url: str) -> list[int]:
+    """Every installation's id, read as the owner `url` (the application sees one tenant per transaction)."""
+    with psycopg.connect(url) as conn:
+        return [r[0] for r in conn.execute("SELECT tenant_id FROM installations ORDER BY tenant_id")]
+
+
+def _kept_password(path: Path) -> str:
+    """The embedded login's password: made once (the first of racing processes wins), readable by this user only."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        with os.fdopen(os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
+            out.write(secrets.token_urlsafe(32))
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    password = path.read_text(encoding="utf-8").strip()
+    if not password:
+        raise SettingsError(f"{path} is empty: delete it and memfix makes a new password for its login")
+    return password
 
 
 def migrate(url: str, directory: Path = MIGRATIONS_DIR) -> list[str]:

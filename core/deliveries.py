@@ -23,7 +23,7 @@ class DeliveryLog(Protocol):
     def claim(self, delivery_id: str, event: str, tenant_id: int | None) -> bool:
         """True the first time a delivery id is seen, False for a redelivery."""
 
-    def release(self, delivery_id: str) -> None:
+    def release(self, delivery_id: str, tenant_id: int | None) -> None:
         """Forget a claim whose job could not be enqueued, so a redelivery can succeed."""
 
 
@@ -44,7 +44,7 @@ class MemoryDeliveries:
                 self._seen.popitem(last=False)
             return True
 
-    def release(self, delivery_id: str) -> None:
+    def release(self, delivery_id: str, tenant_id: int | None) -> None:
         with self._lock:
             self._seen.pop(delivery_id, None)
 
@@ -75,21 +75,28 @@ class DynamoDeliveries:
         except Exception as exc:  # botocore errors: throttling, network
             raise TransientError(f"delivery log unavailable: {exc.__class__.__name__}") from exc
 
-    def release(self, delivery_id: str) -> None:
+    def release(self, delivery_id: str, tenant_id: int | None) -> None:
         aws.client("dynamodb").delete_item(TableName=self.table, Key={"delivery_id": {"S": delivery_id}})
 
 
 class DatabaseDeliveries:
-    """Local mode: survives restarts of `memfix serve`."""
+    """Local mode: survives restarts of `memfix serve`. The application may claim and release, never read the table,
+    and only inside the job's own tenant (migrations/010: a claim names its tenant first)."""
 
     def __init__(self, db: Database):
         self.db = db
 
     def claim(self, delivery_id: str, event: str, tenant_id: int | None) -> bool:
-        with self.db.system() as conn:  # the application may claim and release, never read the table
-            return conn.execute("SELECT memfix_claim_delivery(%s, %s, %s) AS claimed",
-                                (delivery_id, event, tenant_id)).fetchone()["claimed"]
+        with self.db.tenant(_installation(tenant_id)) as conn:
+            return conn.execute("SELECT memfix_claim_delivery(%s, %s) AS claimed",
+                                (delivery_id, event)).fetchone()["claimed"]
 
-    def release(self, delivery_id: str) -> None:
-        with self.db.system() as conn:
+    def release(self, delivery_id: str, tenant_id: int | None) -> None:
+        with self.db.tenant(_installation(tenant_id)) as conn:
             conn.execute("SELECT memfix_release_delivery(%s)", (delivery_id,))
+
+
+def _installation(tenant_id: int | None) -> int:
+    if tenant_id is None:  # every job has one: a claim without it is a bug to see, not a delivery to drop
+        raise ValueError("a delivery is claimed inside its installation")
+    return tenant_id

@@ -94,7 +94,7 @@ class Intake:
             try:
                 self.queue.send(job)
             except Exception:
-                self.deliveries.release(claim)  # a redelivery must be able to try again
+                self.deliveries.release(claim, job.tenant_id)  # a redelivery must be able to try again
                 raise
         except TransientError as exc:
             log.error("delivery %s not enqueued: %s", delivery, exc)

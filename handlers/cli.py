@@ -77,9 +77,13 @@ def _address(host: str, port: int) -> str:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from core.db import migrate, resolve_url
+    from core.db import owner_url, prepare
 
-    applied = migrate(resolve_url(get_settings()))
+    settings = get_settings()
+    if owner_url(settings) is None:
+        print("memfix: migrations run as the database's owner: set DATABASE_URL", file=sys.stderr)
+        return 2
+    applied, _ = prepare(settings)  # and the application's login (DATABASE_APP_URL), made or given its password
     print(f"applied {len(applied)} migration(s): {', '.join(applied)}" if applied else "database is up to date")
     return 0
 
@@ -152,10 +156,13 @@ def _reembed(args: argparse.Namespace) -> int:
         return 2
     tenants = [args.installation]
     if args.all:
-        import psycopg  # the owner's view: the application role sees one tenant at a time
+        from core.db import installations, owner_url
 
-        with psycopg.connect(services.db.url) as conn:
-            tenants = [r[0] for r in conn.execute("SELECT tenant_id FROM installations ORDER BY tenant_id")]
+        owner = owner_url(get_settings())
+        if owner is None:
+            print("memfix: --all reads every installation as the database's owner: set DATABASE_URL", file=sys.stderr)
+            return 2
+        tenants = installations(owner)
     for tenant in tenants:
         print(f"installation {tenant}: {services.insights.reembed(tenant)} insight(s) embedded "
               f"with {services.embedder.model}")

@@ -7,8 +7,9 @@ import os
 import uuid
 
 import pytest
+from psycopg.conninfo import make_conninfo
 
-from core.db import Database, embedded_url, migrate
+from core.db import LOGIN_ROLE, Database, embedded_url, ensure_login_role, migrate
 from core.settings import Settings, get_settings
 
 _tenants = itertools.count(10_000 + os.getpid() % 1000 * 100_000, 10)
@@ -20,6 +21,19 @@ def pg_url(tmp_path_factory) -> str:
     backend = os.environ.get("MEMFIX_EMBEDDED_POSTGRES", "auto")
     url = os.environ.get("DATABASE_URL") or embedded_url(tmp_path_factory.mktemp("memfix-data"), backend)
     migrate(url)
+    return url
+
+
+def login_url(owner_url: str) -> str:
+    """The application's login on the test database, as DATABASE_APP_URL names it (memfix serve makes it)."""
+    return make_conninfo(owner_url, user=LOGIN_ROLE, password="test-login-password")
+
+
+@pytest.fixture(scope="session")
+def app_url(pg_url) -> str:
+    """The application's own login (a member of memfix_app and nothing else), as `memfix serve` logs in."""
+    url = login_url(pg_url)
+    ensure_login_role(pg_url, LOGIN_ROLE, "test-login-password")
     return url
 
 
@@ -52,8 +66,8 @@ def aws_env(monkeypatch):
 
 
 @pytest.fixture
-def settings(pg_url) -> Settings:
-    return Settings(database_url=pg_url, github_webhook_secret="test-webhook-secret")
+def settings(pg_url, app_url) -> Settings:
+    return Settings(database_url=pg_url, database_app_url=app_url, github_webhook_secret="test-webhook-secret")
 
 
 @pytest.fixture(scope="session")
@@ -153,11 +167,12 @@ def serve(serve_settings, fake_github):
 
 
 @pytest.fixture
-def cli(monkeypatch, pg_url, tenant_id, capsys):
+def cli(monkeypatch, pg_url, app_url, tenant_id, capsys):
     """`memfix …` in-process on the test database and this test's installation: (exit code, stdout, stderr)."""
     from handlers.cli import main
 
     monkeypatch.setenv("DATABASE_URL", pg_url)
+    monkeypatch.setenv("DATABASE_APP_URL", app_url)
     monkeypatch.setenv("MEMFIX_LOCAL_INSTALLATION", str(tenant_id))
     monkeypatch.delenv("MEMFIX_EMBEDDINGS", raising=False)
     get_settings.cache_clear()

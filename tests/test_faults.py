@@ -14,6 +14,7 @@ import uuid
 from pathlib import Path
 
 from core.queue import PgQueue
+from tests.conftest import login_url
 from tests.fakes import payloads as P
 from tests.test_serve_stop import _free_port
 
@@ -32,8 +33,8 @@ def until(condition, timeout: float = 60.0, what: str = "") -> None:
 
 
 def start(fake, pg_url: str, queue: str, port: int, **extra: str) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": pg_url, "GITHUB_WEBHOOK_SECRET": P.SECRET,
-           "GITHUB_API_URL": fake.url, "GITHUB_APP_ID": str(fake.app_id),
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": pg_url, "DATABASE_APP_URL": login_url(pg_url),
+           "GITHUB_WEBHOOK_SECRET": P.SECRET, "GITHUB_API_URL": fake.url, "GITHUB_APP_ID": str(fake.app_id),
            "GITHUB_APP_PRIVATE_KEY": fake.private_key_pem,
            "MEMFIX_QUEUE_NAME": queue, "MEMFIX_JOB_LEASE_SECONDS": "2", "MEMFIX_JOB_RETRY_BASE_SECONDS": "0.2",
            "MEMFIX_GITHUB_RETRY_BASE_SECONDS": "0.05", **extra}

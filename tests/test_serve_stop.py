@@ -163,8 +163,16 @@ def test_the_container_image_and_compose_file_run_what_the_readme_says():
     compose = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))["services"]
     assert compose["db"]["image"].startswith("pgvector/pgvector:")
     assert compose["web"]["command"][:1] == ["serve"] and compose["worker"]["command"] == ["serve", "--worker"]
-    assert compose["worker"]["environment"]["DATABASE_URL"] == compose["web"]["environment"]["DATABASE_URL"]
-    assert "@db:5432/" in compose["web"]["environment"]["DATABASE_URL"]
+    # Only the one-shot migration knows the owner's password; the app's processes log in as memfix's own login.
+    migration = compose["migrate"]["environment"]
+    owner, login = migration["DATABASE_URL"], migration["DATABASE_APP_URL"]
+    assert compose["migrate"]["command"] == ["migrate"]
+    assert owner.startswith(f"postgresql://{compose['db']['environment']['POSTGRES_USER']}:") and "@db:5432/" in owner
+    assert login.startswith("postgresql://memfix_login:") and "@db:5432/" in login
+    for name in ("web", "worker"):
+        assert compose[name]["environment"]["DATABASE_APP_URL"] == login, name
+        assert "DATABASE_URL" not in compose[name]["environment"], name
+        assert compose[name]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}, name
 
 
 def test_workers_sharing_one_database_take_each_job_once(db):

@@ -48,8 +48,8 @@ def test_a_removal_the_missing_view_would_have_to_confirm_is_not_promoted():
     assert _problem("pkg/ok.py", "x = 1\n", "x = 2\n", complete=False) is None  # nothing removed, nothing to ask
 
 
-def test_the_cli_keeps_the_probe_and_the_reexport_and_fixes_the_rest(tmp_path, monkeypatch, pg_url, tenant_id,
-                                                                      capsys):
+def test_the_cli_keeps_the_probe_and_the_reexport_and_fixes_the_rest(tmp_path, monkeypatch, pg_url, app_url,
+                                                                      tenant_id, capsys):
     import json
 
     from core.settings import get_settings
@@ -62,6 +62,7 @@ def test_the_cli_keeps_the_probe_and_the_reexport_and_fixes_the_rest(tmp_path, m
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(text)
     monkeypatch.setenv("DATABASE_URL", pg_url)
+    monkeypatch.setenv("DATABASE_APP_URL", app_url)
     monkeypatch.setenv("MEMFIX_LOCAL_INSTALLATION", str(tenant_id))
     get_settings.cache_clear()
     assert main(["autofix", str(tmp_path), "--json", "--apply"]) == 0

@@ -86,12 +86,9 @@ TENANT_TABLES = ["installations", "repositories", "jobs", "runs", "memory_entrie
 
 
 @pytest.fixture(scope="module")
-def app_login(pg_url):
-    """A login role that is only a member of memfix_app: a connection with nothing to reset."""
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute("DROP ROLE IF EXISTS memfix_login")
-        conn.execute("CREATE ROLE memfix_login LOGIN IN ROLE memfix_app")
-    database = Database(psycopg.conninfo.make_conninfo(pg_url, user="memfix_login"), app_role=None)
+def app_login(app_url):
+    """The application's login, only a member of memfix_app: a connection with nothing to reset."""
+    database = Database(app_url, app_role=None)
     yield database
     database.close()
 
@@ -174,10 +171,13 @@ def test_the_application_login_cannot_change_its_tenant_or_reach_another(db, app
         answers.append(str(refused.value))
     assert answers[0] == answers[1] == "a referenced record does not exist in this installation"
 
-    with app_login.system() as conn:  # no tenant entered: no tenant row, and deliveries only through functions
+    with app_login.system() as conn:  # no tenant entered: no tenant row
         assert [conn.execute(f"SELECT count(*) AS n FROM {t}").fetchone()["n"] for t in TENANT_TABLES] == \
             [0] * len(TENANT_TABLES)
-        key = f"probe-{uuid.uuid4()}"
-        assert conn.execute("SELECT memfix_claim_delivery(%s, 'push', NULL) AS c", (key,)).fetchone()["c"] is True
-        assert conn.execute("SELECT memfix_claim_delivery(%s, 'push', NULL) AS c", (key,)).fetchone()["c"] is False
+    key = f"{tenant_id}:probe-{uuid.uuid4()}"  # deliveries only through functions, inside their tenant
+    for claimed in (True, False):
+        with app_login.tenant(tenant_id) as conn:
+            assert conn.execute("SELECT memfix_claim_delivery(%s, 'push') AS c", (key,)).fetchone()["c"] is claimed
+    with app_login.tenant(tenant_id) as conn:
         conn.execute("SELECT memfix_release_delivery(%s)", (key,))
+        assert conn.execute("SELECT memfix_claim_delivery(%s, 'push') AS c", (key,)).fetchone()["c"] is True
