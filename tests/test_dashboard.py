@@ -327,7 +327,7 @@ def test_access_is_asked_of_github_again_when_it_is_an_hour_old(serve, fake_gith
 def _session_minutes(services) -> list[int]:
     import psycopg
 
-    with psycopg.connect(services.db.url, autocommit=True) as conn:
+    with psycopg.connect(services.settings.database_url, autocommit=True) as conn:  # as the owner
         return [int(r[0]) for r in conn.execute(
             "SELECT ceil(extract(epoch FROM expires_at - now()) / 60) FROM dashboard_sessions")]
 
@@ -335,7 +335,7 @@ def _session_minutes(services) -> list[int]:
 def _age_sessions(services) -> None:
     import psycopg
 
-    with psycopg.connect(services.db.url, autocommit=True) as conn:  # as the owner: memfix_app cannot touch it
+    with psycopg.connect(services.settings.database_url, autocommit=True) as conn:  # as the owner: the app cannot
         conn.execute("UPDATE dashboard_sessions SET expires_at = now() - interval '1 second'")
 
 

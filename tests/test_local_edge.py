@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from handlers.dashboard import FORWARDING
+from tests.conftest import login_url
 from tests.test_serve_stop import _free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,7 +24,8 @@ TENANT = 73_000_001
 
 def start(pg_url: str, tmp_path: Path, *args: str, **extra: str) -> tuple[subprocess.Popen, int]:
     port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": pg_url, "GITHUB_WEBHOOK_SECRET": "s",
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": pg_url, "DATABASE_APP_URL": login_url(pg_url),
+           "GITHUB_WEBHOOK_SECRET": "s",
            "GITHUB_APP_ID": "1", "MEMFIX_LOCAL_INSTALLATION": str(TENANT), "MEMFIX_ENV_FILE": str(tmp_path / ".env"),
            "MEMFIX_QUEUE_NAME": f"edge-{uuid.uuid4().hex[:8]}", **extra}
     for name in ("GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET", "MEMFIX_PUBLIC_URL"):
