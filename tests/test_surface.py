@@ -6,6 +6,7 @@ import pytest
 
 from core.models import Patch
 from core.pipelines.surface import RepositoryView, surface_problem
+from tests.fakes import payloads as P
 
 
 def _problem(path: str, before: str, after: str, others: dict[str, str] | None = None, complete: bool = True):
@@ -85,3 +86,37 @@ def test_on_github_the_repository_is_read_once_as_an_archive_and_a_used_reexport
     [pr] = memfix_pulls(fake_github)  # app/util.py only
     assert "app/util.py" in pr["title"] and "public surface and dynamic uses kept" in pr["body"]
     assert len([p for m, p, _ in fake_github.requests if "/tarball/" in p]) == 1
+
+
+@pytest.mark.parametrize("answer", [b"<!DOCTYPE html><html><body>502 Bad Gateway</body></html>", b"",
+                                    "truncated", b"\x1f\x8b\x08\x00garbage"])
+def test_an_unreadable_archive_is_an_incomplete_view_and_the_run_goes_on(serve, fake_github, tenant_id, answer):
+    import gzip
+    import io
+    import tarfile
+
+    from tests.test_pipelines import BUGGY, memfix_pulls
+
+    if answer == "truncated":  # a real tarball cut off half way
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w") as tar:
+            data = ("x = 1\n" * 5000).encode()
+            info = tarfile.TarInfo("acme-api-0000000/pkg/big.py")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+        whole = gzip.compress(buffer.getvalue())
+        answer = whole[: len(whole) // 2]
+    fake_github.archives["acme/api"] = answer
+    cid = fake_github.add_comment("acme/api", 1, "/autofix app/util.py", user="alice")["id"]
+    fake_github.push("acme/api", "main", {"app/util.py": BUGGY})
+    assert serve("issue_comment", P.issue_comment("/autofix app/util.py", installation=tenant_id, repo="acme/api",
+                                                  comment_id=cid, pull_request=False)) == 202
+    assert serve.drain()
+    [reply] = [c["body"] for c in fake_github.comments("acme/api", 1) if f"command:acme/api:{cid}" in c["body"]]
+    assert "could not be read" in reply and "were held back" in reply
+    [pr] = memfix_pulls(fake_github)  # F541 fixed; the unused imports, which need the whole view, held back
+    fixed = fake_github.file("acme/api", pr["head"]["ref"], "app/util.py")
+    assert 'return "hello" + name' in fixed and "import os" in fixed
+    with serve.services.db.tenant(tenant_id) as conn:
+        [job] = conn.execute("SELECT status, attempts FROM jobs WHERE kind = 'command'").fetchall()
+    assert job == {"status": "done", "attempts": 1}  # once: no retry, no dead letter

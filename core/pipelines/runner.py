@@ -219,6 +219,9 @@ class PipelineRunner:
             detected = self._background.submit(self.learner.detected, *learn, report.findings) \
                 if self.llm.model is None else None
             self._fix_files(request, run, workspace, sorted(by_file.items()), select, query, report, progress)
+            if self.view is not None and not self.view.complete:
+                report.notes.append(f"the whole repository could not be read ({self.view.reason}); fixes that are "
+                                    "safe only when nothing else uses what they remove were held back")
             self.runs.phase(run, "verifying", f"{len(report.promoted)} verified patches",
                             patches=len(report.promoted), prompt_tokens=report.prompt_tokens)
             if publisher is not None and request.base_branch:

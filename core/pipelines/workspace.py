@@ -6,7 +6,9 @@ import io
 import logging
 import os
 import shutil
+import lzma
 import tarfile
+import zlib
 import tempfile
 from pathlib import Path
 
@@ -144,18 +146,23 @@ class GitHubWorkspace(LocalWorkspace):
             return RepositoryView({}, complete=False, reason=f"its archive is over {MAX_ARCHIVE_BYTES >> 20} MB")
         sources: dict[str, str] = {}
         total = 0
-        with tarfile.open(fileobj=io.BytesIO(archive), mode="r:*") as tar:
-            for member in tar:
-                path = member.name.split("/", 1)[1] if "/" in member.name else ""  # GitHub's top folder
-                if not member.isfile() or not path.endswith(".py"):
-                    continue
-                total += member.size
-                if total > MAX_VIEW_BYTES:
-                    return RepositoryView(sources, complete=False,
-                                          reason=f"its Python sources are over {MAX_VIEW_BYTES >> 20} MB")
-                data = tar.extractfile(member)
-                if data is not None:
-                    sources[path] = data.read().decode("utf-8", errors="replace")
+        try:
+            with tarfile.open(fileobj=io.BytesIO(archive), mode="r:*") as tar:
+                for member in tar:
+                    path = member.name.split("/", 1)[1] if "/" in member.name else ""  # GitHub's top folder
+                    if not member.isfile() or not path.endswith(".py"):
+                        continue
+                    total += member.size
+                    if total > MAX_VIEW_BYTES:
+                        return RepositoryView(sources, complete=False,
+                                              reason=f"its Python sources are over {MAX_VIEW_BYTES >> 20} MB")
+                    data = tar.extractfile(member)
+                    if data is not None:
+                        sources[path] = data.read().decode("utf-8", errors="replace")
+        except (tarfile.TarError, EOFError, OSError, zlib.error, lzma.LZMAError, ValueError) as exc:
+            # GitHub's archive host can answer an error page, a cut-off body or nothing: an incomplete view
+            return RepositoryView(sources, complete=False, reason=f"the repository archive ({len(archive):,} bytes) "
+                                  f"could not be read: {_archive_problem(exc)}")
         return RepositoryView(sources)
 
     def files(self) -> list[str]:
@@ -163,3 +170,10 @@ class GitHubWorkspace(LocalWorkspace):
 
     def close(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _archive_problem(exc: Exception) -> str:
+    if isinstance(exc, EOFError):
+        return "it ends before its last file (cut off)"
+    text = str(exc) or exc.__class__.__name__
+    return text[:120]

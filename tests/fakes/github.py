@@ -158,6 +158,7 @@ class FakeGitHub(FakeServer):
         self._tokens: dict[str, tuple[int, datetime]] = {}  # token → (installation id, expiry)
         self._repos: dict[str, Repo] = {}
         self._faults: list[Fault] = []
+        self.archives: dict[str, bytes] = {}  # repository → what its archive host answers instead of a tarball
         self._ids = itertools.count(1001)
         self._shas = itertools.count(1)
         self._lock = threading.RLock()
@@ -720,6 +721,8 @@ class FakeGitHub(FakeServer):
 
     def _get_tarball(self, repo: Repo, ref: str):
         """The repository at `ref` as GitHub's archive host serves it: one top folder, gzipped."""
+        if repo.full_name in self.archives:  # an error page, a cut-off body, nothing
+            return Response(self.archives[repo.full_name], mimetype="application/x-gzip")
         sha = self._resolve(repo, ref)
         buffer = io.BytesIO()
         with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
