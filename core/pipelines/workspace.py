@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import io
 import logging
+import lzma
 import os
 import shutil
-import lzma
 import tarfile
-import zlib
 import tempfile
+import zlib
 from pathlib import Path
 
 from core.paths import PathError, inside, repo_path
