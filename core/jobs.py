@@ -24,6 +24,7 @@ MARK = "<!-- memfix:job={key} -->"  # lets a person (and memfix) tell which job 
 
 class GitHubReplies(Protocol):
     def react(self, repo: str, comment_id: int, content: str = "eyes") -> None: ...
+    def list_issue_comments(self, repo: str, number: int) -> list[dict]: ...
     def comment(self, repo: str, number: int, body: str) -> int: ...
     def edit_comment(self, repo: str, comment_id: int, body: str) -> None: ...
     def create_commit_comment(self, repo: str, sha: str, body: str) -> int: ...
@@ -104,6 +105,8 @@ class JobRunner:
             log.info("job %s already %s; not acting twice", job.key, entry.status)
             return None
         reply_id = entry.reply_comment_id
+        if reply_id is None and entry.attempts > 1 and _replies(job):
+            reply_id = self._left_reply(job)  # an attempt that died between posting its reply and recording it
         try:
             if (refused := self.refusal(job)) is not None:
                 return self._refuse(job, reply_id, refused)
@@ -164,6 +167,20 @@ class JobRunner:
                                                                "will show the result."))
         self.ledger.set_reply(job, reply_id)
         return reply_id
+
+    def _left_reply(self, job: Job) -> int | None:
+        """memfix's reply to this job on the issue, found by the job's mark, when an earlier attempt posted it."""
+        mark = MARK.format(key=job.key)
+        try:
+            comments = self.github(job.tenant_id).list_issue_comments(job.repo, job.number)
+        except Exception:  # noqa: BLE001 — at worst a second reply, never a lost job
+            log.warning("job %s: could not look for an earlier attempt's reply", job.key, exc_info=True)
+            return None
+        found = next((c["id"] for c in comments if mark in (c.get("body") or "")
+                      and (c.get("user") or {}).get("type") == "Bot"), None)
+        if found is not None:
+            self.ledger.set_reply(job, found)
+        return found
 
     def _report(self, job: Job, reply_id: int | None, text: str) -> None:
         gh = self.github(job.tenant_id)

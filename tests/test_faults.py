@@ -13,6 +13,8 @@ import time
 import uuid
 from pathlib import Path
 
+import pytest
+
 from core.queue import PgQueue
 from tests.conftest import login_url
 from tests.fakes import payloads as P
@@ -165,3 +167,48 @@ def test_postgres_stopped_in_the_middle_of_a_job(fake_github, tmp_path, tenant_i
     assert [j["status"] for j in jobs] == ["done"]
     assert runs[-1]["phase"] == "done" and all(r["phase"] in ("done", "failed") for r in runs)
     assert len(runs) >= 2 and runs[0]["phase"] == "failed", runs  # the run cut off by the outage says so
+
+
+PHASES = {  # where the first attempt is killed: a request to GitHub held until the process is gone
+    "during the reply": ("POST", rf"/repos/{REPO}/issues/\d+/comments"),
+    "before the check run": ("POST", rf"/repos/{REPO}/check-runs"),
+    "while fetching": ("GET", rf"/repos/{REPO}/tarball/.*"),
+    "while publishing": ("PUT", rf"/repos/{REPO}/contents/.*"),
+}
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_a_job_killed_at_any_phase_is_finished_once_and_leaves_nothing_open(fake_github, pg_url, db, tenant_id,
+                                                                            phase):
+    method, path = PHASES[phase]
+    fake_github.add_repo(REPO, {"app/util.py": BUGGY})
+    number = fake_github.open_issue(REPO, "stand-in")
+    queue, port = f"faults-{uuid.uuid4().hex[:8]}", _free_port()
+    fake_github.delay_next(method, path, 3)  # answered after the process that asked is dead: GitHub acted anyway
+    first = start(fake_github, pg_url, queue, port)
+    try:
+        cid = fake_github.add_comment(REPO, number, "/autofix app/util.py", user="alice")["id"]
+        assert post(port, "issue_comment", P.issue_comment("/autofix app/util.py", installation=tenant_id, repo=REPO,
+                                                           number=number, comment_id=cid, pull_request=False)) == 202
+        until(lambda: fake_github.held, what=f"the request {phase}")  # held: the process is killed while it waits
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    time.sleep(3.5)  # the held request completes on GitHub's side, as it would have
+    second = start(fake_github, pg_url, queue, port)
+    try:
+        until(lambda: PgQueue(db, None, queue=queue).counts() == {"done": 1}, what="the job to finish")
+    finally:
+        second.send_signal(signal.SIGTERM)
+        second.communicate(timeout=30)
+    assert len(memfix_pulls(fake_github)) == 1  # no duplicate PR
+    [reply] = replies(fake_github, number)  # one reply, edited to the result
+    assert "**AutoFix** finished" in reply
+    checks = [c for c in fake_github._repos[REPO].check_runs.values() if c["name"] == "memfix autofix"]
+    assert checks and all(c["status"] == "completed" for c in checks)  # none left in progress
+    assert [c["conclusion"] for c in checks].count("success") == 1
+    assert all(c["conclusion"] == "neutral" and "superseded" in c["output"]["title"]
+               for c in checks if c["conclusion"] != "success")
+    assert all(r["phase"] in ("done", "failed") for r in runs_of(db, tenant_id))

@@ -203,3 +203,30 @@ def test_workers_sharing_one_database_take_each_job_once(db):
     per_job = Counter(job for job, _ in done.elements())
     assert sorted(per_job) == list(range(40)) and set(per_job.values()) == {1}  # each once
     assert len({w for _, w in done}) >= 2  # and the work was shared
+
+
+def test_a_restart_after_kill_9_owns_the_embedded_postgres_it_finds_and_stops_it(tmp_path):
+    port, data = _free_port(), tmp_path / "data"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "MEMFIX_DATA_DIR": str(data), "GITHUB_WEBHOOK_SECRET": P.SECRET}
+    for name in ("DATABASE_URL", "DATABASE_APP_URL"):
+        env.pop(name, None)
+
+    def serve() -> subprocess.Popen:
+        server = subprocess.Popen([sys.executable, "-m", "handlers.cli", "serve", "--port", str(port), "--grace", "1"],
+                                  cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert "memfix listening" in server.stdout.readline()
+        return server
+
+    first = serve()
+    first.send_signal(signal.SIGKILL)  # its PostgreSQL lives on, listing a holder that is dead
+    first.wait(10)
+    assert _processes_using(data)
+    second = serve()
+    try:
+        second.send_signal(signal.SIGTERM)
+        _, err = second.communicate(timeout=60)
+    finally:
+        if second.poll() is None:
+            second.kill()
+    assert second.returncode == 0, err
+    assert _processes_using(data) == []  # the restarted server owned what it found, and stopped it

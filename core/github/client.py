@@ -433,14 +433,24 @@ class InstallationClient:
         title: str | None = None,
         summary: str | None = None,
         conclusion: str | None = None,
+        external_id: str | None = None,
     ) -> int:
         body = {
             "name": name,
             "head_sha": head_sha,
             "status": status,
+            **({"external_id": external_id} if external_id else {}),
             **_check_fields(name, conclusion, title, summary),
         }
         return self._json("POST", f"{_split(repo)}/check-runs", json=body)["id"]
+
+    def open_check_runs(self, repo: str, sha: str, name: str) -> list[dict]:
+        """This App's check runs named `name` on a commit that have not completed (id, external_id, status)."""
+        ref = quote(git_ref(sha), safe="")
+        page = self._json("GET", f"{_split(repo)}/commits/{ref}/check-runs",
+                          params={"check_name": name, "filter": "all", "per_page": PER_PAGE}) or {}
+        return [{"id": r["id"], "external_id": r.get("external_id"), "status": r.get("status")}
+                for r in page.get("check_runs") or [] if r.get("status") != "completed"]
 
     def update_check_run(
         self,

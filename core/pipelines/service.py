@@ -30,11 +30,23 @@ log = logging.getLogger(__name__)
 MAX_REPO_FILES = 300  # an issue with no file named scans at most this many Python files
 
 
-def check_run_mirror(gh: GitHubPort, repo: str, head_sha: str | None, name: str) -> Mirror | None:
-    """A GitHub check run on the commit that follows the run's phase; GitHub trouble never fails the run."""
+def check_run_mirror(gh: GitHubPort, repo: str, head_sha: str | None, name: str,
+                     job_key: str | None = None) -> Mirror | None:
+    """A GitHub check run on the commit that follows the run's phase; GitHub trouble never fails the run. The check
+    run carries the job's key (external_id): one a dead attempt of the same job left open is closed as superseded."""
     if not head_sha:
         return None
     state: dict[str, Any] = {"id": None, "seen": set()}
+    title = f"memfix {name}"
+
+    def create(status: str, **fields: Any) -> int:
+        if job_key:
+            for left in gh.open_check_runs(repo, head_sha, title):
+                if left["external_id"] == job_key:
+                    gh.update_check_run(repo, left["id"], conclusion="neutral", title=f"{title}: superseded",
+                                        summary="This attempt stopped with the worker running it; the job was taken "
+                                                "again and its check run on this commit shows the result.")
+        return gh.create_check_run(repo, head_sha, title, status, external_id=job_key, **fields)
 
     def mirror(phase: str, text: str) -> None:
         if phase in state["seen"] and phase not in ("done", "failed"):
@@ -45,12 +57,11 @@ def check_run_mirror(gh: GitHubPort, repo: str, head_sha: str | None, name: str)
                 fields = dict(status="completed", conclusion="success" if phase == "done" else "failure",
                               title=f"memfix {name}: {phase}", summary=text or phase)
                 if state["id"] is None:
-                    state["id"] = gh.create_check_run(repo, head_sha, f"memfix {name}", **fields)
+                    state["id"] = create(**fields)
                 else:
                     gh.update_check_run(repo, state["id"], **fields)
             elif state["id"] is None:
-                state["id"] = gh.create_check_run(repo, head_sha, f"memfix {name}", "in_progress",
-                                                  title=phase, summary=text or phase)
+                state["id"] = create("in_progress", title=phase, summary=text or phase)
             else:
                 gh.update_check_run(repo, state["id"], status="in_progress", title=phase, summary=text or phase)
         except Exception:
@@ -195,7 +206,7 @@ class PipelineService:
             publisher = Publisher(self.proposals, gh, lambda: gh.list_files(repo, target.sha)) \
                 if target.base_branch else None
             report = runner.run(request, workspace, publisher=publisher, config=config,
-                                mirror=check_run_mirror(gh, repo, target.sha, pipeline))
+                                mirror=check_run_mirror(gh, repo, target.sha, pipeline, job_key))
             report.config_problems = settings.problems
             report.notes.insert(0, f"configuration: {settings.source}")
             if target.fork:

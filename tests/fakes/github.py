@@ -155,6 +155,7 @@ class FakeGitHub(FakeServer):
         self._manifest_codes: dict[str, tuple[dict, datetime]] = {}  # code → (manifest, expiry)
         self.apps_created: list[dict] = []
         self._delays: list[list] = []  # [method, path regex, seconds, times]: slow answers, for fault tests
+        self.held: list[tuple[str, str]] = []  # requests being held by delay_next right now or before
         self._tokens: dict[str, tuple[int, datetime]] = {}  # token → (installation id, expiry)
         self._repos: dict[str, Repo] = {}
         self._faults: list[Fault] = []
@@ -339,6 +340,7 @@ class FakeGitHub(FakeServer):
                           and d[1].fullmatch(request.path)), None)
             if found:
                 found[3] -= 1
+                self.held.append((request.method, request.path))
         if found:
             time.sleep(found[2])  # outside the lock: other requests are served meanwhile
 
@@ -890,6 +892,7 @@ class FakeGitHub(FakeServer):
         run = {
             "id": rid,
             "head_sha": data["head_sha"],
+            "external_id": data.get("external_id"),
             "status": "queued",
             "conclusion": None,
             "output": None,
@@ -924,7 +927,8 @@ class FakeGitHub(FakeServer):
 
     def _commit_check_runs(self, repo: Repo, ref: str):
         sha = self._resolve(repo, ref)
-        runs = [r for r in repo.check_runs.values() if r["head_sha"] == sha]
+        runs = [r for r in repo.check_runs.values() if r["head_sha"] == sha
+                and request.args.get("check_name", r["name"]) == r["name"]]
         latest = {r["name"]: r for r in runs} if request.args.get("filter", "latest") == "latest" else None
         shown = list(latest.values()) if latest is not None else runs
         return jsonify(total_count=len(shown), check_runs=_page(copy.deepcopy(shown)))
