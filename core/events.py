@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from core.models import (
@@ -15,6 +15,7 @@ from core.models import (
     Job,
     PullRequestClosedJob,
     PushJob,
+    RepositoryJob,
     ReviewJob,
 )
 
@@ -62,7 +63,11 @@ def route(event: str, payload: dict[str, Any], delivery_id: str, bot_login: str)
     installation = (payload.get("installation") or {}).get("id")
     if not isinstance(installation, int):
         return Routed(None, "no installation in payload")
-    return handler(payload, installation, delivery_id, bot_login)
+    routed = handler(payload, installation, delivery_id, bot_login)
+    repo_id = (payload.get("repository") or {}).get("id")
+    if routed.job is not None and routed.job.repo and isinstance(repo_id, int) and not isinstance(repo_id, bool):
+        return Routed(replace(routed.job, repo_id=repo_id), routed.reason)  # memory is kept by the id
+    return routed
 
 
 def _repo(payload: dict[str, Any]) -> str | None:
@@ -220,6 +225,21 @@ def _installation(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
     return Routed(_installation_job(p, tenant, delivery, action, p.get("repositories")), f"installation {action}")
 
 
+def _repository(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+    action = p.get("action")
+    if action not in ("renamed", "transferred"):
+        return Routed(None, f"repository {action} is not handled")
+    changes = (p.get("changes") or {})
+    if action == "renamed":
+        former = f"{_repo(p).partition('/')[0]}/{((changes.get('repository') or {}).get('name') or {}).get('from')}"
+    else:
+        owner = (changes.get("owner") or {}).get("from") or {}
+        former = f"{(owner.get('user') or owner.get('organization') or {}).get('login')}/{_repo(p).partition('/')[2]}"
+    return Routed(RepositoryJob(tenant_id=tenant, delivery_id=delivery, repo=_repo(p), action=action, former=former,
+                                updated_at=str((p.get("repository") or {}).get("updated_at") or "")),
+                  f"repository {action}")
+
+
 def _installation_repositories(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
     action = p.get("action")
     if action not in ("added", "removed"):
@@ -297,4 +317,5 @@ _ROUTES = {
     "issues": _issues,
     "installation": _installation,
     "installation_repositories": _installation_repositories,
+    "repository": _repository,
 }

@@ -82,12 +82,14 @@ class JobRunner:
         *,
         max_attempts: int = 3,
         refusal: Callable[[Job], str | None] = lambda job: None,
+        observe: Callable[[Job], object] = lambda job: None,
     ):
         self.handlers = handlers
         self.ledger = ledger
         self.github = github
         self.max_attempts = max_attempts
         self.refusal = refusal  # who may make memfix act: asked before anything is acknowledged or started
+        self.observe = observe  # the repository's id and name, before any memory is read (renames, reused names)
 
     def run(self, job: Job, attempt: int = 1) -> JobResult | None:
         """Do the job once. Raises TransientError (or any unexpected error) to ask for a retry;
@@ -110,6 +112,8 @@ class JobRunner:
         try:
             if (refused := self.refusal(job)) is not None:
                 return self._refuse(job, reply_id, refused)
+            if job.repo and job.repo_id:
+                self.observe(job)
             reply_id = self._acknowledge(job, reply_id)
             handler = self.handlers.get(job.kind)
             if handler is None:

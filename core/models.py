@@ -41,6 +41,7 @@ class Job:
     tenant_id: int
     delivery_id: str
     repo: str | None  # owner/name, None for installation-wide jobs
+    repo_id: int | None = None  # the repository's GitHub id: what memory is kept by (a name can change hands)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -221,6 +222,20 @@ class InstallationJob(Job):
     def key(self) -> str:
         ids = ",".join(str(i) for i, _ in sorted(self.repositories))
         return f"installation:{self.tenant_id}:{self.action}:{self.updated_at}:{ids}"
+
+
+@dataclass(frozen=True)
+class RepositoryJob(Job):
+    """A repository was renamed or transferred: its memory follows its id to the new name."""
+
+    kind: ClassVar[str] = "repository"
+    action: str = ""  # renamed | transferred
+    former: str = ""  # the name it had, as the payload says
+    updated_at: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"repository:{self.repo_id}:{self.action}:{self.repo}:{self.updated_at}"
 
 
 @dataclass(frozen=True)

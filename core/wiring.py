@@ -79,7 +79,7 @@ class Services:
     def tenants(self):
         from core.tenants import Tenants
 
-        return Tenants(self.db)
+        return Tenants(self.db, lambda tenant, repo: self.healing.forget(tenant, repo))
 
     # ---- memory ----
 
@@ -235,9 +235,11 @@ class Services:
                 "pr_closed": self.on_pr_closed,
                 "issue": self.pipelines.on_issue,
                 "checks": self.pipelines.on_checks,
+                "repository": self.tenants.on_repository,
             }
             return JobRunner(handlers, JobLedger(self.db), self.github, max_attempts=self.settings.job_max_attempts,
-                             refusal=self.permissions.refusal)
+                             refusal=self.permissions.refusal,
+                             observe=lambda job: self.tenants.observe(job.tenant_id, job.repo_id, job.repo))
 
     @cached_property
     def permissions(self):

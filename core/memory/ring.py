@@ -59,6 +59,9 @@ class Ring(Protocol):
     def recent(self, tenant_id: int, repository: str, limit: int = CAPACITY) -> list[Envelope]:
         """Up to `limit` envelopes of one repository, newest first."""
 
+    def forget(self, tenant_id: int, repository: str) -> None:
+        """Drop a repository's ring: the name now means another repository (or none)."""
+
 
 def envelope_to_json(envelope: Envelope) -> str:
     """The ring's copy: without the model's sections and the diff (the database keeps those; the ring stays small)."""
@@ -93,6 +96,10 @@ class LocalRing:
         with self._lock:
             ring = self._rings.get((int(tenant_id), repository))
             return list(islice(reversed(ring), limit)) if ring else []
+
+    def forget(self, tenant_id: int, repository: str) -> None:
+        with self._lock:
+            self._rings.pop((int(tenant_id), repository), None)
 
 
 class DynamoRing:
@@ -155,6 +162,17 @@ class DynamoRing:
         now = time.time()
         live = sorted((i for i in items if int(i["expires_at"]["N"]) > now), key=lambda i: -int(i["seq"]["N"]))
         return [envelope_from_json(i["envelope"]["S"]) for i in live[:limit]]
+
+
+    def forget(self, tenant_id: int, repository: str) -> None:
+        ddb = aws.client("dynamodb")
+        ring = {"S": self.ring_key(tenant_id, repository)}
+        try:
+            for slot in range(self.capacity):
+                ddb.delete_item(TableName=self.table, Key={"ring": ring, "slot": {"N": str(slot)}})
+            ddb.delete_item(TableName=self.table, Key={"ring": ring, "slot": {"N": _COUNTER_SLOT}})
+        except Exception as exc:  # botocore errors: missing table, throttling, network
+            raise RingUnavailable(f"healing ring unavailable: {exc.__class__.__name__}") from exc
 
 
 def create_table(name: str) -> None:
@@ -272,6 +290,13 @@ class HealingLog:
         merged = from_ring if hit else {
             **{e.id: e for e in self._select(tenant_id, repository, limit)}, **from_ring}
         return sorted(merged.values(), key=lambda e: e.created_at, reverse=True)[:limit]
+
+    def forget(self, tenant_id: int, repository: str) -> None:
+        """The ring's recent attempts under a name that now means another repository (Postgres keeps them, moved)."""
+        try:
+            self.ring.forget(tenant_id, repository)
+        except Exception:  # noqa: BLE001 — the ring is a cache that expires; a failure here loses nothing
+            log.warning("healing ring: could not forget %s", repository, exc_info=True)
 
     def all(self, tenant_id: int, repository: str) -> list[Envelope]:
         """The full history, newest first."""

@@ -6,6 +6,7 @@ import copy
 import hashlib
 import hmac
 import json
+import zlib
 import uuid
 from functools import lru_cache
 from pathlib import Path
@@ -47,10 +48,15 @@ def encode(payload: dict) -> bytes:
     return json.dumps(payload).encode()
 
 
+def repo_id(repo: str) -> int:
+    """A repository's GitHub id in these payloads: one per name, as on GitHub (the examples share one)."""
+    return 100_000 + zlib.crc32(repo.encode()) % 900_000_000
+
+
 def _place(p: dict, *, installation: int, repo: str) -> dict:
     p["installation"] = {"id": installation, "node_id": "x"}
     owner, name = repo.split("/")
-    p["repository"].update(full_name=repo, name=name)
+    p["repository"].update(full_name=repo, name=name, id=repo_id(repo))
     p["repository"]["owner"]["login"] = owner
     return p
 
