@@ -45,7 +45,7 @@ def test_every_link_memfix_writes_points_at_the_enterprise_host(serve, fake_gith
     _comment(serve, fake_github, tenant_id, 1, "/autofix app/util.py")
     review = P.example("pull_request_review", "submitted")
     review["installation"] = {"id": tenant_id}
-    review["repository"]["full_name"] = REPO
+    review["repository"].update(full_name=REPO, id=P.repo_id(REPO))
     review["pull_request"]["number"] = pr["number"]
     review["review"].update(state="approved", id=4242, body="- Good: the unused import is gone for good")
     review["review"]["user"]["login"] = "alice"

@@ -71,7 +71,7 @@ def test_installation_events_follow_ids_too(db, tenant_id):
 
 def test_every_job_carries_its_repositorys_id_and_the_repository_event_routes():
     job = route("issue_comment", P.issue_comment("/recall x", installation=7, repo="o/r"), "d", BOT).job
-    assert job.repo_id == P.example("issue_comment", "created")["repository"]["id"]
+    assert job.repo_id == P.repo_id("o/r")  # the payload's repository.id
     renamed = P.example("repository", "renamed")
     job = route("repository", renamed, "d", BOT).job
     assert isinstance(job, RepositoryJob) and job.repo == "Octocoders/Hello-World" and job.repo_id == 186853261

@@ -77,7 +77,7 @@ def test_approved_review_is_a_review_step(serve, fake_github, tenant_id):
     pr = fake_github.open_pull(REPO, "main")["number"]
     p = P.example("pull_request_review", "submitted")
     p["installation"] = {"id": tenant_id}
-    p["repository"]["full_name"] = REPO
+    p["repository"].update(full_name=REPO, id=P.repo_id(REPO))
     p["pull_request"]["number"] = pr
     p["review"].update(state="approved", author_association="MEMBER", id=777,
                        body="Nice: retries now back off exponentially.\n\n> quoted text is ignored")

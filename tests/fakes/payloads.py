@@ -6,8 +6,8 @@ import copy
 import hashlib
 import hmac
 import json
-import zlib
 import uuid
+import zlib
 from functools import lru_cache
 from pathlib import Path
 
