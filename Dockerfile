@@ -7,8 +7,6 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY core core
 COPY handlers handlers
-COPY migrations migrations
-COPY infra/github-app-manifest.json infra/github-app-manifest.json
 RUN pip install --no-cache-dir '.[llm]' && useradd --system --home /data memfix && mkdir -p /data \
     && chown memfix /data
 USER memfix
@@ -16,6 +14,8 @@ WORKDIR /data
 EXPOSE 8000
 # The .env that one-click App registration writes lives in /data (mount a volume to keep it).
 ENV MEMFIX_ENV_FILE=/data/.env
-HEALTHCHECK CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=5)"
+# Healthy: this container's worker reached the database within two minutes and the job queue answers (workers have no
+# web server; compose adds --url for the web container).
+HEALTHCHECK --interval=30s --timeout=20s --start-period=60s CMD ["memfix", "health"]
 ENTRYPOINT ["memfix"]
 CMD ["serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -65,4 +65,3 @@ build-DashboardFunction:
 build-MigrateFunction:
 	$(LAMBDA_PIP) -r infra/requirements-migrate.txt
 	$(lambda_sources)
-	cp -R migrations "$(ARTIFACTS_DIR)/"

@@ -2,7 +2,7 @@
 
 The only module that imports psycopg. Application work runs as a login that owns nothing and can become nothing
 more (`memfix serve`, the CLI and the AWS functions; the owner only migrates and makes that login), with the tenant
-entered first and once per transaction through `memfix_enter_tenant` (migrations/004, 010), so row-level security
+entered first and once per transaction through `memfix_enter_tenant` (core/migrations/004, 010), so row-level security
 isolates tenants and the application's own SQL cannot change which tenant it sees.
 """
 
@@ -16,6 +16,8 @@ import threading
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import psycopg
@@ -28,7 +30,7 @@ from core.settings import Settings, SettingsError
 
 log = logging.getLogger(__name__)
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS_DIR = resources.files("core") / "migrations"  # package data: the same in a checkout and an installed wheel
 _MIGRATION_LOCK = 7_310_042  # advisory lock key: one migrator at a time across processes
 LOGIN_ROLE = "memfix_login"  # the embedded database's application login
 LOGIN_PASSWORD_FILE = "db-login-password"  # its password, beside the embedded database in MEMFIX_DATA_DIR
@@ -137,8 +139,13 @@ def resolve_url(settings: Settings) -> str:
                                                  settings.embedded_shared_buffers_mb)
 
 
-def migration_files(directory: Path = MIGRATIONS_DIR) -> list[Path]:
-    return sorted(p for p in directory.glob("*.sql") if p.name[:3].isdigit())
+def migration_files(directory: Traversable = MIGRATIONS_DIR) -> list[Traversable]:
+    found = sorted((p for p in directory.iterdir() if p.name.endswith(".sql") and p.name[:3].isdigit()),
+                   key=lambda p: p.name) if directory.is_dir() else []
+    if not found:  # an installation without them would start on an empty schema and fail on every page
+        raise PermanentError(f"no database migrations in {directory}: this memfix installation is incomplete "
+                             "(reinstall it; the migrations are package data)")
+    return found
 
 
 def ensure_login_role(url: str, name: str, password: str) -> None:
@@ -230,7 +237,7 @@ def _kept_password(path: Path) -> str:
     return password
 
 
-def migrate(url: str, directory: Path = MIGRATIONS_DIR) -> list[str]:
+def migrate(url: str, directory: Traversable = MIGRATIONS_DIR) -> list[str]:
     """Apply pending migrations in order, once each; safe when several processes race."""
     applied: list[str] = []
     with psycopg.connect(url, autocommit=True) as conn:
@@ -242,14 +249,15 @@ def migrate(url: str, directory: Path = MIGRATIONS_DIR) -> list[str]:
             )
             done = {r[0] for r in conn.execute("SELECT version FROM schema_migrations")}
             for path in migration_files(directory):
-                if path.stem in done:
+                version = path.name.removesuffix(".sql")
+                if version in done:
                     continue
                 script = path.read_text(encoding="utf-8")
                 with conn.transaction():
                     conn.execute(script)
-                    conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (path.stem,))
-                applied.append(path.stem)
-                log.info("applied migration %s", path.stem)
+                    conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version,))
+                applied.append(version)
+                log.info("applied migration %s", version)
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
     return applied

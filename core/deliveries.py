@@ -81,7 +81,7 @@ class DynamoDeliveries:
 
 class DatabaseDeliveries:
     """Local mode: survives restarts of `memfix serve`. The application may claim and release, never read the table,
-    and only inside the job's own tenant (migrations/010: a claim names its tenant first)."""
+    and only inside the job's own tenant (core/migrations/010: a claim names its tenant first)."""
 
     def __init__(self, db: Database):
         self.db = db

@@ -9,6 +9,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from core import aws
@@ -50,7 +51,7 @@ class SqsQueue:
 
 
 class PgQueue:
-    """Jobs in PostgreSQL (migrations/008_job_queue.sql), for `memfix serve`: a job is a row before the webhook
+    """Jobs in PostgreSQL (core/migrations/008_job_queue.sql), for `memfix serve`: a job is a row before the webhook
     answers, so a crash or kill -9 after the 202 loses nothing and a restart resumes. Any number of workers, in
     this process or others sharing the database, take jobs with FOR UPDATE SKIP LOCKED, each under a lease its
     worker keeps alive while the job runs; a worker that dies leaves its job to whoever takes it when the lease
@@ -59,8 +60,10 @@ class PgQueue:
 
     def __init__(self, db: Database, run: Callable[[Job, int], None] | None, *, queue: str = "default",
                  max_attempts: int = 3, backoff_seconds: float = 2.0, lease_seconds: float = 30.0,
-                 poll_seconds: float = 0.5, on_dead: Callable[[Job, BaseException], None] | None = None):
+                 poll_seconds: float = 0.5, on_dead: Callable[[Job, BaseException], None] | None = None,
+                 heartbeat: Path | None = None):
         self.db, self.name, self._run = db, queue, run
+        self.heartbeat = heartbeat  # touched whenever the worker has reached the database: `memfix health` reads it
         self.max_attempts, self.backoff_seconds = max_attempts, backoff_seconds
         self.lease_seconds, self.poll_seconds = lease_seconds, poll_seconds
         self._on_dead = on_dead
@@ -101,6 +104,7 @@ class PgQueue:
             try:
                 taken = self._take()
                 pause = self.poll_seconds
+                self._beat()
             except Exception:  # noqa: BLE001 — a database outage: wait and try again, up to a minute apart
                 log.warning("job queue unreachable; retrying in %.1fs", pause, exc_info=True)
                 self._stopping.wait(pause)
@@ -156,11 +160,19 @@ class PgQueue:
             keeper.join()
             self.current = None
 
+    def _beat(self) -> None:
+        if self.heartbeat is not None:
+            try:
+                self.heartbeat.touch()
+            except OSError:  # a read-only or full disk must not stop the worker; health will say it is stale
+                log.debug("could not touch the heartbeat %s", self.heartbeat, exc_info=True)
+
     def _keep_lease(self, job_id: int, finished: threading.Event) -> None:
         while not finished.wait(self.lease_seconds / 3):
             try:
                 with self.db.system() as conn:
                     conn.execute("SELECT memfix_job_extend(%s, %s, %s)", (job_id, self.worker_id, self.lease_seconds))
+                self._beat()  # a long job is a live worker too
             except Exception:  # noqa: BLE001 — the job goes on; if the lease lapses, another worker takes it again
                 log.warning("could not renew the lease of job %s", job_id, exc_info=True)
 

@@ -1,19 +1,20 @@
-"""One-click App registration: memfix's manifest (`infra/github-app-manifest.json`) with this server's addresses is
-posted to GitHub's manifest flow; the App GitHub creates comes back as credentials written to a `.env` file (mode
-0600) that `memfix serve` reads at start (core/settings.py `get_settings`)."""
+"""One-click App registration: memfix's manifest (`core/github-app-manifest.json`, package data) with this server's
+addresses is posted to GitHub's manifest flow; the App GitHub creates comes back as credentials written to a `.env`
+file (mode 0600) that `memfix serve` reads at start (core/settings.py `get_settings`)."""
 
 from __future__ import annotations
 
 import json
 import os
 import secrets
+from importlib import resources
 from pathlib import Path
 from urllib.parse import quote
 
 from core.errors import PermanentError
 from core.settings import read_env_file
 
-MANIFEST = Path(__file__).resolve().parents[1] / "infra" / "github-app-manifest.json"
+MANIFEST = resources.files("core") / "github-app-manifest.json"  # package data
 _CREDENTIALS = {  # .env key ← the conversion's field
     "GITHUB_APP_ID": "id", "MEMFIX_APP_SLUG": "slug", "GITHUB_APP_PRIVATE_KEY": "pem",
     "GITHUB_WEBHOOK_SECRET": "webhook_secret", "GITHUB_CLIENT_ID": "client_id", "GITHUB_CLIENT_SECRET": "client_secret",

@@ -6,6 +6,7 @@ import logging
 import threading
 from collections.abc import Callable
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.commands import Commands
@@ -63,7 +64,7 @@ class Services:
         s = self.settings
         return PgQueue(self.db, lambda job, attempt: self.runner.run(job, attempt), queue=s.queue_name,
                        max_attempts=s.job_max_attempts, backoff_seconds=s.job_retry_base_seconds,
-                       lease_seconds=s.job_lease_seconds)
+                       lease_seconds=s.job_lease_seconds, heartbeat=heartbeat_path(s))
 
     @cached_property
     def intake(self) -> Intake:
@@ -246,3 +247,11 @@ class Services:
         from core.permissions import Permissions
 
         return Permissions(self.github)
+
+
+def heartbeat_path(settings: Settings) -> Path:
+    """Where this host's worker says it is alive (one file per host: containers may share the data directory)."""
+    import socket
+
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    return settings.data_dir / f"worker-{socket.gethostname()}.beat"

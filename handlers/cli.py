@@ -70,6 +70,37 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _health(args: argparse.Namespace) -> int:
+    """A container's health: its worker reached the database lately (the heartbeat `memfix serve` keeps), the job
+    queue answers as memfix's login, and with --url the web server answers. Exit 0 healthy, 1 not, saying why."""
+    import time
+    import urllib.request
+
+    from core.queue import PgQueue
+    from core.wiring import heartbeat_path
+
+    settings = get_settings()
+    problems = []
+    beat = heartbeat_path(settings)
+    age = time.time() - beat.stat().st_mtime if beat.exists() else None
+    if age is None or age > args.max_age:
+        problems.append(f"the worker has not reached the database for {age:.0f} s" if age is not None
+                        else f"no worker heartbeat at {beat}")
+    try:
+        counts = PgQueue(_services().db, None, queue=settings.queue_name).counts()  # no worker: only a look
+    except Exception as exc:  # noqa: BLE001 — any failure is the answer
+        problems.append(f"the job queue does not answer ({exc.__class__.__name__})")
+        counts = {}
+    if args.url:
+        try:
+            with urllib.request.urlopen(args.url, timeout=5) as answer:  # noqa: S310 — the operator's own URL
+                answer.read()
+        except Exception as exc:  # noqa: BLE001
+            problems.append(f"{args.url} does not answer ({exc})")
+    print(json.dumps({"healthy": not problems, "problems": problems, "jobs": counts}))
+    return 1 if problems else 0
+
+
 def _address(host: str, port: int) -> str:
     """The URL this server is reached at on this machine: a wildcard bind is reached through localhost."""
     host = "localhost" if host in ("0.0.0.0", "::", "") else host
@@ -306,6 +337,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                             "machine or others, share the jobs in the database")
     serve.add_argument("--grace", type=float, default=30.0, help="seconds a running job may finish on SIGTERM")
     command("migrate", _migrate, "apply database migrations")
+    p = command("health", _health, "is this container's memfix alive: worker heartbeat, job queue, web server")
+    p.add_argument("--url", help="also ask this URL (the web server's /healthz)")
+    p.add_argument("--max-age", type=float, default=120.0, help="seconds a heartbeat may be old")
     command("settings", _settings, "show the settings in force (secrets as set/unset)")
     p = memory("remember", _remember, "save an insight: '[type category [severity]: ]title' then detail")
     p.add_argument("text")

@@ -13,6 +13,7 @@ import hmac
 import ipaddress
 import secrets
 from functools import wraps
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode, urlsplit
@@ -57,7 +58,7 @@ def install(app: Flask, services: Services) -> None:
 
 
 def blueprint(services: Services) -> Blueprint:
-    bp = Blueprint("dashboard", __name__, template_folder=str(Path(__file__).parent / "templates"))
+    bp = Blueprint("dashboard", __name__, template_folder=str(resources.files("handlers") / "templates"))
     s = services.settings
     signs_in = bool(s.github_client_id and s.github_client_secret)
 

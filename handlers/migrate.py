@@ -1,4 +1,4 @@
-"""Migration Lambda: applies `migrations/` on every deploy (a CloudFormation custom resource) or by hand.
+"""Migration Lambda: applies `core/migrations/` on every deploy (a CloudFormation custom resource) or by hand.
 
 As a custom resource: Create and Update run `core.db.migrate` (idempotent, under an advisory lock);
 Delete does nothing (the data outlives the stack's resource). CloudFormation is always answered through

@@ -1,6 +1,6 @@
 """Issue 16's database attacks, made over real connections as the application's login (and, where a temporary
 object is the weapon, as a member of memfix_app that may still create one): each is refused. One test first
-shows each attack working on the schema before migrations/010, so none of these can pass for want of an attack."""
+shows each attack working on the schema before core/migrations/010, so none of these can pass for want of an attack."""
 
 from __future__ import annotations
 

@@ -1,0 +1,102 @@
+"""The installed package, as the container image has it: exactly what the Dockerfile copies is built into a wheel,
+installed into a fresh virtual environment outside the checkout, and run from a folder of its own — `memfix
+migrate`, `memfix serve` with its pages, the image's health check. No Docker engine is needed; no network is used
+(the wheel is built offline and the dependencies come from this test run's own environment)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import site
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import login_url
+from tests.test_serve_stop import _free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """A fresh venv with memfix installed from the Dockerfile's build context; its bin folder."""
+    work = tmp_path_factory.mktemp("package")
+    context = work / "context"
+    for line in re.findall(r"^COPY (.+)$", DOCKERFILE, re.MULTILINE):  # what the image gets, and nothing else
+        for name in line.split()[:-1]:
+            target = context / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if (ROOT / name).is_dir():
+                shutil.copytree(ROOT / name, target, ignore=shutil.ignore_patterns("__pycache__"))
+            else:
+                shutil.copy2(ROOT / name, target)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
+                    str(work / "wheels"), str(context)], check=True, capture_output=True, timeout=300)
+    venv = work / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    [packages] = list(venv.glob("lib/python*/site-packages"))
+    (packages / "memfix-test-deps.pth").write_text(site.getsitepackages()[0] + "\n")  # dependencies, not memfix
+    [wheel] = list((work / "wheels").glob("memfix-*.whl"))
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
+                    str(wheel)], check=True, capture_output=True, timeout=300)
+    return venv / "bin"
+
+
+def env(pg_url: str, home: Path, **extra: str) -> dict[str, str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("MEMFIX_", "GITHUB_", "DATABASE_"))}
+    clean.pop("PYTHONPATH", None)
+    return {**clean, "DATABASE_URL": pg_url, "DATABASE_APP_URL": login_url(pg_url), "MEMFIX_DATA_DIR": str(home),
+            "MEMFIX_ENV_FILE": str(home / ".env"), **extra}
+
+
+def test_the_installed_package_runs_outside_the_checkout(installed, pg_url, tmp_path):
+    where = subprocess.run([str(installed / "python"), "-c", "import core, handlers; print(core.__file__)"],
+                           cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    assert str(ROOT) not in where and "site-packages" in where  # the wheel's code, not this checkout's
+    migrated = subprocess.run([str(installed / "memfix"), "migrate"], cwd=tmp_path, env=env(pg_url, tmp_path),
+                              capture_output=True, text=True, timeout=120)
+    assert migrated.returncode == 0, migrated.stderr
+    port = _free_port()
+    server = subprocess.Popen([str(installed / "memfix"), "serve", "--port", str(port)], cwd=tmp_path,
+                              env=env(pg_url, tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "memfix listening" in server.stdout.readline()
+        for path, expected in (("/healthz", '"ok":true'), ("/", "Register memfix as a GitHub App"),
+                               ("/setup", "hook_attributes")):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=20) as page:
+                assert page.status == 200 and expected in page.read().decode(), path
+        health = re.search(r'HEALTHCHECK .*CMD (\[.*\])', DOCKERFILE)[1]
+        checked = subprocess.run(json.loads(health), cwd=tmp_path, env={**env(pg_url, tmp_path),
+                                 "PATH": f"{installed}:{os.environ['PATH']}"}, capture_output=True, text=True,
+                                 timeout=120)
+        assert checked.returncode == 0 and json.loads(checked.stdout)["healthy"], checked.stdout + checked.stderr
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=60)
+
+
+def test_an_installation_without_its_migrations_refuses_to_start(installed, pg_url, tmp_path):
+    [packages] = list(installed.parent.glob("lib/python*/site-packages"))
+    broken = tmp_path / "broken"
+    shutil.copytree(packages / "core", broken / "core")
+    shutil.copytree(packages / "handlers", broken / "handlers")
+    shutil.rmtree(broken / "core" / "migrations")
+    run = subprocess.run([str(installed / "python"), "-m", "handlers.cli", "serve", "--port", str(_free_port())],
+                         cwd=broken, env=env(pg_url, tmp_path), capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0 and "no database migrations" in run.stderr and "incomplete" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_a_worker_without_a_heartbeat_is_unhealthy(installed, pg_url, tmp_path):
+    checked = subprocess.run([str(installed / "memfix"), "health"], cwd=tmp_path, env=env(pg_url, tmp_path),
+                             capture_output=True, text=True, timeout=120)
+    answer = json.loads(checked.stdout)
+    assert checked.returncode == 1 and not answer["healthy"] and "no worker heartbeat" in answer["problems"][0]
