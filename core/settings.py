@@ -70,6 +70,7 @@ class Settings:
     github_client_secret: str | None = field(default=None, repr=False)
     session_secret: str | None = field(default=None, repr=False)  # signs dashboard cookies (else random per process)
     public_url: str | None = None  # where GitHub and browsers reach this server (manifest's webhook, OAuth callback)
+    remote_setup: bool = False  # registration from another machine with a one-time token memfix serve prints
     github_max_retries: int = 3
     github_retry_base_seconds: float = 1.0
     github_max_wait_seconds: float = 60.0
@@ -141,6 +142,7 @@ class Settings:
             local_installation=_int(env, "MEMFIX_LOCAL_INSTALLATION", 0),
             embedded_shared_buffers_mb=_int(env, "MEMFIX_EMBEDDED_SHARED_BUFFERS_MB", 1024),
             github_app_id=_opt(env, "GITHUB_APP_ID"),
+            remote_setup=_choice(env, "MEMFIX_REMOTE_SETUP", "0", ("0", "1", "false", "true")) in ("1", "true"),
             github_app_private_key=_opt(env, "GITHUB_APP_PRIVATE_KEY"),
             github_webhook_secret=_opt(env, "GITHUB_WEBHOOK_SECRET"),
             github_api_url=(env.get("GITHUB_API_URL") or "https://api.github.com").rstrip("/"),

@@ -60,6 +60,12 @@ def _serve(args: argparse.Namespace) -> int:
             app.config["MEMFIX_ADDRESS"] = _address(args.host, server.effective_port)
             print(f"memfix listening on http://{args.host}:{server.effective_port}/webhook, dashboard at "
                   f"http://{args.host}:{server.effective_port}/ (GitHub API: {settings.github_api_url})", flush=True)
+            if settings.remote_setup and not settings.github_app_id:
+                import secrets
+
+                app.config["MEMFIX_SETUP_TOKEN"] = token = secrets.token_urlsafe(24)
+                where = (settings.public_url or app.config["MEMFIX_ADDRESS"]).rstrip("/")
+                print(f"Register the GitHub App from any machine, once: {where}/setup?token={token}", flush=True)
             try:
                 server.run()
             finally:

@@ -69,6 +69,18 @@ def blueprint(services: Services) -> Blueprint:
         """Where browsers and GitHub reach this server: MEMFIX_PUBLIC_URL, else the address it listens on."""
         return (s.public_url or current_app.config.get("MEMFIX_ADDRESS") or "http://127.0.0.1").rstrip("/")
 
+    def remote_setup() -> bool:
+        """MEMFIX_REMOTE_SETUP: /setup and its callback open to whoever holds the one-time token memfix serve printed
+        (it is kept in their signed session for the round trip through GitHub); nothing else opens."""
+        token = current_app.config.get("MEMFIX_SETUP_TOKEN")
+        if not token or request.endpoint not in ("dashboard.setup", "dashboard.setup_callback"):
+            return False
+        offered = request.args.get("token") or session.get("setup_token") or ""
+        if not hmac.compare_digest(offered.encode(), token.encode()):
+            return False
+        session["setup_token"] = token
+        return True
+
     def this_machine(host: str) -> bool:
         """A Host header naming this machine: a page fetched through another name is DNS rebinding."""
         names = {"localhost", "127.0.0.1", "::1", urlsplit(public_url()).hostname}
@@ -85,6 +97,8 @@ def blueprint(services: Services) -> Blueprint:
             abort(400, "a field of this request contains a NUL character, which memfix neither stores nor searches")
         if not signs_in:
             proxied = [h for h in FORWARDING if h in request.headers]
+            if remote_setup():  # registration from the container's host, say: the token shown in the log only
+                return None
             if proxied or not _loopback(request.remote_addr) or not this_machine(request.host):
                 abort(403, "this dashboard has no sign-in configured, so it answers this machine only: a request "
                       "from another address, through a proxy (" + (", ".join(proxied) or "none seen") + ") or for "
@@ -291,6 +305,8 @@ def blueprint(services: Services) -> Blueprint:
         try:
             app = convert_manifest(s, request.args.get("code", ""))
             saved = save_credentials(app, _env_file())
+            current_app.config["MEMFIX_SETUP_TOKEN"] = None  # used: registration happens once
+            session.pop("setup_token", None)
         except MemfixError as exc:
             return page("message.html", title="Registration failed",
                         text=f"{exc}. GitHub's codes are good once, for an hour: start again."), 400

@@ -185,3 +185,24 @@ def _chunked(port: int, mebibytes: int) -> tuple[str, int]:
         except OSError:
             return "reset", sent
         return (answer.split(b" ")[1].decode() if answer.startswith(b"HTTP/") else "reset"), sent
+
+
+def test_registration_from_another_machine_needs_the_one_time_token_from_the_log(pg_url, tmp_path, namespace):
+    server, port = start(pg_url, tmp_path, "--host", "10.213.7.1", GITHUB_APP_ID="", MEMFIX_REMOTE_SETUP="1")
+    try:
+        link = server.stdout.readline().strip()
+        assert link.startswith("Register the GitHub App from any machine, once: http://10.213.7.1:")
+        token = link.rsplit("token=", 1)[1]
+        probe = ("import http.client,sys; c = http.client.HTTPConnection('10.213.7.1', int(sys.argv[1]), timeout=20);"
+                 " c.request('GET', sys.argv[2], headers={'Host': 'localhost'}); print(c.getresponse().status)")
+
+        def status(path: str) -> str:
+            out = subprocess.run(["ip", "netns", "exec", namespace, sys.executable, "-c", probe, str(port), path],
+                                 capture_output=True, text=True, timeout=60)
+            return out.stdout.strip() or out.stderr
+        assert status(f"/setup?token={token}") == "200"  # the container's host, say, with the link from the log
+        assert status("/setup") == "403" and status(f"/setup?token={token[:-1]}x") == "403"
+        assert status(f"/installations/{TENANT}?token={token}") == "403"  # the token opens registration only
+        assert status("/setup/callback?code=x&state=y") == "403"
+    finally:
+        stop(server)
