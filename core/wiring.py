@@ -208,7 +208,10 @@ class Services:
 
     def close(self, grace_seconds: float = 30.0) -> None:
         """Stop what this process started: the worker (an unfinished job stays queued in the database for the next
-        worker), the database pool, GitHub's connections, and the embedded PostgreSQL."""
+        worker), the database pool, GitHub's connections, and the embedded PostgreSQL; a second call does nothing."""
+        if self.__dict__.get("_closed"):
+            return
+        self._closed = True
         queue = self.__dict__.get("queue")
         if isinstance(queue, PgQueue):
             queue.stop(grace_seconds)  # a job that did not finish stays queued: the next worker takes it

@@ -13,11 +13,23 @@ from core.errors import MemfixError
 from core.models import InsightError
 from core.settings import SettingsError, get_settings
 
+_opened: list = []  # the Services this command started: closed on any exit, the embedded PostgreSQL with them
+
 
 def _services():
     from core.wiring import Services
 
-    return Services(get_settings(), local=True)
+    if not _opened:
+        _opened.append(Services(get_settings(), local=True))
+    return _opened[0]
+
+
+class Terminated(BaseException):
+    """SIGTERM (a timeout, a supervisor): unwound like Ctrl-C, so what the command started is stopped."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -386,6 +398,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import signal
+    import threading
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
     try:
         args = build_parser().parse_args(argv)
         level = logging.DEBUG if args.verbose else logging.WARNING
@@ -394,6 +411,17 @@ def main(argv: list[str] | None = None) -> int:
     except (SettingsError, InsightError, MemfixError) as exc:
         print(f"memfix: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\nmemfix: interrupted", file=sys.stderr)
+        return 130
+    except Terminated:
+        print("memfix: stopped (SIGTERM)", file=sys.stderr)
+        return 143
+    finally:
+        while _opened:  # the pool's connections, and the embedded PostgreSQL this command started
+            _opened.pop().close(grace_seconds=5)
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

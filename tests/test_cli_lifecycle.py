@@ -1,0 +1,83 @@
+"""The CLI owns its embedded PostgreSQL: whatever ends a command — it finishing, Ctrl-C, SIGTERM (a timeout), a
+kill -9 of the one before — nothing is left running afterwards, no traceback and no pool warning is printed, and a
+run whose process was killed is marked failed by the next command that starts a run, not 20 minutes on."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from tests.test_serve_stop import _processes_using
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def checkout(tmp_path) -> Path:
+    """A checkout big enough that a run is still going a second after it started (about 1,500 files to fix)."""
+    root = tmp_path / "big"
+    (root / "pkg").mkdir(parents=True)
+    for i in range(1500):
+        (root / "pkg" / f"m{i}.py").write_text(f'import os\nimport sys\n\n\ndef f{i}(x):\n    return f"hi" + x\n')
+    return root
+
+
+def memfix(data: Path, *args: str) -> subprocess.Popen:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_APP_URL")}
+    env.update(PYTHONPATH=str(ROOT), MEMFIX_DATA_DIR=str(data), MEMFIX_LOCAL_INSTALLATION="0")
+    return subprocess.Popen([sys.executable, "-m", "handlers.cli", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def started_a_run(data: Path, server: subprocess.Popen) -> None:
+    for _ in range(600):  # bounded: 60 s
+        if _processes_using(data) and server.poll() is None:
+            time.sleep(1.0)  # the run is under way: the database is up and it is scanning or fixing
+            return
+        time.sleep(0.1)
+    raise AssertionError("the command did not start its database")
+
+
+@pytest.mark.parametrize("signum, code, said", [(signal.SIGINT, 130, "interrupted"),
+                                                (signal.SIGTERM, 143, "stopped (SIGTERM)")])
+def test_an_interrupted_command_leaves_nothing_running(tmp_path, checkout, signum, code, said):
+    data = tmp_path / "data"
+    run = memfix(data, "autofix", str(checkout))
+    started_a_run(data, run)
+    run.send_signal(signum)
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == code and said in err
+    assert "Traceback" not in err and "psycopg" not in err  # no traceback, no pool warning
+    assert _processes_using(data) == []
+
+
+def test_after_a_killed_command_the_next_one_cleans_up_and_marks_the_run(tmp_path, checkout):
+    data = tmp_path / "data"
+    killed = memfix(data, "autofix", str(checkout))
+    started_a_run(data, killed)
+    killed.send_signal(signal.SIGKILL)
+    killed.wait(30)
+    assert _processes_using(data)  # its PostgreSQL lives on, holding a dead holder's name
+    small = tmp_path / "small"
+    (small / "pkg").mkdir(parents=True)
+    (small / "pkg" / "a.py").write_text("import os\n")
+    nxt = memfix(data, "autofix", str(small))
+    out, err = nxt.communicate(timeout=120)
+    assert nxt.returncode == 0 and "Traceback" not in err and "psycopg" not in err, err
+    assert _processes_using(data) == []  # the next command owned what it found, and stopped it
+    from core.db import embedded_url, stop_embedded
+
+    try:
+        with psycopg.connect(embedded_url(data)) as conn:
+            phases = conn.execute("SELECT repository, phase, error FROM runs ORDER BY id").fetchall()
+    finally:
+        stop_embedded()
+    assert phases[0][:2] == ("local/big", "failed") and f":{killed.pid}) stopped" in phases[0][2]
+    assert phases[1][:2] == ("local/small", "done")
