@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import secrets
+import signal
 import threading
 import warnings
 from collections.abc import Iterator
@@ -74,12 +75,31 @@ def embedded_url(data_dir: Path, backend: str = "auto", shared_buffers_mb: int =
                 logging.getLogger(name).setLevel(logging.WARNING)
             pgdata.parent.mkdir(parents=True, exist_ok=True)
             _forget_dead_holders(pgdata, package)
-            server = package.get_server(pgdata, cleanup_mode="stop")
-            if _sized(server.get_uri(), shared_buffers_mb):  # a new size takes a restart
-                server.cleanup()
+            with _signals_deferred():  # a start cut short would leave a server nobody stops
                 server = package.get_server(pgdata, cleanup_mode="stop")
-            _embedded[pgdata] = server
+                if _sized(server.get_uri(), shared_buffers_mb):  # a new size takes a restart
+                    server.cleanup()
+                    server = package.get_server(pgdata, cleanup_mode="stop")
+                _embedded[pgdata] = server
         return server.get_uri()
+
+
+@contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Ctrl-C or SIGTERM while the embedded server starts is acted on once it has started (and is ours to stop):
+    interrupted half way, pg_ctl's server would run on with no holder. Only the main thread receives signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    kept = {s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in kept.items():
+            signal.signal(s, handler)
+        for s in caught[:1]:
+            signal.raise_signal(s)
 
 
 def _forget_dead_holders(pgdata: Path, package: object) -> None:

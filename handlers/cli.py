@@ -66,9 +66,13 @@ def _serve(args: argparse.Namespace) -> int:
             app = create_app(services)
             # Proxies' forwarding headers reach the application (waitress would drop them), so the local
             # dashboard can refuse what a proxy forwards; no body larger than a delivery is ever taken in.
-            server = create_server(app, host=args.host, port=args.port, threads=args.threads, ident="memfix",
-                                   clear_untrusted_proxy_headers=False,
-                                   max_request_body_size=settings.max_body_bytes + 1)
+            try:
+                server = create_server(app, host=args.host, port=args.port, threads=args.threads, ident="memfix",
+                                       clear_untrusted_proxy_headers=False,
+                                       max_request_body_size=settings.max_body_bytes + 1)
+            except OSError as exc:  # the port is taken, or the address is not this machine's
+                print(f"memfix: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+                return 2
             app.config["MEMFIX_ADDRESS"] = _address(args.host, server.effective_port)
             print(f"memfix listening on http://{args.host}:{server.effective_port}/webhook, dashboard at "
                   f"http://{args.host}:{server.effective_port}/ (GitHub API: {settings.github_api_url})", flush=True)

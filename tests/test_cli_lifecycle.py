@@ -81,3 +81,48 @@ def test_after_a_killed_command_the_next_one_cleans_up_and_marks_the_run(tmp_pat
         stop_embedded()
     assert phases[0][:2] == ("local/big", "failed") and f":{killed.pid}) stopped" in phases[0][2]
     assert phases[1][:2] == ("local/small", "done")
+
+
+def test_local_input_is_bounded_and_every_skipped_file_says_why(tmp_path):
+    root = tmp_path / "repo"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "ok.py").write_text("import os\n")
+    (root / "pkg" / "huge.py").write_text("x = 1\n" * 200_000)  # 1.2 MB: generated, say
+    os.mkfifo(root / "pkg" / "pipe.py")  # opening it would block for ever
+    locked = root / "pkg" / "locked.py"
+    locked.write_text("import sys\n")
+    locked.chmod(0)
+    (root / "pkg" / "noisy.py").write_text("import os\n" + "".join(f"x{i} = f'a'\n" for i in range(1_200)))
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "secret.py").write_text("import os\n")
+    (root / "linked").symlink_to(outside, target_is_directory=True)
+    run = memfix(tmp_path / "data", "autofix", str(root), "--json")
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 0, err
+    import json
+
+    report = json.loads(out)
+    notes = "\n".join(report["notes"])
+    assert "skipped `pkg/huge.py`: 1,200,000 bytes, over the 1 MiB" in notes
+    assert "skipped `pkg/pipe.py`: not a regular file" in notes
+    assert "skipped `linked`: a symlinked folder" in notes
+    if os.geteuid() != 0:  # root reads whatever the mode says
+        assert "skipped `pkg/locked.py`: cannot be read (permission denied)" in notes
+    assert "`pkg/noisy.py` has 1,201 findings, over the 1,000" in notes  # 1,200 F541, 1 F401
+    assert {f["path"] for f in report["findings"]} == {"pkg/ok.py"} | ({"pkg/locked.py"} if os.geteuid() == 0 else set())
+    assert "not UTF-8" not in notes
+
+
+def test_a_busy_port_is_said_plainly(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = memfix(tmp_path / "data", "serve", "--port", str(port))
+        _, err = run.communicate(timeout=120)
+    assert run.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in err and "Traceback" not in err
+    assert _processes_using(tmp_path / "data") == []
+

@@ -105,6 +105,7 @@ class RunReport:
 
 Progress = Callable[[str, int, int], None]  # (what, done, total)
 MAX_DIFF_CHARS = 100_000  # an attempt's diff as the run page shows it
+MAX_FINDINGS_PER_FILE = 1_000  # a file with more is generated or needs a person; its fixes would be one huge diff
 MAX_RULES_LEFT_OUT = 4  # leave-one-rule-out tries for a failing ruff patch whose verdict names no rule of its own
 
 
@@ -208,6 +209,11 @@ class PipelineRunner:
             by_file: dict[str, list[Finding]] = defaultdict(list)
             for f in report.findings:
                 by_file[f.path].append(f)
+            for path in [p for p, found_here in by_file.items() if len(found_here) > MAX_FINDINGS_PER_FILE]:
+                report.notes.append(f"`{path}` has {len(by_file[path]):,} findings, over the {MAX_FINDINGS_PER_FILE:,} "
+                                    "memfix fixes in one file: left to a person (or narrow the rules)")
+                del by_file[path]
+            report.findings = [f for f in report.findings if f.path in by_file]
             self.runs.phase(run, "fixing", f"{len(report.findings)} findings in {len(by_file)} files",
                             findings=len(report.findings))
             query = "\n".join(sorted({f"{f.code} {f.message}" for f in report.findings}))[:2000]

@@ -7,6 +7,7 @@ import logging
 import lzma
 import os
 import shutil
+import stat
 import tarfile
 import tempfile
 import zlib
@@ -22,6 +23,7 @@ MAX_VIEW_BYTES = 64 << 20  # Python sources read for the whole-repository checks
 MAX_ARCHIVE_BYTES = 256 << 20
 _SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache", ".ruff_cache", "build"}
 MAX_FILES = 20_000
+MAX_FILE_BYTES = 1 << 20  # a larger source file is generated or data: not scanned, on a checkout or from GitHub
 log = logging.getLogger(__name__)
 
 
@@ -38,12 +40,16 @@ class LocalWorkspace:
         and one pointing inside names a file that is scanned under its real name, so it is skipped with a note."""
         found: list[str] = []
         for target in [self.root / p for p in self._paths] if self._paths else [self.root]:
-            if target.is_symlink() or not inside(str(self.root), str(target)):
-                self._skip(target)
-            elif target.is_file():
-                found.append(target.relative_to(self.root).as_posix())
-            else:
+            if not inside(str(self.root), str(target)):
+                self._skip(target, "outside the checkout")
+            elif target.is_symlink():
+                self._skip(target, "a symlink; memfix does not follow links")
+            elif target.is_dir():
                 found += self._walk(target)
+            elif target.exists() and (problem := unscannable(str(target))) is not None:
+                self._skip(target, problem)
+            elif target.exists():
+                found.append(target.relative_to(self.root).as_posix())
         files = sorted(set(found))
         if len(files) > MAX_FILES:
             log.warning("scope has %d Python files; scanning the first %d", len(files), MAX_FILES)
@@ -54,19 +60,22 @@ class LocalWorkspace:
         skip = len(str(self.root)) + 1  # strings, not Path objects: a large tree has thousands of files
         for folder, dirs, names in os.walk(target):  # never descends into a symlinked directory
             dirs[:] = [d for d in dirs if d not in _SKIP_DIRS and not d.startswith(".")]
+            for d in [d for d in dirs if os.path.islink(os.path.join(folder, d))]:
+                dirs.remove(d)
+                self._skip(Path(folder, d), "a symlinked folder; memfix does not follow links")
             here = folder[skip:].replace(os.sep, "/")
             for name in names:
                 if not name.endswith(".py"):
                     continue
-                if os.path.islink(os.path.join(folder, name)):
-                    self._skip(Path(folder, name))
+                if (problem := unscannable(os.path.join(folder, name))) is not None:
+                    self._skip(Path(folder, name), problem)
                 else:
                     found.append(f"{here}/{name}" if here else name)
         return found
 
-    def _skip(self, target: Path) -> None:
+    def _skip(self, target: Path, why: str) -> None:
         shown = os.path.relpath(target, self.root).replace(os.sep, "/")
-        self.notes.append(f"skipped `{shown}`: a symlink or outside the checkout; memfix does not follow links")
+        self.notes.append(f"skipped `{shown}`: {why}")
 
     def read(self, path: str) -> str | None:
         target = self.root / path
@@ -93,6 +102,25 @@ class LocalWorkspace:
 
     def close(self) -> None:
         pass
+
+
+def unscannable(path: str) -> str | None:
+    """Why a file is left out of a scan, in words for the run's output; None when it is scanned. Read without
+    opening it: a FIFO named `x.py` would block for ever on open."""
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc.__class__.__name__})"
+    if stat.S_ISLNK(info.st_mode):
+        return "a symlink; memfix does not follow links"
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file (a FIFO, a socket or a device)"
+    if info.st_size > MAX_FILE_BYTES:
+        return (f"{info.st_size:,} bytes, over the {MAX_FILE_BYTES >> 20} MiB a source file may have (generated code "
+                "or data)")
+    if not os.access(path, os.R_OK):
+        return "cannot be read (permission denied)"
+    return None
 
 
 def _view_of(root: Path, paths: list[str]) -> RepositoryView:
@@ -123,6 +151,10 @@ class GitHubWorkspace(LocalWorkspace):
         for path in [*paths, *(m for m in METADATA_FILES if m not in paths)]:
             text = gh.get_file(repo, path, ref)
             if text is None:
+                continue
+            if len(text) > MAX_FILE_BYTES:  # characters: at least as many bytes
+                self.notes.append(f"skipped `{path}`: {len(text):,} characters, over the {MAX_FILE_BYTES >> 20} MiB "
+                                  "a source file may have (generated code or data)")
                 continue
             target = self.root / repo_path(path)
             if not inside(str(self.root), str(target)):  # proven inside the scratch directory before writing
