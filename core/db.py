@@ -141,12 +141,13 @@ def _sized(url: str, megabytes: int) -> bool:
         return True
 
 
-def stop_embedded() -> None:
-    """Stop every embedded PostgreSQL this process started: a stopped server leaves nothing running. (The
-    packages stop theirs at interpreter exit, which a SIGTERM's default action never reaches.)"""
+def stop_embedded(data_dir: Path | None = None) -> None:
+    """Stop the embedded PostgreSQL this process started under `data_dir` (every one, without it): a stopped server
+    leaves nothing running. (The packages stop theirs at interpreter exit, which a SIGTERM's default action never
+    reaches.)"""
     with _embedded_lock:
-        servers = list(_embedded.values())
-        _embedded.clear()
+        mine = [p for p in _embedded if data_dir is None or p.is_relative_to(data_dir.resolve())]
+        servers = [_embedded.pop(p) for p in mine]
     for server in servers:
         try:
             server.cleanup()

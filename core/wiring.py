@@ -221,7 +221,7 @@ class Services:
         if self.local and self.settings.embedded_database:
             from core.db import stop_embedded
 
-            stop_embedded()
+            stop_embedded(self.settings.data_dir)  # its own: a process may hold others (a test suite's)
 
     def on_pr_closed(self, job):
         return self.pipeline_runner.learner.on_pr_closed(job)

@@ -85,7 +85,7 @@ def test_after_a_killed_command_the_next_one_cleans_up_and_marks_the_run(tmp_pat
         with psycopg.connect(embedded_url(data)) as conn:
             phases = conn.execute("SELECT repository, phase, error FROM runs ORDER BY id").fetchall()
     finally:
-        stop_embedded()
+        stop_embedded(data)  # this one only: the suite's own database runs in this process too
     assert phases[0][:2] == ("local/big", "failed") and f":{killed.pid}) stopped" in phases[0][2]
     assert phases[1][:2] == ("local/small", "done")
 

@@ -100,3 +100,22 @@ def test_a_worker_without_a_heartbeat_is_unhealthy(installed, pg_url, tmp_path):
                              capture_output=True, text=True, timeout=120)
     answer = json.loads(checked.stdout)
     assert checked.returncode == 1 and not answer["healthy"] and "no worker heartbeat" in answer["problems"][0]
+
+
+def test_the_readme_examples_run_as_written_with_the_installed_package(installed, tmp_path):
+    """`make run` twice (`memfix autofix samples/shop`), then the README's memory example, on the embedded database
+    of a fresh data folder: the second run says what it remembered, the example finds what the first one stored."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    make_run = re.search(r"`make run` is `memfix (autofix [^`]+)`", readme)[1].split()
+    recall = re.search(r"`(?:\.venv/bin/)?memfix (recall [^`]+)`", readme)[1].split()
+    shutil.copytree(ROOT / "samples", tmp_path / "samples")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("MEMFIX_", "GITHUB_", "DATABASE_"))}
+    clean.pop("PYTHONPATH", None)
+    runs = [subprocess.run([str(installed / "memfix"), *args], cwd=tmp_path, env=clean, capture_output=True,
+                           text=True, timeout=300) for args in (make_run, make_run, recall)]
+    assert all(r.returncode == 0 for r in runs), [r.stderr[-2000:] for r in runs]
+    first, second, found = (r.stdout for r in runs)
+    assert "First run of local/shop in memory" in first and "Verified patches:" in first
+    assert "Remembered from run 1" in second and "already known and reinforced" in second
+    assert "F401" in found and "nothing in memory" not in found
+    assert "Traceback" not in "".join(r.stderr for r in runs)
