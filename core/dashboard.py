@@ -57,6 +57,7 @@ class RepositoryView:
     letters: list[dict]
     envelopes: list[dict]
     filters: dict[str, str] = field(default_factory=dict)
+    in_force: dict[str, dict] = field(default_factory=dict)  # pipeline → rules, chosen_by, extended (latest run)
 
 
 @dataclass
@@ -128,6 +129,9 @@ class Dashboard:
         with self.db.tenant(tenant) as conn:
             runs = conn.execute("SELECT * FROM runs WHERE repository = %s ORDER BY id DESC LIMIT %s",
                                 (repo, PAGE)).fetchall()
+            in_force = {r["pipeline"]: r["rules"] for r in conn.execute(
+                "SELECT DISTINCT ON (pipeline) pipeline, rules FROM runs WHERE repository = %s AND rules IS NOT NULL"
+                " ORDER BY pipeline, id DESC", (repo,)).fetchall()}
             if searched:
                 ids = [h.insight.id for h in self.insights.search(tenant, query, repository=repo,
                                                                   insight_type=filters.get("type"), k=PAGE)]
@@ -149,7 +153,7 @@ class Dashboard:
                 "SELECT id, run_id, path, attempt, status, confidence, breaker_state, error_message, error_hash,"
                 " created_at FROM healing_envelopes WHERE repository = %s ORDER BY created_at DESC LIMIT %s",
                 (repo, PAGE)).fetchall()
-        return RepositoryView(tenant, repo, runs, rules, insights, searched, letters, envelopes, filters)
+        return RepositoryView(tenant, repo, runs, rules, insights, searched, letters, envelopes, filters, in_force)
 
     def run(self, tenant: int, run_id: int) -> RunView | None:
         with self.db.tenant(tenant) as conn:

@@ -353,3 +353,4 @@ def test_the_run_page_shows_each_files_diff_and_titles_keep_the_rules_words(serv
         assert "What it changed" in run and '<span class="del">-import math</span>' in run
         page = web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text
         assert "Use of `assert` detected" in html.unescape(page)  # the rule's words, not "Use of `…` detected"
+        assert 'id="rules-in-force"' in page and "memfix&#39;s autofix rules (no linter configuration" in page

@@ -116,3 +116,73 @@ def test_a_python_37_project_keeps_its_apis_and_its_test_asserts(cli, tmp_path):
     assert {f["code"] for f in refactor["findings"]} & {"UP017", "UP041"} == set()  # no datetime.UTC, TimeoutError
     autofix = _run(cli, tmp_path, PY37, "autofix")
     assert "S101" not in {f["code"] for f in autofix["findings"]}
+
+
+# ---- the team's rules first ----
+
+def _profile(files: dict[str, str]):
+    from core.pipelines.project import read_profile
+
+    return read_profile(lambda name: files.get(name))
+
+
+def test_a_ruff_selection_narrows_memfixs_rules_to_what_the_team_chose():
+    from core.pipelines.config import AUTOFIX_RULES, REFACTOR_RULES
+
+    profile = _profile({"pyproject.toml": '[tool.ruff.lint]\nselect = ["B", "E", "F", "I", "UP", "W", "ICN"]\n'})
+    refactor = profile.selection("refactor", REFACTOR_RULES)
+    assert refactor.rules == ("UP",)  # no SIM, RET, PIE, C4, FURB: the team never chose them
+    assert refactor.chosen_by.startswith("the rules [tool.ruff] in pyproject.toml selects (B, E, F, I, UP, W, ICN)")
+    autofix = profile.selection("autofix", AUTOFIX_RULES)
+    assert "S" not in autofix.rules and "B" in autofix.rules and "E711" in autofix.rules and "F" in autofix.rules
+
+
+def test_a_ruff_configuration_that_selects_nothing_means_ruffs_own_defaults():
+    from core.pipelines.config import AUTOFIX_RULES, REFACTOR_RULES
+
+    profile = _profile({"ruff.toml": "line-length = 100\n"})
+    assert profile.selection("refactor", REFACTOR_RULES).rules == ()
+    assert profile.selection("autofix", AUTOFIX_RULES).rules == ("F", "E711", "E712", "E713", "E714", "E721", "E722",
+                                                                 "E9")  # within E4, E7, E9, F
+
+
+def test_extend_chains_and_memfix_yml_extend():
+    from core.pipelines.config import REFACTOR_RULES, parse_config
+    from core.pipelines.project import within
+
+    files = {"pyproject.toml": '[tool.ruff]\nextend = "config/ruff-base.toml"\n'
+                               '[tool.ruff.lint]\nextend-select = ["UP"]\n',
+             "config/ruff-base.toml": '[lint]\nselect = ["F", "B"]\nignore = ["B008"]\n'}
+    profile = _profile(files)
+    assert profile.team.select == ("F", "B", "UP") and profile.team.ignore == ("B008",)
+    config, problems = parse_config("rules:\n  extend: [SIM, RET505]\n")
+    assert problems == [] and config.extend_rules == ("SIM", "RET505")
+    chosen = profile.selection("refactor", REFACTOR_RULES, within(REFACTOR_RULES, config.extend_rules))
+    assert chosen.rules == ("UP", "SIM", "RET505") and chosen.extended == ("SIM", "RET505")
+
+
+def test_without_ruff_flake8_and_pylint_narrow_and_ignore():
+    from core.pipelines.config import AUTOFIX_RULES
+
+    profile = _profile({"setup.cfg": "[flake8]\nselect = E,F,W,C90\nextend-ignore = E203, F811\n",
+                        ".pylintrc": "[MESSAGES CONTROL]\ndisable = C0414,\n    missing-docstring\n"})
+    assert profile.team.select == ("E", "F", "W", "C90")
+    assert profile.team.ignore == ("E203", "F811", "PLC0414")
+    assert "B" not in profile.selection("autofix", AUTOFIX_RULES).rules
+    only_ignores = _profile({"tox.ini": "[flake8]\nmax-line-length = 100\nignore = E501\n"})
+    assert only_ignores.team.select is None and only_ignores.team.ignore == ("E501",)
+    assert only_ignores.selection("autofix", AUTOFIX_RULES).rules == AUTOFIX_RULES  # nothing chosen: memfix's own
+
+
+def test_a_cli_run_proposes_only_what_the_team_selected_and_says_who_chose(cli, tmp_path):
+    import json
+
+    (tmp_path / "pyproject.toml").write_text('[tool.ruff.lint]\nselect = ["E", "F", "W"]\n')
+    (tmp_path / "app.py").write_text("import os\n\n\ndef f(x):\n    if x:\n        return 1\n    else:\n"
+                                     "        return 2\n")
+    code, out, _ = cli("refactor", str(tmp_path), "--json")
+    report = json.loads(out)
+    assert code == 0 and report["rules"]["selected"] == [] and report["findings"] == []  # RET505 not chosen
+    assert "[tool.ruff] in pyproject.toml selects (E, F, W)" in report["rules"]["chosen_by"]
+    code, out, _ = cli("autofix", str(tmp_path), "--json")
+    assert [f["code"] for f in json.loads(out)["findings"]] == ["F401"]

@@ -71,6 +71,7 @@ class RepoConfig:
     memory: tuple[int, ...] = ()  # linked insight ids
     python: str | None = None  # the oldest supported Python, overriding what the metadata says
     always_propose: tuple[str, ...] = ()  # rules the learned policy never holds back here
+    extend_rules: tuple[str, ...] = ()  # `rules: extend:` proposed beyond what the team's linters select
 
     def enabled(self, pipeline: str) -> bool:
         return getattr(self, _pipeline(pipeline))
@@ -212,10 +213,19 @@ def _codes(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
     return good
 
 
+def _extend_rules(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
+    """`rules: {extend: [SIM, RET505]}`: rules proposed beyond the team's own linter selection."""
+    if not isinstance(value, dict) or set(value) - {"extend"}:
+        problems.append(f"`{key}` must be a mapping with `extend:` (a list of ruff rule selectors), not "
+                        f"{shown(value)}; ignored")
+        return None
+    return _rules("rules.extend", value.get("extend"), problems) if value.get("extend") is not None else None
+
+
 _CHECKS = {
     "autofix": _bool, "refactor": _bool, "autofix_rules": _rules, "refactor_rules": _rules, "ignore": _ignore,
     "max_prs": _max_prs, "provider": _provider, "model": _model, "memory": _memory, "python": _python,
-    "always_propose": _codes,
+    "always_propose": _codes, "rules": _extend_rules,
 }
 
 
@@ -246,5 +256,5 @@ def parse_config(text: str | None) -> tuple[RepoConfig, list[str]]:
             problems.append(f"unknown setting `{shown(key)[1:-1] if isinstance(key, str) else shown(key)}` ignored "
                             f"(known: {', '.join(_CHECKS)})")
         elif value is not None and (checked := check(key, value, problems)) is not None:  # `key:` alone: default
-            values[key] = checked
+            values["extend_rules" if key == "rules" else key] = checked
     return RepoConfig(**values), problems

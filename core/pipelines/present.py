@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from core.memory.sanitize import escape_braces
 from core.models import JobResult
 from core.pipelines.confidence import Record
+from core.pipelines.project import within
 
 if TYPE_CHECKING:
     from core.pipelines.runner import FileOutcome, RunReport, RunRequest
@@ -34,6 +35,11 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: st
               f"- confidence **{outcome.confidence:.2f}**: {outcome.why} (promotion threshold {report.threshold})",
               f"- fix by: {'ruff safe fix' if patch.origin == 'ruff' else 'model'}; provider `{report.provider}`"
               + (f", model `{report.model}`" if report.model else ""), ""]
+    if report.rules is not None:
+        beyond = [c for c in sorted({f.code for f in patch.findings}) if within((c,), report.rules.extended)]
+        lines += ["### Rules", f"- chosen by {escape_braces(report.rules.chosen_by)}"
+                  + (f"; {', '.join(beyond)} beyond it, asked for in `.github/memfix.yml` `rules: extend`"
+                     if beyond else ""), ""]
     if patch.rationale:
         lines += ["### Rationale", escape_braces(patch.rationale), ""]
     lines += ["### Record here", *(f"- {code} fixes: {report.records.get(code, Record()).describe()}"
@@ -82,6 +88,8 @@ def report_json(report: RunReport) -> dict[str, Any]:
                       for h in report.learnings],
         "learned": report.learned, "prompt_tokens": report.prompt_tokens,
         "config_problems": report.config_problems, "notes": report.notes, "target": report.target,
+        "rules": {"selected": list(report.rules.rules), "chosen_by": report.rules.chosen_by,
+                  "extended": list(report.rules.extended)} if report.rules else None,
         "project": report.project, "learnings_used": report.used, "learnings_injected": report.injected,
         "records": {c: r.__dict__ for c, r in report.records.items()},
     }
@@ -95,6 +103,10 @@ def result(report: RunReport, pipeline: str, paths: list[str], checks: str | Non
     """The reply a person reads: what was found, fixed, published and remembered."""
     run = f"[run {report.run_id}]({checks})" if checks else f"run {report.run_id}"
     details = [f"scope: {len(paths)} file(s); {summary(report)}"]
+    if report.rules is not None:
+        details.append(f"rules: {', '.join(report.rules.rules) or 'none'} — chosen by {report.rules.chosen_by}"
+                       + (f"; beyond it, from `.github/memfix.yml` `rules: extend`: {', '.join(report.rules.extended)}"
+                          if report.rules.extended else ""))
     if report.injected:
         details.append(f"Loaded historical learnings from {len(report.learnings)} similar analyses into the model's "
                        "prompts")

@@ -27,7 +27,10 @@ DEFAULT = (3, 7)  # unknown: the oldest ruff can target, and the output says it 
 SYNTAX_RULES = ("UP", "FURB", "B009", "B010", "RUF005", "PIE800")
 # `assert` in tests is how tests work, not a finding, unless the repository selects S101 itself.
 TEST_FILES = ("tests/**", "test/**", "**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
-METADATA_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "ruff.toml", ".ruff.toml", ".python-version")
+METADATA_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "ruff.toml", ".ruff.toml", ".python-version", "tox.ini",
+                  ".flake8", ".pylintrc", "pylintrc")
+RUFF_DEFAULT_SELECT = ("E4", "E7", "E9", "F")  # what ruff checks when a configuration selects nothing
+MAX_EXTENDS = 5  # `extend` chains of ruff configurations followed at most this deep
 _CANDIDATES = [(2, 7), *((3, minor) for minor in range(0, RUFF_NEWEST[1] + 1))]
 
 
@@ -59,12 +62,43 @@ class PythonTarget:
 
 @dataclass(frozen=True)
 class TeamRules:
-    """What the repository's own ruff configuration decided."""
+    """What the repository's own linter configuration decided: ruff's, else flake8's and pylint's."""
 
     ignore: tuple[str, ...] = ()
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
     exclude: tuple[str, ...] = ()
     source: str = ""
+    select: tuple[str, ...] | None = None  # the rules the team chose (None: its configuration chooses none)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The rules a run proposes fixes for, and which configuration chose them, in words."""
+
+    rules: tuple[str, ...]
+    chosen_by: str
+    extended: tuple[str, ...] = ()  # beyond the team's choice, asked for in .github/memfix.yml
+
+
+def within(ours: tuple[str, ...], theirs: tuple[str, ...]) -> tuple[str, ...]:
+    """The rules both selections cover, as ruff selectors: `E711` within `E`, `F401` within `F`, nothing of `SIM`
+    within `B, E, F`. `ALL` covers everything."""
+    both = []
+    for mine in ours:
+        for team in theirs:
+            if team == "ALL" or _covers(team, mine):
+                both.append(mine)
+            elif mine == "ALL" or _covers(mine, team):
+                both.append(team)
+    return tuple(dict.fromkeys(both))
+
+
+def _covers(wide: str, narrow: str) -> bool:
+    """A ruff selector covers a code or narrower selector of its own linter: `F` covers `F401`, not `FURB105`."""
+    (wl, wd), (nl, nd) = (re.fullmatch(r"([A-Z]+)(\d*)", s).groups() for s in (wide, narrow))  # type: ignore[union-attr]
+    if wl == "PL" and not wd:  # pylint's selector covers its four kinds
+        return nl in ("PL", "PLC", "PLE", "PLR", "PLW")
+    return wl == nl and nd.startswith(wd)
 
 
 @dataclass(frozen=True)
@@ -94,6 +128,17 @@ class Profile:
             args += ["--force-exclude", "--extend-exclude", ",".join(self.team.exclude)]
         return args
 
+    def selection(self, pipeline: str, ours: tuple[str, ...], extend: tuple[str, ...] = ()) -> Selection:
+        """The team's rules first: where its configuration selects rules, only those of memfix's `pipeline` rules
+        it selects (and what .github/memfix.yml `rules: extend:` adds, said so); else memfix's own."""
+        if self.team.select is None:
+            return Selection(tuple(dict.fromkeys([*ours, *extend])), f"memfix's {pipeline} rules (no linter "
+                             "configuration in the repository selects rules)", tuple(extend))
+        chosen = within(ours, self.team.select)
+        return Selection(tuple(dict.fromkeys([*chosen, *extend])),
+                         f"the rules {self.team.source} selects ({', '.join(self.team.select)}), of memfix's "
+                         f"{pipeline} rules", tuple(extend))
+
     def describe(self) -> list[str]:
         lines = [f"target: {self.target.describe()}"]
         if self.target.below_ruff:
@@ -114,7 +159,7 @@ Read = Callable[[str], "str | None"]
 def read_profile(read: Read, override: str | None = None) -> Profile:
     """The project's profile from its files at the repository root (`read(path)` → text or None)."""
     texts = {name: read(name) for name in METADATA_FILES}
-    return Profile(find_target(texts, override), find_team_rules(texts))
+    return Profile(find_target(texts, override), find_team_rules(texts, read))
 
 
 def find_target(texts: dict[str, str | None], override: str | None = None) -> PythonTarget:
@@ -145,11 +190,14 @@ def find_target(texts: dict[str, str | None], override: str | None = None) -> Py
     return PythonTarget(DEFAULT, "nothing in the repository says", assumed=True)
 
 
-def find_team_rules(texts: dict[str, str | None]) -> TeamRules:
+def find_team_rules(texts: dict[str, str | None], read: Read | None = None) -> TeamRules:
     ruff = _ruff_table(texts)
     if not ruff:
-        return TeamRules()
+        return _flake8_and_pylint(texts)
+    ruff = _extended(ruff, read)
     lint = ruff.get("lint") if isinstance(ruff.get("lint"), dict) else {}
+    chosen = [*_strings(lint.get("select")), *_strings(ruff.get("select"))] or list(RUFF_DEFAULT_SELECT)
+    chosen += [*_strings(ruff.get("extend-select")), *_strings(lint.get("extend-select"))]
     ignore = [*_strings(ruff.get("ignore")), *_strings(lint.get("ignore")), *_strings(ruff.get("extend-ignore")),
               *_strings(lint.get("extend-ignore"))]
     per_file: dict[str, tuple[str, ...]] = {}
@@ -159,7 +207,73 @@ def find_team_rules(texts: dict[str, str | None]) -> TeamRules:
             per_file[pattern] = tuple(dict.fromkeys([*per_file.get(pattern, ()), *_strings(codes)]))
     exclude = [*_strings(ruff.get("exclude")), *_strings(ruff.get("extend-exclude"))]
     return TeamRules(tuple(dict.fromkeys(c for c in ignore if _rule(c))), per_file, tuple(dict.fromkeys(exclude)),
-                     source=ruff.get("__source__", "the ruff configuration"))
+                     source=ruff.get("__source__", "the ruff configuration"),
+                     select=tuple(dict.fromkeys(c for c in chosen if _rule(c))))
+
+
+def _extended(config: dict, read: Read | None, depth: int = 0) -> dict:
+    """ruff's `extend = "path"`: the named configuration first, this one's settings over it (followed a few deep,
+    inside the repository only)."""
+    target = config.get("extend")
+    if not isinstance(target, str) or read is None or depth >= MAX_EXTENDS:
+        return config
+    path = target.removeprefix("./")
+    if path.startswith(("/", "~")) or ".." in path.split("/"):
+        return config
+    base = _toml_file(read(path))
+    base = (base.get("tool") or {}).get("ruff") or {} if path.endswith("pyproject.toml") else base
+    if not isinstance(base, dict) or not base:
+        return config
+    base = _extended(base, None if depth + 1 >= MAX_EXTENDS else read, depth + 1)
+    merged = {**base, **{k: v for k, v in config.items() if k not in ("extend", "lint")}}
+    merged["lint"] = {**(base.get("lint") or {}), **(config.get("lint") or {})}
+    return merged
+
+
+def _flake8_and_pylint(texts: dict[str, str | None]) -> TeamRules:
+    """No ruff configuration: flake8's `select`/`extend-select` narrow memfix's rules and its `ignore`/`extend-ignore`
+    ignore, where the codes are ruff's too; pylint's disabled messages ignore their ruff equivalents (PLC0414 …)."""
+    select: list[str] = []
+    ignore: list[str] = []
+    sources = []
+    for name in (".flake8", "setup.cfg", "tox.ini"):
+        section = _ini_section(texts.get(name), "flake8")
+        if section is None:
+            continue
+        sources.append(f"[flake8] in {name}")
+        if section.get("select") or section.get("extend-select"):  # flake8's own default, E F W C90, otherwise
+            select += (_codes(section.get("select")) or ["E", "F", "W", "C90"]) + _codes(section.get("extend-select"))
+        ignore += _codes(section.get("ignore")) + _codes(section.get("extend-ignore"))
+        break
+    for name, header in ((".pylintrc", "messages control"), ("pylintrc", "messages control"),
+                         ("setup.cfg", "pylint.messages control")):
+        section = _ini_section(texts.get(name), header)
+        if section is not None and section.get("disable"):
+            sources.append(f"pylint's disable in {name}")
+            ignore += [f"PL{c}" for c in _codes(section.get("disable")) if re.fullmatch(r"[CRWE]\d{4}", c)]
+            break
+    if not sources:
+        return TeamRules()
+    return TeamRules(tuple(dict.fromkeys(c for c in ignore if _rule(c))),
+                     source=" and ".join(sources), select=tuple(dict.fromkeys(select)) or None)
+
+
+def _ini_section(text: str | None, name: str) -> dict[str, str] | None:
+    if not text:
+        return None
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return None
+    found = next((section for section in parser.sections() if section.lower() == name), None)  # [MESSAGES CONTROL]
+    return dict(parser[found]) if found else None
+
+
+def _codes(value: str | None) -> list[str]:
+    """flake8's and pylint's comma- or line-separated codes, upper case; names and `all` left out."""
+    return [c.strip().upper() for c in re.split(r"[,\s]+", value or "") if re.fullmatch(r"[A-Za-z]{1,8}\d{0,4}",
+                                                                                       c.strip())]
 
 
 # ---- reading ----

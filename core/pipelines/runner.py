@@ -24,7 +24,7 @@ from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.detect import Ruff
 from core.pipelines.policy import RepoPolicy
 from core.pipelines.present import pr_body, pr_title, summary
-from core.pipelines.project import Profile, read_profile
+from core.pipelines.project import Profile, Selection, read_profile, within
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
 from core.pipelines.propose import apply_edits, ruff_patches
 from core.pipelines.surface import RepositoryView, surface_problem
@@ -90,6 +90,7 @@ class RunReport:
     project: list[str] = field(default_factory=list)  # target, held-back rules, the team's ruff decisions
     used: list[str] = field(default_factory=list)  # what memory changed in this run: holds, order, vetoes
     remembered: list[str] = field(default_factory=list)  # what earlier runs left, and what this run added to it
+    rules: Selection | None = None  # the rules proposed, and which configuration chose them
     injected: bool = False  # a model was given the learnings
     held: tuple[str, ...] = ()  # rules the learned policy held back
     records: dict[str, Record] = field(default_factory=dict)  # each rule's record in this repository
@@ -126,6 +127,7 @@ class PipelineRunner:
         self.workspace: LocalWorkspace | None = None
         self.view: RepositoryView | None = None  # the whole repository, read when a check first needs it
         self.plan: RepoPolicy = RepoPolicy()  # the learned policy for the run's repository and pipeline
+        self.selection = Selection((), "")  # the rules this run proposes, and who chose them
 
     def run(self, request: RunRequest, workspace: LocalWorkspace, *, publisher: Publisher | None = None,
             mirror: Mirror | None = None, progress: Progress | None = None,
@@ -142,7 +144,9 @@ class PipelineRunner:
         profile = read_profile(workspace.read, config.python)
         plan = self.learner.policy.for_run(request.tenant_id, request.repo, request.pipeline, config.always_propose)
         worker = copy.copy(self)
-        worker.ruff = self.ruff.with_args(profile.ruff_args(config.rules(request.pipeline), plan.held))
+        ours = config.rules(request.pipeline)
+        worker.selection = profile.selection(request.pipeline, ours, within(ours, config.extend_rules))
+        worker.ruff = self.ruff.with_args(profile.ruff_args(worker.selection.rules, plan.held))
         worker.profile, worker.plan = profile, plan
         worker.workspace, worker.view = workspace, None
         return worker
@@ -174,7 +178,7 @@ class PipelineRunner:
                     raise PermanentError(f"{revision.path} is too large for the prompt budget "
                                          f"({self.prompt_token_budget} tokens)")
                 patch, _ = self._edit(request, revision.path, revision.original, current, prompt, ())
-                outcome = self._attempt(request, run, outcome, patch, config.rules(request.pipeline), 1, last=True,
+                outcome = self._attempt(request, run, outcome, patch, self.selection.rules, 1, last=True,
                                         sections=sections)
                 self.breakers.record(request.tenant_id, request.repo, request.pipeline,
                                      "success" if outcome.verification.ok else
@@ -192,11 +196,16 @@ class PipelineRunner:
                               model=self.llm.model, mirror=mirror)
         report = RunReport(run.id, request.repo, request.pipeline, self.llm.provider, self.llm.model,
                            config_problems=problems, target=self.profile.target.describe(),
-                           threshold=self.promote_threshold, project=self.profile.describe(),
+                           threshold=self.promote_threshold, rules=self.selection,
+                           project=[f"rules: {', '.join(self.selection.rules) or 'none'} — chosen by "
+                                    f"{self.selection.chosen_by}" + (f"; beyond it, from .github/memfix.yml "
+                                    f"`rules: extend`: {', '.join(self.selection.extended)}"
+                                    if self.selection.extended else ""), *self.profile.describe()],
                            used=self.plan.used(), records=self.plan.records, held=self.plan.held)
         try:
+            self.runs.chose(run, list(self.selection.rules), self.selection.chosen_by, list(self.selection.extended))
             self.runs.phase(run, "scanning", "looking for findings")
-            select = config.rules(request.pipeline)
+            select = self.selection.rules
             files = [p for p in workspace.files() if p.endswith(".py") and not config.ignored(p)]
             report.notes += getattr(workspace, "notes", [])
             report.notes += self._foreign_links(request)

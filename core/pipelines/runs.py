@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 from collections.abc import Callable
@@ -80,6 +81,12 @@ class RunLog:
         with self.db.tenant(run.tenant_id) as conn:
             conn.execute("UPDATE runs SET error = %s WHERE id = %s", (error[:2000], run.id))
         self.phase(run, "failed", error)
+
+    def chose(self, run: Run, rules: list[str], chosen_by: str, extended: list[str]) -> None:
+        """The rules this run proposes fixes for, and which configuration chose them (the dashboard shows them)."""
+        with self.db.tenant(run.tenant_id) as conn:
+            conn.execute("UPDATE runs SET rules = %s::jsonb WHERE id = %s",
+                         (json.dumps({"rules": rules, "chosen_by": chosen_by, "extended": extended}), run.id))
 
     def previous(self, run: Run) -> dict | None:
         """The last finished run of the same repository and pipeline before this one: what memory already holds."""
