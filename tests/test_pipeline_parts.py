@@ -701,3 +701,18 @@ def test_an_insight_title_keeps_the_rules_own_words_and_drops_the_codes_names(ru
     assert title("F841", "Local variable `x2` is assigned to but never used") == \
         "F841: Local variable `…` is assigned to but never used"
     assert title("E501", "Line too long (130 > 88)") == "E501: Line too long (N > N)"
+
+
+def test_ruff_fixes_go_to_a_fixpoint_so_a_second_run_changes_nothing(ruff, tmp_path):
+    """`re.I | re.M` holds two FURB167 findings whose edits overlap: one pass of ruff's edits fixes half of them
+    (the other waits, as in ruff's own first pass); the patch goes on until nothing selected changes."""
+    from core.pipelines.propose import ruff_patches
+
+    (tmp_path / "flags.py").write_text("import re\n\nWORD = re.compile('b', flags=re.I | re.M)\n")
+    select = ("FURB",)
+    findings = ruff.check(tmp_path, ["flags.py"], select)
+    assert [f.code for f in findings] == ["FURB167", "FURB167"]
+    [patch] = ruff_patches(ruff, tmp_path, {"flags.py": findings}, select).values()
+    assert "re.IGNORECASE | re.MULTILINE" in patch.updated
+    (tmp_path / "flags.py").write_text(patch.updated)
+    assert ruff.check(tmp_path, ["flags.py"], select) == []  # the next run has nothing left to do

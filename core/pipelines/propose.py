@@ -42,6 +42,7 @@ def ruff_patches(ruff: Ruff, root: Path, findings: Mapping[str, list[Finding]],
     a whole tree instead of one per file. A file that is not UTF-8 text gets no patch (ruff leaves it alone).
     """
     targets = {path: t for path, items in findings.items() if (t := _targets(path, items, select))}
+    wanted = dict(targets)
     patches: dict[str, Patch] = {}
     # ruff already reported its safe fixes as edits: apply them here, no second ruff run (verification judges them).
     for path, items in list(targets.items()):
@@ -67,6 +68,10 @@ def ruff_patches(ruff: Ruff, root: Path, findings: Mapping[str, list[Finding]],
             except UnicodeDecodeError:
                 continue
             patches[path] = _patch(path, original, text, targets[path])
+    # To a fixpoint across the selected rules (a fix that makes another finding, UP031's .format() that UP032 turns
+    # into an f-string, is finished here), so the next run has nothing left to change: one ruff run for all.
+    for path, text in ruff.fix_texts({path: patch.updated for path, patch in patches.items()}, select).items():
+        patches[path] = _patch(path, patches[path].original, text, wanted[path])
     return {path: patches[path] for path in findings if path in patches}  # in the order asked
 
 
