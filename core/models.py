@@ -503,14 +503,15 @@ class Verification:
     error: str | None = None  # the first problem, in words (also the envelope's error message)
     compatible: bool = True  # valid for the project's oldest supported Python (syntax and runtime annotations)
     surface: bool = True  # the public surface and dynamic uses survive (core/pipelines/surface.py)
+    comments: bool = True  # no comment lost or left away from its code (core/pipelines/comments.py)
 
     @property
     def ok(self) -> bool:
         return (self.parses and self.targeted_gone and not self.new_findings and self.single_file
-                and self.proportionate and self.compatible and self.surface)
+                and self.proportionate and self.compatible and self.surface and self.comments)
 
     def checks(self) -> dict[str, bool]:
         """Every named check: lint depth, then project depth (PR body, `--json`, the dashboard)."""
         return {"parses": self.parses, "targeted_gone": self.targeted_gone, "no_new_findings": not self.new_findings,
                 "single_file": self.single_file, "proportionate": self.proportionate, "oldest_python": self.compatible,
-                "public_surface": self.surface}
+                "public_surface": self.surface, "comments_kept": self.comments}

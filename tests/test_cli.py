@@ -108,7 +108,7 @@ def test_the_readme_memory_example_runs_as_written_and_a_second_run_says_what_it
     assert code == 0 and "First run of local/shop in memory" in first
     assert "`memfix recall QUERY --repo local/shop`" in first
     code, second, _ = cli("autofix", "samples/shop")
-    assert code == 0 and re.search(r"Remembered from run \d+ \(.*\) of local/shop: 13 finding\(s\), 3 verified",
+    assert code == 0 and re.search(r"Remembered from run \d+ \(.*\) of local/shop: 13 finding\(s\), \d verified",
                                    second)
     assert re.search(r"This run: (\d+) of \1 insight\(s\) were already known", second)
     code, out, _ = cli(*recall)

@@ -350,7 +350,9 @@ def test_the_run_page_shows_each_files_diff_and_titles_keep_the_rules_words(serv
     assert report.promoted
     with client() as web:
         run = web.get(f"{serve.url}/runs/{report.run_id}").text
-        assert "What it changed" in run and '<span class="del">-import math</span>' in run
+        assert "What it changed" in run and '<span class="del">-' in run and '<span class="add">+' in run
+        changed = report.promoted[0].patch
+        assert html.escape(f"+++ b/{changed.path}", quote=False) in run
         page = web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text
         assert "Use of `assert` detected" in html.unescape(page)  # the rule's words, not "Use of `…` detected"
         assert 'id="rules-in-force"' in page and "memfix&#39;s autofix rules (no linter configuration" in page

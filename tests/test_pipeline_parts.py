@@ -378,7 +378,7 @@ def test_ruff_patches_apply_ruff_s_own_edits_as_ruff_fix_would(ruff, tmp_path):
     assert patches == alone and list(patches) == ["greet.py", "lib/one.py", "lib/two.py", "model.py"]
     for path, patch in patches.items():  # the scan's edits, applied here, give what `ruff check --fix` writes
         assert patch.updated == ruff.fix(tmp_path, path, tuple(sorted({f.code for f in patch.findings})))
-    assert counting.count("--fix") == 1  # only latin.py, whose hand-made finding carries no edits
+    assert counting.count("--fix") == 2  # latin.py (its hand-made finding carries no edits), then the fixpoint
     refactor = ruff_patches(ruff, tmp_path, by_path(ruff.check(tmp_path, ["model.py"], ("F", "UP"))),
                             REFACTOR_RULES)
     assert [f.code for f in refactor["model.py"].findings] == ["UP004"]  # only the selected rules' fixes
@@ -500,7 +500,7 @@ def test_offline_run_fixes_and_verifies_ruff_only_files_in_batches(services, ten
     assert sorted((e.patch_id, e.status, e.run_id) for e in envelopes) == sorted(
         (o.patch.fingerprint("autofix"), o.status, str(report.run_id)) for o in outcomes.values() if o.patch)
     assert runner.ruff.count("--output-format") == 2  # the scan and ONE verification run
-    assert runner.ruff.count("--fix") == 0  # the scan's own edits are applied in-process
+    assert runner.ruff.count("--fix") == 1  # the scan's own edits are applied in-process; one run takes them to a fixpoint
     assert progress == [("scanned", 4, 4), *(("fixing", i, 4) for i in range(1, 5))]
     assert runner.runs.get(tenant_id, report.run_id)["phase"] == "done"
 
@@ -662,7 +662,7 @@ def test_a_cascade_is_fixed_whole_and_a_second_run_changes_nothing(services, ten
     runner = runner_with(services, OfflineLLM())
     request = RunRequest(tenant_id, "acme/cascade", "refactor", "local")
     [outcome] = runner.run(request, LocalWorkspace(tmp_path)).outcomes
-    assert (outcome.status, outcome.note) == ("PROMOTED", "fixed to a fixpoint")
+    assert outcome.status == "PROMOTED"  # fixed whole when the patch is made (propose.ruff_patches: to a fixpoint)
     assert "elif" not in outcome.patch.updated and "else" not in outcome.patch.updated
     (tmp_path / "grades.py").write_text(outcome.patch.updated)
     again = runner.run(request, LocalWorkspace(tmp_path))

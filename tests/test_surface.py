@@ -58,7 +58,7 @@ def test_the_cli_keeps_the_probe_and_the_reexport_and_fixes_the_rest(tmp_path, m
 
     files = {"pkg/__init__.py": "", "pkg/shell.py": PROBE, "pkg/compat.py": "from collections.abc import Sequence\n",
              "pkg/other.py": "from pkg.compat import Sequence\n\nprint(Sequence)\n",
-             "pkg/clean.py": "import os\nimport sys\n\nprint(sys.argv)\n"}
+             "pkg/_clean.py": "import os\nimport sys\n\nprint(sys.argv)\n"}  # private: its imports are its own
     for path, text in files.items():
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(text)
@@ -69,7 +69,7 @@ def test_the_cli_keeps_the_probe_and_the_reexport_and_fixes_the_rest(tmp_path, m
     assert main(["autofix", str(tmp_path), "--json", "--apply"]) == 0
     report = json.loads(capsys.readouterr().out)
     status = {o["path"]: (o["status"], o["verification"]) for o in report["outcomes"]}
-    assert status["pkg/clean.py"][0] == "PROMOTED"
+    assert status["pkg/_clean.py"][0] == "PROMOTED"
     assert status["pkg/compat.py"][0] != "PROMOTED" and "pkg/other.py" in status["pkg/compat.py"][1]
     assert (tmp_path / "pkg/shell.py").read_text() == PROBE
     assert (tmp_path / "pkg/compat.py").read_text() == files["pkg/compat.py"]
@@ -120,3 +120,88 @@ def test_an_unreadable_archive_is_an_incomplete_view_and_the_run_goes_on(serve, 
     with serve.services.db.tenant(tenant_id) as conn:
         [job] = conn.execute("SELECT status, attempts FROM jobs WHERE kind = 'command'").fetchall()
     assert job == {"status": "done", "attempts": 1}  # once: no retry, no dead letter
+
+
+# ---- kinds seen breaking real projects: names read from text, imports that act, files that are data ----
+
+@pytest.mark.parametrize("kind, path, before, after, others, expected", [
+    ("doctest", "util.py", 'import math\n\n\ndef area(r):\n    """\n    >>> math.pi > 3\n    True\n    """\n'
+     "    return r\n", '\n\ndef area(r):\n    """\n    >>> math.pi > 3\n    True\n    """\n    return r\n', {},
+     "a doctest example"),
+    ("string annotation", "typed.py", "from decimal import Decimal\n\n\ndef price() -> 'Decimal':\n    return 1\n",
+     "\n\ndef price() -> 'Decimal':\n    return 1\n", {}, "a string annotation"),
+    ("TypeAlias", "alias.py", "from typing import TypeAlias\nfrom pathlib import Path\n\nPathish: TypeAlias = "
+     "'Path | str'\n", "from typing import TypeAlias\n\nPathish: TypeAlias = 'Path | str'\n", {},
+     "a string annotation"),
+    ("type comment", "old.py", "from typing import List\n\nx = []  # type: List[int]\n",
+     "\nx = []  # type: List[int]\n", {}, "a type comment"),
+    ("skipif string", "test_x.py", "import sys\nimport pytest\n\n\n@pytest.mark.skipif('sys.platform == \"win\"')\n"
+     "def test_a():\n    pass\n", "import pytest\n\n\n@pytest.mark.skipif('sys.platform == \"win\"')\ndef test_a():"
+     "\n    pass\n", {}, "a pytest `skipif` condition"),
+    ("bare annotation", "mod.py", "import pkg\n\npkg: object\n", "\npkg: object\n", {}, "bare annotation"),
+    ("locals() in a function", "dyn.py", "def f():\n    import json\n    return locals()\n",
+     "def f():\n    return locals()\n", {}, "reads its own namespace"),
+    ("getattr elsewhere", "pkg/compat.py", "from itertools import zip_longest\n", "",
+     {"pkg/__init__.py": "", "pkg/use.py": "from pkg import compat\n\nf = getattr(compat, 'zip_longest')\n"},
+     "pkg/use.py"),
+    ("sibling helper of a script", "demos/plot.py", "import _path_setup\nprint('demo')\n", "print('demo')\n",
+     {"demos/_path_setup.py": "import sys\nsys.path.insert(0, '..')\n"}, "imported for what its top level does"),
+    ("an explaining comment above", "run.py", "# registers the codecs on import\nimport mycodecs\nprint(1)\n",
+     "# registers the codecs on import\nprint(1)\n", {}, "the comment above it explains"),
+    ("a test of the import", "tests/test_imports.py", "def test_import_yaml():\n    import yaml\n",
+     "def test_import_yaml():\n    pass\n", {}, "a test whose point is that the import works"),
+    ("a runner loading tests", "tests/__main__.py", "from . import test_api, test_cli\nimport unittest\n"
+     "unittest.main()\n", "import unittest\nunittest.main()\n", {}, "of a test module"),
+    ("a fixture that must hold bad code", "tests/fixtures/broken.py", "import os\nx = f'a'\n", "x = 'a'\n", {},
+     "fixtures/test-data folder"),
+    ("a module a generator copies", "gen/template.py", "import os\nimport inspect\n\nSRC = inspect.getsource("
+     "inspect.getmodule(os))\n", "import inspect\n\nSRC = inspect.getsource(inspect.getmodule(os))\n", {},
+     "its own text is read"),
+    ("read by another file's getsource", "parser/runtime.py", "import os\nx = 1\n", "x = 1\n",
+     {"parser/gen.py": "import inspect\nfrom parser import runtime\n\nTEXT = inspect.getsource(runtime)\n"},
+     "copies with `inspect.getsource`"),
+    ("a public module's import (compat re-export)", "pkg/compatibility.py",
+     "from collections.abc import Sequence\n\nX = 1\n", "\nX = 1\n", {"pkg/__init__.py": ""},
+     "a public module of the package without `__all__`"),
+])
+def test_a_use_no_linter_sees_keeps_the_name(kind, path, before, after, others, expected):
+    problem = _problem(path, before, after, others)
+    assert problem is not None and expected in problem, (kind, problem)
+
+
+@pytest.mark.parametrize("path, before, after, others", [
+    ("pkg/_private.py", "import os\nX = 1\n", "X = 1\n", {"pkg/__init__.py": ""}),  # a private module's own
+    ("scripts/tool.py", "import os\nprint(1)\n", "print(1)\n", {}),  # a script's, with nothing beside it
+    ("tests/test_a.py", "import os\n\n\ndef test_a():\n    assert 1\n", "\n\ndef test_a():\n    assert 1\n", {}),
+    ("pkg/api.py", "import os\n__all__ = ['X']\nX = 1\n", "__all__ = ['X']\nX = 1\n", {"pkg/__init__.py": ""}),
+])
+def test_an_import_nothing_uses_still_goes(path, before, after, others):
+    from core.models import Patch
+
+    view = RepositoryView({path: before, **others})
+    assert surface_problem(Patch(path, before, after, (), "ruff"), view, imports_chosen=True) is None
+
+
+def test_a_public_modules_import_goes_only_where_the_team_chose_f401_and_all_leaves_it_out():
+    from core.models import Patch
+
+    before, after = "import os\n__all__ = ['X']\nX = 1\n", "__all__ = ['X']\nX = 1\n"
+    view = RepositoryView({"pkg/api.py": before, "pkg/__init__.py": ""})
+    patch = Patch("pkg/api.py", before, after, (), "ruff")
+    assert "does not select F401" in surface_problem(patch, view, imports_chosen=False)
+    assert surface_problem(patch, view, imports_chosen=True) is None
+
+
+@pytest.mark.parametrize("before, after, expected", [
+    ("if x:\n    y()\nelse:  # pragma: no cover\n    pass  # pragma: no cover\n", "if x:\n    y()\n",
+     "removes the comment `# pragma: no cover`"),
+    ("def f():\n    '''doc'''\n    pass  # noqa: PIE790\n", "def f():\n    '''doc'''\n# noqa: PIE790\n",
+     "on a line of its own"),
+    ("import sys  # Ensures that sys exists\nx = 1\n", "x = 1\n", "removes the comment"),
+])
+def test_a_fix_that_changes_what_a_comment_means_is_not_made(before, after, expected):
+    from core.pipelines.comments import comment_problem
+
+    problem = comment_problem(Patch("a.py", before, after, (), "ruff"))
+    assert problem is not None and expected in problem
+    assert comment_problem(Patch("a.py", "x = f'a'  # greeting\n", "x = 'a'  # greeting\n", (), "ruff")) is None

@@ -31,7 +31,8 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: st
               f" {v.changed_lines} changed lines",
               f"- valid for the project's oldest Python: {'yes' if v.compatible else 'no'}; {report.target}",
               f"- public surface and dynamic uses kept (exports, `__all__`, import probes, exec/locals(), "
-              f"side-effect imports): {'yes' if v.surface else 'no'}",
+              f"side-effect imports, doctests, string annotations, data files): {'yes' if v.surface else 'no'}",
+              f"- comments kept where they apply (`# pragma`, `# noqa`, `# type:`): {'yes' if v.comments else 'no'}",
               f"- confidence **{outcome.confidence:.2f}**: {outcome.why} (promotion threshold {report.threshold})",
               f"- fix by: {'ruff safe fix' if patch.origin == 'ruff' else 'model'}; provider `{report.provider}`"
               + (f", model `{report.model}`" if report.model else ""), ""]

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from core.errors import PermanentError
 from core.models import Envelope, Finding, Patch, Verification
+from core.pipelines.comments import comment_problem
 from core.pipelines.confidence import Record, score
 from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.detect import Ruff
@@ -268,8 +269,11 @@ class PipelineRunner:
             verification = replace(verification, compatible=False, error=verification.error or error)
         if self.view is None:
             self.view = self.workspace.repository_view()
-        if error := surface_problem(patch, self.view):
+        chosen = self.profile.team.select is not None and bool(within(("F401",), self.profile.team.select))
+        if error := surface_problem(patch, self.view, imports_chosen=chosen):
             verification = replace(verification, surface=False, error=verification.error or error)
+        if error := comment_problem(patch):
+            verification = replace(verification, comments=False, error=verification.error or error)
         return verification
 
     def _foreign_links(self, request: RunRequest) -> list[str]:

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from core.models import Patch
+from core.pipelines.hidden import bindings, data_reason, hidden_use, read_as_data
 
 _PROBE_HANDLERS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 _INTROSPECTION = {"locals", "vars", "globals", "exec", "eval"}
@@ -34,15 +35,22 @@ class RepositoryView:
     reason: str = ""
 
 
-def surface_problem(patch: Patch, view: RepositoryView) -> str | None:
-    """Why the patch takes away something still used, or None."""
+def surface_problem(patch: Patch, view: RepositoryView, *, imports_chosen: bool = False) -> str | None:
+    """Why the patch takes away something still used, or None. `imports_chosen`: the team's own ruff configuration
+    selects F401, so an unused import of a public module is theirs to remove."""
     if not patch.path.endswith(".py"):
         return None
     try:
         before, after = ast.parse(patch.original), ast.parse(patch.updated)
     except SyntaxError:
         return None  # parsing is another check's verdict
+    if why := data_reason(patch.path, patch.original):
+        return f"changes `{patch.path}`, whose text is data: {why}"
+    if (reader := read_as_data(patch.path, view.sources)) is not None:
+        return f"changes `{patch.path}`, whose text {reader} copies with `inspect.getsource`"
     removed = _module_names(before) - _module_names(after)
+    if hidden := hidden_use(patch.original, before, after, removed):
+        return hidden
     probe = _removed_probe(before, after)
     if probe:
         return f"removes `{probe}`, an import inside try/except ImportError: the module's behaviour depends on it"
@@ -58,12 +66,32 @@ def surface_problem(patch: Patch, view: RepositoryView) -> str | None:
                     f"({view.reason})")
         if user := _used_elsewhere(patch.path, removed, view):
             return f"removes {_names({user[1]})}, which {user[0]} still imports or references"
+        if public := _public_imports(patch.path, before, removed, view):
+            if not _dunder_all(before):
+                return (f"removes {_names(public)}, imported at the top of a public module of the package without "
+                        "`__all__`: others may import it from here (a compat re-export)")
+            if not imports_chosen:
+                return (f"removes {_names(public)} from a public module of the package; its `__all__` leaves it out, "
+                        "but the repository's own ruff configuration does not select F401")
     for function, lost in _removed_locals(before, after):
         if _introspects(function, lost):
             return f"removes {_names(lost)} from `{function.name}`, which reads its own namespace dynamically"
     if side := _side_effect_import(before, after, patch.path, view):
         return f"removes `import {side}`, a module of this repository imported for what its top level does"
     return None
+
+
+def _public_imports(path: str, tree: ast.Module, removed: set[str], view: RepositoryView) -> set[str]:
+    """Module-level imports of a public package module that has no `__all__`: its surface, unless private."""
+    parts = path.split("/")
+    folder = "/".join(parts[:-1])
+    if (any(p.startswith("_") and p != "__init__.py" for p in parts) or any(p in ("tests", "test", "testing",
+            "scripts", "examples", "docs", "benchmarks") for p in parts) or parts[-1].startswith(("test_", "conftest"))
+            or f"{folder}/__init__.py".lstrip("/") not in view.sources):
+        return set()
+    if any(isinstance(n, ast.If) and "__main__" in ast.unparse(n.test) for n in tree.body):
+        return set()  # a script, even inside a package
+    return {n for n in removed & _imported_names(tree) if not n.startswith("_")}
 
 
 def _names(names: set[str]) -> str:
@@ -167,7 +195,9 @@ def _functions(tree: ast.AST) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDe
 
 
 def _locals(function: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    """Names a function binds: assignments, and the names its imports bind (locals() shows both)."""
+    return {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} \
+        | bindings(function)
 
 
 def _removed_locals(before: ast.Module, after: ast.Module):
@@ -237,6 +267,10 @@ def _used_elsewhere(path: str, removed: set[str], view: RepositoryView) -> tuple
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and node.attr in removed and ast.unparse(node.value) in aliases:
                 return other, node.attr
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("getattr", "hasattr")
+                    and len(node.args) >= 2 and ast.unparse(node.args[0]) in aliases
+                    and isinstance(node.args[1], ast.Constant) and node.args[1].value in removed):
+                return other, node.args[1].value
     return None
 
 
@@ -246,8 +280,10 @@ def _side_effect_import(before: ast.Module, after: ast.Module, path: str, view: 
         return {a.name for n in _top_level(tree) if isinstance(n, ast.Import) for a in n.names}
 
     files = {module_name(p): p for p in view.sources}
+    folder = path.rpartition("/")[0]
     for name in sorted(plain(before) - plain(after)):
-        target = files.get(name)
+        sibling = f"{folder}/{name}.py".lstrip("/")  # a script's own folder is first on sys.path
+        target = files.get(name) or (sibling if sibling in view.sources else None)
         if target is None:
             continue
         try:

@@ -1,0 +1,137 @@
+"""Uses no linter sees, each a kind of code seen breaking on real projects: names read from text (doctest examples,
+string annotations and `TypeAlias` values, type comments, pytest's `skipif`/`xfail` strings), a name re-declared by
+a bare annotation, imports that act (one a comment explains, a test's only statement, a test module a runner loads),
+and files whose text is data (fixtures that must hold bad code, modules a generator copies out). Read with `ast`
+and `tokenize`; nothing is imported or run."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_TYPE_COMMENT = re.compile(r"#\s*type:\s*(?!ignore\b)(.+)")
+_DATA_FOLDERS = {"fixtures", "fixture", "testdata", "test_data", "snapshots", "golden", "cassettes"}
+_TEST_MARKS = {"skipif", "xfail"}
+# What a comment says when an import is there for what importing does, not for a name (a section header is not)
+_EXPLAINS = re.compile(r"side.?effect|regist|ensure|needed|required|keep|must|sys\.path|hook|patch|load|"
+                       r"so that|for its|do not remove|don't remove|unused", re.IGNORECASE)
+
+
+def bindings(tree: ast.AST) -> set[str]:
+    """Every name an import binds anywhere in the tree (`import a.b` binds `a`)."""
+    return {(a.asname or a.name).split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+            for a in n.names if a.name != "*"}
+
+
+def hidden_use(original: str, before: ast.Module, after: ast.Module, removed: set[str]) -> str | None:
+    """Why taking `removed` (and the imports the patch drops) away breaks a use no linter sees, or None."""
+    dropped = bindings(before) - bindings(after)
+    gone = removed | dropped
+    if not gone:
+        return None
+    for where, text in _texts_read_as_code(original, before):
+        if used := gone & set(_WORD.findall(text)):
+            return f"removes {_names(used)}, which {where} uses"
+    if declared := gone & _bare_annotations(before):
+        return f"removes {_names(declared)}, which a bare annotation in this module declares again"
+    for name, why in _acting_imports(original, before, dropped):
+        return f"removes `{name}`, an import {why}"
+    return None
+
+
+def data_reason(path: str, text: str) -> str | None:
+    """Why a file's text is data, not code to fix, or None: fixtures that must hold what they hold, and modules
+    whose own text is read (by a generator copying a region out, or a test comparing it)."""
+    parts = path.split("/")
+    if any(p in _DATA_FOLDERS for p in parts[:-1]):
+        return "it lives in a fixtures/test-data folder, whose files hold exactly what the tests expect"
+    if "getsource(" in text or re.search(r"open\(\s*__file__|Path\(\s*__file__\s*\)\s*\.read_|"
+                                         r"__file__\)\s*\.read", text):
+        return "its own text is read as data (`inspect.getsource` or `__file__`): a generator or test copies it"
+    return None
+
+
+def read_as_data(path: str, sources: dict[str, str]) -> str | None:
+    """Another file of the repository copies this module's text (`inspect.getsource(module)`), or None."""
+    tail = path.removesuffix(".py").rsplit("/", 1)[-1]
+    for other, text in sources.items():
+        if other != path and "getsource(" in text and re.search(rf"getsource\(\s*[\w.]*\b{re.escape(tail)}\b", text):
+            return other
+    return None
+
+
+# ---- names read from text ----
+
+def _texts_read_as_code(original: str, tree: ast.Module) -> Iterable[tuple[str, str]]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and ">>>" in node.value:
+            code = "\n".join(line.strip()[4:] for line in node.value.splitlines()
+                             if line.strip().startswith((">>> ", "... ")))
+            if code:
+                yield "a doctest example (`>>>`)", code
+    for annotation in _annotations(tree):
+        for text in (c.value for c in ast.walk(annotation) if isinstance(c, ast.Constant) and isinstance(c.value, str)):
+            yield "a string annotation", text
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _called(node) in _TEST_MARKS:
+            for text in (a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)):
+                yield f"a pytest `{_called(node)}` condition", text
+    for line in original.splitlines():
+        if match := _TYPE_COMMENT.search(line):
+            yield "a type comment", match[1]
+
+
+def _annotations(tree: ast.Module) -> Iterable[ast.AST]:
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            yield from (a.annotation for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg,
+                                               args.kwarg] if a is not None and a.annotation is not None)
+            if node.returns is not None:
+                yield node.returns
+        elif isinstance(node, ast.AnnAssign):
+            yield node.annotation
+            if node.value is not None and "TypeAlias" in ast.unparse(node.annotation):
+                yield node.value  # `Json: TypeAlias = "dict[str, Json]"`
+
+
+def _called(call: ast.Call) -> str:
+    return call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+
+
+def _bare_annotations(tree: ast.Module) -> set[str]:
+    return {n.target.id for n in tree.body if isinstance(n, ast.AnnAssign) and n.value is None
+            and isinstance(n.target, ast.Name)}
+
+
+# ---- imports that act ----
+
+def _acting_imports(original: str, tree: ast.Module, dropped: set[str]) -> Iterable[tuple[str, str]]:
+    lines = original.splitlines()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+            imports = {(a.asname or a.name).split(".")[0] for s in body if isinstance(s, (ast.Import, ast.ImportFrom))
+                       for a in s.names}
+            if imports & dropped and (node.name.startswith("test_import")
+                                      or all(isinstance(s, (ast.Import, ast.ImportFrom, ast.Pass)) for s in body)):
+                yield min(imports & dropped), f"in `{node.name}`, a test whose point is that the import works"
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        names = {(a.asname or a.name).split(".")[0] for a in node.names} & dropped
+        if not names:
+            continue
+        above = lines[node.lineno - 2].strip() if node.lineno >= 2 else ""
+        if above.startswith("#") and (any(n in above for n in names) or _EXPLAINS.search(above)):
+            yield min(names), f"that the comment above it explains (`{above[:60]}`)"
+        modules = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module or "", *(a.name for a in node.names)]
+        if any(m.split(".")[-1].startswith("test") for m in modules if m):
+            yield min(names), "of a test module (importing it collects or registers its tests)"
+
+
+def _names(names: set[str]) -> str:
+    return ", ".join(f"`{n}`" for n in sorted(names))
