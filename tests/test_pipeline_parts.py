@@ -500,7 +500,7 @@ def test_offline_run_fixes_and_verifies_ruff_only_files_in_batches(services, ten
     assert sorted((e.patch_id, e.status, e.run_id) for e in envelopes) == sorted(
         (o.patch.fingerprint("autofix"), o.status, str(report.run_id)) for o in outcomes.values() if o.patch)
     assert runner.ruff.count("--output-format") == 2  # the scan and ONE verification run
-    assert runner.ruff.count("--fix") == 1  # the scan's own edits are applied in-process; one run takes them to a fixpoint
+    assert runner.ruff.count("--fix") == 1  # the scan's edits are applied in-process; one run: the fixpoint
     assert progress == [("scanned", 4, 4), *(("fixing", i, 4) for i in range(1, 5))]
     assert runner.runs.get(tenant_id, report.run_id)["phase"] == "done"
 
