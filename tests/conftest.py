@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import uuid
+from pathlib import Path
 
 import pytest
 from psycopg.conninfo import make_conninfo
@@ -14,6 +15,12 @@ from core.settings import Settings, get_settings
 
 _tenants = itertools.count(10_000 + os.getpid() % 1000 * 100_000, 10)
 _queues = itertools.count(int(uuid.uuid4().int % 10**9))
+
+
+def pytest_configure(config) -> None:
+    # pytest makes --basetemp itself but not its parent, and a clean clone has no build/ yet.
+    if config.option.basetemp:
+        Path(config.option.basetemp).parent.mkdir(parents=True, exist_ok=True)
 
 
 @pytest.fixture(scope="session")
