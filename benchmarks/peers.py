@@ -1,59 +1,118 @@
-"""Peer benchmark: memfix on real projects from PyPI, judged by their own test suites and oldest Pythons.
+"""Peer benchmark: memfix on real projects from PyPI, judged by their own test suites, their own CI's other checks
+and their oldest Pythons.
 
-Run: `python -m benchmarks.peers [--project NAME] [--keep]`. It downloads source distributions (so it is not part
-of `make test`), prints numbers, and asserts nothing. Downloads and trees live under `.memfix/bench/peers/`.
+Run: `python -m benchmarks.peers [--project NAME] [--keep]`. It downloads source distributions and the projects'
+test requirements (so it is not part of `make test`), prints numbers, and asserts nothing. Downloads, trees and
+the projects' own virtual environment live under `.memfix/bench/peers/`.
 
-For each project (pinned sdists that ship their tests; pure Python; three still support 2.7, two 3.5):
-1. its tests run on this Python (pytest, JUnit XML) on a fresh copy: the tests that pass are the baseline;
-2. every module of its package is compiled and the package imported on its **oldest supported Python** (as memfix
-   reads it from the project's metadata; the oldest pyenv interpreter at or above it) — the baseline again;
-3. `memfix autofix --apply` then `memfix refactor --apply`, offline, through the CLI as a user runs it
+The projects (pinned sdists that ship their tests; pure Python) are chosen for the kinds of code that broke on
+real projects: ruff configurations of their own (attrs selects ALL and ignores much, zipp extends the defaults,
+humanize, packaging, pluggy, typing_extensions, platformdirs), doctests their CI runs (toolz, tabulate, zipp,
+humanize, more-itertools through unittest), demo and example scripts that import a sibling helper (colorama's
+`fixpath`, pyparsing's examples), compat modules (six, toolz.compatibility, attrs' _compat, zipp.compat), mypy
+in CI (humanize, attrs, pyparsing, zipp), and projects that still support Python 2.7.
+
+For each project:
+1. its tests run (pytest, JUnit XML, in the projects' own venv on this Python) on a fresh copy: the tests that
+   pass are the baseline; so are the other commands its CI runs (unittest runs, doctest runs, mypy), the example
+   scripts that run to the end on their own, every module compiled and the package imported on its **oldest
+   supported Python** (as memfix reads it from the project's metadata; the oldest pyenv interpreter at or above
+   it), and its coverage pragmas;
+2. `memfix autofix --apply` then `memfix refactor --apply`, offline, through the CLI as a user runs it
    (subprocess, its own embedded database under the tree's scratch folder);
-4. the tests again, and the compile/import check again on every changed file;
-5. both pipelines a second time: files they change again are non-idempotent.
+3. every judge again;
+4. both pipelines a second time: files they change again are non-idempotent.
 
 Counted:
 - patches applied: PROMOTED outcomes written by the two `--apply` runs;
 - vetoed: outcomes that had a patch but were not promoted (their reasons are printed);
-- breakages: tests that passed before and fail (or vanish) after, plus changed files that no longer compile
-  on the oldest Python, plus a package that imported there before and does not after;
+- breakages: tests that passed before and fail or vanish after; a CI command that succeeded and now fails, runs
+  fewer tests, or reports an error it did not report before; an example script that ran and now fails; a changed
+  file that no longer compiles on the oldest Python, a package that imported there and does not; a coverage
+  pragma lost or left on a line of its own;
 - non-idempotent: files the second pair of runs changed;
+- taste (projects with a ruff configuration): changed lines whose patch fixes only rules the project's own ruff
+  configuration enables for that file, as ruff itself resolves it (`ruff check --show-settings`, per-file ignores
+  included) — an independent judge of memfix's reading of the configuration;
 - time: memfix's two runs against `ruff check` alone with the same rules, on the same tree.
-The last line reads `peers: N projects, P patches applied, V vetoed, B breakages, I non-idempotent`.
+Not judged: code a project generates with its own tools (none of these projects ships a generator it runs in CI).
+The last two lines read `peers: N projects, P patches applied, V vetoed, B breakages, I non-idempotent` and
+`taste: X of Y changed lines fix a rule the repository selected`.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
+import fnmatch
+import glob
+import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tarfile
 import time
 import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".memfix" / "bench" / "peers"
 PYENV = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+RUFF_CONFIGS = ("pyproject.toml", "ruff.toml", ".ruff.toml")
+PRAGMA = "pragma: no cover"
+
+
+@dataclass(frozen=True)
+class Check:
+    """A command the project's own CI runs besides its pytest suite (from its tox.ini or CI file); `python` is
+    the projects' venv."""
+
+    label: str
+    argv: tuple[str, ...]
+    cwd: str = "."
 
 
 @dataclass(frozen=True)
 class Project:
     requirement: str  # name==version
     package: str  # what `import` must still find on the oldest Python
+    needs: tuple[str, ...] = ()  # its test requirements
+    checks: tuple[Check, ...] = ()
+    examples: str = ""  # a glob of scripts that run on their own
 
 
 PROJECTS = (
     Project("six==1.16.0", "six"),
     Project("idna==2.10", "idna"),
-    Project("tabulate==0.8.10", "tabulate"),
+    Project("tabulate==0.8.10", "tabulate",
+            checks=(Check("doctest", ("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--doctest-modules",
+                                      "tabulate.py")),)),
     Project("wcwidth==0.2.6", "wcwidth"),
-    Project("more-itertools==8.14.0", "more_itertools"),
-    Project("toolz==0.12.0", "toolz"),
+    Project("more-itertools==8.14.0", "more_itertools",
+            checks=(Check("unittest", ("python", "-m", "unittest")),)),  # its tests load more.py's doctests
+    Project("toolz==0.12.0", "toolz",
+            checks=(Check("doctest", ("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--doctest-modules",
+                                      "toolz")),)),
+    Project("colorama==0.4.6", "colorama", needs=("mock",), examples="demos/*.py"),
+    Project("pyparsing==3.1.1", "pyparsing", needs=("railroad-diagrams", "jinja2"), examples="examples/*.py",
+            checks=(Check("mypy", ("python", "-m", "mypy", "--show-error-codes", "--warn-unused-ignores",
+                                   "mypy-ignore-cases/"), cwd="tests"),)),
+    Project("attrs==24.2.0", "attr", needs=("hypothesis", "cloudpickle", "pympler", "zope.interface"),
+            checks=(Check("mypy", ("python", "-m", "mypy", "tests/typing_example.py")),)),
+    Project("zipp==3.20.2", "zipp", needs=("jaraco.itertools", "jaraco.functools", "more_itertools", "big-O",
+                                           "pytest-ignore-flaky", "jaraco.test"),
+            checks=(Check("mypy", ("python", "-m", "mypy", "zipp")),)),
+    Project("humanize==4.11.0", "humanize", needs=("freezegun",),
+            checks=(Check("mypy", ("python", "-m", "mypy", "--strict", "--show-error-codes", "src")),)),
+    Project("packaging==24.1", "packaging", needs=("pretend",)),
+    Project("pluggy==1.5.0", "pluggy"),
+    Project("typing_extensions==4.12.2", "typing_extensions",
+            checks=(Check("unittest", ("python", "-m", "unittest", "discover"), cwd="src"),)),
 )
 
 
@@ -67,15 +126,18 @@ class Result:
     vetoed: list[str] = field(default_factory=list)
     new_failures: list[str] = field(default_factory=list)
     old_python: list[str] = field(default_factory=list)
+    checks: list[str] = field(default_factory=list)  # CI commands, example scripts and pragmas that broke
     non_idempotent: list[str] = field(default_factory=list)
     codes: dict[str, list[str]] = field(default_factory=dict)  # changed file → rule codes of its patches
+    taste: tuple[int, int] | None = None  # (lines fixing a selected rule, changed lines), with a ruff config
+    off_taste: list[str] = field(default_factory=list)
     memfix_seconds: float = 0.0
     ruff_seconds: float = 0.0
     skipped: str = ""
 
     @property
     def breakages(self) -> int:
-        return len(self.new_failures) + len(self.old_python)
+        return len(self.new_failures) + len(self.old_python) + len(self.checks)
 
 
 # ---- the trees ----
@@ -110,9 +172,31 @@ def python_files(tree: Path) -> dict[str, bytes]:
 
 # ---- the project's own judges ----
 
-def passing_tests(tree: Path, report: Path) -> set[str]:
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}"],
-                   cwd=tree, capture_output=True, text=True, timeout=900)
+def projects_python(projects: tuple[Project, ...]) -> str:
+    """The projects' own venv (their test requirements, pytest and mypy), made once per set of requirements."""
+    needs = sorted({"pytest", "mypy", *(n for p in projects for n in p.needs)})
+    venv = CACHE / "venv"
+    stamp = venv / f"needs-{hashlib.sha256(' '.join(needs).encode()).hexdigest()[:12]}"
+    python = venv / "bin" / "python"
+    if not stamp.exists():
+        shutil.rmtree(venv, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", *needs], check=True)
+        stamp.touch()
+    return str(python)
+
+
+def project_env(tree: Path) -> dict[str, str]:
+    """The tree's own package first on the path (its src/ folder where it has one), as its CI would install it."""
+    source = tree / "src" if (tree / "src").is_dir() else tree
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DATABASE_URL")}
+    return {**env, "PYTHONPATH": str(source), "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def passing_tests(python: str, tree: Path, report: Path) -> set[str]:
+    report.unlink(missing_ok=True)
+    subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}"],
+                   cwd=tree, env=project_env(tree), capture_output=True, text=True, timeout=1800)
     if not report.exists():
         return set()
     passed = set()
@@ -120,6 +204,70 @@ def passing_tests(tree: Path, report: Path) -> set[str]:
         if not any(child.tag in ("failure", "error", "skipped") for child in case):
             passed.add(f"{case.get('classname')}::{case.get('name')}")
     return passed
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    tests: int  # how many tests the command says it ran (0 where it does not say)
+    errors: frozenset[str]  # its error lines without line numbers
+
+
+def judge(python: str, tree: Path, check: Check) -> Verdict:
+    argv = [python if part == "python" else part for part in check.argv]
+    try:
+        proc = subprocess.run(argv, cwd=tree / check.cwd, env=project_env(tree), capture_output=True, text=True,
+                              timeout=1800)
+    except subprocess.TimeoutExpired:
+        return Verdict(False, 0, frozenset({"timed out"}))
+    out = proc.stdout + proc.stderr
+    ran = re.findall(r"Ran (\d+) tests?|(\d+) passed", out)
+    tests = sum(int(a or b) for a, b in ran)
+    errors = frozenset(re.sub(r":\d+(:\d+)?:", ":", line).strip() for line in out.splitlines() if ": error:" in line)
+    return Verdict(proc.returncode == 0, tests, errors)
+
+
+def broken(label: str, before: Verdict, after: Verdict) -> list[str]:
+    found = []
+    if before.ok and not after.ok:
+        found.append(f"{label}: succeeded before, fails after")
+    if after.tests < before.tests:
+        found.append(f"{label}: ran {before.tests} tests before, {after.tests} after")
+    found += [f"{label}: new error: {e[:160]}" for e in sorted(after.errors - before.errors)[:5]]
+    return found
+
+
+def scripts_that_run(python: str, tree: Path, pattern: str) -> set[str]:
+    """The example scripts that run to the end on their own (no input, 30 s), each from its own folder."""
+    if not pattern:
+        return set()
+
+    def runs(path: str) -> bool:
+        script = tree / path
+        try:
+            return subprocess.run([python, script.name], cwd=script.parent, env=project_env(tree),
+                                  stdin=subprocess.DEVNULL, capture_output=True, timeout=30).returncode == 0
+        except subprocess.TimeoutExpired:
+            return False
+
+    paths = sorted(Path(p).relative_to(tree).as_posix() for p in glob.glob(str(tree / pattern)))
+    with ThreadPoolExecutor(8) as pool:
+        return {p for p, ok in zip(paths, pool.map(runs, paths), strict=True) if ok}
+
+
+def pragma_problems(before: str, after: str) -> list[str]:
+    """A coverage pragma a change lost, or left on a line of its own (it no longer marks the code it marked)."""
+    def pragmas(text: str) -> tuple[int, int]:
+        lines = [line.strip() for line in text.splitlines() if PRAGMA in line]
+        return len(lines), sum(line.startswith("#") for line in lines)
+
+    (count, alone), (count_after, alone_after) = pragmas(before), pragmas(after)
+    problems = []
+    if count_after < count:
+        problems.append(f"{count - count_after} coverage pragma(s) lost")
+    if alone_after > alone:
+        problems.append(f"{alone_after - alone} coverage pragma(s) left on a line of their own")
+    return problems
 
 
 def interpreter_for(oldest: tuple[int, int]) -> tuple[str, str]:
@@ -140,10 +288,42 @@ def old_python_problems(python: str, tree: Path, files: list[str], package: str)
                                "cfile='/dev/null', doraise=True)", path], cwd=tree, capture_output=True, text=True)
         if proc.returncode:
             problems[path] = (proc.stderr.strip().splitlines() or ["?"])[-1][:160]
-    proc = subprocess.run([python, "-c", f"import {package}"], cwd=tree, capture_output=True, text=True)
+    proc = subprocess.run([python, "-c", f"import {package}"], cwd=tree, env=project_env(tree), capture_output=True,
+                          text=True)
     if proc.returncode:
         problems[f"import {package}"] = (proc.stderr.strip().splitlines() or ["?"])[-1][:160]
     return problems
+
+
+# ---- taste: the project's own ruff, as ruff resolves it ----
+
+def has_ruff_config(tree: Path) -> bool:
+    return any((tree / name).is_file() and (name != "pyproject.toml" or "[tool.ruff" in (tree / name).read_text())
+               for name in RUFF_CONFIGS)
+
+
+def enabled_rules(tree: Path, path: str) -> set[str]:
+    """The rules the project's ruff configuration enables for one file, per-file ignores applied."""
+    from core.pipelines.detect import Ruff
+
+    out = subprocess.run([Ruff().binary, "check", "--show-settings", path], cwd=tree, capture_output=True,
+                         text=True).stdout
+    enabled = set(re.findall(r"\((\w+)\)", out.split("linter.rules.enabled = [", 1)[-1].split("]", 1)[0]))
+    ignores = out.split("linter.per_file_ignores = {", 1)[-1].split("\nlinter.", 1)[0]
+    for block in ignores.split("absolute_matcher")[1:]:
+        absolute = re.search(r'= "(.*?)"', block)
+        basename = re.search(r'basename_matcher = "(.*?)"', block)
+        negated = "negated = true" in block
+        hit = (absolute and fnmatch.fnmatch(str(tree / path), absolute[1])) or \
+            (basename and fnmatch.fnmatch(Path(path).name, basename[1]))
+        if bool(hit) != negated:
+            enabled -= set(re.findall(r"\((\w+)\)", block.split("data = [", 1)[-1]))
+    return enabled
+
+
+def changed_lines(before: str, after: str) -> int:
+    return sum(1 for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
+               if line[:1] in "+-" and not line.startswith(("+++", "---")))
 
 
 # ---- memfix and ruff ----
@@ -169,7 +349,7 @@ def ruff_alone(tree: Path, rules: tuple[str, ...]) -> float:
 
 # ---- one project ----
 
-def run_project(project: Project, keep: bool) -> Result:
+def run_project(project: Project, python: str, keep: bool) -> Result:
     from core.pipelines.config import AUTOFIX_RULES, REFACTOR_RULES
     from core.pipelines.project import read_profile
 
@@ -183,15 +363,17 @@ def run_project(project: Project, keep: bool) -> Result:
     work = CACHE / "work" / name
     tree = fresh_tree(archive, work / "tree")
     pristine = python_files(tree)
-    before = passing_tests(tree, work / "before.xml")
+    before = passing_tests(python, tree, work / "before.xml")
     result.tests_before = len(before)
     if not before:
         result.skipped = "its tests do not pass here before memfix touches it"
         return result
+    checks_before = {c.label: judge(python, tree, c) for c in project.checks}
+    examples_before = scripts_that_run(python, tree, project.examples)
     target = read_profile(lambda p: (tree / p).read_text() if (tree / p).is_file() else None).target
-    python, result.interpreter = interpreter_for(target.oldest)
+    oldest, result.interpreter = interpreter_for(target.oldest)
     result.oldest = ".".join(map(str, target.oldest))
-    old_before = old_python_problems(python, tree, sorted(pristine), project.package)
+    old_before = old_python_problems(oldest, tree, sorted(pristine), project.package)
 
     data = work / "memfix-data"
     start = time.perf_counter()
@@ -205,17 +387,35 @@ def run_project(project: Project, keep: bool) -> Result:
                 result.codes.setdefault(outcome["path"], []).extend(outcome["findings"])
             elif outcome["diff"]:
                 result.vetoed.append(f"{outcome['path']} {outcome['status']}: {outcome['verification']}")
-    changed = sorted(p for p, text in python_files(tree).items() if pristine.get(p) != text)
+    now = python_files(tree)
+    changed = sorted(p for p, text in now.items() if pristine.get(p) != text)
 
-    after = passing_tests(tree, work / "after.xml")
+    after = passing_tests(python, tree, work / "after.xml")
     result.new_failures = sorted(before - after)
-    old_after = old_python_problems(python, tree, changed, project.package)
+    for check in project.checks:
+        result.checks += broken(check.label, checks_before[check.label], judge(python, tree, check))
+    examples_after = scripts_that_run(python, tree, project.examples)
+    result.checks += [f"example {p}: ran before, fails after" for p in sorted(examples_before - examples_after)]
+    for path in changed:
+        result.checks += [f"{path}: {problem}" for problem in pragma_problems(
+            pristine[path].decode("utf-8", "replace"), now[path].decode("utf-8", "replace"))]
+    old_after = old_python_problems(oldest, tree, changed, project.package)
     result.old_python = [f"{what}: {error}" for what, error in old_after.items() if what not in old_before]
+    if has_ruff_config(tree):
+        chosen = total = 0
+        for path in changed:
+            lines = changed_lines(pristine[path].decode("utf-8", "replace"), now[path].decode("utf-8", "replace"))
+            total += lines
+            off = set(result.codes.get(path, [])) - enabled_rules(tree, path)
+            if off:
+                result.off_taste.append(f"{path}: {', '.join(sorted(off))} not enabled by its ruff configuration")
+            else:
+                chosen += lines
+        result.taste = (chosen, total)
 
-    settled = python_files(tree)
     for pipeline in ("autofix", "refactor"):
         memfix(tree, pipeline, data)
-    result.non_idempotent = sorted(p for p, text in python_files(tree).items() if settled.get(p) != text)
+    result.non_idempotent = sorted(p for p, text in python_files(tree).items() if now.get(p) != text)
     if not keep:
         shutil.rmtree(work, ignore_errors=True)
     return result
@@ -227,33 +427,42 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="leave the trees under .memfix/bench/peers/work")
     args = parser.parse_args()
     chosen = [p for p in PROJECTS if not args.project or p.requirement.split("==")[0] == args.project]
+    python = projects_python(PROJECTS)
     results = []
     for project in chosen:
         print(f"… {project.requirement}", file=sys.stderr, flush=True)
-        results.append(run_project(project, args.keep))
-    print(f"{'project':24} {'oldest (ran on)':16} {'tests':>6} {'applied':>7} {'vetoed':>6} {'broke':>5} "
-          f"{'again':>5} {'memfix s':>8} {'ruff s':>6}")
+        results.append(run_project(project, python, args.keep))
+    print(f"{'project':26} {'oldest (ran on)':16} {'tests':>6} {'applied':>7} {'vetoed':>6} {'broke':>5} "
+          f"{'again':>5} {'taste':>9} {'memfix s':>8} {'ruff s':>6}")
     for r in results:
         if r.skipped:
-            print(f"{r.name:24} skipped: {r.skipped}")
+            print(f"{r.name:26} skipped: {r.skipped}")
             continue
-        print(f"{r.name:24} {r.oldest + ' (' + r.interpreter + ')':16} {r.tests_before:>6} {r.applied:>7} "
-              f"{len(r.vetoed):>6} {r.breakages:>5} {len(r.non_idempotent):>5} {r.memfix_seconds:>8.1f} "
-              f"{r.ruff_seconds:>6.2f}")
+        taste = f"{r.taste[0]}/{r.taste[1]}" if r.taste else "-"
+        print(f"{r.name:26} {r.oldest + ' (' + r.interpreter + ')':16} {r.tests_before:>6} {r.applied:>7} "
+              f"{len(r.vetoed):>6} {r.breakages:>5} {len(r.non_idempotent):>5} {taste:>9} "
+              f"{r.memfix_seconds:>8.1f} {r.ruff_seconds:>6.2f}")
         for test in r.new_failures:
             print(f"    new test failure: {test}")
+        for problem in r.checks:
+            print(f"    broke: {problem}")
         for problem in r.old_python:
             where = problem.split(":")[0]
             rules = ", ".join(sorted(set(r.codes.get(where, []))))
             print(f"    on Python {r.interpreter}: {problem}  [rules: {rules}]")
         for path in r.non_idempotent:
             print(f"    changed again by a second run: {path}")
+        for off in r.off_taste:
+            print(f"    off taste: {off}")
         for veto in r.vetoed:
             print(f"    vetoed: {veto}")
     ran = [r for r in results if not r.skipped]
+    tasted = [r.taste for r in ran if r.taste]
     print(f"peers: {len(ran)} projects, {sum(r.applied for r in ran)} patches applied, "
           f"{sum(len(r.vetoed) for r in ran)} vetoed, {sum(r.breakages for r in ran)} breakages, "
           f"{sum(len(r.non_idempotent) for r in ran)} non-idempotent")
+    print(f"taste: {sum(t[0] for t in tasted)} of {sum(t[1] for t in tasted)} changed lines fix a rule the "
+          f"repository selected ({len(tasted)} projects with a ruff configuration)")
 
 
 if __name__ == "__main__":

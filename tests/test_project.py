@@ -186,3 +186,31 @@ def test_a_cli_run_proposes_only_what_the_team_selected_and_says_who_chose(cli, 
     assert "[tool.ruff] in pyproject.toml selects (E, F, W)" in report["rules"]["chosen_by"]
     code, out, _ = cli("autofix", str(tmp_path), "--json")
     assert [f["code"] for f in json.loads(out)["findings"]] == ["F401"]
+
+
+def test_paths_the_project_keeps_out_of_its_other_tools_are_set_aside():
+    files = {
+        "setup.cfg": "[flake8]\nexclude = .git,legacy_samples\n[tool:pytest]\nnorecursedirs = .* src pkg\n"
+                     "addopts = --doctest-modules --ignore=tests/broken_inputs\n",
+        "mypy.ini": "[mypy]\nexclude = ^generated/parsers/$ | (?x)( weird | regex )\n",
+        "conftest.py": "collect_ignore = ['docs/conf.py']\ncollect_ignore_glob = ['scratch/*']\n",
+        "pkg/__init__.py": "",
+    }
+    exclude = read_profile(files.get).team.exclude
+    assert {"legacy_samples", "tests/broken_inputs", "generated/parsers", "docs/conf.py", "scratch/*"} <= set(exclude)
+    assert "src" not in exclude and "pkg" not in exclude  # the package itself is never set aside
+    assert not any("weird" in p for p in exclude)  # a regex that names no path is not guessed at
+    pyproject = '[tool.pytest.ini_options]\nnorecursedirs = ["tests/data_bad"]\naddopts = ["--ignore-glob=x/*.py"]\n'
+    assert {"tests/data_bad", "x/*.py"} <= set(read_profile({"pyproject.toml": pyproject}.get).team.exclude)
+
+
+def test_a_run_leaves_set_aside_paths_alone_and_still_sees_the_rest(cli, tmp_path):
+    import json
+
+    (tmp_path / "setup.cfg").write_text("[flake8]\nexclude = legacy_samples\n[tool:pytest]\nnorecursedirs = .* build\n")
+    (tmp_path / "legacy_samples").mkdir()
+    (tmp_path / "legacy_samples" / "bad.py").write_text("import os\n")
+    (tmp_path / "app.py").write_text("import os\n")
+    code, out, _ = cli("autofix", str(tmp_path), "--json")
+    assert code == 0
+    assert [(f["path"], f["code"]) for f in json.loads(out)["findings"]] == [("app.py", "F401")]

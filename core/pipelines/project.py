@@ -15,7 +15,7 @@ import configparser
 import re
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
@@ -28,7 +28,7 @@ SYNTAX_RULES = ("UP", "FURB", "B009", "B010", "RUF005", "PIE800")
 # `assert` in tests is how tests work, not a finding, unless the repository selects S101 itself.
 TEST_FILES = ("tests/**", "test/**", "**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
 METADATA_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "ruff.toml", ".ruff.toml", ".python-version", "tox.ini",
-                  ".flake8", ".pylintrc", "pylintrc")
+                  ".flake8", ".pylintrc", "pylintrc", "mypy.ini", ".mypy.ini", "pytest.ini", "conftest.py")
 RUFF_DEFAULT_SELECT = ("E4", "E7", "E9", "F")  # what ruff checks when a configuration selects nothing
 MAX_EXTENDS = 5  # `extend` chains of ruff configurations followed at most this deep
 _CANDIDATES = [(2, 7), *((3, minor) for minor in range(0, RUFF_NEWEST[1] + 1))]
@@ -191,6 +191,13 @@ def find_target(texts: dict[str, str | None], override: str | None = None) -> Py
 
 
 def find_team_rules(texts: dict[str, str | None], read: Read | None = None) -> TeamRules:
+    rules = _linter_rules(texts, read)
+    if elsewhere := [p for p in set_aside(texts, read) if p not in rules.exclude]:
+        rules = replace(rules, exclude=(*rules.exclude, *elsewhere))
+    return rules
+
+
+def _linter_rules(texts: dict[str, str | None], read: Read | None) -> TeamRules:
     ruff = _ruff_table(texts)
     if not ruff:
         return _flake8_and_pylint(texts)
@@ -228,6 +235,67 @@ def _extended(config: dict, read: Read | None, depth: int = 0) -> dict:
     merged = {**base, **{k: v for k, v in config.items() if k not in ("extend", "lint")}}
     merged["lint"] = {**(base.get("lint") or {}), **(config.get("lint") or {})}
     return merged
+
+
+def set_aside(texts: dict[str, str | None], read: Read | None = None) -> list[str]:
+    """Paths the project keeps out of its other tools (flake8's and mypy's excludes, pytest's `norecursedirs`,
+    `--ignore` and a root conftest's `collect_ignore`): files it does not hold to its own standards, such as
+    fixtures of deliberately bad code. Never the package itself: a pattern naming an importable folder is left."""
+    found: list[str] = []
+    for name in (".flake8", "setup.cfg", "tox.ini"):
+        section = _ini_section(texts.get(name), "flake8") or {}
+        found += _listed(section.get("exclude")) + _listed(section.get("extend-exclude"))
+    mypy = [((_toml_file(texts.get("pyproject.toml")).get("tool") or {}).get("mypy") or {}).get("exclude")]
+    for name, header in (("mypy.ini", "mypy"), (".mypy.ini", "mypy"), ("setup.cfg", "mypy")):
+        mypy.append((_ini_section(texts.get(name), header) or {}).get("exclude"))
+    for value in mypy:
+        for pattern in (value if isinstance(value, list) else re.split(r"\s*\|\s*|\n", value or "")):
+            found += [_plain(p) for p in [str(pattern)] if _plain(p)]
+    pytest = ((_toml_file(texts.get("pyproject.toml")).get("tool") or {}).get("pytest") or {}).get("ini_options") or {}
+    for options in (pytest, _ini_section(texts.get("pytest.ini"), "pytest") or {},
+                    _ini_section(texts.get("tox.ini"), "pytest") or {},
+                    _ini_section(texts.get("setup.cfg"), "tool:pytest") or {}):
+        recurse, addopts = options.get("norecursedirs"), options.get("addopts")
+        found += recurse if isinstance(recurse, list) else _listed(recurse)
+        words = addopts if isinstance(addopts, list) else (addopts or "").split() if isinstance(addopts, str) else []
+        found += [w.split("=", 1)[1] for w in words if isinstance(w, str) and w.startswith(("--ignore=",
+                                                                                            "--ignore-glob="))]
+    found += _collect_ignore(texts.get("conftest.py"))
+    kept = []
+    for pattern in dict.fromkeys(p.strip().strip("/").removeprefix("./") for p in found):
+        folder = pattern.rstrip("*").rstrip("/")
+        if not pattern or pattern in (".", "*") or folder in ("src", "lib") or (
+                read is not None and folder and read(f"{folder}/__init__.py") is not None):
+            continue
+        kept.append(pattern)
+    return kept
+
+
+def _listed(value: str | None) -> list[str]:
+    return [v for v in re.split(r"[,\s]+", value or "") if v]
+
+
+def _plain(regex: str) -> str:
+    """A mypy exclude regex that names a path (`^tests/fixtures/`, `build`) as a glob, else ''."""
+    text = regex.strip().removeprefix("^").removesuffix("$").replace("\\.", ".").rstrip("/")
+    return text if re.fullmatch(r"[\w./-]+", text) else ""
+
+
+def _collect_ignore(conftest: str | None) -> list[str]:
+    """The strings a root conftest.py assigns to `collect_ignore`/`collect_ignore_glob` (read, never run)."""
+    if not conftest or len(conftest) > MAX_TOML_CHARS:
+        return []
+    try:
+        tree = ast.parse(conftest)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    found = []
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
+            if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        if any(getattr(t, "id", "") in ("collect_ignore", "collect_ignore_glob") for t in targets) and node.value:
+            found += [c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+    return found
 
 
 def _flake8_and_pylint(texts: dict[str, str | None]) -> TeamRules:
