@@ -60,7 +60,9 @@ def env(pg_url: str, home: Path, **extra: str) -> dict[str, str]:
 def test_the_installed_package_runs_outside_the_checkout(installed, pg_url, tmp_path):
     where = subprocess.run([str(installed / "python"), "-c", "import core, handlers; print(core.__file__)"],
                            cwd=tmp_path, capture_output=True, text=True, check=True).stdout
-    assert str(ROOT) not in where and "site-packages" in where  # the wheel's code, not this checkout's
+    code = Path(where.strip())
+    assert code.is_relative_to(installed.parent) and "site-packages" in where  # the wheel's code, not this checkout's
+    assert not code.is_relative_to(ROOT / "core")
     migrated = subprocess.run([str(installed / "memfix"), "migrate"], cwd=tmp_path, env=env(pg_url, tmp_path),
                               capture_output=True, text=True, timeout=120)
     assert migrated.returncode == 0, migrated.stderr

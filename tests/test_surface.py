@@ -205,3 +205,55 @@ def test_a_fix_that_changes_what_a_comment_means_is_not_made(before, after, expe
     problem = comment_problem(Patch("a.py", before, after, (), "ruff"))
     assert problem is not None and expected in problem
     assert comment_problem(Patch("a.py", "x = f'a'  # greeting\n", "x = 'a'  # greeting\n", (), "ruff")) is None
+
+
+UTIL = "from pkg.base import helper, other\n\n__all__ = ['X']\nX = other()\n"  # only a doctest could hold `helper`
+UTIL_AFTER = UTIL.replace("helper, ", "")
+USES_HELPER = "Usage\n=====\n\n    >>> from pkg.util import helper\n    >>> helper(\n    ...     1)\n    2\n"
+
+
+@pytest.mark.parametrize("kind, texts, sources", [
+    ("pytest's default doctest glob test*.txt", {"tests/test_usage.txt": USES_HELPER}, {}),
+    ("--doctest-glob in pytest's configuration", {"docs/guide.rst": USES_HELPER,
+                                                  "pytest.ini": "[pytest]\naddopts = --doctest-glob='*.rst'\n"}, {}),
+    ("python -m doctest in a CI file", {"README.rst": USES_HELPER,
+                                        "tox.ini": "[testenv]\ncommands = python -m doctest -v README.rst\n"}, {}),
+    ("doctest.testfile in the project's code", {"tests/guide.txt": USES_HELPER},
+     {"tests/test_docs.py": "import doctest\n\n\ndef test_guide():\n    doctest.testfile('guide.txt')\n"}),
+    ("DocFileSuite in a unittest loader", {"docs/usage.md": USES_HELPER},
+     {"tests/test_docs.py": "import doctest\n\n\ndef load_tests(l, t, i):\n"
+                            "    return doctest.DocFileSuite('../docs/usage.md')\n"}),
+    ("a Sphinx project with sphinx.ext.doctest", {"docs/usage.rst": USES_HELPER},
+     {"docs/conf.py": "extensions = ['sphinx.ext.doctest']\n"}),
+])
+def test_a_name_the_doctest_runs_text_files_import_stays(kind, texts, sources):
+    view = RepositoryView({"pkg/util.py": UTIL, "pkg/__init__.py": "", **sources}, texts=texts)
+    problem = surface_problem(Patch("pkg/util.py", UTIL, UTIL_AFTER, (), "ruff"), view, imports_chosen=True)
+    assert problem is not None and "`helper`" in problem, (kind, problem)
+
+
+def test_examples_no_doctest_run_names_do_not_hold_a_fix_back():
+    view = RepositoryView({"pkg/util.py": UTIL, "pkg/__init__.py": "", "docs/conf.py": "extensions = []\n"},
+                          texts={"README.md": USES_HELPER, "docs/usage.rst": USES_HELPER,
+                                 "tox.ini": "[testenv]\ncommands = pytest\n"})
+    assert surface_problem(Patch("pkg/util.py", UTIL, UTIL_AFTER, (), "ruff"), view, imports_chosen=True) is None
+
+
+def test_a_conftest_that_fills_the_doctest_namespace_by_name_keeps_its_imports():
+    before = ("import sys\n\nimport numpy\nimport pytest\n\nNAMES = ('numpy',)\n\n\n@pytest.fixture(autouse=True)\n"
+              "def names(doctest_namespace):\n    doctest_namespace.update((n, sys.modules[n]) for n in NAMES)\n")
+    after = before.replace("import numpy\n", "")
+    problem = _problem("conftest.py", before, after)
+    assert problem is not None and "`numpy`" in problem and "doctest namespace" in problem
+
+
+def test_the_view_of_a_checkout_carries_its_text_files_beside_its_sources(tmp_path):
+    from core.pipelines.workspace import LocalWorkspace
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "util.py").write_text(UTIL)
+    (tmp_path / "README.rst").write_text(USES_HELPER)
+    (tmp_path / "tox.ini").write_text("[testenv]\ncommands = python -m doctest README.rst\n")
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG")
+    view = LocalWorkspace(tmp_path).repository_view()
+    assert set(view.sources) == {"pkg/util.py"} and set(view.texts) == {"README.rst", "tox.ini"}

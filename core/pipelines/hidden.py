@@ -7,13 +7,18 @@ and `tokenize`; nothing is imported or run."""
 from __future__ import annotations
 
 import ast
+import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from fnmatch import fnmatch
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TYPE_COMMENT = re.compile(r"#\s*type:\s*(?!ignore\b)(.+)")
 _DATA_FOLDERS = {"fixtures", "fixture", "testdata", "test_data", "snapshots", "golden", "cassettes"}
 _TEST_MARKS = {"skipif", "xfail"}
+_DOCTEST_RUN = re.compile(r"-m\s+doctest((?:\s+[^\s;&|]+)+)")
+_DOCTEST_GLOB = re.compile(r"--doctest-glob[=\s]+[\"']?([^\s\"',\]]+)")
+_TESTFILE = re.compile(r"\b(?:testfile|DocFileSuite)\(\s*[\"']([^\"']+)[\"']")
 # What a comment says when an import is there for what importing does, not for a name (a section header is not)
 _EXPLAINS = re.compile(r"side.?effect|regist|ensure|needed|required|keep|must|sys\.path|hook|patch|load|"
                        r"so that|for its|do not remove|don't remove|unused", re.IGNORECASE)
@@ -62,6 +67,46 @@ def read_as_data(path: str, sources: dict[str, str]) -> str | None:
     return None
 
 
+def doctest_code(sources: Mapping[str, str], texts: Mapping[str, str]) -> dict[str, str]:
+    """The `>>>` examples, as Python, of the text files the project's doctest runs name: pytest's `--doctest-glob`
+    (and its default `test*.txt`), `python -m doctest FILE` in its CI and task files, `doctest.testfile` and
+    `DocFileSuite` in its code, and every page under a Sphinx `conf.py` that loads `sphinx.ext.doctest`."""
+    pages = {path: text for path, text in texts.items() if ">>>" in text}
+    if not pages:
+        return {}
+    globs, named, sphinx = ["test*.txt"], set(), []
+    for path, text in [*texts.items(), *sources.items()]:
+        globs += _DOCTEST_GLOB.findall(text)
+        for run in _DOCTEST_RUN.findall(text):
+            named |= {w.strip("\"'").removeprefix("./") for w in run.split() if not w.startswith("-")}
+        folder = path.rpartition("/")[0]
+        named |= {posixpath.normpath(posixpath.join(folder, name)) for name in _TESTFILE.findall(text)}
+        if path.rsplit("/", 1)[-1] == "conf.py" and "sphinx.ext.doctest" in text:
+            sphinx.append(f"{folder}/" if folder else "")
+    return {path: _examples(text) for path, text in pages.items()
+            if path in named or any(fnmatch(path.rsplit("/", 1)[-1], g) for g in globs)
+            or any(path.startswith(folder) for folder in sphinx)}
+
+
+def _examples(text: str) -> str:
+    """Each `>>>` example with its `...` lines, kept where it parses, as one Python text."""
+    examples: list[list[str]] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(">>>"):
+            examples.append([stripped[4:]])
+        elif stripped.startswith("...") and examples:
+            examples[-1].append(stripped[4:])
+    kept = []
+    for lines in examples:
+        try:
+            ast.parse("\n".join(lines))
+        except (SyntaxError, ValueError):
+            continue
+        kept.append("\n".join(lines))
+    return "\n".join(kept)
+
+
 # ---- names read from text ----
 
 def _texts_read_as_code(original: str, tree: ast.Module) -> Iterable[tuple[str, str]]:
@@ -81,6 +126,10 @@ def _texts_read_as_code(original: str, tree: ast.Module) -> Iterable[tuple[str, 
     for line in original.splitlines():
         if match := _TYPE_COMMENT.search(line):
             yield "a type comment", match[1]
+    if "doctest_namespace" in original:  # pytest hands these names to every doctest, looked up by name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+                yield "the doctest namespace this module fills (`doctest_namespace`)", node.value
 
 
 def _annotations(tree: ast.Module) -> Iterable[ast.AST]:

@@ -17,22 +17,32 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.models import Patch
-from core.pipelines.hidden import bindings, data_reason, hidden_use, read_as_data
+from core.pipelines.hidden import bindings, data_reason, doctest_code, hidden_use, read_as_data
 
 _PROBE_HANDLERS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 _INTROSPECTION = {"locals", "vars", "globals", "exec", "eval"}
 
 
+_TEXT_SUFFIXES = (".txt", ".rst", ".md", ".ini", ".cfg", ".toml", ".yml", ".yaml")
+
+
+def read_with_sources(name: str) -> bool:
+    """A file read beside the Python sources: text a doctest run may name, and the files that name them."""
+    return name.endswith(_TEXT_SUFFIXES) or name == "Makefile"
+
+
 @dataclass(frozen=True)
 class RepositoryView:
-    """The repository's Python sources (path → text), or an incomplete view that says why."""
+    """The repository's Python sources (path → text) and its other text files, or an incomplete view that says
+    why."""
 
     sources: Mapping[str, str]
     complete: bool = True
     reason: str = ""
+    texts: Mapping[str, str] = field(default_factory=dict)
 
 
 def surface_problem(patch: Patch, view: RepositoryView, *, imports_chosen: bool = False) -> str | None:
@@ -241,10 +251,11 @@ def _resolve(importer: str, node: ast.ImportFrom) -> str:
 
 
 def _used_elsewhere(path: str, removed: set[str], view: RepositoryView) -> tuple[str, str] | None:
-    """(another file, name) for the first removed name another file imports or reads as `module.name`."""
+    """(another file, name) for the first removed name another file, or a text file's doctest examples that the
+    project's doctest runs name, imports or reads as `module.name`."""
     module = module_name(path)
     tail = module.rsplit(".", 1)[-1]
-    for other, text in view.sources.items():
+    for other, text in [*view.sources.items(), *doctest_code(view.sources, view.texts).items()]:
         if other == path or not any(n in text for n in removed) or tail not in text:
             continue
         try:

@@ -11,13 +11,14 @@ import stat
 import tarfile
 import tempfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 from core.paths import PathError, inside, repo_path
 from core.pipelines.config import CONFIG_PATH
 from core.pipelines.port import GitHubPort
 from core.pipelines.project import METADATA_FILES
-from core.pipelines.surface import RepositoryView
+from core.pipelines.surface import RepositoryView, read_with_sources
 
 MAX_VIEW_BYTES = 64 << 20  # Python sources read for the whole-repository checks (a Lambda has 512 MB of /tmp)
 MAX_ARCHIVE_BYTES = 256 << 20
@@ -55,7 +56,7 @@ class LocalWorkspace:
             log.warning("scope has %d Python files; scanning the first %d", len(files), MAX_FILES)
         return files[:MAX_FILES]
 
-    def _walk(self, target: Path) -> list[str]:
+    def _walk(self, target: Path, wanted: Callable[[str], bool] = lambda name: name.endswith(".py")) -> list[str]:
         found: list[str] = []
         skip = len(str(self.root)) + 1  # strings, not Path objects: a large tree has thousands of files
         for folder, dirs, names in os.walk(target):  # never descends into a symlinked directory
@@ -65,7 +66,7 @@ class LocalWorkspace:
                 self._skip(Path(folder, d), "a symlinked folder; memfix does not follow links")
             here = folder[skip:].replace(os.sep, "/")
             for name in names:
-                if not name.endswith(".py"):
+                if not wanted(name):
                     continue
                 if (problem := unscannable(os.path.join(folder, name))) is not None:
                     self._skip(Path(folder, name), problem)
@@ -92,7 +93,12 @@ class LocalWorkspace:
     def repository_view(self) -> RepositoryView:
         """Every Python source of the checkout, for the checks that need the whole repository (read, never run);
         past MAX_VIEW_BYTES the view is incomplete and says so."""
-        return _view_of(self.root, self._walk(self.root) if self.root.is_dir() else [])
+        if not self.root.is_dir():
+            return RepositoryView({})
+        paths, noted = self._walk(self.root), len(self.notes)
+        text_paths = self._walk(self.root, read_with_sources)
+        del self.notes[noted:]  # what the text walk skips is said once, by the Python walk
+        return _view_of(self.root, paths, text_paths)
 
     def write(self, path: str, content: str) -> None:
         target = self.root / repo_path(path)
@@ -123,20 +129,20 @@ def unscannable(path: str) -> str | None:
     return None
 
 
-def _view_of(root: Path, paths: list[str]) -> RepositoryView:
-    sources: dict[str, str] = {}
+def _view_of(root: Path, paths: list[str], text_paths: list[str]) -> RepositoryView:
+    read: dict[str, str] = {}
     total = 0
-    for path in paths:
+    for path in [*paths, *text_paths]:
         try:
             text = (root / path).read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
         total += len(text)
         if total > MAX_VIEW_BYTES:
-            return RepositoryView(sources, complete=False,
+            return RepositoryView({p: t for p, t in read.items() if p.endswith(".py")}, complete=False,
                                   reason=f"its Python sources are over {MAX_VIEW_BYTES >> 20} MB")
-        sources[path] = text
-    return RepositoryView(sources)
+        read[path] = text
+    return RepositoryView({p: read[p] for p in paths if p in read}, texts={p: read[p] for p in text_paths if p in read})
 
 
 class GitHubWorkspace(LocalWorkspace):
@@ -177,12 +183,15 @@ class GitHubWorkspace(LocalWorkspace):
         if len(archive) > MAX_ARCHIVE_BYTES:
             return RepositoryView({}, complete=False, reason=f"its archive is over {MAX_ARCHIVE_BYTES >> 20} MB")
         sources: dict[str, str] = {}
+        texts: dict[str, str] = {}
         total = 0
         try:
             with tarfile.open(fileobj=io.BytesIO(archive), mode="r:*") as tar:
                 for member in tar:
                     path = member.name.split("/", 1)[1] if "/" in member.name else ""  # GitHub's top folder
-                    if not member.isfile() or not path.endswith(".py"):
+                    python = path.endswith(".py")
+                    if not member.isfile() or not (python or (read_with_sources(path.rsplit("/", 1)[-1])
+                                                              and member.size <= MAX_FILE_BYTES)):
                         continue
                     total += member.size
                     if total > MAX_VIEW_BYTES:
@@ -190,12 +199,12 @@ class GitHubWorkspace(LocalWorkspace):
                                               reason=f"its Python sources are over {MAX_VIEW_BYTES >> 20} MB")
                     data = tar.extractfile(member)
                     if data is not None:
-                        sources[path] = data.read().decode("utf-8", errors="replace")
+                        (sources if python else texts)[path] = data.read().decode("utf-8", errors="replace")
         except (tarfile.TarError, EOFError, OSError, zlib.error, lzma.LZMAError, ValueError) as exc:
             # GitHub's archive host can answer an error page, a cut-off body or nothing: an incomplete view
             return RepositoryView(sources, complete=False, reason=f"the repository archive ({len(archive):,} bytes) "
                                   f"could not be read: {_archive_problem(exc)}")
-        return RepositoryView(sources)
+        return RepositoryView(sources, texts=texts)
 
     def files(self) -> list[str]:
         return sorted(self._fetched)
