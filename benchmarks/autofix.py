@@ -18,6 +18,10 @@ The tree is Django's source distribution (≈ 2,800 Python files), fetched from 
     (a) and (b) run 5 times each, interleaved, so that whatever else the machine does weighs on both alike; the
     ratio is the median of the per-pair ratios. CPU seconds (POSIX `getrusage`) are printed too: they vary
     less than wall time on a busy machine.
+(d) whole processes, as a user runs them: `memfix autofix TREE --json` (the CLI in a subprocess, its embedded
+    database in a data folder of its own, warmed by one run first) against `ruff check` with the rules and flags
+    that run reports and the project's profile gives (`--isolated`, its target version, its ignores and
+    per-file ignores, no cache), 5 pairs interleaved; the ratio is the median of the per-pair ratios.
 (c) the prompt a model would receive for a file with findings, memory injected, after the runs stored
     their insights and envelopes (`build_prompt` with `PromptContext.sections`), against `prompt_token_budget`.
 """
@@ -42,6 +46,7 @@ REQUIREMENT = "django==5.1.*"
 CACHE = Path(__file__).resolve().parents[1] / ".memfix" / "bench"
 TENANT = 9_200_001
 REPO = "bench/django"
+ROOT = Path(__file__).resolve().parents[1]
 RUNS = 5
 BUDGET_RATIO = 2.0
 
@@ -248,6 +253,37 @@ def prompt_sizes(s, report, tree: Path) -> dict:
 # ---- report ----
 
 
+def whole_processes(tree: Path) -> tuple[float, float, float, list[str]]:
+    """(d): (memfix median s, ruff median s, median ratio, ruff's command) as two processes a user starts."""
+    from core.pipelines.detect import Ruff
+    from core.pipelines.project import read_profile
+
+    with tempfile.TemporaryDirectory(prefix="memfix-bench-cli-") as data:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMFIX_", "DATABASE_"))}
+        env.update(MEMFIX_DATA_DIR=data, PYTHONPATH=str(ROOT))
+        command = [sys.executable, "-m", "handlers.cli", "autofix", str(tree), "--json"]
+
+        def memfix() -> tuple[float, dict]:
+            t = time.perf_counter()
+            proc = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+            return time.perf_counter() - t, json.loads(proc.stdout)
+
+        _, first = memfix()  # the embedded database made, migrated and warm
+        rules = tuple(first["rules"]["selected"])
+        profile = read_profile(lambda p: (tree / p).read_text() if (tree / p).is_file() else None)
+        ruff = [Ruff().binary, "check", "--isolated", "--no-cache", "--exit-zero", "--output-format", "json",
+                "--select", ",".join(rules), *profile.ruff_args(rules), "."]
+
+        def ruff_check() -> float:
+            t = time.perf_counter()
+            subprocess.run(ruff, cwd=tree, capture_output=True, check=True)
+            return time.perf_counter() - t
+
+        pairs = [(ruff_check(), memfix()[0]) for _ in range(RUNS)]
+    return (statistics.median(m for _, m in pairs), statistics.median(r for r, _ in pairs),
+            statistics.median(m / r for r, m in pairs), ruff)
+
+
 def main() -> None:
     from core.pipelines.config import AUTOFIX_RULES
     from core.pipelines.workspace import LocalWorkspace
@@ -257,6 +293,7 @@ def main() -> None:
     fetched = time.perf_counter() - t
     files = len(LocalWorkspace(tree).files())
 
+    processes = whole_processes(tree)
     with services() as (s, start):
         # Interleaved, ruff then memfix, so that whatever else the machine is doing weighs on both alike.
         pairs = [(ruff_alone(tree, AUTOFIX_RULES, "--no-cache"), run_memfix(s, tree)) for _ in range(RUNS)]
@@ -303,6 +340,10 @@ def main() -> None:
           f" {prompt['findings']} findings): ≈ {prompt['tokens']} tokens, of which memory ≈ {prompt['memory_tokens']}"
           f" ({prompt['learnings']} learnings) (budget prompt_token_budget = {prompt['budget']});"
           f" {prompt['fit']}/{prompt['files']} files with findings fit the budget")
+    memfix_s, ruff_s, process_ratio, ruff = processes
+    print(f"  (d) whole processes: `memfix autofix {tree.name} --json` {memfix_s:.2f} s median against"
+          f" `ruff check` with the same rules and flags {ruff_s:.2f} s: {process_ratio:.2f}× (budget ≤"
+          f" {BUDGET_RATIO:g}×); ruff ran as: {' '.join(ruff[1:8])} … ({len(ruff)} arguments)")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ from core.models import Patch
 
 def comment_problem(patch: Patch) -> str | None:
     """Why the patch changes what a comment means, or None."""
+    if _commented(patch.original) == _commented(patch.updated):
+        return None  # every comment still stands on the very line it stood on: nothing moved, nothing lost
     before, after = _comments(patch.original), _comments(patch.updated)
     if before is None or after is None:
         return None  # a file tokenize cannot read is another check's verdict
@@ -40,6 +42,10 @@ def _comments(text: str) -> list[tuple[str, bool]] | None:
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return None
     return found
+
+
+def _commented(text: str) -> Counter[str]:
+    return Counter(line.strip() for line in text.splitlines() if "#" in line)
 
 
 def _short(comment: str) -> str:

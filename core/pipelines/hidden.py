@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable, Mapping
 from fnmatch import fnmatch
 
+from core.pipelines.syntax import Source
+
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TYPE_COMMENT = re.compile(r"#\s*type:\s*(?!ignore\b)(.+)")
 _DATA_FOLDERS = {"fixtures", "fixture", "testdata", "test_data", "snapshots", "golden", "cassettes"}
@@ -30,18 +32,18 @@ def bindings(tree: ast.AST) -> set[str]:
             for a in n.names if a.name != "*"}
 
 
-def hidden_use(original: str, before: ast.Module, after: ast.Module, removed: set[str]) -> str | None:
+def hidden_use(before: Source, after: Source, removed: set[str]) -> str | None:
     """Why taking `removed` (and the imports the patch drops) away breaks a use no linter sees, or None."""
-    dropped = bindings(before) - bindings(after)
+    dropped = before.bindings - after.bindings
     gone = removed | dropped
     if not gone:
         return None
-    for where, text in _texts_read_as_code(original, before):
+    for where, text in _texts_read_as_code(before):
         if used := gone & set(_WORD.findall(text)):
             return f"removes {_names(used)}, which {where} uses"
-    if declared := gone & _bare_annotations(before):
+    if declared := gone & _bare_annotations(before.tree):
         return f"removes {_names(declared)}, which a bare annotation in this module declares again"
-    for name, why in _acting_imports(original, before, dropped):
+    for name, why in _acting_imports(before, dropped):
         return f"removes `{name}`, an import {why}"
     return None
 
@@ -109,38 +111,39 @@ def _examples(text: str) -> str:
 
 # ---- names read from text ----
 
-def _texts_read_as_code(original: str, tree: ast.Module) -> Iterable[tuple[str, str]]:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and ">>>" in node.value:
+def _texts_read_as_code(source: Source) -> Iterable[tuple[str, str]]:
+    # Each kind is looked for only where its mark is in the text: walking every expression costs most.
+    for node in source.of(ast.Constant) if ">>>" in source.text else ():
+        if isinstance(node.value, str) and ">>>" in node.value:
             code = "\n".join(line.strip()[4:] for line in node.value.splitlines()
                              if line.strip().startswith((">>> ", "... ")))
             if code:
                 yield "a doctest example (`>>>`)", code
-    for annotation in _annotations(tree):
+    for annotation in _annotations(source):
         for text in (c.value for c in ast.walk(annotation) if isinstance(c, ast.Constant) and isinstance(c.value, str)):
             yield "a string annotation", text
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _called(node) in _TEST_MARKS:
+    for node in source.of(ast.Call) if any(mark in source.text for mark in _TEST_MARKS) else ():
+        if _called(node) in _TEST_MARKS:
             for text in (a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)):
                 yield f"a pytest `{_called(node)}` condition", text
-    for line in original.splitlines():
-        if match := _TYPE_COMMENT.search(line):
+    for line in source.lines:
+        if "type:" in line and (match := _TYPE_COMMENT.search(line)):
             yield "a type comment", match[1]
-    if "doctest_namespace" in original:  # pytest hands these names to every doctest, looked up by name
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+    if "doctest_namespace" in source.text:  # pytest hands these names to every doctest, looked up by name
+        for node in source.of(ast.Constant):
+            if isinstance(node.value, str) and node.value.isidentifier():
                 yield "the doctest namespace this module fills (`doctest_namespace`)", node.value
 
 
-def _annotations(tree: ast.Module) -> Iterable[ast.AST]:
-    for node in ast.walk(tree):
+def _annotations(source: Source) -> Iterable[ast.AST]:
+    for node in source.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.AnnAssign):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             args = node.args
             yield from (a.annotation for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg,
                                                args.kwarg] if a is not None and a.annotation is not None)
             if node.returns is not None:
                 yield node.returns
-        elif isinstance(node, ast.AnnAssign):
+        else:
             yield node.annotation
             if node.value is not None and "TypeAlias" in ast.unparse(node.annotation):
                 yield node.value  # `Json: TypeAlias = "dict[str, Json]"`
@@ -157,19 +160,16 @@ def _bare_annotations(tree: ast.Module) -> set[str]:
 
 # ---- imports that act ----
 
-def _acting_imports(original: str, tree: ast.Module, dropped: set[str]) -> Iterable[tuple[str, str]]:
-    lines = original.splitlines()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-            imports = {(a.asname or a.name).split(".")[0] for s in body if isinstance(s, (ast.Import, ast.ImportFrom))
-                       for a in s.names}
-            if imports & dropped and (node.name.startswith("test_import")
-                                      or all(isinstance(s, (ast.Import, ast.ImportFrom, ast.Pass)) for s in body)):
-                yield min(imports & dropped), f"in `{node.name}`, a test whose point is that the import works"
-    for node in ast.walk(tree):
-        if not isinstance(node, (ast.Import, ast.ImportFrom)):
-            continue
+def _acting_imports(source: Source, dropped: set[str]) -> Iterable[tuple[str, str]]:
+    lines = source.lines
+    for node in source.of(ast.FunctionDef, ast.AsyncFunctionDef):
+        body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        imports = {(a.asname or a.name).split(".")[0] for s in body if isinstance(s, (ast.Import, ast.ImportFrom))
+                   for a in s.names}
+        if imports & dropped and (node.name.startswith("test_import")
+                                  or all(isinstance(s, (ast.Import, ast.ImportFrom, ast.Pass)) for s in body)):
+            yield min(imports & dropped), f"in `{node.name}`, a test whose point is that the import works"
+    for node in source.of(ast.Import, ast.ImportFrom):
         names = {(a.asname or a.name).split(".")[0] for a in node.names} & dropped
         if not names:
             continue

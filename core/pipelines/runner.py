@@ -13,7 +13,7 @@ import re
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -124,9 +124,11 @@ class PipelineRunner:
         self.promote_threshold = promote_threshold
         self.sleep = sleep
         self._background = ThreadPoolExecutor(1, thread_name_prefix="memfix-learn")
+        self._view_reader = ThreadPoolExecutor(1, thread_name_prefix="memfix-view")
         self.profile: Profile = read_profile(lambda path: None)  # each run reads its project's (see run)
         self.workspace: LocalWorkspace | None = None
         self.view: RepositoryView | None = None  # the whole repository, read when a check first needs it
+        self.reading: Future[RepositoryView] | None = None  # … begun while ruff scans
         self.plan: RepoPolicy = RepoPolicy()  # the learned policy for the run's repository and pipeline
         self.selection = Selection((), "")  # the rules this run proposes, and who chose them
 
@@ -149,7 +151,7 @@ class PipelineRunner:
         worker.selection = profile.selection(request.pipeline, ours, within(ours, config.extend_rules))
         worker.ruff = self.ruff.with_args(profile.ruff_args(worker.selection.rules, plan.held))
         worker.profile, worker.plan = profile, plan
-        worker.workspace, worker.view = workspace, None
+        worker.workspace, worker.view, worker.reading = workspace, None, None
         return worker
 
     def refine(self, request: RunRequest, workspace: LocalWorkspace, revision: Revision,
@@ -211,6 +213,8 @@ class PipelineRunner:
             report.notes += getattr(workspace, "notes", [])
             report.notes += self._foreign_links(request)
             report.files_scanned = len(files)
+            if files and self.view is None:  # read while ruff scans (it waits on a subprocess): the checks need it
+                self.reading = self._view_reader.submit(workspace.repository_view)
             report.findings = self.ruff.check(workspace.root, files, select, listed=True) if files else []
             found = {f.code for f in report.findings}
             report.notes += [s for s in self.plan.suggestions if any(f" {c} " in s for c in found)]
@@ -268,7 +272,7 @@ class PipelineRunner:
         if error := compatibility(patch, target.oldest, target.feature_version):
             verification = replace(verification, compatible=False, error=verification.error or error)
         if self.view is None:
-            self.view = self.workspace.repository_view()
+            self.view = self.reading.result() if self.reading else self.workspace.repository_view()
         chosen = self.profile.team.select is not None and bool(within(("F401",), self.profile.team.select))
         if error := surface_problem(patch, self.view, imports_chosen=chosen):
             verification = replace(verification, surface=False, error=verification.error or error)

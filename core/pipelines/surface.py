@@ -16,14 +16,18 @@ Everything is read with `ast`; nothing from the repository is ever imported or r
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from core.models import Patch
 from core.pipelines.hidden import bindings, data_reason, doctest_code, hidden_use, read_as_data
+from core.pipelines.syntax import Source, parse, parsed
 
 _PROBE_HANDLERS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 _INTROSPECTION = {"locals", "vars", "globals", "exec", "eval"}
+_CALLS_INTROSPECTION = re.compile(r"\b(?:locals|vars|globals|exec|eval)\s*\(")
 
 
 _TEXT_SUFFIXES = (".txt", ".rst", ".md", ".ini", ".cfg", ".toml", ".yml", ".yaml")
@@ -43,6 +47,29 @@ class RepositoryView:
     complete: bool = True
     reason: str = ""
     texts: Mapping[str, str] = field(default_factory=dict)
+    _trees: dict[str, Source | None] = field(default_factory=dict, compare=False, repr=False)
+
+    def source(self, path: str) -> Source | None:
+        """A file's syntax tree, parsed once per run (a view lives for one run): its Python, or the examples of a
+        text file that a doctest run names."""
+        if path not in self._trees:
+            text = self.sources.get(path, self.doctests.get(path))
+            self._trees[path] = None if text is None else parse(text)
+        return self._trees[path]
+
+    @cached_property
+    def doctests(self) -> dict[str, str]:
+        return doctest_code(self.sources, self.texts)
+
+    @cached_property
+    def copiers(self) -> dict[str, str]:
+        """The sources that copy a module's text with `inspect.getsource` (found once per run)."""
+        return {path: text for path, text in self.sources.items() if "getsource(" in text}
+
+    @cached_property
+    def modules(self) -> dict[str, str]:
+        """Module name → path, for every Python source."""
+        return {module_name(p): p for p in self.sources}
 
 
 def surface_problem(patch: Patch, view: RepositoryView, *, imports_chosen: bool = False) -> str | None:
@@ -50,24 +77,23 @@ def surface_problem(patch: Patch, view: RepositoryView, *, imports_chosen: bool 
     selects F401, so an unused import of a public module is theirs to remove."""
     if not patch.path.endswith(".py"):
         return None
-    try:
-        before, after = ast.parse(patch.original), ast.parse(patch.updated)
-    except SyntaxError:
+    before, after = parsed(patch.original), parsed(patch.updated)
+    if before is None or after is None:
         return None  # parsing is another check's verdict
     if why := data_reason(patch.path, patch.original):
         return f"changes `{patch.path}`, whose text is data: {why}"
-    if (reader := read_as_data(patch.path, view.sources)) is not None:
+    if (reader := read_as_data(patch.path, view.copiers)) is not None:
         return f"changes `{patch.path}`, whose text {reader} copies with `inspect.getsource`"
-    removed = _module_names(before) - _module_names(after)
-    if hidden := hidden_use(patch.original, before, after, removed):
+    removed = _module_names(before.tree) - _module_names(after.tree)
+    if hidden := hidden_use(before, after, removed):
         return hidden
     probe = _removed_probe(before, after)
     if probe:
         return f"removes `{probe}`, an import inside try/except ImportError: the module's behaviour depends on it"
     if removed:
-        if listed := removed & _dunder_all(before):
+        if listed := removed & _dunder_all(before.tree):
             return f"removes {_names(listed)}, listed in `__all__`"
-        if patch.path.endswith("__init__.py") and (exported := removed & _imported_names(before)):
+        if patch.path.endswith("__init__.py") and (exported := removed & _imported_names(before.tree)):
             return f"removes {_names(exported)}, which this `__init__.py` re-exports"
         if dynamic := _dynamic_use(before, removed):
             return dynamic
@@ -76,8 +102,8 @@ def surface_problem(patch: Patch, view: RepositoryView, *, imports_chosen: bool 
                     f"({view.reason})")
         if user := _used_elsewhere(patch.path, removed, view):
             return f"removes {_names({user[1]})}, which {user[0]} still imports or references"
-        if public := _public_imports(patch.path, before, removed, view):
-            if not _dunder_all(before):
+        if public := _public_imports(patch.path, before.tree, removed, view):
+            if not _dunder_all(before.tree):
                 return (f"removes {_names(public)}, imported at the top of a public module of the package without "
                         "`__all__`: others may import it from here (a compat re-export)")
             if not imports_chosen:
@@ -153,10 +179,10 @@ def _dunder_all(tree: ast.Module) -> set[str]:
 
 # ---- import probes ----
 
-def _imports_in_probes(tree: ast.Module) -> set[str]:
+def _imports_in_probes(source: Source) -> set[str]:
     probes: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Try) and any(_catches_import_errors(h) for h in node.handlers):
+    for node in source.of(ast.Try):
+        if any(_catches_import_errors(h) for h in node.handlers):
             for statement in node.body:
                 for inner in ast.walk(statement):
                     if isinstance(inner, ast.Import):
@@ -173,35 +199,35 @@ def _catches_import_errors(handler: ast.ExceptHandler) -> bool:
     return any(getattr(k, "id", getattr(k, "attr", "")) in _PROBE_HANDLERS for k in kinds)
 
 
-def _removed_probe(before: ast.Module, after: ast.Module) -> str | None:
+def _removed_probe(before: Source, after: Source) -> str | None:
     gone = _imports_in_probes(before) - _imports_in_probes(after)
     return min(gone) if gone else None
 
 
 # ---- dynamic use ----
 
-def _dynamic_use(tree: ast.Module, removed: set[str]) -> str | None:
+def _dynamic_use(source: Source, removed: set[str]) -> str | None:
     """Module scope: globals()/vars()/locals() at top level, or exec/eval text that names a removed name."""
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") in _INTROSPECTION):
+    if not _CALLS_INTROSPECTION.search(source.text):
+        return None  # no call of them anywhere: no need to walk the expressions
+    for node in source.of(ast.Call):
+        if getattr(node.func, "id", "") not in _INTROSPECTION:
             continue
         if node.func.id in ("exec", "eval"):
             text = " ".join(c.value for a in node.args for c in ast.walk(a)
                             if isinstance(c, ast.Constant) and isinstance(c.value, str))
             if mentioned := {n for n in removed if n in text}:
                 return f"removes {_names(mentioned)}, which an `{node.func.id}` string uses"
-        elif node.func.id == "globals" or _at_module_level(tree, node):
+        elif node.func.id == "globals" or _at_module_level(source.tree, node):
             return f"removes {_names(removed)} from a module that reads its namespace with `{node.func.id}()`"
     return None
 
 
 def _at_module_level(tree: ast.Module, call: ast.Call) -> bool:
-    return any(call in set(ast.walk(statement)) for statement in tree.body
-               if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
-
-
-def _functions(tree: ast.AST) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
-    return {n.name: n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    """Outside every top-level def and class (by the lines they span)."""
+    return not any(statement.lineno <= call.lineno <= (statement.end_lineno or statement.lineno)
+                   for statement in tree.body
+                   if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
 
 
 def _locals(function: ast.AST) -> set[str]:
@@ -210,10 +236,12 @@ def _locals(function: ast.AST) -> set[str]:
         | bindings(function)
 
 
-def _removed_locals(before: ast.Module, after: ast.Module):
-    later = _functions(after)
-    for name, function in _functions(before).items():
-        if name in later and (lost := _locals(function) - _locals(later[name])):
+def _removed_locals(before: Source, after: Source):
+    """(function, names) a function no longer binds; only functions whose text the patch changed are read."""
+    later = after.functions
+    for name, function in before.functions.items():
+        if name in later and before.segment(function) != after.segment(later[name]) \
+                and (lost := _locals(function) - _locals(later[name])):
             yield function, lost
 
 
@@ -255,13 +283,12 @@ def _used_elsewhere(path: str, removed: set[str], view: RepositoryView) -> tuple
     project's doctest runs name, imports or reads as `module.name`."""
     module = module_name(path)
     tail = module.rsplit(".", 1)[-1]
-    for other, text in [*view.sources.items(), *doctest_code(view.sources, view.texts).items()]:
+    for other, text in [*view.sources.items(), *view.doctests.items()]:
         if other == path or not any(n in text for n in removed) or tail not in text:
             continue
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
+        if (source := view.source(other)) is None:
             continue
+        tree = source.tree
         aliases = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
@@ -285,23 +312,21 @@ def _used_elsewhere(path: str, removed: set[str], view: RepositoryView) -> tuple
     return None
 
 
-def _side_effect_import(before: ast.Module, after: ast.Module, path: str, view: RepositoryView) -> str | None:
+def _side_effect_import(before: Source, after: Source, path: str, view: RepositoryView) -> str | None:
     """A removed plain `import x` of a repository module whose top level does something when imported."""
-    def plain(tree: ast.Module) -> set[str]:
-        return {a.name for n in _top_level(tree) if isinstance(n, ast.Import) for a in n.names}
+    def plain(source: Source) -> set[str]:
+        return {a.name for n in _top_level(source.tree) if isinstance(n, ast.Import) for a in n.names}
 
-    files = {module_name(p): p for p in view.sources}
+    files = view.modules
     folder = path.rpartition("/")[0]
     for name in sorted(plain(before) - plain(after)):
         sibling = f"{folder}/{name}.py".lstrip("/")  # a script's own folder is first on sys.path
         target = files.get(name) or (sibling if sibling in view.sources else None)
         if target is None:
             continue
-        try:
-            tree = ast.parse(view.sources[target])
-        except SyntaxError:
+        if (source := view.source(target)) is None:
             continue
-        if any(_acts(statement) for statement in tree.body):
+        if any(_acts(statement) for statement in source.tree.body):
             return name
     return None
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from core.models import Finding, Patch, Verification
 from core.pipelines.detect import Ruff, inside
+from core.pipelines.syntax import parsed, remember
 
 PROMOTE_THRESHOLD = 0.8
 RETRY_THRESHOLD = 0.4
@@ -135,12 +136,11 @@ def compatibility(patch: Patch, oldest: tuple[int, int], feature_version: tuple[
         updated = ast.parse(patch.updated, feature_version=feature_version)
     except SyntaxError as exc:
         return f"not valid Python {feature_version[0]}.{feature_version[1]}: {exc.msg} (line {exc.lineno})"
+    remember(patch.updated, updated)  # the later checks read the same tree
     if oldest >= (3, 10) or _future_annotations(updated):
         return None
-    try:
-        before = _runtime_annotation_syntax(ast.parse(patch.original), oldest)
-    except SyntaxError:
-        before = {}
+    original = parsed(patch.original)
+    before = _runtime_annotation_syntax(original.tree, oldest) if original is not None else {}
     for what, count in _runtime_annotation_syntax(updated, oldest).items():
         if count > before.get(what, 0):
             return (f"an annotation evaluated at import uses {what}, which Python {oldest[0]}.{oldest[1]} "

@@ -95,10 +95,10 @@ class LocalWorkspace:
         past MAX_VIEW_BYTES the view is incomplete and says so."""
         if not self.root.is_dir():
             return RepositoryView({})
-        paths, noted = self._walk(self.root), len(self.notes)
-        text_paths = self._walk(self.root, read_with_sources)
-        del self.notes[noted:]  # what the text walk skips is said once, by the Python walk
-        return _view_of(self.root, paths, text_paths)
+        noted = len(self.notes)
+        found = self._walk(self.root, lambda name: name.endswith(".py") or read_with_sources(name))
+        del self.notes[noted:]  # what a scan skips is said by the scan of its own scope
+        return _view_of(self.root, [p for p in found if p.endswith(".py")], [p for p in found if not p.endswith(".py")])
 
     def write(self, path: str, content: str) -> None:
         target = self.root / repo_path(path)
