@@ -42,7 +42,10 @@ def start(fake, pg_url: str, queue: str, port: int, **extra: str) -> subprocess.
            "MEMFIX_GITHUB_RETRY_BASE_SECONDS": "0.05", **extra}
     server = subprocess.Popen([sys.executable, "-m", "handlers.cli", "serve", "--port", str(port), "--grace", "5"],
                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert "memfix listening" in server.stdout.readline()
+    line = server.stdout.readline()
+    if "memfix listening" not in line:
+        server.kill()
+        raise AssertionError(f"memfix serve did not start: {line!r} {server.stderr.read()[-2000:]}")
     return server
 
 

@@ -214,3 +214,16 @@ def test_a_run_leaves_set_aside_paths_alone_and_still_sees_the_rest(cli, tmp_pat
     code, out, _ = cli("autofix", str(tmp_path), "--json")
     assert code == 0
     assert [(f["path"], f["code"]) for f in json.loads(out)["findings"]] == [("app.py", "F401")]
+
+
+def test_codes_of_other_linters_that_ruff_lacks_do_not_stop_the_run(cli, tmp_path):
+    import json
+
+    (tmp_path / "setup.cfg").write_text("[flake8]\nselect = E, F, W, F999\nignore = E203, E731, F999, W503\n"
+                                        "per-file-ignores =\n    tests/*: W504\n")
+    (tmp_path / "app.py").write_text("import os\nf = lambda: 1\n")
+    code, out, err = cli("autofix", str(tmp_path), "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert [f["code"] for f in report["findings"]] == ["F401"]
+    assert "F999" not in report["rules"]["selected"]

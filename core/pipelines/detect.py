@@ -145,6 +145,12 @@ class Ruff:
         clone.project_args = tuple(project_args)
         return clone
 
+    def knows(self, selector: str) -> bool:
+        """Whether this ruff accepts the selector (`ALL`, a linter, a code or a code's prefix): other linters'
+        configurations name codes ruff lacks (flake8's `W503`, `F999`), and ruff refuses a whole run for one."""
+        codes = _rule_words(self.binary)
+        return not codes or selector == "ALL" or any(code and code.startswith(selector) for code in codes)
+
     def rule_words(self, code: str) -> frozenset[str]:
         """The code a rule's own messages name (`assert` in S101's "Use of `assert` detected"), as opposed to what
         they fill in from the code at hand (`{name}`): what a finding's title may keep and still name its class."""

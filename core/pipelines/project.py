@@ -106,6 +106,18 @@ class Profile:
     target: PythonTarget
     team: TeamRules
 
+    def known_to(self, knows: Callable[[str], bool]) -> Profile:
+        """The profile with only the rule selectors this ruff knows (a flake8 or pylint code it lacks is no rule of
+        its, so nothing to select or ignore)."""
+        team = self.team
+        if team.select is None and not team.ignore and not team.per_file_ignores:
+            return self
+        per_file = {p: tuple(c for c in codes if knows(c)) for p, codes in team.per_file_ignores.items()}
+        return replace(self, team=replace(
+            team, ignore=tuple(c for c in team.ignore if knows(c)), per_file_ignores={p: c for p, c in per_file.items()
+                                                                                    if c},
+            select=None if team.select is None else tuple(c for c in team.select if knows(c))))
+
     def ignore(self, rules: tuple[str, ...], held: tuple[str, ...] = ()) -> tuple[str, ...]:
         """Ignored on top of the selection: the team's ignores, syntax-changing rules for old Pythons, and the rules
         the learned policy holds back in this repository."""

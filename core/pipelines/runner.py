@@ -144,7 +144,7 @@ class PipelineRunner:
     def _for(self, request: RunRequest, workspace: LocalWorkspace, config: RepoConfig) -> PipelineRunner:
         """This runner for one project: its own Python and ruff decisions shape every ruff run, its rules' record
         shapes confidence (a copy: runs share the parts)."""
-        profile = read_profile(workspace.read, config.python)
+        profile = read_profile(workspace.read, config.python).known_to(self.ruff.knows)
         plan = self.learner.policy.for_run(request.tenant_id, request.repo, request.pipeline, config.always_propose)
         worker = copy.copy(self)
         ours = config.rules(request.pipeline)
