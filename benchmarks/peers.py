@@ -146,14 +146,15 @@ def sdist(requirement: str) -> Path:
     downloads = CACHE / "dl"
     downloads.mkdir(parents=True, exist_ok=True)
     name, version = requirement.split("==")
-    found = [p for p in downloads.glob("*.tar.gz") if p.name.lower().replace("_", "-").startswith(
-        f"{name.lower()}-{version}")]
-    if not found:
+    stem = f"{name}-{version}".lower().replace("_", "-")  # sdists spell the name either way
+
+    def found() -> list[Path]:
+        return [p for p in downloads.glob("*.tar.gz") if p.name.lower().replace("_", "-").startswith(stem)]
+
+    if not found():
         subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
                         requirement, "-d", str(downloads)], check=True, capture_output=True, text=True)
-        found = [p for p in downloads.glob("*.tar.gz") if p.name.lower().replace("_", "-").startswith(
-            f"{name.lower()}-{version}")]
-    return found[0]
+    return found()[0]
 
 
 def fresh_tree(archive: Path, into: Path) -> Path:
@@ -431,7 +432,10 @@ def main() -> None:
     results = []
     for project in chosen:
         print(f"… {project.requirement}", file=sys.stderr, flush=True)
-        results.append(run_project(project, python, args.keep))
+        try:
+            results.append(run_project(project, python, args.keep))
+        except Exception as exc:  # noqa: BLE001 — one project's failure is reported, the others still run
+            results.append(Result(project.requirement, skipped=f"the benchmark failed: {exc!r}"[:300]))
     print(f"{'project':26} {'oldest (ran on)':16} {'tests':>6} {'applied':>7} {'vetoed':>6} {'broke':>5} "
           f"{'again':>5} {'taste':>9} {'memfix s':>8} {'ruff s':>6}")
     for r in results:

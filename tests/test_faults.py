@@ -49,6 +49,17 @@ def start(fake, pg_url: str, queue: str, port: int, **extra: str) -> subprocess.
     return server
 
 
+def finish_in_a_second_server(fake, pg_url: str, db, queue: str, port: int) -> None:
+    """A new server takes the job the dead one held and finishes it, once: no duplicate PR."""
+    second = start(fake, pg_url, queue, port)
+    try:
+        until(lambda: PgQueue(db, None, queue=queue).counts() == {"done": 1}, what="the job to finish")
+    finally:
+        second.send_signal(signal.SIGTERM)
+        second.communicate(timeout=30)
+    assert len(memfix_pulls(fake)) == 1
+
+
 def post(port: int, event: str, payload: dict, delivery: str | None = None) -> int:
     import urllib.request
 
@@ -89,13 +100,7 @@ def test_kill_9_in_the_middle_of_a_job_then_a_restart_finishes_it_once(fake_gith
     finally:
         if first.poll() is None:
             first.kill()
-    second = start(fake_github, pg_url, queue, port)
-    try:
-        until(lambda: PgQueue(db, None, queue=queue).counts() == {"done": 1}, what="the job to finish")
-    finally:
-        second.send_signal(signal.SIGTERM)
-        second.communicate(timeout=30)
-    assert len(memfix_pulls(fake_github)) == 1  # no duplicate PR
+    finish_in_a_second_server(fake_github, pg_url, db, queue, port)
     [reply] = replies(fake_github, number)  # one reply, showing the result
     until(lambda: "**AutoFix** finished" in replies(fake_github, number)[0], 40, "the reply's final text")
     assert all(r["phase"] in ("done", "failed") for r in runs_of(db, tenant_id))
@@ -200,13 +205,7 @@ def test_a_job_killed_at_any_phase_is_finished_once_and_leaves_nothing_open(fake
         if first.poll() is None:
             first.kill()
     time.sleep(3.5)  # the held request completes on GitHub's side, as it would have
-    second = start(fake_github, pg_url, queue, port)
-    try:
-        until(lambda: PgQueue(db, None, queue=queue).counts() == {"done": 1}, what="the job to finish")
-    finally:
-        second.send_signal(signal.SIGTERM)
-        second.communicate(timeout=30)
-    assert len(memfix_pulls(fake_github)) == 1  # no duplicate PR
+    finish_in_a_second_server(fake_github, pg_url, db, queue, port)
     [reply] = replies(fake_github, number)  # one reply, edited to the result
     assert "**AutoFix** finished" in reply
     checks = [c for c in fake_github._repos[REPO].check_runs.values() if c["name"] == "memfix autofix"]
