@@ -435,7 +435,7 @@ def main() -> None:
         try:
             results.append(run_project(project, python, args.keep))
         except Exception as exc:  # noqa: BLE001 — one project's failure is reported, the others still run
-            results.append(Result(project.requirement, skipped=f"the benchmark failed: {exc!r}"[:300]))
+            results.append(Result(project.requirement, checks=[f"the run failed: {exc!r}"[:300]]))  # a breakage
     print(f"{'project':26} {'oldest (ran on)':16} {'tests':>6} {'applied':>7} {'vetoed':>6} {'broke':>5} "
           f"{'again':>5} {'taste':>9} {'memfix s':>8} {'ruff s':>6}")
     for r in results:

@@ -215,6 +215,8 @@ class Services:
         queue = self.__dict__.get("queue")
         if isinstance(queue, PgQueue):
             queue.stop(grace_seconds)  # a job that did not finish stays queued: the next worker takes it
+        if "pipeline_runner" in self.__dict__:
+            self.__dict__["pipeline_runner"].close()
         for name in ("db", "github_app"):
             if name in self.__dict__:
                 self.__dict__[name].close()

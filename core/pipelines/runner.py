@@ -141,6 +141,11 @@ class PipelineRunner:
         return self._for(request, workspace, config)._run(request, workspace, publisher, mirror, progress, config,
                                                           problems)
 
+    def close(self) -> None:
+        """Finish the learning a run handed to its thread; a repository still being read is not waited for."""
+        self._background.shutdown(wait=True)
+        self._view_reader.shutdown(wait=False, cancel_futures=True)
+
     def _for(self, request: RunRequest, workspace: LocalWorkspace, config: RepoConfig) -> PipelineRunner:
         """This runner for one project: its own Python and ruff decisions shape every ruff run, its rules' record
         shapes confidence (a copy: runs share the parts)."""
