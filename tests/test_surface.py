@@ -257,3 +257,19 @@ def test_the_view_of_a_checkout_carries_its_text_files_beside_its_sources(tmp_pa
     (tmp_path / "logo.png").write_bytes(b"\x89PNG")
     view = LocalWorkspace(tmp_path).repository_view()
     assert set(view.sources) == {"pkg/util.py"} and set(view.texts) == {"README.rst", "tox.ini"}
+
+
+def test_text_files_have_their_own_budget_and_prose_without_examples_is_not_kept(tmp_path, monkeypatch):
+    from core.pipelines import workspace
+    from core.pipelines.workspace import LocalWorkspace
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "util.py").write_text(UTIL)
+    (tmp_path / "CHANGES.txt").write_text("a long changelog\n" * 1000)  # prose: read, not kept, not counted
+    (tmp_path / "guide.rst").write_text(USES_HELPER)
+    monkeypatch.setattr(workspace, "MAX_TEXT_BYTES", 10_000)
+    view = LocalWorkspace(tmp_path).repository_view()
+    assert view.complete and set(view.texts) == {"guide.rst"}
+    (tmp_path / "more.rst").write_text(USES_HELPER * 200)  # examples past the text budget: said, not guessed at
+    view = LocalWorkspace(tmp_path).repository_view()
+    assert not view.complete and "text files with doctest examples are over" in view.reason

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 from fnmatch import fnmatch
 
-from core.pipelines.syntax import Source
+from core.pipelines.syntax import Source, bound
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TYPE_COMMENT = re.compile(r"#\s*type:\s*(?!ignore\b)(.+)")
@@ -27,9 +27,8 @@ _EXPLAINS = re.compile(r"side.?effect|regist|ensure|needed|required|keep|must|sy
 
 
 def bindings(tree: ast.AST) -> set[str]:
-    """Every name an import binds anywhere in the tree (`import a.b` binds `a`)."""
-    return {(a.asname or a.name).split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
-            for a in n.names if a.name != "*"}
+    """Every name an import binds anywhere in the tree (a function's, for its locals)."""
+    return bound(n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)))
 
 
 def hidden_use(before: Source, after: Source, removed: set[str]) -> str | None:
@@ -164,13 +163,12 @@ def _acting_imports(source: Source, dropped: set[str]) -> Iterable[tuple[str, st
     lines = source.lines
     for node in source.of(ast.FunctionDef, ast.AsyncFunctionDef):
         body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-        imports = {(a.asname or a.name).split(".")[0] for s in body if isinstance(s, (ast.Import, ast.ImportFrom))
-                   for a in s.names}
+        imports = bound(s for s in body if isinstance(s, (ast.Import, ast.ImportFrom)))
         if imports & dropped and (node.name.startswith("test_import")
                                   or all(isinstance(s, (ast.Import, ast.ImportFrom, ast.Pass)) for s in body)):
             yield min(imports & dropped), f"in `{node.name}`, a test whose point is that the import works"
     for node in source.of(ast.Import, ast.ImportFrom):
-        names = {(a.asname or a.name).split(".")[0] for a in node.names} & dropped
+        names = bound([node]) & dropped
         if not names:
             continue
         above = lines[node.lineno - 2].strip() if node.lineno >= 2 else ""

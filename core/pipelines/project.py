@@ -257,13 +257,14 @@ def set_aside(texts: dict[str, str | None], read: Read | None = None) -> list[st
     for name in (".flake8", "setup.cfg", "tox.ini"):
         section = _ini_section(texts.get(name), "flake8") or {}
         found += _listed(section.get("exclude")) + _listed(section.get("extend-exclude"))
-    mypy = [((_toml_file(texts.get("pyproject.toml")).get("tool") or {}).get("mypy") or {}).get("exclude")]
+    tools = _toml_file(texts.get("pyproject.toml")).get("tool") or {}
+    mypy = [(tools.get("mypy") or {}).get("exclude")]
     for name, header in (("mypy.ini", "mypy"), (".mypy.ini", "mypy"), ("setup.cfg", "mypy")):
         mypy.append((_ini_section(texts.get(name), header) or {}).get("exclude"))
     for value in mypy:
         for pattern in (value if isinstance(value, list) else re.split(r"\s*\|\s*|\n", value or "")):
             found += [_plain(p) for p in [str(pattern)] if _plain(p)]
-    pytest = ((_toml_file(texts.get("pyproject.toml")).get("tool") or {}).get("pytest") or {}).get("ini_options") or {}
+    pytest = (tools.get("pytest") or {}).get("ini_options") or {}
     for options in (pytest, _ini_section(texts.get("pytest.ini"), "pytest") or {},
                     _ini_section(texts.get("tox.ini"), "pytest") or {},
                     _ini_section(texts.get("setup.cfg"), "tool:pytest") or {}):

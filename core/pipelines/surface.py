@@ -23,7 +23,7 @@ from functools import cached_property
 
 from core.models import Patch
 from core.pipelines.hidden import bindings, data_reason, doctest_code, hidden_use, read_as_data
-from core.pipelines.syntax import Source, parse, parsed
+from core.pipelines.syntax import Source, bound, parse, parsed
 
 _PROBE_HANDLERS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 _INTROSPECTION = {"locals", "vars", "globals", "exec", "eval"}
@@ -141,7 +141,7 @@ def _module_names(tree: ast.Module) -> set[str]:
     names: set[str] = set()
     for node in _top_level(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            names |= {(a.asname or a.name).split(".")[0] for a in node.names if a.name != "*"}
+            names |= bound([node])
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -163,8 +163,7 @@ def _top_level(tree: ast.Module) -> Iterator[ast.stmt]:
 
 
 def _imported_names(tree: ast.Module) -> set[str]:
-    return {(a.asname or a.name).split(".")[0] for n in _top_level(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
-            for a in n.names if a.name != "*"}
+    return bound(n for n in _top_level(tree) if isinstance(n, (ast.Import, ast.ImportFrom)))
 
 
 def _dunder_all(tree: ast.Module) -> set[str]:
@@ -286,11 +285,10 @@ def _used_elsewhere(path: str, removed: set[str], view: RepositoryView) -> tuple
     for other, text in [*view.sources.items(), *view.doctests.items()]:
         if other == path or not any(n in text for n in removed) or tail not in text:
             continue
-        if (source := view.source(other)) is None:
+        if (tree := view.source(other)) is None:
             continue
-        tree = source.tree
         aliases = set()
-        for node in ast.walk(tree):
+        for node in tree.of(ast.ImportFrom, ast.Import):
             if isinstance(node, ast.ImportFrom):
                 source = _resolve(other, node)
                 for alias in node.names:
@@ -302,7 +300,7 @@ def _used_elsewhere(path: str, removed: set[str], view: RepositoryView) -> tuple
                 aliases |= {a.asname or a.name for a in node.names if a.name == module}
                 if any(a.name == module and a.asname is None for a in node.names):
                     aliases.add(module)
-        for node in ast.walk(tree):
+        for node in tree.of(ast.Attribute, ast.Call):
             if isinstance(node, ast.Attribute) and node.attr in removed and ast.unparse(node.value) in aliases:
                 return other, node.attr
             if (isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("getattr", "hasattr")

@@ -5,7 +5,9 @@ many times (public surface, hidden uses, probes, locals), and the repository's o
 from __future__ import annotations
 
 import ast
+import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TypeVar
@@ -59,12 +61,15 @@ class Source:
         """The lines a statement spans, as written."""
         return "\n".join(self.lines[node.lineno - 1:node.end_lineno])  # type: ignore[attr-defined]
 
-
     @cached_property
     def bindings(self) -> set[str]:
-        """Every name an import binds anywhere in the text (`import a.b` binds `a`)."""
-        return {(a.asname or a.name).split(".")[0] for n in self.of(ast.Import, ast.ImportFrom) for a in n.names
-                if a.name != "*"}
+        """Every name an import binds anywhere in the text."""
+        return bound(self.of(ast.Import, ast.ImportFrom))
+
+
+def bound(imports: Iterable[ast.Import | ast.ImportFrom]) -> set[str]:
+    """The names these imports bind (`import a.b` binds `a`; `*` binds nothing that can be named)."""
+    return {(a.asname or a.name).split(".")[0] for n in imports for a in n.names if a.name != "*"}
 
 
 def parse(text: str) -> Source | None:
@@ -76,20 +81,23 @@ def parse(text: str) -> Source | None:
 
 
 _recent: OrderedDict[str, Source | None] = OrderedDict()
+_guard = threading.Lock()  # a server's workers verify in threads of one process
 
 
 def parsed(text: str) -> Source | None:
     """`parse`, remembered for the few most recent texts."""
-    if text in _recent:
-        _recent.move_to_end(text)
-        return _recent[text]
+    with _guard:
+        if text in _recent:
+            _recent.move_to_end(text)
+            return _recent[text]
     return remember(text, None)
 
 
 def remember(text: str, tree: ast.Module | None) -> Source | None:
     """Keep a text's tree that another check already parsed (a parse for an older grammar gives the same tree)."""
     source = Source(text, tree) if tree is not None else parse(text)
-    _recent[text] = source
-    while len(_recent) > _RECENT:
-        _recent.popitem(last=False)
+    with _guard:
+        _recent[text] = source
+        while len(_recent) > _RECENT:
+            _recent.popitem(last=False)
     return source

@@ -21,6 +21,7 @@ from core.pipelines.project import METADATA_FILES
 from core.pipelines.surface import RepositoryView, read_with_sources
 
 MAX_VIEW_BYTES = 64 << 20  # Python sources read for the whole-repository checks (a Lambda has 512 MB of /tmp)
+MAX_TEXT_BYTES = 16 << 20  # and the text files beside them that a doctest run may name
 MAX_ARCHIVE_BYTES = 256 << 20
 _SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache", ".ruff_cache", "build"}
 MAX_FILES = 20_000
@@ -98,7 +99,7 @@ class LocalWorkspace:
         noted = len(self.notes)
         found = self._walk(self.root, lambda name: name.endswith(".py") or read_with_sources(name))
         del self.notes[noted:]  # what a scan skips is said by the scan of its own scope
-        return _view_of(self.root, [p for p in found if p.endswith(".py")], [p for p in found if not p.endswith(".py")])
+        return _view_of(self.root, found)
 
     def write(self, path: str, content: str) -> None:
         target = self.root / repo_path(path)
@@ -129,20 +130,48 @@ def unscannable(path: str) -> str | None:
     return None
 
 
-def _view_of(root: Path, paths: list[str], text_paths: list[str]) -> RepositoryView:
-    read: dict[str, str] = {}
-    total = 0
-    for path in [*paths, *text_paths]:
+class _Gathering:
+    """A repository view read within its budgets: Python sources, and the text files a doctest run may name (pages
+    with `>>>` examples, and the CI and configuration files that run doctests). Past a budget the view is incomplete
+    and says which."""
+
+    def __init__(self) -> None:
+        self.sources: dict[str, str] = {}
+        self.texts: dict[str, str] = {}
+        self.used = {True: 0, False: 0}
+        self.over = ""
+
+    def room(self, python: bool, size: int) -> bool:
+        self.used[python] += size
+        if self.used[python] > (MAX_VIEW_BYTES if python else MAX_TEXT_BYTES):
+            limit = (MAX_VIEW_BYTES if python else MAX_TEXT_BYTES) >> 20
+            self.over = f"its {'Python sources' if python else 'text files with doctest examples'} are over {limit} MB"
+        return not self.over
+
+    def keep(self, path: str, text: str) -> bool:
+        """Keep a file; False once a budget is spent (the caller stops reading)."""
+        python = path.endswith(".py")
+        if not python and ">>>" not in text and "doctest" not in text:
+            return True  # neither examples nor a doctest run: nothing a check reads
+        if not self.room(python, len(text)):
+            return False
+        (self.sources if python else self.texts)[path] = text
+        return True
+
+    def view(self) -> RepositoryView:
+        return RepositoryView(self.sources, complete=not self.over, reason=self.over, texts=self.texts)
+
+
+def _view_of(root: Path, paths: list[str]) -> RepositoryView:
+    gathering = _Gathering()
+    for path in paths:
         try:
             text = (root / path).read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        total += len(text)
-        if total > MAX_VIEW_BYTES:
-            return RepositoryView({p: t for p, t in read.items() if p.endswith(".py")}, complete=False,
-                                  reason=f"its Python sources are over {MAX_VIEW_BYTES >> 20} MB")
-        read[path] = text
-    return RepositoryView({p: read[p] for p in paths if p in read}, texts={p: read[p] for p in text_paths if p in read})
+        if not gathering.keep(path, text):
+            break
+    return gathering.view()
 
 
 class GitHubWorkspace(LocalWorkspace):
@@ -182,9 +211,7 @@ class GitHubWorkspace(LocalWorkspace):
             return RepositoryView({}, complete=False, reason=f"the repository archive could not be fetched: {exc}")
         if len(archive) > MAX_ARCHIVE_BYTES:
             return RepositoryView({}, complete=False, reason=f"its archive is over {MAX_ARCHIVE_BYTES >> 20} MB")
-        sources: dict[str, str] = {}
-        texts: dict[str, str] = {}
-        total = 0
+        gathering = _Gathering()
         try:
             with tarfile.open(fileobj=io.BytesIO(archive), mode="r:*") as tar:
                 for member in tar:
@@ -193,18 +220,17 @@ class GitHubWorkspace(LocalWorkspace):
                     if not member.isfile() or not (python or (read_with_sources(path.rsplit("/", 1)[-1])
                                                               and member.size <= MAX_FILE_BYTES)):
                         continue
-                    total += member.size
-                    if total > MAX_VIEW_BYTES:
-                        return RepositoryView(sources, complete=False,
-                                              reason=f"its Python sources are over {MAX_VIEW_BYTES >> 20} MB")
+                    if python and gathering.used[True] + member.size > MAX_VIEW_BYTES:  # known before reading it
+                        gathering.room(True, member.size)
+                        break
                     data = tar.extractfile(member)
-                    if data is not None:
-                        (sources if python else texts)[path] = data.read().decode("utf-8", errors="replace")
+                    if data is not None and not gathering.keep(path, data.read().decode("utf-8", errors="replace")):
+                        break
         except (tarfile.TarError, EOFError, OSError, zlib.error, lzma.LZMAError, ValueError) as exc:
             # GitHub's archive host can answer an error page, a cut-off body or nothing: an incomplete view
-            return RepositoryView(sources, complete=False, reason=f"the repository archive ({len(archive):,} bytes) "
-                                  f"could not be read: {_archive_problem(exc)}")
-        return RepositoryView(sources, texts=texts)
+            return RepositoryView(gathering.sources, complete=False, reason=f"the repository archive "
+                                  f"({len(archive):,} bytes) could not be read: {_archive_problem(exc)}")
+        return gathering.view()
 
     def files(self) -> list[str]:
         return sorted(self._fetched)
