@@ -15,7 +15,8 @@ import secrets
 import signal
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -224,13 +225,20 @@ def prepare(settings: Settings) -> tuple[list[str], str | None]:
 
 def login_database(settings: Settings) -> Database:
     """`memfix serve`'s and the CLI's pool, logged in as the application's login with no role to set, so nothing it
-    runs can RESET ROLE to the owner's rights."""
+    runs can RESET ROLE to the owner's rights. The server is started and migrated in a thread: a run's first steps
+    that need no database (reading the project, ruff's scan) go on meanwhile, and its first transaction waits."""
     if settings.database_url and not settings.database_app_url:
         raise SettingsError("DATABASE_URL is the database owner's, which memfix only migrates with: set "
                             "DATABASE_APP_URL too, the login memfix makes and runs as (for example "
                             "postgresql://memfix_login:<a password>@<host>/<database>)")
-    _, url = prepare(settings)
-    return Database(url, app_role=None, timeout=settings.db_pool_timeout)
+
+    def login() -> str:
+        _, url = prepare(settings)
+        if url is None:
+            raise SettingsError("no database to log in to: set DATABASE_APP_URL")
+        return url
+
+    return Database(login, app_role=None, timeout=settings.db_pool_timeout)
 
 
 def installations(url: str) -> list[int]:
@@ -285,24 +293,31 @@ def migrate(url: str, directory: Traversable = MIGRATIONS_DIR) -> list[str]:
 
 
 class Database:
-    """A pool of connections that act as the application role."""
+    """A pool of connections that act as the application role. `url` may be a function that makes the server ready
+    and returns its URL: it runs in a thread, and the first transaction waits for it (and raises what it raised)."""
 
-    def __init__(self, url: str, app_role: str | None = "memfix_app", *, max_size: int = 4, timeout: float = 30.0):
-        self.url = url
+    def __init__(self, url: str | Callable[[], str], app_role: str | None = "memfix_app", *, max_size: int = 4,
+                 timeout: float = 30.0):
         self.app_role = app_role
-        self._pool = ConnectionPool(
+        self._max_size, self._timeout = max_size, timeout
+        self._pool: Future[ConnectionPool] = Future()
+        if isinstance(url, str):
+            self._pool.set_result(self._open(url))
+        else:
+            opener = ThreadPoolExecutor(1, thread_name_prefix="memfix-db-open")
+            self._pool = opener.submit(lambda: self._open(url()))
+            opener.shutdown(wait=False)
+
+    def _open(self, url: str) -> ConnectionPool:
+        return ConnectionPool(
             url,
             min_size=1,
-            max_size=max_size,
+            max_size=self._max_size,
             kwargs={"row_factory": dict_row},
             configure=self._configure,
             open=True,
-            timeout=timeout,  # how long a caller waits for a connection: a shorter outage is ridden out
+            timeout=self._timeout,  # how long a caller waits for a connection: a shorter outage is ridden out
         )
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> Database:
-        return cls(resolve_url(settings), settings.db_app_role, timeout=settings.db_pool_timeout)
 
     def _configure(self, conn: psycopg.Connection) -> None:
         if self.app_role:
@@ -338,7 +353,7 @@ class Database:
     @contextmanager
     def _transaction(self) -> Iterator[psycopg.Connection]:
         try:
-            with self._pool.connection() as conn, conn.transaction():
+            with self._pool.result().connection() as conn, conn.transaction():
                 yield conn
         except psycopg.OperationalError as exc:
             raise DatabaseUnavailable(f"database unavailable: {exc.__class__.__name__}") from exc
@@ -346,4 +361,9 @@ class Database:
             raise PermanentError("a referenced record does not exist in this installation") from None
 
     def close(self) -> None:
-        self._pool.close()
+        """Close the pool, once a server still being opened is ready (it is then the caller's to stop)."""
+        try:
+            pool = self._pool.result()
+        except Exception:  # noqa: BLE001 — it never opened: nothing to close; its error went to its callers
+            return
+        pool.close()

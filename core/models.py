@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import re
@@ -452,6 +453,17 @@ class Finding:
         return self.code, self.message
 
 
+class _Matching(difflib.SequenceMatcher):
+    def get_opcodes(self) -> list[tuple[str, int, int, int, int]]:
+        return list(super().get_opcodes())  # get_grouped_opcodes edits the list it is given: keep the kept one whole
+
+
+def _range(start: int, stop: int) -> str:
+    """A hunk's line range as unified diffs write it (`3`, `3,2`, or `2,0` for none after line 2)."""
+    length = stop - start
+    return str(start + 1) if length == 1 else f"{start + (length > 0)},{length}"
+
+
 @dataclass(frozen=True)
 class Patch:
     """A proposed change to exactly one file."""
@@ -465,23 +477,38 @@ class Patch:
     rationale: str = ""
 
     @cached_property
-    def _diff(self) -> tuple[str, ...]:
-        import difflib
+    def _opcodes(self) -> tuple[list[str], list[str], _Matching]:
+        """The two texts' lines and their matching, found once per patch: every diff of it is drawn from them."""
+        before, after = self.original.splitlines(), self.updated.splitlines()
+        return before, after, _Matching(None, before, after)
 
-        return tuple(ln for ln in difflib.unified_diff(self.original.splitlines(), self.updated.splitlines(),
-                                                       lineterm="", n=0)
-                     if ln[:1] in "+-" and not ln.startswith(("+++", "---")))
+    @cached_property
+    def _diff(self) -> tuple[str, ...]:
+        return tuple(ln for ln in self.unified_diff(context=0) if ln[:1] in "+-" and not ln.startswith(("+++", "---")))
 
     def changed_lines(self) -> list[str]:
         """The removed (-) and added (+) lines, computed once per patch."""
         return list(self._diff)
 
     def unified_diff(self, context: int = 1) -> list[str]:
-        """The patch as a unified diff, hunk headers carrying the line numbers."""
-        import difflib
-
-        return list(difflib.unified_diff(self.original.splitlines(), self.updated.splitlines(),
-                                         f"a/{self.path}", f"b/{self.path}", lineterm="", n=context))
+        """The patch as a unified diff, hunk headers carrying the line numbers (as `difflib.unified_diff` writes
+        it, from the patch's one matching)."""
+        before, after, matcher = self._opcodes
+        lines: list[str] = []
+        for group in matcher.get_grouped_opcodes(context):
+            if not lines:
+                lines += [f"--- a/{self.path}", f"+++ b/{self.path}"]
+            (_, i1, _, j1, _), (_, _, i2, _, j2) = group[0], group[-1]
+            lines.append(f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@")
+            for tag, a1, a2, b1, b2 in group:
+                if tag == "equal":
+                    lines += [" " + line for line in before[a1:a2]]
+                    continue
+                if tag in ("replace", "delete"):
+                    lines += ["-" + line for line in before[a1:a2]]
+                if tag in ("replace", "insert"):
+                    lines += ["+" + line for line in after[b1:b2]]
+        return lines
 
     def fingerprint(self, pipeline: str) -> str:
         """The same change to the same file for the same findings, whatever else moved in the file."""

@@ -158,7 +158,7 @@ class Services:
         from core.pipelines.breaker import Breakers
         from core.pipelines.detect import Ruff
         from core.pipelines.learn import Learner
-        from core.pipelines.runner import PipelineRunner
+        from core.pipelines.runner import Limits, PipelineRunner
         from core.pipelines.runs import RunLog
 
         s, ruff = self.settings, Ruff()
@@ -166,9 +166,9 @@ class Services:
             ruff=ruff, llm=self.llm, context=self.prompt_context, healing=self.healing, breakers=Breakers(self.db),
             runs=RunLog(self.db), learner=Learner(self.insights, self.db, s.github_web_url, self.policy,
                                                   ruff.rule_words),
-            max_attempts=s.pipeline_max_attempts,
-            backoff_seconds=s.pipeline_backoff_seconds, prompt_token_budget=s.prompt_token_budget,
-            max_prs_cap=s.max_prs_per_run, promote_threshold=s.promote_threshold,
+            limits=Limits(max_attempts=s.pipeline_max_attempts, backoff_seconds=s.pipeline_backoff_seconds,
+                          prompt_token_budget=s.prompt_token_budget, max_prs_cap=s.max_prs_per_run,
+                          promote_threshold=s.promote_threshold),
         )
 
     @cached_property

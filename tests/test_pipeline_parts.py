@@ -330,6 +330,11 @@ class CountingRuff(Ruff):
         self.runs.append(args)
         return super()._run(args, cwd)
 
+    def with_args(self, project_args: list[str]) -> CountingRuff:
+        derived = CountingRuff()
+        derived.runs, derived.project_args = self.runs, tuple(project_args)  # one count for the run's ruff too
+        return derived
+
     def count(self, flag: str) -> int:
         return sum(flag in args for args in self.runs)
 
@@ -716,3 +721,27 @@ def test_ruff_fixes_go_to_a_fixpoint_so_a_second_run_changes_nothing(ruff, tmp_p
     assert "re.IGNORECASE | re.MULTILINE" in patch.updated
     (tmp_path / "flags.py").write_text(patch.updated)
     assert ruff.check(tmp_path, ["flags.py"], select) == []  # the next run has nothing left to do
+
+
+def test_a_patch_draws_every_diff_from_one_matching_exactly_as_difflib_writes_it():
+    import difflib
+    import random
+
+    rng = random.Random(7)
+    for _ in range(400):
+        before = [rng.choice("abcde") for _ in range(rng.randint(0, 25))]
+        after = list(before)
+        for _ in range(rng.randint(0, 6)):
+            roll = rng.random()
+            if roll < 0.4 and after:
+                del after[rng.randrange(len(after))]
+            elif roll < 0.8:
+                after.insert(rng.randint(0, len(after)), rng.choice("abxyz"))
+            elif after:
+                after[rng.randrange(len(after))] = "q"
+        patch = Patch("m.py", "\n".join(before), "\n".join(after), (), "ruff")
+        for context in (0, 3, 1, 0):  # the same patch asked again with other contexts
+            assert patch.unified_diff(context) == list(difflib.unified_diff(
+                before, after, "a/m.py", "b/m.py", lineterm="", n=context))
+        assert patch.changed_lines() == [ln for ln in difflib.unified_diff(before, after, lineterm="", n=0)
+                                         if ln[:1] in "+-" and not ln.startswith(("+++", "---"))]

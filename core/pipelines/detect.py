@@ -7,7 +7,6 @@ core/pipelines/project.py and passed as flags (`Ruff.with_args`); rules are chos
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import re
@@ -141,9 +140,7 @@ class Ruff:
 
     def with_args(self, project_args: list[str]) -> Ruff:
         """The same ruff with one project's decisions (target version, ignores, excludes) as flags."""
-        clone = copy.copy(self)
-        clone.project_args = tuple(project_args)
-        return clone
+        return Ruff(self.binary, self.timeout, tuple(project_args))
 
     def knows(self, selector: str) -> bool:
         """Whether this ruff accepts the selector (`ALL`, a linter, a code or a code's prefix): other linters'

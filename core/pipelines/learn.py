@@ -48,11 +48,6 @@ class Learner:
         self.web_url = web_url  # GitHub's web address (Settings.github_web_url): Enterprise hosts its own
         self.policy = policy or Policy(db, insights)
 
-    def after_run(self, tenant_id: int, repo: str, pipeline: str, run_id: int, findings: list[Finding],
-                  promoted: list[Patch]) -> list[SaveResult]:
-        return (self.detected(tenant_id, repo, pipeline, run_id, findings)
-                + self.fixed(tenant_id, repo, pipeline, run_id, promoted))
-
     def detected(self, tenant_id: int, repo: str, pipeline: str, run_id: int,
                  findings: list[Finding]) -> list[SaveResult]:
         """One pain point per finding class."""

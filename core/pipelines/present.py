@@ -93,6 +93,7 @@ def report_json(report: RunReport) -> dict[str, Any]:
                   "extended": list(report.rules.extended)} if report.rules else None,
         "project": report.project, "learnings_used": report.used, "learnings_injected": report.injected,
         "records": {c: r.__dict__ for c, r in report.records.items()},
+        "seconds": report.seconds,
     }
 
 

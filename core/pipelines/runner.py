@@ -7,7 +7,6 @@ and it is told what memory knows before each attempt (re-injected after every fa
 
 from __future__ import annotations
 
-import copy
 import logging
 import re
 import time
@@ -38,7 +37,7 @@ if TYPE_CHECKING:
     from core.pipelines.breaker import Breakers
     from core.pipelines.learn import Learner
     from core.pipelines.publish import Published, Publisher
-    from core.pipelines.runs import Mirror, RunLog
+    from core.pipelines.runs import Mirror, Run, RunLog
     from core.pipelines.workspace import LocalWorkspace
 
 log = logging.getLogger(__name__)
@@ -95,6 +94,7 @@ class RunReport:
     injected: bool = False  # a model was given the learnings
     held: tuple[str, ...] = ()  # rules the learned policy held back
     records: dict[str, Record] = field(default_factory=dict)  # each rule's record in this repository
+    seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step: scan, fix and verify, learn
 
     @property
     def promoted(self) -> list[FileOutcome]:
@@ -111,118 +111,187 @@ MAX_FINDINGS_PER_FILE = 1_000  # a file with more is generated or needs a person
 MAX_RULES_LEFT_OUT = 4  # leave-one-rule-out tries for a failing ruff patch whose verdict names no rule of its own
 
 
+@dataclass(frozen=True)
+class Limits:
+    """How far a run goes: model attempts per file and the wait between them, the prompt's size, how many files a
+    model works on, the installation's PR cap (a repository's configuration may ask for fewer), and the confidence
+    a fix needs to be published."""
+
+    max_attempts: int = 3
+    backoff_seconds: float = 1.0
+    prompt_token_budget: int = 12_000
+    max_files_for_model: int = 10
+    max_prs_cap: int = 3
+    promote_threshold: float = PROMOTE_THRESHOLD
+
+
+@dataclass(frozen=True)
+class Try:
+    """One attempt at a file: its number, whether no other follows, and the memory its prompt was shown."""
+
+    number: int
+    last: bool = False
+    sections: PromptSections | None = None
+
+
+class Reading:
+    """The whole repository, read once per run in a thread: begun as the run starts when there are files to scan
+    (ruff's scan waits on a subprocess meanwhile), else when a check first needs it."""
+
+    def __init__(self, pool: ThreadPoolExecutor, workspace: LocalWorkspace, *, now: bool):
+        self._pool, self._workspace = pool, workspace
+        self._future: Future[RepositoryView] | None = pool.submit(workspace.repository_view) if now else None
+
+    def view(self) -> RepositoryView:
+        if self._future is None:
+            self._future = self._pool.submit(self._workspace.repository_view)
+        return self._future.result()
+
+    def incomplete(self) -> str | None:
+        """Why the view a check read is incomplete, or None (also when no check needed it)."""
+        if self._future is None or not self._future.done() or self._future.exception() is not None:
+            return None
+        view = self._future.result()
+        return None if view.complete else view.reason
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What one run knows, built once as it starts and handed to each of its steps: the runner keeps no run's
+    state, so one runner serves every run of a process, side by side."""
+
+    request: RunRequest
+    workspace: LocalWorkspace
+    config: RepoConfig
+    profile: Profile
+    selection: Selection  # the rules this run proposes, and who chose them
+    plan: RepoPolicy  # the learned policy for the run's repository and pipeline
+    llm: LLM  # the installation's model, or the one the repository's configuration names
+    ruff: Ruff  # with the project's flags and the held rules ignored
+    repository: Reading
+    run: Run
+    report: RunReport
+
+    @property
+    def select(self) -> tuple[str, ...]:
+        return self.selection.rules
+
+    @property
+    def memory_key(self) -> tuple[int, str, str]:
+        return self.request.tenant_id, self.request.repo, self.request.pipeline
+
+
 class PipelineRunner:
     def __init__(self, *, ruff: Ruff, llm: LLM, context: PromptContext, healing: HealingLog, breakers: Breakers,
-                 runs: RunLog, learner: Learner, max_attempts: int = 3, backoff_seconds: float = 1.0,
-                 prompt_token_budget: int = 12_000, max_files_for_model: int = 10, max_prs_cap: int = 3,
-                 promote_threshold: float = PROMOTE_THRESHOLD, sleep: Callable[[float], None] = time.sleep):
+                 runs: RunLog, learner: Learner, limits: Limits = Limits(),
+                 sleep: Callable[[float], None] = time.sleep):
         self.ruff, self.llm, self.context, self.healing = ruff, llm, context, healing
         self.breakers, self.runs, self.learner = breakers, runs, learner
-        self.max_attempts, self.backoff_seconds = max_attempts, backoff_seconds
-        self.prompt_token_budget, self.max_files_for_model = prompt_token_budget, max_files_for_model
-        self.max_prs_cap = max_prs_cap  # the installation's cap; a repository's config may ask for fewer
-        self.promote_threshold = promote_threshold
+        self.limits = limits
         self.sleep = sleep
         self._background = ThreadPoolExecutor(1, thread_name_prefix="memfix-learn")
         self._view_reader = ThreadPoolExecutor(1, thread_name_prefix="memfix-view")
-        self.profile: Profile = read_profile(lambda path: None)  # each run reads its project's (see run)
-        self.workspace: LocalWorkspace | None = None
-        self.view: RepositoryView | None = None  # the whole repository, read when a check first needs it
-        self.reading: Future[RepositoryView] | None = None  # … begun while ruff scans
-        self.plan: RepoPolicy = RepoPolicy()  # the learned policy for the run's repository and pipeline
-        self.selection = Selection((), "")  # the rules this run proposes, and who chose them
+        self._scanner = ThreadPoolExecutor(2, thread_name_prefix="memfix-scan")
 
     def run(self, request: RunRequest, workspace: LocalWorkspace, *, publisher: Publisher | None = None,
             mirror: Mirror | None = None, progress: Progress | None = None,
-            config: RepoConfig | None = None) -> RunReport:
+            config: RepoConfig | None = None, llm: LLM | None = None) -> RunReport:
+        """One run. What needs no database comes first (the project, its files, ruff's scan and the repository's
+        read, both begun in threads), so a database still starting is waited for only once they are under way."""
+        began = time.perf_counter()
         problems: list[str] = []
         if config is None:
             config, problems = parse_config(workspace.config_text())
-        return self._for(request, workspace, config)._run(request, workspace, publisher, mirror, progress, config,
-                                                          problems)
+        profile, selection = self._project(request, workspace, config)
+        files = [p for p in workspace.files() if p.endswith(".py") and not config.ignored(p)]
+        # Held rules are not known before the database answers: the scan leaves them in, and they are dropped after.
+        scan = self._scanner.submit(self.ruff.with_args(profile.ruff_args(selection.rules)).check, workspace.root,
+                                    files, selection.rules, listed=True) if files else None
+        ctx = self._context(request, workspace, config, (profile, selection), llm or self.llm, mirror,
+                            Reading(self._view_reader, workspace, now=bool(files)))
+        ctx.report.config_problems = problems
+        return self._run(ctx, files, scan, publisher, progress, began)
 
     def close(self) -> None:
         """Finish the learning a run handed to its thread; a repository still being read is not waited for."""
         self._background.shutdown(wait=True)
+        self._scanner.shutdown(wait=True)
         self._view_reader.shutdown(wait=False, cancel_futures=True)
 
-    def _for(self, request: RunRequest, workspace: LocalWorkspace, config: RepoConfig) -> PipelineRunner:
-        """This runner for one project: its own Python and ruff decisions shape every ruff run, its rules' record
-        shapes confidence (a copy: runs share the parts)."""
+    def _project(self, request: RunRequest, workspace: LocalWorkspace,
+                 config: RepoConfig) -> tuple[Profile, Selection]:
+        """The project's own Python and ruff decisions, and the rules its configuration chooses."""
         profile = read_profile(workspace.read, config.python).known_to(self.ruff.knows)
-        plan = self.learner.policy.for_run(request.tenant_id, request.repo, request.pipeline, config.always_propose)
-        worker = copy.copy(self)
         ours = config.rules(request.pipeline)
-        worker.selection = profile.selection(request.pipeline, ours, within(ours, config.extend_rules))
-        worker.ruff = self.ruff.with_args(profile.ruff_args(worker.selection.rules, plan.held))
-        worker.profile, worker.plan = profile, plan
-        worker.workspace, worker.view, worker.reading = workspace, None, None
-        return worker
+        return profile, profile.selection(request.pipeline, ours, within(ours, config.extend_rules))
+
+    def _context(self, request: RunRequest, workspace: LocalWorkspace, config: RepoConfig,
+                 project: tuple[Profile, Selection], llm: LLM, mirror: Mirror | None, reading: Reading) -> RunContext:
+        """The run started in the run log, with everything it knows (the learned policy read first)."""
+        profile, selection = project
+        plan = self.learner.policy.for_run(request.tenant_id, request.repo, request.pipeline, config.always_propose)
+        run = self.runs.start(request.tenant_id, request.repo, request.pipeline, job_key=request.job_key,
+                              trigger=request.trigger, head_sha=request.head_sha, provider=llm.provider,
+                              model=llm.model, mirror=mirror)
+        report = RunReport(run.id, request.repo, request.pipeline, llm.provider, llm.model,
+                           target=profile.target.describe(),
+                           threshold=self.limits.promote_threshold, rules=selection,
+                           project=[f"rules: {', '.join(selection.rules) or 'none'} — chosen by "
+                                    f"{selection.chosen_by}" + (f"; beyond it, from .github/memfix.yml "
+                                    f"`rules: extend`: {', '.join(selection.extended)}"
+                                    if selection.extended else ""), *profile.describe()],
+                           used=plan.used(), records=plan.records, held=plan.held)
+        return RunContext(request, workspace, config, profile, selection, plan, llm,
+                          self.ruff.with_args(profile.ruff_args(selection.rules, plan.held)),
+                          reading, run, report)
 
     def refine(self, request: RunRequest, workspace: LocalWorkspace, revision: Revision,
-               config: RepoConfig) -> tuple[FileOutcome, int]:
+               config: RepoConfig, llm: LLM | None = None) -> tuple[FileOutcome, int]:
         """`/refine`: the model revises its own patch through the same propose → verify → record path as a run —
         the breaker, memory, the prompt budget, the project's checks and the healing ring. (outcome, run id)"""
-        return self._for(request, workspace, config)._refine(request, workspace, revision, config)
-
-    def _refine(self, request: RunRequest, workspace: LocalWorkspace, revision: Revision,
-                config: RepoConfig) -> tuple[FileOutcome, int]:
-        run = self.runs.start(request.tenant_id, request.repo, request.pipeline, job_key=request.job_key,
-                              trigger=request.trigger, head_sha=request.head_sha, provider=self.llm.provider,
-                              model=self.llm.model)
+        ctx = self._context(request, workspace, config, self._project(request, workspace, config), llm or self.llm,
+                            None, Reading(self._view_reader, workspace, now=True))
         try:
             outcome = FileOutcome(revision.path, [])
             current = workspace.read(revision.path)
             if current is None:
                 raise PermanentError(f"`{revision.path}` is not on the pull request's branch any more")
-            if not self.breakers.current(request.tenant_id, request.repo, request.pipeline).allows_calls:
+            if not self.breakers.current(*ctx.memory_key).allows_calls:
                 outcome.note = "circuit breaker open: model calls paused"
             else:
-                self.runs.phase(run, "fixing", f"revising {revision.path}")
-                sections = self.context.sections(request.tenant_id, request.repo, request.pipeline,
-                                                 revision.feedback[:2000], request.linked_ids)
-                prompt = refine_prompt(request.repo, revision, current, sections, self.prompt_token_budget)
+                self.runs.phase(ctx.run, "fixing", f"revising {revision.path}")
+                sections = self.context.sections(*ctx.memory_key, revision.feedback[:2000], request.linked_ids)
+                prompt = refine_prompt(request.repo, revision, current, sections, self.limits.prompt_token_budget)
                 if prompt is None:
                     raise PermanentError(f"{revision.path} is too large for the prompt budget "
-                                         f"({self.prompt_token_budget} tokens)")
-                patch, _ = self._edit(request, revision.path, revision.original, current, prompt, ())
-                outcome = self._attempt(request, run, outcome, patch, self.selection.rules, 1, last=True,
-                                        sections=sections)
-                self.breakers.record(request.tenant_id, request.repo, request.pipeline,
-                                     "success" if outcome.verification.ok else
+                                         f"({self.limits.prompt_token_budget} tokens)")
+                patch, _ = self._edit(ctx, revision.path, revision.original, current, prompt, ())
+                outcome = self._attempt(ctx, outcome, patch, Try(1, last=True, sections=sections))
+                self.breakers.record(*ctx.memory_key, "success" if outcome.verification.ok else
                                      "syntax" if not outcome.verification.parses else "logic")
-            self.runs.phase(run, "done", f"{outcome.status} {revision.path}", patches=int(outcome.status == "PROMOTED"))
-            return outcome, run.id
+            self.runs.phase(ctx.run, "done", f"{outcome.status} {revision.path}",
+                            patches=int(outcome.status == "PROMOTED"))
+            return outcome, ctx.run.id
         except BaseException as exc:
-            self.runs.fail(run, f"{exc.__class__.__name__}: {exc}" if isinstance(exc, Exception) else "interrupted")
+            self.runs.fail(ctx.run, f"{exc.__class__.__name__}: {exc}" if isinstance(exc, Exception) else
+                           "interrupted")
             raise
 
-    def _run(self, request: RunRequest, workspace: LocalWorkspace, publisher: Publisher | None,
-             mirror: Mirror | None, progress: Progress | None, config: RepoConfig, problems: list[str]) -> RunReport:
-        run = self.runs.start(request.tenant_id, request.repo, request.pipeline, job_key=request.job_key,
-                              trigger=request.trigger, head_sha=request.head_sha, provider=self.llm.provider,
-                              model=self.llm.model, mirror=mirror)
-        report = RunReport(run.id, request.repo, request.pipeline, self.llm.provider, self.llm.model,
-                           config_problems=problems, target=self.profile.target.describe(),
-                           threshold=self.promote_threshold, rules=self.selection,
-                           project=[f"rules: {', '.join(self.selection.rules) or 'none'} — chosen by "
-                                    f"{self.selection.chosen_by}" + (f"; beyond it, from .github/memfix.yml "
-                                    f"`rules: extend`: {', '.join(self.selection.extended)}"
-                                    if self.selection.extended else ""), *self.profile.describe()],
-                           used=self.plan.used(), records=self.plan.records, held=self.plan.held)
+    def _run(self, ctx: RunContext, files: list[str], scan: Future[list[Finding]] | None,
+             publisher: Publisher | None, progress: Progress | None, began: float) -> RunReport:
+        request, workspace, report, run = ctx.request, ctx.workspace, ctx.report, ctx.run
+        steps = _Steps(report.seconds, began)
         try:
-            self.runs.chose(run, list(self.selection.rules), self.selection.chosen_by, list(self.selection.extended))
+            self.runs.chose(run, list(ctx.select), ctx.selection.chosen_by, list(ctx.selection.extended))
             self.runs.phase(run, "scanning", "looking for findings")
-            select = self.selection.rules
-            files = [p for p in workspace.files() if p.endswith(".py") and not config.ignored(p)]
             report.notes += getattr(workspace, "notes", [])
             report.notes += self._foreign_links(request)
             report.files_scanned = len(files)
-            if files and self.view is None:  # read while ruff scans (it waits on a subprocess): the checks need it
-                self.reading = self._view_reader.submit(workspace.repository_view)
-            report.findings = self.ruff.check(workspace.root, files, select, listed=True) if files else []
+            held = ctx.plan.held
+            report.findings = [f for f in scan.result() if not within((f.code,), held)] if scan else []
+            steps.done("scan")
             found = {f.code for f in report.findings}
-            report.notes += [s for s in self.plan.suggestions if any(f" {c} " in s for c in found)]
+            report.notes += [s for s in ctx.plan.suggestions if any(f" {c} " in s for c in found)]
             if progress:
                 progress("scanned", len(files), len(files))
             by_file: dict[str, list[Finding]] = defaultdict(list)
@@ -237,21 +306,22 @@ class PipelineRunner:
                             findings=len(report.findings))
             query = "\n".join(sorted({f"{f.code} {f.message}" for f in report.findings}))[:2000]
             if report.findings:  # shown in every run's output, model or not
-                _, report.learnings = self.context.historical_learnings(
-                    request.tenant_id, request.repo, request.pipeline, query)
-            learn = (request.tenant_id, request.repo, request.pipeline, run.id)
+                _, report.learnings = self.context.historical_learnings(*ctx.memory_key, query)
+            learn = (*ctx.memory_key, run.id)
             # Offline, this run's pain points are stored while it fixes (no prompt can see them half-saved).
             detected = self._background.submit(self.learner.detected, *learn, report.findings) \
-                if self.llm.model is None else None
-            self._fix_files(request, run, workspace, sorted(by_file.items()), select, query, report, progress)
-            if self.view is not None and not self.view.complete:
-                report.notes.append(f"the whole repository could not be read ({self.view.reason}); fixes that are "
+                if ctx.llm.model is None else None
+            steps.done("recall")
+            self._fix_files(ctx, sorted(by_file.items()), query, progress)
+            steps.done("fix and verify")
+            if reason := ctx.repository.incomplete():
+                report.notes.append(f"the whole repository could not be read ({reason}); fixes that are "
                                     "safe only when nothing else uses what they remove were held back")
             self.runs.phase(run, "verifying", f"{len(report.promoted)} verified patches",
                             patches=len(report.promoted), prompt_tokens=report.prompt_tokens)
             if publisher is not None and request.base_branch:
                 self.runs.phase(run, "publishing", "opening pull requests")
-                self._publish(request, run.id, report, publisher, min(config.max_prs, self.max_prs_cap))
+                self._publish(ctx, publisher, min(ctx.config.max_prs, self.limits.max_prs_cap))
             learned = detected.result() if detected else self.learner.detected(*learn, report.findings)
             learned += self.learner.fixed(*learn, [o.patch for o in report.promoted])
             report.learned = len(learned)
@@ -259,27 +329,27 @@ class PipelineRunner:
             used = "".join(f"\n- {u}" for u in report.used)
             self.runs.phase(run, "done", summary(report) + (f"\n\nLearnings used:{used}" if used else ""),
                             prs_opened=len(report.prs), learnings=len(report.learnings))
+            steps.done("publish and learn")
             return report
         except BaseException as exc:  # the phase must never be left "scanning"
             self.runs.fail(run, f"{exc.__class__.__name__}: {exc}" if isinstance(exc, Exception) else "interrupted")
             raise
 
-    def _score(self, verification: Verification, patch: Patch) -> tuple[float, str]:
-        result = score(verification, confidence(verification, patch.confidence), patch, self.plan.records)
+    def _score(self, ctx: RunContext, verification: Verification, patch: Patch) -> tuple[float, str]:
+        result = score(verification, confidence(verification, patch.confidence), patch, ctx.plan.records)
         return result.value, result.why
 
-    def _compatible(self, verification: Verification, patch: Patch) -> Verification:
+    @staticmethod
+    def _compatible(ctx: RunContext, verification: Verification, patch: Patch) -> Verification:
         """The project depth of verification: valid for the project's oldest supported Python, and the public
         surface and dynamic uses of the repository survive (the whole repository is read once per run)."""
         if not verification.parses:
             return verification
-        target = self.profile.target
+        target = ctx.profile.target
         if error := compatibility(patch, target.oldest, target.feature_version):
             verification = replace(verification, compatible=False, error=verification.error or error)
-        if self.view is None:
-            self.view = self.reading.result() if self.reading else self.workspace.repository_view()
-        chosen = self.profile.team.select is not None and bool(within(("F401",), self.profile.team.select))
-        if error := surface_problem(patch, self.view, imports_chosen=chosen):
+        chosen = ctx.profile.team.select is not None and bool(within(("F401",), ctx.profile.team.select))
+        if error := surface_problem(patch, ctx.repository.view(), imports_chosen=chosen):
             verification = replace(verification, surface=False, error=verification.error or error)
         if error := comment_problem(patch):
             verification = replace(verification, comments=False, error=verification.error or error)
@@ -297,8 +367,8 @@ class PipelineRunner:
 
     # ---- fixing ----
 
-    def _fix_files(self, request: RunRequest, run, workspace: LocalWorkspace, files: list[tuple[str, list[Finding]]],
-                   select: tuple[str, ...], query: str, report: RunReport, progress: Progress | None) -> None:
+    def _fix_files(self, ctx: RunContext, files: list[tuple[str, list[Finding]]], query: str,
+                   progress: Progress | None) -> None:
         """Every file's outcome, in order of path.
 
         ruff's safe fixes are made for all files at once (a few ruff runs, not one per file). A file the model
@@ -306,8 +376,11 @@ class PipelineRunner:
         envelopes; what waits is settled before the model's next file, so that file's prompt sees every attempt
         before it, as if each file had been done on its own.
         """
-        texts = {path: workspace.read(path) for path, _ in files}
-        bases = ruff_patches(self.ruff, workspace.root, {p: f for p, f in files if texts[p] is not None}, select)
+        # Offline, a file no finding of which ruff can fix safely is left as it is: it need not be read.
+        wanted = {path for path, findings in files if ctx.llm.model or any(f.fixable for f in findings)}
+        texts = {path: ctx.workspace.read(path) if path in wanted else None for path, _ in files}
+        bases = ruff_patches(ctx.ruff, ctx.workspace.root, {p: f for p, f in files if texts[p] is not None},
+                             ctx.select)
         waiting: list[FileOutcome] = []
         model_files = 0
         for path, findings in files:
@@ -315,37 +388,37 @@ class PipelineRunner:
             original, base = texts[path], bases.get(path)
             fixed = {f.key for f in base.findings} if base else set()
             remaining = [f for f in findings if f.key not in fixed]
-            modelled = original is not None and bool(remaining) and self.llm.model is not None \
-                and model_files < self.max_files_for_model
+            modelled = original is not None and bool(remaining) and ctx.llm.model is not None \
+                and model_files < self.limits.max_files_for_model
             if modelled:
-                self._settle(request, run, waiting, select, report, progress, len(files))
-                outcome = self._model_fix(request, run, outcome, original, base, remaining, select, query, report)
-            elif original is None:
+                self._settle(ctx, waiting, progress, len(files))
+                outcome = self._model_fix(ctx, outcome, original, base, remaining, query)
+            elif original is None and path in wanted:
                 outcome.note = "file is not UTF-8 text"
             elif base is None:
-                outcome.note = "no safe fix" + ("" if self.llm.model else " (offline: no model configured)")
+                outcome.note = "no safe fix" + ("" if ctx.llm.model else " (offline: no model configured)")
             else:
                 outcome.note, outcome.patch = "ruff only", base  # verified with the others waiting, attempts 0
             model_files += outcome.note != "ruff only"
             waiting.append(outcome)
             if modelled:  # reported at once
-                self._settle(request, run, waiting, select, report, progress, len(files))
-        self._settle(request, run, waiting, select, report, progress, len(files))
+                self._settle(ctx, waiting, progress, len(files))
+        self._settle(ctx, waiting, progress, len(files))
 
-    def _settle(self, request: RunRequest, run, waiting: list[FileOutcome], select: tuple[str, ...],
-                report: RunReport, progress: Progress | None, total: int) -> None:
+    def _settle(self, ctx: RunContext, waiting: list[FileOutcome], progress: Progress | None, total: int) -> None:
         """Verify the waiting ruff patches in one go, record one envelope each in one write, then report every
         waiting outcome in order. A ruff patch waits with no attempts yet; any other outcome is final."""
         patches = [o.patch for o in waiting if o.patch is not None and not o.attempts]
         if patches:
-            self.runs.phase(run, "verifying", f"verifying {len(patches)} ruff fix{'es' if len(patches) > 1 else ''}")
+            self.runs.phase(ctx.run, "verifying",
+                            f"verifying {len(patches)} ruff fix{'es' if len(patches) > 1 else ''}")
             # The scan already knows each original's findings (same rules, same relative path): reuse them.
             known = {o.path: o.findings for o in waiting if o.patch is not None and not o.attempts}
-            verdicts = {p.path: self._compatible(v, p)
-                        for p, v in zip(patches, verify_many(self.ruff, patches, select, before=known).values(),
+            verdicts = {p.path: self._compatible(ctx, v, p)
+                        for p, v in zip(patches, verify_many(ctx.ruff, patches, ctx.select, before=known).values(),
                                         strict=True)}
-            repaired = self._repair([p for p in patches if not verdicts[p.path].ok], verdicts, select, known)
-            breaker = self.breakers.current(request.tenant_id, request.repo, request.pipeline).state
+            repaired = self._repair(ctx, [p for p in patches if not verdicts[p.path].ok], verdicts, known)
+            breaker = self.breakers.current(*ctx.memory_key).state
             envelopes, verified = [], 0
             for i, outcome in enumerate(waiting):
                 if (patch := outcome.patch) is None or outcome.attempts:
@@ -354,22 +427,21 @@ class PipelineRunner:
                 if patch.path in repaired:
                     patch, verification, note = repaired[patch.path]
                     outcome = replace(outcome, patch=patch, note=note)
-                score, why = self._score(verification, patch)
-                status = status_for(verification, score, 1, 1, self.promote_threshold)  # ruff: one way, one try
-                envelopes.append(self._envelope(request, run, patch, verification, status, score, 1,
-                                                list(patch.findings), breaker))
+                score, why = self._score(ctx, verification, patch)
+                status = status_for(verification, score, 1, 1, self.limits.promote_threshold)  # ruff: one try
                 waiting[i] = replace(outcome, status=status, confidence=score, verification=verification, attempts=1,
                                      why=why)
+                envelopes.append(self._envelope(ctx, waiting[i], list(patch.findings), breaker))
                 verified += status == "PROMOTED"
-            self.healing.record_many(request.tenant_id, envelopes)
-            self.runs.phase(run, "fixing", f"{verified} of {len(patches)} ruff fixes verified")
+            self.healing.record_many(ctx.request.tenant_id, envelopes)
+            self.runs.phase(ctx.run, "fixing", f"{verified} of {len(patches)} ruff fixes verified")
         for outcome in waiting:
-            report.outcomes.append(outcome)
+            ctx.report.outcomes.append(outcome)
             if progress:
-                progress("fixing", len(report.outcomes), total)
+                progress("fixing", len(ctx.report.outcomes), total)
         waiting.clear()
 
-    def _repair(self, failing: list[Patch], verdicts: dict[str, Verification], select: tuple[str, ...],
+    def _repair(self, ctx: RunContext, failing: list[Patch], verdicts: dict[str, Verification],
                 known: dict[str, list[Finding]]) -> dict[str, tuple[Patch, Verification, str]]:
         """Failing ruff patches made good where ruff can: first fixed to a fixpoint (a cascade is fixed whole, as
         `ruff --fix` loops), else without the rules whose fixes failed (named by the verdict, or found by leaving
@@ -393,16 +465,16 @@ class PipelineRunner:
                 codes = keep(patch, verdicts[patch.path], round_)
                 if not codes:
                     continue
-                fixed = self.ruff.fix_texts({patch.path: patch.original}, tuple(sorted(codes))).get(patch.path)
+                fixed = ctx.ruff.fix_texts({patch.path: patch.original}, tuple(sorted(codes))).get(patch.path)
                 if fixed is not None and fixed != patch.updated:
                     candidates[patch.path] = replace(patch, updated=fixed,
                                                      findings=tuple(f for f in patch.findings if f.code in codes))
             if not candidates:
                 continue
-            checked = verify_many(self.ruff, list(candidates.values()), select,
+            checked = verify_many(ctx.ruff, list(candidates.values()), ctx.select,
                                   before={p: known[p] for p in candidates if p in known})
             for path, candidate in candidates.items():
-                verdict = self._compatible(checked[path], candidate)
+                verdict = self._compatible(ctx, checked[path], candidate)
                 if not verdict.ok:
                     continue
                 original = next(p for p in failing if p.path == path)
@@ -411,38 +483,35 @@ class PipelineRunner:
                                   f"without {', '.join(dropped)}: its fixes failed verification; the rest kept")
         return repaired
 
-    def _model_fix(self, request: RunRequest, run, outcome: FileOutcome, original: str, base: Patch | None,
-                   remaining: list[Finding], select: tuple[str, ...], query: str, report: RunReport) -> FileOutcome:
-        path, findings = outcome.path, outcome.findings
-        state = self.breakers.current(request.tenant_id, request.repo, request.pipeline)
+    def _model_fix(self, ctx: RunContext, outcome: FileOutcome, original: str, base: Patch | None,
+                   remaining: list[Finding], query: str) -> FileOutcome:
+        report = ctx.report
+        state = self.breakers.current(*ctx.memory_key)
         if not state.allows_calls:
             outcome.note = "circuit breaker open: model calls paused"
             if outcome.note not in report.notes:
                 report.notes.append(outcome.note)
-            return self._attempt(request, run, outcome, base, select, attempt=1, last=True) if base else outcome
-        start = base.updated if base else original
+            return self._attempt(ctx, outcome, base, Try(1, last=True)) if base else outcome
         error: str | None = None
-        for attempt in range(1, self.max_attempts + 1):
+        attempts = self.limits.max_attempts
+        for attempt in range(1, attempts + 1):
             if attempt > 1:
-                self.sleep(self.backoff_seconds * 2 ** (attempt - 2))
-            sections = self.context.sections(request.tenant_id, request.repo, request.pipeline, query,
-                                             request.linked_ids)
+                self.sleep(self.limits.backoff_seconds * 2 ** (attempt - 2))
+            sections = self.context.sections(*ctx.memory_key, query, ctx.request.linked_ids)
             try:
-                patch = self._model_patch(request, path, original, start, remaining, base, sections, error, report)
+                patch = self._model_patch(ctx, outcome.path, original, remaining, base, sections, error)
             except PermanentError as exc:  # unusable output (even after the re-ask) or edits that don't apply
                 patch, error = None, str(exc)
             if patch is None:
                 verification = Verification(parses=False, targeted_gone=False, error=error or "no patch")
-                outcome = self._record(request, run, outcome, None, verification, 0.0, attempt, path, findings,
-                                       sections=sections)
-                self.breakers.record(request.tenant_id, request.repo, request.pipeline, "logic")
+                outcome = self._record(ctx, outcome, None, verification, 0.0, Try(attempt, sections=sections))
+                self.breakers.record(*ctx.memory_key, "logic")
             else:
-                outcome = self._attempt(request, run, outcome, patch, select, attempt,
-                                        last=attempt == self.max_attempts, sections=sections)
+                outcome = self._attempt(ctx, outcome, patch, Try(attempt, attempt == attempts, sections))
                 error = outcome.verification.error if outcome.verification else None
                 kind = "success" if outcome.verification and outcome.verification.ok else \
                     "syntax" if outcome.verification and not outcome.verification.parses else "logic"
-                if not self.breakers.record(request.tenant_id, request.repo, request.pipeline, kind).allows_calls:
+                if not self.breakers.record(*ctx.memory_key, kind).allows_calls:
                     outcome.note = "circuit breaker opened: model calls paused"
                     report.notes.append(outcome.note)
                     break
@@ -452,78 +521,82 @@ class PipelineRunner:
             outcome.status = "HUMAN_REVIEW" if outcome.patch else "REJECTED"
         return outcome
 
-    def _model_patch(self, request: RunRequest, path: str, original: str, start: str, remaining: list[Finding],
-                     base: Patch | None, sections: PromptSections, error: str | None,
-                     report: RunReport) -> Patch | None:
-        prompt = build_prompt(request, path, start, remaining, sections, error, self.prompt_token_budget)
+    def _model_patch(self, ctx: RunContext, path: str, original: str, remaining: list[Finding], base: Patch | None,
+                     sections: PromptSections, error: str | None) -> Patch | None:
+        start = base.updated if base else original
+        budget = self.limits.prompt_token_budget
+        prompt = build_prompt(ctx.request, path, start, remaining, sections, error, budget)
         if prompt is None:
-            raise PermanentError(f"{path} is too large for the prompt budget ({self.prompt_token_budget} tokens)")
-        patch, tokens = self._edit(request, path, original, start, prompt,
+            raise PermanentError(f"{path} is too large for the prompt budget ({budget} tokens)")
+        patch, tokens = self._edit(ctx, path, original, start, prompt,
                                    tuple((base.findings if base else ()) + tuple(remaining)))
-        report.prompt_tokens += tokens
-        report.injected = report.injected or bool(report.learnings)
+        ctx.report.prompt_tokens += tokens
+        ctx.report.injected = ctx.report.injected or bool(ctx.report.learnings)
         return patch
 
-    def _edit(self, request: RunRequest, path: str, original: str, start: str, prompt: str,
+    @staticmethod
+    def _edit(ctx: RunContext, path: str, original: str, start: str, prompt: str,
               targeted: tuple[Finding, ...]) -> tuple[Patch, int]:
         """One model call: its search/replace edits applied to `start` (the prompt escaped `{{`: undone here)."""
-        completion = self.llm.complete(SYSTEM.format(pipeline=request.pipeline), prompt, EDIT_SCHEMA,
-                                       name="propose_edits", description="Search/replace edits to the file")
+        completion = ctx.llm.complete(SYSTEM.format(pipeline=ctx.request.pipeline), prompt, EDIT_SCHEMA,
+                                      name="propose_edits", description="Search/replace edits to the file")
         edits = [{k: unescape_braces(v) if "{{" in start else v for k, v in e.items()}
                  for e in completion.data["edits"]]
         updated = apply_edits(start, edits)
         return Patch(path, original, updated, targeted, "model", float(completion.data["confidence"]),
                      completion.data["rationale"]), completion.input_tokens
 
-    def _attempt(self, request: RunRequest, run, outcome: FileOutcome, patch: Patch, select: tuple[str, ...],
-                 attempt: int, last: bool, sections: PromptSections | None = None) -> FileOutcome:
-        self.runs.phase(run, "verifying", f"verifying {patch.path}")
-        verification = self._compatible(verify(self.ruff, patch, select), patch)
-        score, why = self._score(verification, patch)
-        outcome = replace(self._record(request, run, outcome, patch, verification, score, attempt, patch.path,
-                                       list(patch.findings), last=last, sections=sections), why=why)
-        self.runs.phase(run, "fixing", f"{outcome.status} {patch.path}")
+    def _attempt(self, ctx: RunContext, outcome: FileOutcome, patch: Patch, attempt: Try) -> FileOutcome:
+        self.runs.phase(ctx.run, "verifying", f"verifying {patch.path}")
+        verification = self._compatible(ctx, verify(ctx.ruff, patch, ctx.select), patch)
+        score, why = self._score(ctx, verification, patch)
+        outcome = replace(self._record(ctx, outcome, patch, verification, score, attempt), why=why)
+        self.runs.phase(ctx.run, "fixing", f"{outcome.status} {patch.path}")
         return outcome
 
-    def _record(self, request: RunRequest, run, outcome: FileOutcome, patch: Patch | None,
-                verification: Verification, score: float, attempt: int, path: str, findings: list[Finding],
-                last: bool = False, sections: PromptSections | None = None) -> FileOutcome:
-        status = status_for(verification, score, attempt, 1 if last else self.max_attempts, self.promote_threshold)
-        breaker = self.breakers.current(request.tenant_id, request.repo, request.pipeline).state
-        self.healing.record(request.tenant_id, self._envelope(request, run, patch, verification, status, score,
-                                                              attempt, findings, breaker, path, sections))
-        return replace(outcome, patch=patch, status=status, confidence=score, verification=verification,
-                       attempts=attempt)
+    def _record(self, ctx: RunContext, outcome: FileOutcome, patch: Patch | None, verification: Verification,
+                score: float, attempt: Try) -> FileOutcome:
+        status = status_for(verification, score, attempt.number, 1 if attempt.last else self.limits.max_attempts,
+                            self.limits.promote_threshold)
+        breaker = self.breakers.current(*ctx.memory_key).state
+        outcome = replace(outcome, patch=patch, status=status, confidence=score, verification=verification,
+                          attempts=attempt.number)
+        findings = list(patch.findings) if patch else outcome.findings
+        self.healing.record(ctx.request.tenant_id, self._envelope(ctx, outcome, findings, breaker, attempt.sections))
+        return outcome
 
     @staticmethod
-    def _envelope(request: RunRequest, run, patch: Patch | None, verification: Verification, status: str,
-                  score: float, attempt: int, findings: list[Finding], breaker: str,
-                  path: str | None = None, sections: PromptSections | None = None) -> Envelope:
-        first = findings[0] if findings else None
-        path = path if path is not None else patch.path
+    def _envelope(ctx: RunContext, outcome: FileOutcome, findings: list[Finding], breaker: str,
+                  sections: PromptSections | None = None) -> Envelope:
+        """The attempt an outcome records, as the healing ring keeps it."""
+        first, patch, verification = findings[0] if findings else None, outcome.patch, outcome.verification
+        request = ctx.request
         return Envelope(
-            repository=request.repo, status=status, attempt=attempt, confidence=round(score, 4),
-            breaker_state=breaker, run_id=str(run.id), pipeline=request.pipeline,
-            patch_id=patch.fingerprint(request.pipeline) if patch else None,
+            repository=request.repo, status=outcome.status, attempt=outcome.attempts,
+            confidence=round(outcome.confidence, 4), breaker_state=breaker, run_id=str(ctx.run.id),
+            pipeline=request.pipeline, patch_id=patch.fingerprint(request.pipeline) if patch else None,
             error_message=verification.error,
-            error_hash=Envelope.hash_error(path, first.line if first else None, verification.error or "")
+            error_hash=Envelope.hash_error(outcome.path, first.line if first else None, verification.error or "")
             if verification.error else None,
-            path=path, checks=verification.checks(), sections=sections.shown() if sections is not None else None,
+            path=outcome.path, checks=verification.checks(),
+            sections=sections.shown() if sections is not None else None,
             diff="\n".join(patch.unified_diff(context=3))[:MAX_DIFF_CHARS] if patch else None,
         )
 
     # ---- publish ----
 
-    def _credited(self, report: RunReport, outcome: FileOutcome) -> list[int]:
+    @staticmethod
+    def _credited(ctx: RunContext, outcome: FileOutcome) -> list[int]:
         """The insights a merge or close is a verdict on: those a model was given for this patch, and the policy's
         decisions that shaped the run; never ones that were only looked up."""
+        report = ctx.report
         given = [h.insight.id for h in report.learnings] if report.injected and outcome.patch.origin == "model" else []
-        return given + [h.insight_id for h in self.plan.holds.values()]
+        return given + [h.insight_id for h in ctx.plan.holds.values()]
 
-    def _publish(self, request: RunRequest, run_id: int, report: RunReport, publisher: Publisher,
-                 max_prs: int) -> None:
+    def _publish(self, ctx: RunContext, publisher: Publisher, max_prs: int) -> None:
+        request, report = ctx.request, ctx.report
         plain = sorted(report.promoted, key=lambda o: (-len(o.patch.findings), o.path))
-        ranked = sorted(plain, key=lambda o: -self.plan.rank({f.code for f in o.patch.findings}))  # stable
+        ranked = sorted(plain, key=lambda o: -ctx.plan.rank({f.code for f in o.patch.findings}))  # stable
         if len(plain) > max_prs and ranked[:max_prs] != plain[:max_prs]:
             report.used.append("proposed first: " + ", ".join(f"`{o.path}`" for o in ranked[:max_prs])
                                + " (their rules' record in this repository is better)")
@@ -535,11 +608,23 @@ class PipelineRunner:
             title = pr_title(request.pipeline, outcome)
             outcome.published = publisher.publish(
                 request.tenant_id, request.repo, request.pipeline, outcome.patch, base_branch=request.base_branch,
-                title=title, body=pr_body(request, report, outcome, publisher.ci), run_id=run_id,
-                insight_ids=self._credited(report, outcome), provider=report.provider, model=report.model)
+                title=title, body=pr_body(request, report, outcome, publisher.ci), run_id=report.run_id,
+                insight_ids=self._credited(ctx, outcome), provider=report.provider, model=report.model)
             opened += outcome.published.action in ("created", "updated", "unchanged")
             if outcome.published.action == "skipped":
                 report.used.append(f"`{outcome.path}`: not proposed again: {outcome.published.reason}")
+
+
+class _Steps:
+    """Each step's wall seconds, in the order they end (a run's output and the AutoFix benchmark show them)."""
+
+    def __init__(self, seconds: dict[str, float], began: float):
+        self.seconds, self.last = seconds, began
+
+    def done(self, step: str) -> None:
+        now = time.perf_counter()
+        self.seconds[step] = round(now - self.last, 3)
+        self.last = now
 
 
 def _failed_codes(patch: Patch, verdict: Verification | None) -> set[str]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -196,22 +195,20 @@ class PipelineService:
             raise PermanentError(f"the {pipeline} pipeline is switched off in {settings.source}")
         workspace = GitHubWorkspace(gh, repo, target.sha, paths)
         try:
-            runner = self.runner
-            if (config.provider or config.model) and self.llm_for is not None:
-                runner = copy.copy(self.runner)  # same parts, the repository's own model
-                runner.llm = self.llm_for(config.provider, config.model)
+            llm = self.llm_for(config.provider, config.model) \
+                if (config.provider or config.model) and self.llm_for is not None else None  # the repository's own
             request = RunRequest(tenant_id, repo, pipeline, trigger, job_key=job_key, head_sha=target.sha,
                                  base_branch=target.base_branch, guidance=guidance, issue_number=issue_number,
                                  linked_ids=list(config.memory))
             publisher = Publisher(self.proposals, gh, lambda: gh.list_files(repo, target.sha)) \
                 if target.base_branch else None
-            report = runner.run(request, workspace, publisher=publisher, config=config,
-                                mirror=check_run_mirror(gh, repo, target.sha, pipeline, job_key))
+            report = self.runner.run(request, workspace, publisher=publisher, config=config, llm=llm,
+                                     mirror=check_run_mirror(gh, repo, target.sha, pipeline, job_key))
             report.config_problems = settings.problems
             report.notes.insert(0, f"configuration: {settings.source}")
             if target.fork:
                 report.notes.append(self._suggest(gh, repo, target, report, min(config.max_prs,
-                                                                                 runner.max_prs_cap)))
+                                                                                 self.runner.limits.max_prs_cap)))
             self.metric("PRsOpened", sum(o.published.action == "created" for o in report.prs))
             self.metric("ModelTokens", report.prompt_tokens)
             return report

@@ -10,6 +10,7 @@ import shutil
 import stat
 import tarfile
 import tempfile
+import threading
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -36,6 +37,9 @@ class LocalWorkspace:
         self.root = root.resolve()
         self._paths = paths
         self.notes: list[str] = []  # what the scan left out and why, for the run's output
+        self._walked: tuple[list[str], list[str]] | None = None
+        self._walking = threading.Lock()
+        self._folders: dict[str, bool] = {}  # folder → resolves inside the checkout (see _stays)
 
     def files(self) -> list[str]:
         """The `.py` files in scope. A symlink is never followed: it could point out of the checkout (a `.env`),
@@ -43,13 +47,17 @@ class LocalWorkspace:
         found: list[str] = []
         for target in [self.root / p for p in self._paths] if self._paths else [self.root]:
             if not inside(str(self.root), str(target)):
-                self._skip(target, "outside the checkout")
+                self.notes.append(self._skip(target, "outside the checkout"))
             elif target.is_symlink():
-                self._skip(target, "a symlink; memfix does not follow links")
+                self.notes.append(self._skip(target, "a symlink; memfix does not follow links"))
+            elif target == self.root:
+                paths, notes = self._tree()
+                found += [p for p in paths if p.endswith(".py")]
+                self.notes += notes
             elif target.is_dir():
-                found += self._walk(target)
+                found += self._walk(target, lambda name: name.endswith(".py"), self.notes)
             elif target.exists() and (problem := unscannable(str(target))) is not None:
-                self._skip(target, problem)
+                self.notes.append(self._skip(target, problem))
             elif target.exists():
                 found.append(target.relative_to(self.root).as_posix())
         files = sorted(set(found))
@@ -57,36 +65,74 @@ class LocalWorkspace:
             log.warning("scope has %d Python files; scanning the first %d", len(files), MAX_FILES)
         return files[:MAX_FILES]
 
-    def _walk(self, target: Path, wanted: Callable[[str], bool] = lambda name: name.endswith(".py")) -> list[str]:
+    def _tree(self) -> tuple[list[str], list[str]]:
+        """The checkout's Python sources and the text files read beside them, walked once however often a run lists
+        and reads them: (paths, notes on the Python files and folders a scan skips)."""
+        with self._walking:
+            if self._walked is None:
+                notes: list[str] = []
+                found = self._walk(self.root, lambda name: name.endswith(".py") or read_with_sources(name), notes)
+                self._walked = (found, notes)
+            return self._walked
+
+    def _walk(self, target: Path, wanted: Callable[[str], bool], notes: list[str]) -> list[str]:
+        """The wanted files under `target`, relative to the root; a folder's entries say what they are (no call per
+        entry but for wanted files), and a symlinked folder is never entered."""
         found: list[str] = []
         skip = len(str(self.root)) + 1  # strings, not Path objects: a large tree has thousands of files
-        for folder, dirs, names in os.walk(target):  # never descends into a symlinked directory
-            dirs[:] = [d for d in dirs if d not in _SKIP_DIRS and not d.startswith(".")]
-            for d in [d for d in dirs if os.path.islink(os.path.join(folder, d))]:
-                dirs.remove(d)
-                self._skip(Path(folder, d), "a symlinked folder; memfix does not follow links")
+        folders = [str(target)]
+        while folders:
+            folder = folders.pop()
+            try:
+                with os.scandir(folder) as listing:
+                    entries = list(listing)
+            except OSError as exc:
+                notes.append(self._skip(Path(folder), f"cannot be listed ({exc.strerror or exc.__class__.__name__})"))
+                continue
             here = folder[skip:].replace(os.sep, "/")
-            for name in names:
-                if not wanted(name):
+            for entry in entries:
+                name = entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    if name not in _SKIP_DIRS and not name.startswith("."):
+                        folders.append(entry.path)
+                elif entry.is_symlink() and name not in _SKIP_DIRS and not name.startswith(".") and entry.is_dir():
+                    notes.append(self._skip(Path(entry.path), "a symlinked folder; memfix does not follow links"))
+                elif not wanted(name):
                     continue
-                if (problem := unscannable(os.path.join(folder, name))) is not None:
-                    self._skip(Path(folder, name), problem)
+                elif (problem := unscannable(entry.path)) is not None:
+                    if name.endswith(".py"):  # a text file left out is simply not read
+                        notes.append(self._skip(Path(entry.path), problem))
                 else:
                     found.append(f"{here}/{name}" if here else name)
         return found
 
-    def _skip(self, target: Path, why: str) -> None:
+    def _skip(self, target: Path, why: str) -> str:
         shown = os.path.relpath(target, self.root).replace(os.sep, "/")
-        self.notes.append(f"skipped `{shown}`: {why}")
+        return f"skipped `{shown}`: {why}"
 
     def read(self, path: str) -> str | None:
         target = self.root / path
-        if target.is_symlink() or not inside(str(self.root), str(target)):
+        if target.is_symlink() or not self._stays(str(target.parent)):
             return None
         try:
             return target.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return None
+
+    def _stays(self, folder: str) -> bool:
+        """Whether a folder resolves inside the checkout: a folder that is not a symlink stays where its parent is,
+        so each folder of a run's reads is looked at once (a resolve per file costs an lstat per path segment)."""
+        known = self._folders.get(folder)
+        if known is None:
+            parent, name = os.path.split(folder)
+            if folder == str(self.root):
+                known = True
+            elif name in ("", ".", "..") or not parent.startswith(str(self.root)):
+                known = inside(str(self.root), folder)
+            else:
+                known = self._stays(parent) and (not os.path.islink(folder) or inside(str(self.root), folder))
+            self._folders[folder] = known
+        return known
 
     def config_text(self) -> str | None:
         return self.read(CONFIG_PATH)
@@ -96,16 +142,14 @@ class LocalWorkspace:
         past MAX_VIEW_BYTES the view is incomplete and says so."""
         if not self.root.is_dir():
             return RepositoryView({})
-        noted = len(self.notes)
-        found = self._walk(self.root, lambda name: name.endswith(".py") or read_with_sources(name))
-        del self.notes[noted:]  # what a scan skips is said by the scan of its own scope
-        return _view_of(self.root, found)
+        return _view_of(self.root, self._tree()[0])
 
     def write(self, path: str, content: str) -> None:
         target = self.root / repo_path(path)
         if not inside(str(self.root), str(target)):
             raise PathError(f"{path} is outside {self.root}")
         target.write_text(content, encoding="utf-8")
+        self._walked = None
 
     def close(self) -> None:
         pass
@@ -198,6 +242,21 @@ class GitHubWorkspace(LocalWorkspace):
             target.write_text(text, encoding="utf-8")
             if path in paths:
                 self._fetched.append(path)
+
+    def _stays(self, folder: str) -> bool:
+        """Whether a folder resolves inside the checkout: a folder that is not a symlink stays where its parent is,
+        so each folder of a run's reads is looked at once (a resolve per file costs an lstat per path segment)."""
+        known = self._folders.get(folder)
+        if known is None:
+            parent, name = os.path.split(folder)
+            if folder == str(self.root):
+                known = True
+            elif name in ("", ".", "..") or not parent.startswith(str(self.root)):
+                known = inside(str(self.root), folder)
+            else:
+                known = self._stays(parent) and (not os.path.islink(folder) or inside(str(self.root), folder))
+            self._folders[folder] = known
+        return known
 
     def config_text(self) -> str | None:
         return None
