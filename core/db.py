@@ -308,7 +308,17 @@ class Database:
             self._pool = opener.submit(lambda: self._open(url()))
             opener.shutdown(wait=False)
 
+    def ready(self) -> Database:
+        """This database once its server is up and migrated; what stopped it from opening is raised here."""
+        self._pool.result()
+        return self
+
+    @property
+    def url(self) -> str:
+        return self.ready()._url
+
     def _open(self, url: str) -> ConnectionPool:
+        self._url = url
         return ConnectionPool(
             url,
             min_size=1,

@@ -9,6 +9,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -50,6 +51,17 @@ class SqsQueue:
             log.warning("could not shorten the visibility of a failed message", exc_info=True)
 
 
+@dataclass(frozen=True)
+class Schedule:
+    """A worker's pace: attempts before a job is dead, the first retry's wait (doubled after each), how long a taken
+    job is its worker's without a sign of life, and how often an idle worker looks for work."""
+
+    max_attempts: int = 3
+    backoff_seconds: float = 2.0
+    lease_seconds: float = 30.0
+    poll_seconds: float = 0.5
+
+
 class PgQueue:
     """Jobs in PostgreSQL (core/migrations/008_job_queue.sql), for `memfix serve`: a job is a row before the webhook
     answers, so a crash or kill -9 after the 202 loses nothing and a restart resumes. Any number of workers, in
@@ -59,13 +71,12 @@ class PgQueue:
     listed in `dead` here, handed to `on_dead`). A database outage pauses the worker, never kills it."""
 
     def __init__(self, db: Database, run: Callable[[Job, int], None] | None, *, queue: str = "default",
-                 max_attempts: int = 3, backoff_seconds: float = 2.0, lease_seconds: float = 30.0,
-                 poll_seconds: float = 0.5, on_dead: Callable[[Job, BaseException], None] | None = None,
+                 schedule: Schedule = Schedule(), on_dead: Callable[[Job, BaseException], None] | None = None,
                  heartbeat: Path | None = None):
         self.db, self.name, self._run = db, queue, run
         self.heartbeat = heartbeat  # touched whenever the worker has reached the database: `memfix health` reads it
-        self.max_attempts, self.backoff_seconds = max_attempts, backoff_seconds
-        self.lease_seconds, self.poll_seconds = lease_seconds, poll_seconds
+        self.max_attempts, self.backoff_seconds = schedule.max_attempts, schedule.backoff_seconds
+        self.lease_seconds, self.poll_seconds = schedule.lease_seconds, schedule.poll_seconds
         self._on_dead = on_dead
         self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.dead: list[tuple[Job, str]] = []

@@ -13,7 +13,7 @@ from core.commands import Commands
 from core.deliveries import DatabaseDeliveries, DeliveryLog, DynamoDeliveries, MemoryDeliveries
 from core.intake import Intake
 from core.models import JobResult, PushJob
-from core.queue import JobQueue, PgQueue, SqsQueue
+from core.queue import JobQueue, PgQueue, Schedule, SqsQueue
 from core.settings import Settings
 
 if TYPE_CHECKING:
@@ -63,8 +63,8 @@ class Services:
             return SqsQueue(self.settings.queue_url)
         s = self.settings
         return PgQueue(self.db, lambda job, attempt: self.runner.run(job, attempt), queue=s.queue_name,
-                       max_attempts=s.job_max_attempts, backoff_seconds=s.job_retry_base_seconds,
-                       lease_seconds=s.job_lease_seconds, heartbeat=heartbeat_path(s))
+                       schedule=Schedule(max_attempts=s.job_max_attempts, backoff_seconds=s.job_retry_base_seconds,
+                                         lease_seconds=s.job_lease_seconds), heartbeat=heartbeat_path(s))
 
     @cached_property
     def intake(self) -> Intake:

@@ -31,7 +31,20 @@ class Terminated(BaseException):
 
 
 def _terminate(signum: int, frame: object) -> None:
+    _quiet_interrupted_queries()
     raise Terminated
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    _quiet_interrupted_queries()
+    raise KeyboardInterrupt
+
+
+def _quiet_interrupted_queries() -> None:
+    """A query cut short cannot be rolled back cleanly: psycopg's warning about it would read as a second problem
+    (the command says it was interrupted; the run is marked failed)."""
+    for name in ("psycopg", "psycopg.pool", "psycopg.transaction"):
+        logging.getLogger(name).setLevel(logging.ERROR)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -44,7 +57,8 @@ def _serve(args: argparse.Namespace) -> int:
     services = _services()
     if not settings.github_webhook_secret and not args.worker:
         print("warning: GITHUB_WEBHOOK_SECRET is not set; every delivery will be refused (503).", file=sys.stderr)
-    _ = services.db, services.queue  # start the database, migrate and start the worker before any delivery
+    services.db.ready()  # the database started and migrated (or the reason it cannot be) before anything listens
+    _ = services.queue  # and the worker started before any delivery
     stopping = threading.Event()
 
     def stop(signum: int, frame: object) -> None:
@@ -412,6 +426,7 @@ def main(argv: list[str] | None = None) -> int:
 
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
+    previous_interrupt = signal.signal(signal.SIGINT, _interrupt) if main_thread else None
     try:
         args = build_parser().parse_args(argv)
         level = logging.DEBUG if args.verbose else logging.WARNING
@@ -431,6 +446,7 @@ def main(argv: list[str] | None = None) -> int:
             _opened.pop().close(grace_seconds=5)
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
+            signal.signal(signal.SIGINT, previous_interrupt)
 
 
 def entry() -> None:

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from core.models import Envelope, Insight
+from core.pipelines.runner import RunRequest
 from core.settings import read_env_file
 
 REPO = "acme/api"
@@ -48,9 +49,8 @@ def seed(services, tenant: int) -> tuple[int, int]:
         repository=REPO, insight_type="pain_point", category="security", severity="high",
         title="SQL built from f-strings", detail="the login query concatenates user input")).insight
     services.policy.hold(tenant, REPO, ["F401"], "bob", None)
-    run = services.pipeline_runner.runs.start(tenant, REPO, "autofix", job_key=None, head_sha="abc1234", trigger="push",
-                                              provider="local",
-                                              model="fake-coder")
+    run = services.pipeline_runner.runs.start(RunRequest(tenant, REPO, "autofix", "push", head_sha="abc1234"),
+                                              provider="local", model="fake-coder")
     services.healing.record(tenant, Envelope(
         repository=REPO, status="PROMOTED", confidence=0.9, run_id=str(run.id), pipeline="autofix", path="app.py",
         checks={"parses": True, "public_surface": True},

@@ -15,7 +15,7 @@ import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from core.db import LOGIN_PASSWORD_FILE, LOGIN_ROLE, Database, migrate, migration_files
-from core.queue import PgQueue
+from core.queue import PgQueue, Schedule
 from core.settings import Settings, SettingsError
 from core.wiring import Services
 
@@ -257,7 +257,8 @@ def test_jobs_and_delivery_claims_belong_to_the_tenant_the_transaction_entered(d
     with login.tenant(tenant_id) as conn:
         assert conn.execute("SELECT memfix_job_put(%s, %s, %s) AS put",
                             (queue, f"{tenant_id}:{theirs.key}", theirs.to_json())).fetchone()["put"] is True
-    worker = PgQueue(login, lambda job, attempt: ran.append(job), queue=queue, max_attempts=1, poll_seconds=0.05)
+    worker = PgQueue(login, lambda job, attempt: ran.append(job), queue=queue,
+                     schedule=Schedule(max_attempts=1, poll_seconds=0.05))
     try:
         assert worker.drain(20) and worker.counts() == {"dead": 1} and ran == []
     finally:
@@ -285,8 +286,9 @@ def test_memfix_serve_logs_in_as_its_own_login_on_the_test_database(settings, pg
     with pytest.raises(SettingsError, match="set DATABASE_APP_URL too"):
         _ = Services(settings.with_(database_app_url=None), local=True).db
     as_owner = make_conninfo(pg_url, password="not-the-owners")  # the owner named as the login: never demoted
-    with pytest.raises(SettingsError, match="is the database owner or a superuser"):
-        _ = Services(settings.with_(database_app_url=as_owner), local=True).db
+    with pytest.raises(SettingsError, match="is the database owner or a superuser"), \
+            Services(settings.with_(database_app_url=as_owner), local=True).db.system():  # it opens in a thread
+        pass
     assert owner_rights() == before
 
 

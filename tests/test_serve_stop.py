@@ -82,7 +82,7 @@ def test_a_stopped_worker_leaves_unfinished_jobs_queued_for_the_next_one(db):
 
     from core.errors import TransientError
     from core.models import CommandJob
-    from core.queue import PgQueue
+    from core.queue import PgQueue, Schedule
 
     started, release, ran = threading.Event(), threading.Event(), []
 
@@ -91,7 +91,7 @@ def test_a_stopped_worker_leaves_unfinished_jobs_queued_for_the_next_one(db):
         release.wait(10)
 
     name = f"stop-{uuid.uuid4().hex[:8]}"
-    queue = PgQueue(db, slow, queue=name, lease_seconds=1.0, poll_seconds=0.05)
+    queue = PgQueue(db, slow, queue=name, schedule=Schedule(lease_seconds=1.0, poll_seconds=0.05))
     jobs = [CommandJob(tenant_id=1, delivery_id="d", repo="o/r", command="recall", comment_id=i) for i in range(3)]
     for job in jobs:
         queue.send(job)
@@ -102,7 +102,7 @@ def test_a_stopped_worker_leaves_unfinished_jobs_queued_for_the_next_one(db):
     assert queue.counts() == {"running": 1, "queued": 2}  # in the database, not in a process
     release.set()  # the running job ends on the stopped worker; the two waiting ones wait for the next
     successor = PgQueue(db, lambda job, attempt: ran.append((job.comment_id, attempt)), queue=name,
-                        poll_seconds=0.05)
+                        schedule=Schedule(poll_seconds=0.05))
     try:
         assert successor.drain(timeout=20)
     finally:
@@ -114,14 +114,15 @@ def test_a_dead_workers_job_is_taken_again_when_its_lease_lapses(db):
     import uuid
 
     from core.models import CommandJob
-    from core.queue import PgQueue
+    from core.queue import PgQueue, Schedule
 
     name, ran = f"lease-{uuid.uuid4().hex[:8]}", []
     enqueuer = PgQueue(db, None, queue=name)
     enqueuer.send(CommandJob(tenant_id=1, delivery_id="d", repo="o/r", command="recall", comment_id=7))
     with db.system() as conn:  # a worker takes it and is killed: no settle, no lease renewal
         assert conn.execute("SELECT * FROM memfix_job_take(%s, 'killed-worker', 0.3)", (name,)).fetchone()
-    worker = PgQueue(db, lambda job, attempt: ran.append((job.comment_id, attempt)), queue=name, poll_seconds=0.05)
+    worker = PgQueue(db, lambda job, attempt: ran.append((job.comment_id, attempt)), queue=name,
+                     schedule=Schedule(poll_seconds=0.05))
     try:
         assert worker.drain(timeout=20)
     finally:
@@ -133,7 +134,7 @@ def test_dead_jobs_of_memfix_serve_are_replayed_from_the_database(db):
     import uuid
 
     from core.models import CommandJob
-    from core.queue import PgQueue
+    from core.queue import PgQueue, Schedule
 
     name, ran = f"dead-{uuid.uuid4().hex[:8]}", []
 
@@ -141,7 +142,7 @@ def test_dead_jobs_of_memfix_serve_are_replayed_from_the_database(db):
         if not ran:
             raise RuntimeError("GitHub is down")
 
-    queue = PgQueue(db, failing, queue=name, max_attempts=1, poll_seconds=0.05)
+    queue = PgQueue(db, failing, queue=name, schedule=Schedule(max_attempts=1, poll_seconds=0.05))
     job = CommandJob(tenant_id=1, delivery_id="d", repo="o/r", command="recall", comment_id=9)
     try:
         queue.send(job)
@@ -181,7 +182,7 @@ def test_workers_sharing_one_database_take_each_job_once(db):
     from collections import Counter
 
     from core.models import CommandJob
-    from core.queue import PgQueue
+    from core.queue import PgQueue, Schedule
 
     name, done, lock = f"shared-{uuid.uuid4().hex[:8]}", Counter(), threading.Lock()
 
@@ -192,7 +193,7 @@ def test_workers_sharing_one_database_take_each_job_once(db):
                 done[(job.comment_id, worker)] += 1
         return work
 
-    workers = [PgQueue(db, run(f"w{i}"), queue=name, poll_seconds=0.02) for i in range(3)]
+    workers = [PgQueue(db, run(f"w{i}"), queue=name, schedule=Schedule(poll_seconds=0.02)) for i in range(3)]
     try:
         for i in range(40):
             workers[i % 3].send(CommandJob(tenant_id=1, delivery_id="d", repo="o/r", command="recall", comment_id=i))

@@ -119,6 +119,20 @@ class Proposals:
             )
 
 
+@dataclass(frozen=True)
+class Draft:
+    """What a verified patch is proposed as: its PR's title and body, the branch it goes to, and the run, model and
+    insights a merge or close will be evidence about."""
+
+    title: str
+    body: str
+    base_branch: str
+    run_id: int
+    insight_ids: list[int]
+    provider: str
+    model: str | None
+
+
 class Publisher:
     def __init__(self, proposals: Proposals, gh: GitHubPort, files: Callable[[], list[str]] | None = None):
         self.proposals = proposals
@@ -130,8 +144,8 @@ class Publisher:
         """waiting: PRs open as drafts until the repository's checks report; absent: no CI, ready at once."""
         return "waiting" if self.files is None or has_ci(self.files()) else "absent"
 
-    def publish(self, tenant_id: int, repo: str, pipeline: str, patch: Patch, *, base_branch: str, title: str,
-                body: str, run_id: int, insight_ids: list[int], provider: str, model: str | None) -> Published:
+    def publish(self, tenant_id: int, repo: str, pipeline: str, patch: Patch, draft: Draft) -> Published:
+        title, body, base_branch = draft.title, draft.body, draft.base_branch
         fingerprint = patch.fingerprint(pipeline)
         previous = self.proposals.by_fingerprint(tenant_id, repo, fingerprint)
         if previous and previous["state"] == "closed":
@@ -159,9 +173,9 @@ class Publisher:
             action = "created"
         self.proposals.save(
             tenant_id, repository=repo, pipeline=pipeline, fingerprint=fingerprint, path=patch.path, branch=branch,
-            base_branch=base_branch, pr_number=pr.number, head_sha=head, state="open", run_id=run_id,
-            insight_ids=insight_ids,
+            base_branch=base_branch, pr_number=pr.number, head_sha=head, state="open", run_id=draft.run_id,
+            insight_ids=draft.insight_ids,
             finding_codes=sorted({f.code for f in patch.findings}), diff="\n".join(patch.changed_lines()),
-            rationale=patch.rationale, provider=provider, model=model, **ci,
+            rationale=patch.rationale, provider=draft.provider, model=draft.model, **ci,
         )
         return Published(action, pr.number, pr.html_url)

@@ -27,6 +27,7 @@ from core.pipelines.present import pr_body, pr_title, summary
 from core.pipelines.project import Profile, Selection, read_profile, within
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
 from core.pipelines.propose import apply_edits, ruff_patches
+from core.pipelines.publish import Draft
 from core.pipelines.surface import RepositoryView, surface_problem
 from core.pipelines.verify import PROMOTE_THRESHOLD, compatibility, confidence, status_for, verify, verify_many
 
@@ -183,12 +184,10 @@ class RunContext:
 
 class PipelineRunner:
     def __init__(self, *, ruff: Ruff, llm: LLM, context: PromptContext, healing: HealingLog, breakers: Breakers,
-                 runs: RunLog, learner: Learner, limits: Limits = Limits(),
-                 sleep: Callable[[float], None] = time.sleep):
+                 runs: RunLog, learner: Learner, limits: Limits = Limits()):
         self.ruff, self.llm, self.context, self.healing = ruff, llm, context, healing
         self.breakers, self.runs, self.learner = breakers, runs, learner
         self.limits = limits
-        self.sleep = sleep
         self._background = ThreadPoolExecutor(1, thread_name_prefix="memfix-learn")
         self._view_reader = ThreadPoolExecutor(1, thread_name_prefix="memfix-view")
         self._scanner = ThreadPoolExecutor(2, thread_name_prefix="memfix-scan")
@@ -230,9 +229,7 @@ class PipelineRunner:
         """The run started in the run log, with everything it knows (the learned policy read first)."""
         profile, selection = project
         plan = self.learner.policy.for_run(request.tenant_id, request.repo, request.pipeline, config.always_propose)
-        run = self.runs.start(request.tenant_id, request.repo, request.pipeline, job_key=request.job_key,
-                              trigger=request.trigger, head_sha=request.head_sha, provider=llm.provider,
-                              model=llm.model, mirror=mirror)
+        run = self.runs.start(request, provider=llm.provider, model=llm.model, mirror=mirror)
         report = RunReport(run.id, request.repo, request.pipeline, llm.provider, llm.model,
                            target=profile.target.describe(),
                            threshold=self.limits.promote_threshold, rules=selection,
@@ -496,7 +493,7 @@ class PipelineRunner:
         attempts = self.limits.max_attempts
         for attempt in range(1, attempts + 1):
             if attempt > 1:
-                self.sleep(self.limits.backoff_seconds * 2 ** (attempt - 2))
+                time.sleep(self.limits.backoff_seconds * 2 ** (attempt - 2))
             sections = self.context.sections(*ctx.memory_key, query, ctx.request.linked_ids)
             try:
                 patch = self._model_patch(ctx, outcome.path, original, remaining, base, sections, error)
@@ -606,10 +603,10 @@ class PipelineRunner:
                 outcome.note = f"not published: at most {max_prs} PRs per run"
                 continue
             title = pr_title(request.pipeline, outcome)
-            outcome.published = publisher.publish(
-                request.tenant_id, request.repo, request.pipeline, outcome.patch, base_branch=request.base_branch,
-                title=title, body=pr_body(request, report, outcome, publisher.ci), run_id=report.run_id,
-                insight_ids=self._credited(ctx, outcome), provider=report.provider, model=report.model)
+            draft = Draft(title, pr_body(request, report, outcome, publisher.ci), request.base_branch, report.run_id,
+                          self._credited(ctx, outcome), report.provider, report.model)
+            outcome.published = publisher.publish(request.tenant_id, request.repo, request.pipeline, outcome.patch,
+                                                  draft)
             opened += outcome.published.action in ("created", "updated", "unchanged")
             if outcome.published.action == "skipped":
                 report.used.append(f"`{outcome.path}`: not proposed again: {outcome.published.reason}")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from core.db import Database
+    from core.pipelines.runner import RunRequest
 
 PHASES = ("queued", "scanning", "fixing", "verifying", "publishing", "done", "failed")
 FINAL = ("done", "failed")
@@ -33,8 +34,8 @@ class RunLog:
     def __init__(self, db: Database):
         self.db = db
 
-    def start(self, tenant_id: int, repository: str, pipeline: str, *, job_key: str | None, trigger: str,
-              head_sha: str | None, provider: str, model: str | None, mirror: Mirror | None = None) -> Run:
+    def start(self, request: RunRequest, *, provider: str, model: str | None, mirror: Mirror | None = None) -> Run:
+        tenant_id, repository, pipeline, job_key = request.tenant_id, request.repo, request.pipeline, request.job_key
         with self.db.tenant(tenant_id, register=True) as conn:
             # A run of the same job that never finished died with its worker: say so.
             if job_key:
@@ -58,7 +59,7 @@ class RunLog:
             row = conn.execute(
                 "INSERT INTO runs (tenant_id, repository, job_key, pipeline, trigger, head_sha, provider, model, owner)"
                 " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
-                (tenant_id, repository, job_key, pipeline, trigger, head_sha, provider, model,
+                (tenant_id, repository, job_key, pipeline, request.trigger, request.head_sha, provider, model,
                  f"{_HOST}:{os.getpid()}"),
             ).fetchone()
         return Run(row["id"], tenant_id, repository, pipeline, mirror)

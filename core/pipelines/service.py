@@ -110,8 +110,8 @@ class PipelineService:
         if not paths:
             return None
         settings = self.repo_settings(gh, job.repo, job.default_branch, job.after)
-        return self._run(job.tenant_id, job.repo, "autofix", "push", job.key, Target(job.after, job.default_branch),
-                         paths, settings, gh=gh, quiet_if_off=True)
+        return self._run(RunRequest(job.tenant_id, job.repo, "autofix", "push", job.key),
+                         Target(job.after, job.default_branch), paths, settings, gh=gh, quiet_if_off=True)
 
     def on_command(self, job: CommandJob) -> JobResult:
         path, guidance = job.path_and_guidance
@@ -128,8 +128,9 @@ class PipelineService:
             branch = gh.get_repository(job.repo)["default_branch"]
             target = Target(gh.get_branch_sha(job.repo, branch), branch)
             paths = [path] if path else self._repo_python_files(gh, job.repo, target.sha, guidance or "")
-        report = self._run(job.tenant_id, job.repo, pipeline, "command", job.key, target, paths, settings, gh=gh,
-                           guidance=guidance, issue_number=None if job.is_pull_request else job.issue_number)
+        request = RunRequest(job.tenant_id, job.repo, pipeline, "command", job.key, guidance=guidance,
+                             issue_number=None if job.is_pull_request else job.issue_number)
+        report = self._run(request, target, paths, settings, gh=gh)
         return result(report, pipeline, paths, self._checks_link(job.repo, target.sha))
 
     def _pull_target(self, gh: GitHubPort, repo: str, number: int) -> Target:
@@ -152,9 +153,9 @@ class PipelineService:
         title = user_text(job.title, limit=1_000, what="the issue's title")
         guidance = f"Issue #{job.issue_number}: {title}\n\n{user_text(job.body, limit=70_000, what='the issue')}"
         paths = self._repo_python_files(gh, job.repo, target.sha, guidance)
-        report = self._run(job.tenant_id, job.repo, "autofix", "issue", job.key, target, paths,
-                           self.repo_settings(gh, job.repo, branch, target.sha), gh=gh, guidance=guidance,
-                           issue_number=job.issue_number)
+        report = self._run(RunRequest(job.tenant_id, job.repo, "autofix", "issue", job.key, guidance=guidance,
+                                      issue_number=job.issue_number),
+                           target, paths, self.repo_settings(gh, job.repo, branch, target.sha), gh=gh)
         return result(report, "autofix", paths, self._checks_link(job.repo, target.sha))
 
     def _repo_python_files(self, gh: GitHubPort, repo: str, sha: str, text: str) -> list[str]:
@@ -185,10 +186,11 @@ class PipelineService:
             f"defaults (no `{CONFIG_PATH}` at {branch}@{sha[:7]})"
         return RepoSettings(config, problems, where)
 
-    def _run(self, tenant_id: int, repo: str, pipeline: str, trigger: str, job_key: str, target: Target,
-             paths: list[str], settings: RepoSettings, *, gh: GitHubPort, guidance: str | None = None,
-             issue_number: int | None = None, quiet_if_off: bool = False) -> RunReport | None:
-        config = settings.config
+    def _run(self, request: RunRequest, target: Target, paths: list[str], settings: RepoSettings, *,
+             gh: GitHubPort, quiet_if_off: bool = False) -> RunReport | None:
+        """One run at the target's commit, with the repository's own settings and model; publishes where the target
+        has a branch to propose to."""
+        config, repo, pipeline = settings.config, request.repo, request.pipeline
         if not config.enabled(pipeline):
             if quiet_if_off:
                 return None
@@ -197,13 +199,12 @@ class PipelineService:
         try:
             llm = self.llm_for(config.provider, config.model) \
                 if (config.provider or config.model) and self.llm_for is not None else None  # the repository's own
-            request = RunRequest(tenant_id, repo, pipeline, trigger, job_key=job_key, head_sha=target.sha,
-                                 base_branch=target.base_branch, guidance=guidance, issue_number=issue_number,
-                                 linked_ids=list(config.memory))
+            request = replace(request, head_sha=target.sha, base_branch=target.base_branch,
+                              linked_ids=list(config.memory))
             publisher = Publisher(self.proposals, gh, lambda: gh.list_files(repo, target.sha)) \
                 if target.base_branch else None
             report = self.runner.run(request, workspace, publisher=publisher, config=config, llm=llm,
-                                     mirror=check_run_mirror(gh, repo, target.sha, pipeline, job_key))
+                                     mirror=check_run_mirror(gh, repo, target.sha, pipeline, request.job_key))
             report.config_problems = settings.problems
             report.notes.insert(0, f"configuration: {settings.source}")
             if target.fork:
