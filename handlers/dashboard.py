@@ -5,13 +5,18 @@ Who sees what: with the App's OAuth client configured, a person signs in with Gi
 repositories GitHub says they can access, curating only where they may write; every query runs under row-level
 security for one installation. Without it (local), only loopback may look, at the local installation, and every
 page says so. A page a person may not see is 404, never another installation's data.
+
+The views live on the `dashboard` blueprint; `install` registers it and leaves what they need on the app as one
+`Site` (`site()`). Every URL of its own, in Python and in the templates, is built by `url_for`.
 """
 
 from __future__ import annotations
 
 import hmac
 import ipaddress
+import os
 import secrets
+from dataclasses import dataclass
 from functools import wraps
 from importlib import resources
 from pathlib import Path
@@ -32,10 +37,13 @@ from flask import (
     session,
     url_for,
 )
+from werkzeug.routing import BaseConverter
 
 from core.errors import MemfixError
 
 if TYPE_CHECKING:
+    from core.dashboard import Dashboard
+    from core.settings import Settings
     from core.wiring import Services
 
 SESSION_HOURS = 8
@@ -46,6 +54,32 @@ FORWARDING = ("Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-P
               "X-ProxyUser-Ip", "X-Envoy-External-Address")
 WRITERS = ("admin", "write", True)  # True: a session saved before roles were kept (may write)
 
+bp = Blueprint("dashboard", __name__, template_folder=str(resources.files("handlers") / "templates"))
+
+
+@dataclass(frozen=True)
+class Site:
+    """What the views need, kept on the app as `app.extensions["memfix"]`. Where the server listens
+    (MEMFIX_ADDRESS) and the one-time setup token (MEMFIX_SETUP_TOKEN) stay in `app.config`: whoever serves the
+    app sets them once it has bound its port."""
+
+    services: Services
+    signs_in: bool  # the App's OAuth client is configured; without it, local mode: this machine only
+
+    @property
+    def settings(self) -> Settings:
+        return self.services.settings
+
+    @property
+    def board(self) -> Dashboard:
+        return self.services.dashboard
+
+
+class RepoConverter(BaseConverter):
+    """`<repo:repo>`: a repository's OWNER/NAME, two path segments taken and built whole."""
+
+    regex = "[^/]+/[^/]+"
+
 
 def install(app: Flask, services: Services) -> None:
     """The dashboard on `app`: cookies signed with MEMFIX_SESSION_SECRET, secure, http-only, same-site."""
@@ -54,281 +88,328 @@ def install(app: Flask, services: Services) -> None:
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
                       SESSION_COOKIE_SECURE=bool(s.public_url and s.public_url.startswith("https://")),
                       PERMANENT_SESSION_LIFETIME=SESSION_HOURS * 3600)
-    app.register_blueprint(blueprint(services))
+    app.extensions["memfix"] = Site(services, signs_in=bool(s.github_client_id and s.github_client_secret))
+    app.url_map.converters["repo"] = RepoConverter  # before the blueprint's rules, which use it, are added
+    app.register_blueprint(bp)
 
 
-def blueprint(services: Services) -> Blueprint:
-    bp = Blueprint("dashboard", __name__, template_folder=str(resources.files("handlers") / "templates"))
-    s = services.settings
-    signs_in = bool(s.github_client_id and s.github_client_secret)
+def site() -> Site:
+    return current_app.extensions["memfix"]
 
-    def board():
-        return services.dashboard
 
-    def public_url() -> str:
-        """Where browsers and GitHub reach this server: MEMFIX_PUBLIC_URL, else the address it listens on."""
-        return (s.public_url or current_app.config.get("MEMFIX_ADDRESS") or "http://127.0.0.1").rstrip("/")
+# ---- who asks, and what they may see ----
 
-    def remote_setup() -> bool:
-        """MEMFIX_REMOTE_SETUP: /setup and its callback open to whoever holds the one-time token memfix serve printed
-        (it is kept in their signed session for the round trip through GitHub); nothing else opens."""
-        token = current_app.config.get("MEMFIX_SETUP_TOKEN")
-        if not token or request.endpoint not in ("dashboard.setup", "dashboard.setup_callback"):
-            return False
-        offered = request.args.get("token") or session.get("setup_token") or ""
-        if not hmac.compare_digest(offered.encode(), token.encode()):
-            return False
-        session["setup_token"] = token
-        return True
+def public_url() -> str:
+    """Where browsers and GitHub reach this server: MEMFIX_PUBLIC_URL, else the address it listens on."""
+    return (site().settings.public_url or current_app.config.get("MEMFIX_ADDRESS") or "http://127.0.0.1").rstrip("/")
 
-    def this_machine(host: str) -> bool:
-        """A Host header naming this machine: a page fetched through another name is DNS rebinding."""
-        names = {"localhost", "127.0.0.1", "::1", urlsplit(public_url()).hostname}
-        try:
-            return (urlsplit(f"//{host}").hostname or "") in names
-        except ValueError:  # a malformed port or bracket
-            return False
 
-    @bp.before_request
-    def who() -> Any:
-        g.local, g.csrf = not signs_in, session.setdefault("csrf", secrets.token_urlsafe(24))
-        g.who, g.access, g.stale = None, {}, False
-        if any("\x00" in v for values in request.values.listvalues() for v in values):
-            abort(400, "a field of this request contains a NUL character, which memfix neither stores nor searches")
-        if not signs_in:
-            proxied = [h for h in FORWARDING if h in request.headers]
-            if remote_setup():  # registration from the container's host, say: the token shown in the log only
-                return None
-            if proxied or not _loopback(request.remote_addr) or not this_machine(request.host):
-                abort(403, "this dashboard has no sign-in configured, so it answers this machine only: a request "
-                      "from another address, through a proxy (" + (", ".join(proxied) or "none seen") + ") or for "
-                      "another host name is refused. To serve it through a proxy, configure sign-in "
-                      "(GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET).")
-            g.who, g.access = "local", {s.local_installation: None}  # None: every repository, with write
-        elif sid := session.get("sid"):
-            if found := services.sessions.load(sid):
-                g.who, g.access = found
-            else:
-                g.stale = True  # what GitHub said lapsed (an hour): ask again before showing anything
-        if request.method == "POST" and not hmac.compare_digest(request.form.get("csrf", ""), g.csrf):
-            abort(403, "the form's CSRF token does not match this session; reload the page and try again")
-        return None
+def remote_setup() -> bool:
+    """MEMFIX_REMOTE_SETUP: /setup and its callback open to whoever holds the one-time token memfix serve printed
+    (it is kept in their signed session for the round trip through GitHub); nothing else opens."""
+    token = current_app.config.get("MEMFIX_SETUP_TOKEN")
+    if not token or request.endpoint not in ("dashboard.setup", "dashboard.setup_callback"):
+        return False
+    offered = request.args.get("token") or session.get("setup_token") or ""
+    if not hmac.compare_digest(offered.encode(), token.encode()):
+        return False
+    session["setup_token"] = token
+    return True
 
-    def signed_in(view):
-        @wraps(view)
-        def wrapper(**kwargs: Any) -> Any:
-            if g.who is None:
-                if g.stale and request.method == "GET":  # GitHub answers at once for a person still authorized
-                    session["next"] = request.full_path
-                    return redirect(url_for("dashboard.login"))
-                return redirect(url_for("dashboard.index"))
-            return view(**kwargs)
-        return wrapper
 
-    def repos_of(installation: int) -> dict[str, str] | None:
-        if installation not in g.access:
-            abort(404)
-        return g.access[installation]
+def this_machine(host: str) -> bool:
+    """A Host header naming this machine: a page fetched through another name is DNS rebinding."""
+    names = {"localhost", "127.0.0.1", "::1", urlsplit(public_url()).hostname}
+    try:
+        return (urlsplit(f"//{host}").hostname or "") in names
+    except ValueError:  # a malformed port or bracket
+        return False
 
-    def visible(installation: int, repo: str) -> bool:
-        repos = repos_of(installation)
-        return repos is None or repo in repos
 
-    def writable(installation: int, repo: str) -> bool:
-        repos = repos_of(installation)
-        return repos is None or repos.get(repo) in WRITERS
-
-    def administers(installation: int) -> bool:
-        """Installation-wide work (re-embedding all its memory) is for admins: of every repository they can see."""
-        repos = repos_of(installation)
-        return repos is None or bool(repos) and all(role == "admin" for role in repos.values())
-
-    def page(template: str, **values: Any) -> str:
-        # what a curation did, carried in the signed session: a link can never make a page say something
-        values.setdefault("message", " ".join(get_flashed_messages()))
-        return render_template(template, local=g.local, who=g.who, csrf=g.csrf, **values)
-
-    # ---- sign-in ----
-
-    @bp.get("/")
-    def index() -> Any:
-        if g.local:  # this machine's own runs and memory, with registration offered while there is no App
-            return installation_page(s.local_installation, register=not s.github_app_id)
-        if not s.github_app_id:
-            return redirect(url_for("dashboard.setup"))
-        if g.who is None:
-            return page("signin.html")
-        if len(g.access) == 1 and g.local:
-            return redirect(url_for("dashboard.installation", installation=next(iter(g.access))))
-        return page("index.html", installations=sorted(g.access))
-
-    @bp.get("/login")
-    def login() -> Any:
-        if not signs_in:
-            return redirect(url_for("dashboard.index"))
-        session["oauth_state"] = state = secrets.token_urlsafe(24)
-        query = urlencode({"client_id": s.github_client_id, "state": state,
-                           "redirect_uri": f"{public_url()}/oauth/callback"})
-        return redirect(f"{s.github_web_url}/login/oauth/authorize?{query}")
-
-    @bp.get("/oauth/callback")
-    def oauth_callback() -> Any:
-        from core.github.client import oauth_token, visitor
-
-        expected, after = session.pop("oauth_state", None), _local_path(session.pop("next", ""))
-        if not signs_in or not expected or not hmac.compare_digest(request.args.get("state", ""), expected):
-            return page("message.html", title="Sign-in refused", text="The sign-in did not start here or has "
-                        "expired. Sign in again."), 400
-        try:
-            person = visitor(s, oauth_token(s, request.args.get("code", ""), f"{public_url()}/oauth/callback"))
-        except MemfixError as exc:
-            return page("message.html", title="Sign-in failed", text=str(exc)), 400
-        sid = secrets.token_urlsafe(32)
-        services.sessions.save(sid, person.login, person.access)  # asked again after an hour
-        session.clear()
-        session.update(sid=sid, csrf=secrets.token_urlsafe(24))
-        session.permanent = True
-        return redirect(after or url_for("dashboard.index"))
-
-    @bp.post("/logout")
-    def logout() -> Any:
-        if sid := session.get("sid"):
-            services.sessions.end(sid)
-        session.clear()
-        return redirect(url_for("dashboard.index"))
-
-    # ---- pages ----
-
-    @bp.get("/installations/<int:installation>")
-    @signed_in
-    def installation(installation: int) -> Any:
-        return installation_page(installation)
-
-    def installation_page(installation: int, register: bool = False) -> str:
-        repos_of(installation)
-        view = board().installation(installation, lambda repo: visible(installation, repo))
-        return page("installation.html", view=view, chart=_chart(view.weeks), register=register)
-
-    @bp.get("/installations/<int:installation>/repos/<owner>/<name>")
-    @signed_in
-    def repository(installation: int, owner: str, name: str) -> Any:
-        repo = _visible_repo(installation, owner, name, visible)
-        filters = {k: request.args.get(k, "") for k in ("type", "severity", "category")}
-        view = board().repository(installation, repo, filters, request.args.get("q", "")[:500])
-        return page("repository.html", view=view, may_write=writable(installation, repo),
-                    curations=board().curations(installation, repo))
-
-    @bp.get("/runs/<int:run_id>")
-    @signed_in
-    def run(run_id: int) -> Any:
-        tenant = board().run_installation(run_id, sorted(g.access))
-        view = board().run(tenant, run_id) if tenant is not None else None
-        if view is None or not visible(tenant, view.run["repository"]):
-            abort(404)
-        return page("run.html", view=view)
-
-    @bp.get("/installations/<int:installation>/health")
-    @signed_in
-    def health(installation: int) -> Any:
-        repos = board().installation(installation, lambda repo: visible(installation, repo)).repositories
-        return page("health.html", view=board().health(installation, repos), may_administer=administers(installation))
-
-    # ---- curation: through the comment commands' own services, recorded ----
-
-    @bp.post("/installations/<int:installation>/repos/<owner>/<name>/rules/<code>")
-    @signed_in
-    def rule(installation: int, owner: str, name: str, code: str) -> Any:
-        repo = _writable_repo(installation, owner, name, visible, writable)
-        verb = request.form.get("action")
-        if verb not in ("enable", "hold"):
-            abort(400, "action must be enable or hold")
-        flash(_curate(lambda: board().curate(installation, repo, g.who, "remember", f"decision {verb} {code}")))
-        return redirect(url_for("dashboard.repository", installation=installation, owner=owner, name=name))
-
-    @bp.post("/installations/<int:installation>/repos/<owner>/<name>/insights/<int:insight>")
-    @signed_in
-    def insight(installation: int, owner: str, name: str, insight: int) -> Any:
-        repo = _writable_repo(installation, owner, name, visible, writable)
-        if request.form.get("action") == "forget":
-            flash(_curate(lambda: board().curate(installation, repo, g.who, "forget", f"insight:{insight}")))
-        elif request.form.get("action") == "edit":
-            def edit() -> str:
-                edited = board().insights.edit(installation, insight, repository=repo,
-                                               title=request.form.get("title", "")[:300],
-                                               detail=request.form.get("detail", "")[:4000],
-                                               suggestion=request.form.get("suggestion", "")[:2000])
-                if edited is None:
-                    return f"there is no insight {insight} in this repository's memory"
-                board().record(installation, repo, g.who, "edit", f"insight:{insight}")
-                return f"Edited insight {insight}."
-            flash(_curate(edit))
+@bp.before_request
+def who() -> None:
+    """Every dashboard request: who asks (`g.who`), what they may see (`g.access`), and the refusals."""
+    g.local, g.csrf = not site().signs_in, session.setdefault("csrf", secrets.token_urlsafe(24))
+    g.who, g.access, g.stale = None, {}, False
+    if any("\x00" in v for values in request.values.listvalues() for v in values):
+        abort(400, "a field of this request contains a NUL character, which memfix neither stores nor searches")
+    if g.local:
+        if remote_setup():  # registration from the container's host, say: the token shown in the log only
+            return
+        _this_machine_only()
+        g.who, g.access = "local", {site().settings.local_installation: None}  # None: every repository, with write
+    elif sid := session.get("sid"):
+        if found := site().services.sessions.load(sid):
+            g.who, g.access = found
         else:
-            abort(400, "action must be forget or edit")
-        return redirect(url_for("dashboard.repository", installation=installation, owner=owner, name=name))
+            g.stale = True  # what GitHub said lapsed (an hour): ask again before showing anything
+    if request.method == "POST" and not hmac.compare_digest(request.form.get("csrf", ""), g.csrf):
+        abort(403, "the form's CSRF token does not match this session; reload the page and try again")
 
-    @bp.post("/installations/<int:installation>/reembed")
-    @signed_in
-    def reembed(installation: int) -> Any:
-        if not administers(installation):
-            abort(403, "re-embedding the whole installation's memory needs admin rights on its repositories")
-        flash(_curate(lambda: f"Embedded {board().reembed(installation, g.who)} insight(s)."))
-        return redirect(url_for("dashboard.health", installation=installation))
 
-    # ---- one-click App registration (only while the App has no credentials) ----
+def _this_machine_only() -> None:
+    proxied = [h for h in FORWARDING if h in request.headers]
+    if proxied or not _loopback(request.remote_addr) or not this_machine(request.host):
+        abort(403, "this dashboard has no sign-in configured, so it answers this machine only: a request "
+              "from another address, through a proxy (" + (", ".join(proxied) or "none seen") + ") or for "
+              "another host name is refused. To serve it through a proxy, configure sign-in "
+              "(GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET).")
 
-    @bp.route("/setup", methods=["GET"])
-    def setup() -> Any:
-        from core.registration import manifest, new_app_url
 
-        if s.github_app_id:
-            abort(404)
-        if (done := _registered()) is not None:
-            return done
-        organization = request.args.get("organization", "").strip() or None
-        session["setup_state"] = state = secrets.token_urlsafe(24)
-        return page("setup.html", action=new_app_url(s.github_web_url, state, organization),
-                    manifest=manifest(public_url(), request.args.get("name") or None), organization=organization)
+def signed_in(view):
+    @wraps(view)
+    def wrapper(**kwargs: Any) -> Any:
+        if g.who is None:
+            if g.stale and request.method == "GET":  # GitHub answers at once for a person still authorized
+                session["next"] = request.full_path
+                return redirect(url_for("dashboard.login"))
+            return redirect(url_for("dashboard.index"))
+        return view(**kwargs)
+    return wrapper
 
-    @bp.get("/setup/callback")
-    def setup_callback() -> Any:
-        from core.github.client import convert_manifest
-        from core.registration import save_credentials
 
-        expected = session.pop("setup_state", None)
-        if s.github_app_id:
-            abort(404)
-        if (done := _registered()) is not None:
-            return done
-        if not expected or not hmac.compare_digest(request.args.get("state", ""), expected):
-            return page("message.html", title="Registration refused",
-                        text="This registration did not start on this page, or it was already used. Start again."), 400
-        try:
-            app = convert_manifest(s, request.args.get("code", ""))
-            saved = save_credentials(app, _env_file())
-            current_app.config["MEMFIX_SETUP_TOKEN"] = None  # used: registration happens once
-            session.pop("setup_token", None)
-        except MemfixError as exc:
-            return page("message.html", title="Registration failed",
-                        text=f"{exc}. GitHub's codes are good once, for an hour: start again."), 400
-        return page("registered.html", app=app, saved=saved, env_file=str(_env_file().resolve()))
+def repos_of(installation: int) -> dict[str, str] | None:
+    if installation not in g.access:
+        abort(404)
+    return g.access[installation]
 
-    def _registered() -> Any:
-        """Registration happens once: an App saved by this server is never replaced by a second one."""
-        from core.settings import read_env_file
 
-        if not read_env_file(_env_file()).get("GITHUB_APP_ID"):
-            return None
-        return page("message.html", title="memfix is registered",
-                    text=f"An App is already saved in {_env_file().resolve()}; restart memfix serve to use it. "
-                         "Registration happens once: to register another App, remove its lines from that file "
-                         "first."), 409
+def visible(installation: int, repo: str) -> bool:
+    repos = repos_of(installation)
+    return repos is None or repo in repos
 
-    return bp
+
+def writable(installation: int, repo: str) -> bool:
+    repos = repos_of(installation)
+    return repos is None or repos.get(repo) in WRITERS
+
+
+def administers(installation: int) -> bool:
+    """Installation-wide work (re-embedding all its memory) is for admins: of every repository they can see."""
+    repos = repos_of(installation)
+    return repos is None or bool(repos) and all(role == "admin" for role in repos.values())
+
+
+def _require_visible(installation: int, repo: str) -> None:
+    if not visible(installation, repo):
+        abort(404)
+
+
+def _require_writable(installation: int, repo: str) -> None:
+    _require_visible(installation, repo)
+    if not writable(installation, repo):
+        abort(403, "curation needs write access to this repository")
+
+
+def page(template: str, **values: Any) -> str:
+    # what a curation did, carried in the signed session: a link can never make a page say something
+    values.setdefault("message", " ".join(get_flashed_messages()))
+    return render_template(template, local=g.local, who=g.who, csrf=g.csrf, **values)
+
+
+# ---- sign-in ----
+
+@bp.get("/")
+def index() -> Any:
+    s = site().settings
+    if g.local:  # this machine's own runs and memory, with registration offered while there is no App
+        return installation_page(s.local_installation, register=not s.github_app_id)
+    if not s.github_app_id:
+        return redirect(url_for("dashboard.setup"))
+    if g.who is None:
+        return page("signin.html")
+    return page("index.html", installations=sorted(g.access))
+
+
+@bp.get("/login")
+def login() -> Any:
+    s = site().settings
+    if not site().signs_in:
+        return redirect(url_for("dashboard.index"))
+    session["oauth_state"] = state = secrets.token_urlsafe(24)
+    query = urlencode({"client_id": s.github_client_id, "state": state, "redirect_uri": _oauth_callback_url()})
+    return redirect(f"{s.github_web_url}/login/oauth/authorize?{query}")
+
+
+def _oauth_callback_url() -> str:
+    """GitHub's way back after sign-in, at the public address: a request's Host header never builds it."""
+    return public_url() + url_for("dashboard.oauth_callback")
+
+
+@bp.get("/oauth/callback")
+def oauth_callback() -> Any:
+    from core.github.client import oauth_token, visitor
+
+    s = site().settings
+    expected, after = session.pop("oauth_state", None), _local_path(session.pop("next", ""))
+    if not site().signs_in or not expected or not hmac.compare_digest(request.args.get("state", ""), expected):
+        return page("message.html", title="Sign-in refused", text="The sign-in did not start here or has "
+                    "expired. Sign in again."), 400
+    try:
+        person = visitor(s, oauth_token(s, request.args.get("code", ""), _oauth_callback_url()))
+    except MemfixError as exc:
+        return page("message.html", title="Sign-in failed", text=str(exc)), 400
+    sid = secrets.token_urlsafe(32)
+    site().services.sessions.save(sid, person.login, person.access)  # asked again after an hour
+    session.clear()
+    session.update(sid=sid, csrf=secrets.token_urlsafe(24))
+    session.permanent = True
+    return redirect(after or url_for("dashboard.index"))
+
+
+@bp.post("/logout")
+def logout() -> Any:
+    if sid := session.get("sid"):
+        site().services.sessions.end(sid)
+    session.clear()
+    return redirect(url_for("dashboard.index"))
+
+
+# ---- pages ----
+
+@bp.get("/installations/<int:installation>")
+@signed_in
+def installation(installation: int) -> Any:
+    return installation_page(installation)
+
+
+def installation_page(installation: int, register: bool = False) -> str:
+    repos_of(installation)
+    view = site().board.installation(installation, lambda repo: visible(installation, repo))
+    return page("installation.html", view=view, chart=_chart(view.weeks), register=register)
+
+
+@bp.get("/installations/<int:installation>/repos/<repo:repo>")
+@signed_in
+def repository(installation: int, repo: str) -> Any:
+    _require_visible(installation, repo)
+    board = site().board
+    filters = {k: request.args.get(k, "") for k in ("type", "severity", "category")}
+    view = board.repository(installation, repo, filters, request.args.get("q", "")[:500])
+    return page("repository.html", view=view, may_write=writable(installation, repo),
+                curations=board.curations(installation, repo))
+
+
+@bp.get("/runs/<int:run_id>")
+@signed_in
+def run(run_id: int) -> Any:
+    board = site().board
+    tenant = board.run_installation(run_id, sorted(g.access))
+    view = board.run(tenant, run_id) if tenant is not None else None
+    if view is None or not visible(tenant, view.run["repository"]):
+        abort(404)
+    return page("run.html", view=view)
+
+
+@bp.get("/installations/<int:installation>/health")
+@signed_in
+def health(installation: int) -> Any:
+    board = site().board
+    repos = board.installation(installation, lambda repo: visible(installation, repo)).repositories
+    return page("health.html", view=board.health(installation, repos), may_administer=administers(installation))
+
+
+# ---- curation: through the comment commands' own services, recorded ----
+
+@bp.post("/installations/<int:installation>/repos/<repo:repo>/rules/<code>")
+@signed_in
+def rule(installation: int, repo: str, code: str) -> Any:
+    _require_writable(installation, repo)
+    verb = request.form.get("action")
+    if verb not in ("enable", "hold"):
+        abort(400, "action must be enable or hold")
+    flash(_curate(lambda: site().board.curate(installation, repo, g.who, "remember", f"decision {verb} {code}")))
+    return redirect(url_for("dashboard.repository", installation=installation, repo=repo))
+
+
+@bp.post("/installations/<int:installation>/repos/<repo:repo>/insights/<int:insight>")
+@signed_in
+def insight(installation: int, repo: str, insight: int) -> Any:
+    _require_writable(installation, repo)
+    if request.form.get("action") == "forget":
+        flash(_curate(lambda: site().board.curate(installation, repo, g.who, "forget", f"insight:{insight}")))
+    elif request.form.get("action") == "edit":
+        flash(_curate(lambda: _edit(installation, repo, insight)))
+    else:
+        abort(400, "action must be forget or edit")
+    return redirect(url_for("dashboard.repository", installation=installation, repo=repo))
+
+
+def _edit(installation: int, repo: str, insight: int) -> str:
+    board = site().board
+    edited = board.insights.edit(installation, insight, repository=repo,
+                                 title=request.form.get("title", "")[:300],
+                                 detail=request.form.get("detail", "")[:4000],
+                                 suggestion=request.form.get("suggestion", "")[:2000])
+    if edited is None:
+        return f"there is no insight {insight} in this repository's memory"
+    board.record(installation, repo, g.who, "edit", f"insight:{insight}")
+    return f"Edited insight {insight}."
+
+
+@bp.post("/installations/<int:installation>/reembed")
+@signed_in
+def reembed(installation: int) -> Any:
+    if not administers(installation):
+        abort(403, "re-embedding the whole installation's memory needs admin rights on its repositories")
+    flash(_curate(lambda: f"Embedded {site().board.reembed(installation, g.who)} insight(s)."))
+    return redirect(url_for("dashboard.health", installation=installation))
+
+
+# ---- one-click App registration (only while the App has no credentials) ----
+
+@bp.get("/setup")
+def setup() -> Any:
+    from core.registration import manifest, new_app_url
+
+    s = site().settings
+    if s.github_app_id:
+        abort(404)
+    if (done := _registered()) is not None:
+        return done
+    organization = request.args.get("organization", "").strip() or None
+    session["setup_state"] = state = secrets.token_urlsafe(24)
+    return page("setup.html", action=new_app_url(s.github_web_url, state, organization),
+                manifest=manifest(public_url(), request.args.get("name") or None), organization=organization)
+
+
+@bp.get("/setup/callback")
+def setup_callback() -> Any:
+    from core.github.client import convert_manifest
+    from core.registration import save_credentials
+
+    expected = session.pop("setup_state", None)
+    if site().settings.github_app_id:
+        abort(404)
+    if (done := _registered()) is not None:
+        return done
+    if not expected or not hmac.compare_digest(request.args.get("state", ""), expected):
+        return page("message.html", title="Registration refused",
+                    text="This registration did not start on this page, or it was already used. Start again."), 400
+    try:
+        app = convert_manifest(site().settings, request.args.get("code", ""))
+        saved = save_credentials(app, _env_file())
+        current_app.config["MEMFIX_SETUP_TOKEN"] = None  # used: registration happens once
+        session.pop("setup_token", None)
+    except MemfixError as exc:
+        return page("message.html", title="Registration failed",
+                    text=f"{exc}. GitHub's codes are good once, for an hour: start again."), 400
+    return page("registered.html", app=app, saved=saved, env_file=str(_env_file().resolve()))
+
+
+def _registered() -> Any:
+    """Registration happens once: an App saved by this server is never replaced by a second one."""
+    from core.settings import read_env_file
+
+    if not read_env_file(_env_file()).get("GITHUB_APP_ID"):
+        return None
+    return page("message.html", title="memfix is registered",
+                text=f"An App is already saved in {_env_file().resolve()}; restart memfix serve to use it. "
+                     "Registration happens once: to register another App, remove its lines from that file "
+                     "first."), 409
 
 
 def _env_file() -> Path:
-    import os
-
     return Path(os.environ.get("MEMFIX_ENV_FILE") or ".env")
 
 
@@ -343,20 +424,6 @@ def _loopback(address: str | None) -> bool:
         return ipaddress.ip_address(address or "").is_loopback
     except ValueError:
         return False
-
-
-def _visible_repo(installation: int, owner: str, name: str, visible) -> str:
-    repo = f"{owner}/{name}"
-    if not visible(installation, repo):
-        abort(404)
-    return repo
-
-
-def _writable_repo(installation: int, owner: str, name: str, visible, writable) -> str:
-    repo = _visible_repo(installation, owner, name, visible)
-    if not writable(installation, repo):
-        abort(403, "curation needs write access to this repository")
-    return repo
 
 
 def _curate(action) -> str:
