@@ -4,9 +4,10 @@ Run: `python -m benchmarks.learning [--pushes N] [--per-push K]`. Prints numbers
 fake GitHub of the tests, memfix serve's real webhook → queue → worker path, an embedded PostgreSQL in a temporary
 directory (stopped at the end), offline (ruff's safe fixes, no model).
 
-The seed is a vendored slice of NLTK 3.4.5 (`benchmarks/learning_repo/`, Apache-2.0, see its SOURCE.md): 40 real
-files on which memfix's AutoFix promotes fixes, pushed K at a time (2 by default: 20 pushes) in a fixed shuffled
-order to two identical repositories with a CI workflow, one per arm:
+The seed is a vendored slice of NLTK 3.4.5 (Apache-2.0; its LICENSE.txt and SOURCE.md travel with it), kept as one
+archive, `benchmarks/learning_repo.tar.xz`, unpacked on first use into `.memfix/bench/`: 40 real files on which
+memfix's AutoFix promotes fixes, pushed K at a time (2 by default: 20 pushes) in a fixed shuffled order to two
+identical repositories with a CI workflow, one per arm:
 - memory on: one installation for all pushes, so every run starts from what earlier runs learned;
 - memory off: a new installation for every push, so nothing is remembered (what a bot without memory does).
 A simulated maintainer with hidden, fixed preferences reviews every PR memfix opens, through signed webhooks:
@@ -16,15 +17,20 @@ A simulated maintainer with hidden, fixed preferences reviews every PR memfix op
 Per push and arm it prints PRs opened, merged, closed, CI-failed, and the cumulative acceptance rate (merged /
 opened). bad = closed unmerged or CI failed. The last line reads
 `learning: bad PRs memory-on A, memory-off B; merged memory-on C, memory-off D` (totals over all pushes).
+To change the seed, edit the unpacked folder and run `python -m benchmarks.learning --pack FOLDER` (same bytes for the
+same files).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
 import re
+import shutil
+import tarfile
 import tempfile
 import threading
 import time
@@ -32,7 +38,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SEED = Path(__file__).resolve().parent / "learning_repo"
+ARCHIVE = Path(__file__).resolve().parent / "learning_repo.tar.xz"
 CI_WORKFLOW = {".github/workflows/tests.yml": "on: [push, pull_request]\njobs:\n  tests:\n    runs-on: ubuntu-latest\n"
                "    steps: [{uses: actions/checkout@v4}, {run: python -m pytest}]\n"}
 CLOSES = {"F401"}  # the reviewer's hidden preference
@@ -154,8 +160,40 @@ class Harness:
         return tally
 
 
-def seed_files() -> list[str]:
-    files = sorted(json.loads((SEED / "findings.json").read_text()))
+def unpacked() -> Path:
+    """The archive's tree, unpacked once per archive content into the checkout's (git-ignored) .memfix/bench/."""
+    digest = hashlib.sha256(ARCHIVE.read_bytes()).hexdigest()[:12]
+    target = ARCHIVE.parents[1] / ".memfix" / "bench" / f"learning_repo-{digest}"
+    if target.is_dir():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".unpacking-", dir=target.parent))  # beside it: the rename stays atomic
+    try:
+        with tarfile.open(ARCHIVE) as archive:
+            archive.extractall(staging, filter="data")  # member paths are never trusted
+        try:
+            (staging / "learning_repo").rename(target)
+        except OSError:  # another run renamed its own complete copy first
+            if not target.is_dir():
+                raise
+    finally:
+        shutil.rmtree(staging)
+    return target
+
+
+def pack(folder: Path) -> None:
+    """Rewrites the archive from folder's files: sorted, with fixed times and owners, so the same files give the
+    same bytes."""
+    with tarfile.open(ARCHIVE, "w:xz") as archive:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            info = archive.gettarinfo(path, f"learning_repo/{path.relative_to(folder).as_posix()}")
+            info.mtime, info.mode, info.uid, info.gid, info.uname, info.gname = 0, 0o644, 0, 0, "", ""
+            with path.open("rb") as content:
+                archive.addfile(info, content)
+
+
+def seed_files(seed: Path) -> list[str]:
+    files = sorted(json.loads((seed / "findings.json").read_text()))
     random.Random(3_4_5).shuffle(files)  # a fixed order: the same run to run
     return files
 
@@ -164,8 +202,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-push", type=int, default=2, help="seed files added per push (default 2)")
     parser.add_argument("--pushes", type=int, default=0, help="stop after this many pushes (default: all files)")
+    parser.add_argument("--pack", type=Path, metavar="FOLDER", help="rewrite the seed archive from FOLDER and stop")
     args = parser.parse_args()
-    files = seed_files()
+    if args.pack:
+        pack(args.pack)
+        return
+    seed = unpacked()
+    files = seed_files(seed)
     batches = [files[i:i + args.per_push] for i in range(0, len(files), args.per_push)]
     batches = batches[:args.pushes] if args.pushes else batches
     arms = [Arm("memory-on", "bench/learning-on", True), Arm("memory-off", "bench/learning-off", False)]
@@ -175,13 +218,13 @@ def main() -> None:
         harness = Harness(tmp)
         try:
             for arm in arms:
-                harness.gh.add_repo(arm.repo, {**CI_WORKFLOW, "LICENSE.txt": (SEED / "LICENSE.txt").read_text()})
+                harness.gh.add_repo(arm.repo, {**CI_WORKFLOW, "LICENSE.txt": (seed / "LICENSE.txt").read_text()})
             print(f"{len(batches)} pushes of {args.per_push} NLTK 3.4.5 files; reviewer closes {sorted(CLOSES)}, "
                   f"CI fails {sorted(CI_FAILS)}")
             print(f"{'push':>4}  {'memory-on: opened merged closed ci-red accept':<46}"
                   f"{'memory-off: opened merged closed ci-red accept'}")
             for number, batch in enumerate(batches, 1):
-                contents = {path: (SEED / path).read_text(encoding="utf-8") for path in batch}
+                contents = {path: (seed / path).read_text(encoding="utf-8") for path in batch}
                 row = [f"{number:>4}"]
                 for arm in arms:
                     arm.per_push.append(harness.push(arm, number, contents))

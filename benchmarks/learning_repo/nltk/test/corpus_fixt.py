@@ -1,4 +1,0 @@
-# -*- coding: utf-8 -*-
-from __future__ import absolute_import
-
-from nltk.corpus import teardown_module
