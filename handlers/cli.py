@@ -43,8 +43,7 @@ def _interrupt(signum: int, frame: object) -> None:
 def _quiet_interrupted_queries() -> None:
     """A query cut short cannot be rolled back cleanly: psycopg's warning about it would read as a second problem
     (the command says it was interrupted; the run is marked failed)."""
-    for name in ("psycopg", "psycopg.pool", "psycopg.transaction"):
-        logging.getLogger(name).setLevel(logging.ERROR)
+    logging.getLogger("psycopg").setLevel(logging.ERROR)  # its pool and transaction loggers follow it
 
 
 def _serve(args: argparse.Namespace) -> int:

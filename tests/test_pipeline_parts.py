@@ -327,7 +327,7 @@ class CountingRuff(Ruff):
         self.runs: list[list[str]] = []
 
     def _run(self, args: list[str], cwd: Path) -> str:
-        self.runs.append(args)
+        self.runs.append([*self.project_args, *args])
         return super()._run(args, cwd)
 
     def with_args(self, project_args: list[str]) -> CountingRuff:
@@ -745,3 +745,75 @@ def test_a_patch_draws_every_diff_from_one_matching_exactly_as_difflib_writes_it
                 before, after, "a/m.py", "b/m.py", lineterm="", n=context))
         assert patch.changed_lines() == [ln for ln in difflib.unified_diff(before, after, lineterm="", n=0)
                                          if ln[:1] in "+-" and not ln.startswith(("+++", "---"))]
+
+
+def test_a_held_rule_is_scanned_for_nothing_and_fixed_nowhere(services, tenant_id, tmp_path):
+    """The scan starts before the learned policy is read: what it finds of a held rule is dropped, and the run's
+    own ruff ignores the rule while it fixes and verifies."""
+    from core.llm import OfflineLLM
+    from core.pipelines.runner import RunRequest
+    from core.pipelines.workspace import LocalWorkspace
+
+    write(tmp_path, "a.py", "import os\nx = 1\n")  # F401 only
+    write(tmp_path, "e.py", 'import re\nprint(f"x")\n')  # F401 and F541
+    services.policy.hold(tenant_id, "acme/held", ["F401"], "bob", None)
+    runner = runner_with(services, OfflineLLM())
+
+    report = runner.run(RunRequest(tenant_id, "acme/held", "autofix", "local"), LocalWorkspace(tmp_path))
+
+    assert report.held == ("F401",)
+    assert [f.code for f in report.findings] == ["F541"]
+    assert [o.path for o in report.outcomes] == ["e.py"]
+    assert report.outcomes[0].status == "PROMOTED" and "import re" in report.outcomes[0].patch.updated
+    def ignored(args: list[str]) -> str:
+        return args[args.index("--ignore") + 1] if "--ignore" in args else ""
+
+    scan, *after = runner.ruff.runs
+    assert "F401" not in ignored(scan)  # the scan ran before the policy was read
+    assert after and all("F401" in ignored(args).split(",") for args in after)  # fixing and verifying ignore it
+
+
+def test_offline_a_file_with_no_safe_fix_is_not_read(services, tenant_id, tmp_path):
+    from core.llm import OfflineLLM
+    from core.pipelines.runner import RunRequest
+    from core.pipelines.workspace import LocalWorkspace
+
+    class Reads(LocalWorkspace):
+        def __init__(self, root: Path):
+            super().__init__(root)
+            self.asked: list[str] = []
+
+        def read(self, path: str) -> str | None:
+            self.asked.append(path)
+            return super().read(path)
+
+    write(tmp_path, "a.py", "import os\nx = 1\n")  # F401: a safe fix
+    write(tmp_path, "d.py", "try:\n    x = 1\nexcept:\n    x = 2\n")  # E722: none
+    workspace = Reads(tmp_path)
+
+    report = runner_with(services, OfflineLLM()).run(RunRequest(tenant_id, "acme/reads", "autofix", "local"),
+                                                     workspace)
+
+    assert {o.path: o.note for o in report.outcomes} == {"a.py": "ruff only",
+                                                         "d.py": "no safe fix (offline: no model configured)"}
+    assert "a.py" in workspace.asked and "d.py" not in workspace.asked
+
+
+def test_a_read_never_leaves_the_checkout_through_a_folder(tmp_path):
+    from core.pipelines.workspace import LocalWorkspace
+
+    root, outside = tmp_path / "repo", tmp_path / "elsewhere"
+    write(root, "pkg/mod.py", "x = 1\n")
+    write(outside, "secret.py", "TOKEN = 'x'\n")
+    (root / "out").symlink_to(outside, target_is_directory=True)  # a folder leading out
+    (root / "alias").symlink_to(root / "pkg", target_is_directory=True)  # a folder leading back in
+    (root / "pkg" / "back").symlink_to(outside, target_is_directory=True)  # out again, below a folder already seen
+    workspace = LocalWorkspace(root)
+
+    assert workspace.read("pkg/mod.py") == "x = 1\n"
+    assert workspace.read("alias/mod.py") == "x = 1\n"
+    assert workspace.read("out/secret.py") is None
+    assert workspace.read("pkg/back/secret.py") is None
+    assert workspace.read("alias/back/secret.py") is None
+    assert workspace.read("../elsewhere/secret.py") is None
+    assert workspace.read("pkg/../../elsewhere/secret.py") is None

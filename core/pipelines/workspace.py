@@ -120,19 +120,11 @@ class LocalWorkspace:
             return None
 
     def _stays(self, folder: str) -> bool:
-        """Whether a folder resolves inside the checkout: a folder that is not a symlink stays where its parent is,
-        so each folder of a run's reads is looked at once (a resolve per file costs an lstat per path segment)."""
-        known = self._folders.get(folder)
-        if known is None:
-            parent, name = os.path.split(folder)
-            if folder == str(self.root):
-                known = True
-            elif name in ("", ".", "..") or not parent.startswith(str(self.root)):
-                known = inside(str(self.root), folder)
-            else:
-                known = self._stays(parent) and (not os.path.islink(folder) or inside(str(self.root), folder))
-            self._folders[folder] = known
-        return known
+        """Whether a folder resolves inside the checkout, resolved once per folder: a run reads hundreds of files
+        from a few folders."""
+        if folder not in self._folders:
+            self._folders[folder] = inside(str(self.root), folder)
+        return self._folders[folder]
 
     def config_text(self) -> str | None:
         return self.read(CONFIG_PATH)
