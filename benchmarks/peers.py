@@ -26,10 +26,11 @@ For each project:
 Counted:
 - patches applied: PROMOTED outcomes written by the two `--apply` runs;
 - vetoed: outcomes that had a patch but were not promoted (their reasons are printed);
-- breakages: tests that passed before and fail or vanish after; a CI command that succeeded and now fails, runs
-  fewer tests, or reports an error it did not report before; an example script that ran and now fails; a changed
-  file that no longer compiles on the oldest Python, a package that imported there and does not; a coverage
-  pragma lost or left on a line of its own;
+- breakages: tests that passed before and fail or vanish after, in both of two runs of the suite after (a test
+  that fails in one and passes in the other is the project's own flakiness: printed as such, not counted); a CI
+  command that succeeded and now fails, runs fewer tests, or reports an error it did not report before; an example
+  script that ran and now fails; a changed file that no longer compiles on the oldest Python, a package that
+  imported there and does not; a coverage pragma lost or left on a line of its own;
 - non-idempotent: files the second pair of runs changed;
 - taste (projects with a ruff configuration): changed lines whose patch fixes only rules the project's own ruff
   configuration enables for that file, as ruff itself resolves it (`ruff check --show-settings`, per-file ignores
@@ -125,6 +126,7 @@ class Result:
     applied: int = 0
     vetoed: list[str] = field(default_factory=list)
     new_failures: list[str] = field(default_factory=list)
+    flaky: list[str] = field(default_factory=list)  # failed in one run after memfix and passed in the other
     old_python: list[str] = field(default_factory=list)
     checks: list[str] = field(default_factory=list)  # CI commands, example scripts and pragmas that broke
     non_idempotent: list[str] = field(default_factory=list)
@@ -392,6 +394,10 @@ def run_project(project: Project, python: str, keep: bool) -> Result:
     changed = sorted(p for p, text in now.items() if pristine.get(p) != text)
 
     after = passing_tests(python, tree, work / "after.xml")
+    if before - after:  # timing tests and the like fail now and then: a failure counts when it happens again
+        again = passing_tests(python, tree, work / "again.xml")
+        result.flaky = sorted((before - after) & again)
+        after |= again
     result.new_failures = sorted(before - after)
     for check in project.checks:
         result.checks += broken(check.label, checks_before[check.label], judge(python, tree, check))
@@ -448,6 +454,8 @@ def main() -> None:
               f"{r.memfix_seconds:>8.1f} {r.ruff_seconds:>6.2f}")
         for test in r.new_failures:
             print(f"    new test failure: {test}")
+        for test in r.flaky:
+            print(f"    flaky, not counted: {test} failed once after memfix and passed when run again")
         for problem in r.checks:
             print(f"    broke: {problem}")
         for problem in r.old_python:
