@@ -26,6 +26,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 import psycopg
+from psycopg import OperationalError as OperationalError  # callers catch it without importing psycopg
 from psycopg import sql
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool

@@ -88,8 +88,9 @@ class DatabaseDeliveries:
 
     def claim(self, delivery_id: str, event: str, tenant_id: int | None) -> bool:
         with self.db.tenant(_installation(tenant_id)) as conn:
-            return conn.execute("SELECT memfix_claim_delivery(%s, %s) AS claimed",
-                                (delivery_id, event)).fetchone()["claimed"]
+            row = conn.execute("SELECT memfix_claim_delivery(%s, %s) AS claimed", (delivery_id, event)).fetchone()
+        assert row is not None  # a SELECT of a function returns its one row
+        return bool(row["claimed"])
 
     def release(self, delivery_id: str, tenant_id: int | None) -> None:
         with self.db.tenant(_installation(tenant_id)) as conn:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeGuard
 
 from core.models import (
     COMMANDS,
@@ -52,7 +52,7 @@ def _is_self(payload: dict[str, Any], bot_login: str) -> bool:
     return sender.get("login") == bot_login
 
 
-def route(event: str, payload: dict[str, Any], delivery_id: str, bot_login: str) -> Routed:
+def route(event: str, payload: object, delivery_id: str, bot_login: str) -> Routed:
     if not isinstance(payload, dict):
         return Routed(None, "payload is not an object")
     if _is_self(payload, bot_login) and event not in _CI_EVENTS:  # CI runs on memfix's pushes: its verdict counts
@@ -63,6 +63,8 @@ def route(event: str, payload: dict[str, Any], delivery_id: str, bot_login: str)
     installation = (payload.get("installation") or {}).get("id")
     if not isinstance(installation, int):
         return Routed(None, "no installation in payload")
+    if not _repo(payload) and not event.startswith("installation"):
+        return Routed(None, "no repository in payload")
     routed = handler(payload, installation, delivery_id, bot_login)
     repo_id = (payload.get("repository") or {}).get("id")
     if routed.job is not None and routed.job.repo and isinstance(repo_id, int) and not isinstance(repo_id, bool):
@@ -70,11 +72,12 @@ def route(event: str, payload: dict[str, Any], delivery_id: str, bot_login: str)
     return routed
 
 
-def _repo(payload: dict[str, Any]) -> str | None:
-    return (payload.get("repository") or {}).get("full_name")
+def _repo(payload: dict[str, Any]) -> str:
+    name = (payload.get("repository") or {}).get("full_name")
+    return name if isinstance(name, str) else ""
 
 
-def _push(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+def _push(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
     repo = p.get("repository") or {}
     default = repo.get("default_branch") or repo.get("master_branch") or "main"
     if p.get("ref") != f"refs/heads/{default}":
@@ -93,7 +96,10 @@ def _push(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
         for path in commit.get("removed") or []:
             if status.pop(path, None) != "added":
                 status[path] = "removed"
-    pick = lambda kind: tuple(sorted(f for f, s in status.items() if s == kind))  # noqa: E731
+
+    def pick(kind: str) -> tuple[str, ...]:
+        return tuple(sorted(f for f, s in status.items() if s == kind))
+
     return Routed(
         PushJob(
             tenant_id=tenant,
@@ -111,7 +117,7 @@ def _push(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
     )
 
 
-def _issue_comment(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+def _issue_comment(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
     if p.get("action") != "created":
         return Routed(None, "comment not newly created")
     comment = p.get("comment") or {}
@@ -139,7 +145,7 @@ def _issue_comment(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
     )
 
 
-def _review(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+def _review(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
     review = p.get("review") or {}
     if p.get("action") != "submitted" or (review.get("state") or "").lower() != "approved":
         return Routed(None, "review is not an approval")
@@ -161,7 +167,7 @@ def _review(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
     )
 
 
-def _pull_request(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+def _pull_request(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
     pr = p.get("pull_request") or {}
     head = pr.get("head") or {}
     if p.get("action") != "closed":
@@ -186,7 +192,7 @@ def _pull_request(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
     )
 
 
-def _issues(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+def _issues(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
     label = (p.get("label") or {}).get("name")
     if p.get("action") != "labeled" or label != TRIGGER_LABEL:
         return Routed(None, "issue not labelled memfix")
@@ -206,7 +212,7 @@ def _issues(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
     )
 
 
-def _installation_job(p: dict, tenant: int, delivery: str, action: str, repos: list) -> InstallationJob:
+def _installation_job(p: dict[str, Any], tenant: int, delivery: str, action: str, repos: list[Any]) -> InstallationJob:
     return InstallationJob(
         tenant_id=tenant,
         delivery_id=delivery,
@@ -218,53 +224,54 @@ def _installation_job(p: dict, tenant: int, delivery: str, action: str, repos: l
     )
 
 
-def _installation(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+def _installation(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
     action = p.get("action")
     if action not in ("created", "deleted"):
         return Routed(None, f"installation {action} is not handled")
-    return Routed(_installation_job(p, tenant, delivery, action, p.get("repositories")), f"installation {action}")
+    return Routed(_installation_job(p, tenant, delivery, action, p.get("repositories") or []),
+                  f"installation {action}")
 
 
-def _repository(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+def _repository(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
     action = p.get("action")
     if action not in ("renamed", "transferred"):
         return Routed(None, f"repository {action} is not handled")
-    changes = (p.get("changes") or {})
+    changes, repo = (p.get("changes") or {}), _repo(p)
     if action == "renamed":
-        former = f"{_repo(p).partition('/')[0]}/{((changes.get('repository') or {}).get('name') or {}).get('from')}"
+        former = f"{repo.partition('/')[0]}/{((changes.get('repository') or {}).get('name') or {}).get('from')}"
     else:
         owner = (changes.get("owner") or {}).get("from") or {}
-        former = f"{(owner.get('user') or owner.get('organization') or {}).get('login')}/{_repo(p).partition('/')[2]}"
+        former = f"{(owner.get('user') or owner.get('organization') or {}).get('login')}/{repo.partition('/')[2]}"
     return Routed(RepositoryJob(tenant_id=tenant, delivery_id=delivery, repo=_repo(p), action=action, former=former,
                                 updated_at=str((p.get("repository") or {}).get("updated_at") or "")),
                   f"repository {action}")
 
 
-def _installation_repositories(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+def _installation_repositories(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
     action = p.get("action")
     if action not in ("added", "removed"):
         return Routed(None, f"installation_repositories {action} is not handled")
     repos = p.get(f"repositories_{action}")
-    return Routed(_installation_job(p, tenant, delivery, action, repos), f"repositories {action}")
+    return Routed(_installation_job(p, tenant, delivery, action, repos or []), f"repositories {action}")
 
 
-def _memfix_branch(branch: str | None) -> bool:
-    return bool(branch) and branch.startswith(MEMFIX_BRANCH_PREFIX)
+def _memfix_branch(branch: str | None) -> TypeGuard[str]:
+    return bool(branch) and str(branch).startswith(MEMFIX_BRANCH_PREFIX)
 
 
-def _checks_job(p: dict, tenant: int, delivery: str, sha: str, branch: str, source: str, ident: object,
+def _checks_job(p: dict[str, Any], tenant: int, delivery: str, sha: str, branch: str, source: str, ident: object,
                 state: str) -> Routed:
     return Routed(ChecksJob(tenant_id=tenant, delivery_id=delivery, repo=_repo(p), head_sha=sha, branch=branch,
                             source=source, ident=str(ident or ""), state=state),
                   f"{source} {state} on memfix's branch")
 
 
-def _own_app(app: dict | None, bot: str) -> bool:
+def _own_app(app: dict[str, Any] | None, bot: str) -> bool:
     """memfix's own check runs (the run's mirror) are not the repository's CI."""
-    return bool(app) and f"{app.get('slug')}[bot]" == bot
+    return app is not None and f"{app.get('slug')}[bot]" == bot
 
 
-def _check_suite(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+def _check_suite(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
     suite = p.get("check_suite") or {}
     if p.get("action") != "completed":
         return Routed(None, f"check_suite {p.get('action')} is not a result")
@@ -274,7 +281,7 @@ def _check_suite(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
                        suite.get("id"), suite.get("conclusion") or "")
 
 
-def _check_run(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+def _check_run(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
     run = p.get("check_run") or {}
     branch = (run.get("check_suite") or {}).get("head_branch")
     if p.get("action") != "completed":
@@ -285,7 +292,7 @@ def _check_run(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
                        run.get("conclusion") or "")
 
 
-def _workflow_run(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+def _workflow_run(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
     run = p.get("workflow_run") or {}
     if p.get("action") != "completed":
         return Routed(None, f"workflow_run {p.get('action')} is not a result")
@@ -295,7 +302,7 @@ def _workflow_run(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
                        run.get("id"), run.get("conclusion") or "")
 
 
-def _status(p: dict, tenant: int, delivery: str, bot: str) -> Routed:
+def _status(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
     if p.get("state") == "pending":
         return Routed(None, "status is pending")
     branch = next((b.get("name") for b in p.get("branches") or [] if _memfix_branch(b.get("name"))), None)

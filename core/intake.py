@@ -8,6 +8,7 @@ import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.deliveries import DeliveryLog
 from core.errors import TransientError
@@ -21,7 +22,7 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class Answer:
     status: int
-    body: dict = field(default_factory=dict)
+    body: dict[str, Any] = field(default_factory=dict)
 
     def json(self) -> str:
         return json.dumps(self.body, separators=(",", ":"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from core.errors import PermanentError, TransientError
 from core.models import CommandJob, Job, JobResult
@@ -24,7 +24,7 @@ MARK = "<!-- memfix:job={key} -->"  # lets a person (and memfix) tell which job 
 
 class GitHubReplies(Protocol):
     def react(self, repo: str, comment_id: int, content: str = "eyes") -> None: ...
-    def list_issue_comments(self, repo: str, number: int) -> list[dict]: ...
+    def list_issue_comments(self, repo: str, number: int) -> list[dict[str, Any]]: ...
     def comment(self, repo: str, number: int, body: str) -> int: ...
     def edit_comment(self, repo: str, comment_id: int, body: str) -> None: ...
     def create_commit_comment(self, repo: str, sha: str, body: str) -> int: ...
@@ -56,6 +56,7 @@ class JobLedger:
                 " RETURNING status, attempts, reply_comment_id",
                 (job.tenant_id, job.key, job.kind, job.repo),
             ).fetchone()
+        assert row is not None  # an upsert with RETURNING returns its row
         return LedgerEntry(row["status"], row["attempts"], row["reply_comment_id"])
 
     def set_reply(self, job: Job, comment_id: int) -> None:
@@ -65,7 +66,7 @@ class JobLedger:
         column = "result" if status == "done" else "error"
         self._update(job, f"status = %s, {column} = %s", status, text)
 
-    def _update(self, job: Job, assignments: str, *values) -> None:
+    def _update(self, job: Job, assignments: str, *values: object) -> None:
         with self.db.tenant(job.tenant_id) as conn:
             conn.execute(
                 f"UPDATE jobs SET {assignments}, updated_at = now() WHERE tenant_id = %s AND job_key = %s",
@@ -107,8 +108,8 @@ class JobRunner:
             log.info("job %s already %s; not acting twice", job.key, entry.status)
             return None
         reply_id = entry.reply_comment_id
-        if reply_id is None and entry.attempts > 1 and _replies(job):
-            reply_id = self._left_reply(job)  # an attempt that died between posting its reply and recording it
+        if reply_id is None and entry.attempts > 1 and (thread := _thread(job)):
+            reply_id = self._left_reply(job, *thread)  # an attempt that died between posting its reply and recording it
         try:
             if (refused := self.refusal(job)) is not None:
                 return self._refuse(job, reply_id, refused)
@@ -140,7 +141,7 @@ class JobRunner:
                                  f"({reason}); retrying.")
             raise
         self.ledger.finish(job, "done", result.summary)
-        if reply_id or _replies(job):
+        if reply_id or _thread(job):
             self._report(job, reply_id, result.markdown())
         return result
 
@@ -156,27 +157,29 @@ class JobRunner:
         log.info("job %s refused: %s lacks write access", job.key, getattr(job, "author", "?"))
         result = JobResult(text or "not acted on: the person lacks write access to the repository")
         self.ledger.finish(job, "done", result.summary)
-        if text and _replies(job):
+        if text and _thread(job):
             self._report(job, reply_id, text)
         return result
 
     def _acknowledge(self, job: Job, reply_id: int | None) -> int | None:
         """👀 on the command and a reply saying it is queued; both survive a redelivery."""
-        if not _replies(job) or reply_id:
+        thread = _thread(job)
+        if thread is None or reply_id:
             return reply_id
+        repo, number = thread
         gh = self.github(job.tenant_id)
         if isinstance(job, CommandJob) and job.comment_id:
-            gh.react(job.repo, job.comment_id, "eyes")
-        reply_id = gh.comment(job.repo, job.number, self._body(job, f"👀 {_what(job)} is queued; this comment "
+            gh.react(repo, job.comment_id, "eyes")
+        reply_id = gh.comment(repo, number, self._body(job, f"👀 {_what(job)} is queued; this comment "
                                                                "will show the result."))
         self.ledger.set_reply(job, reply_id)
         return reply_id
 
-    def _left_reply(self, job: Job) -> int | None:
+    def _left_reply(self, job: Job, repo: str, number: int) -> int | None:
         """memfix's reply to this job on the issue, found by the job's mark, when an earlier attempt posted it."""
         mark = MARK.format(key=job.key)
         try:
-            comments = self.github(job.tenant_id).list_issue_comments(job.repo, job.number)
+            comments = self.github(job.tenant_id).list_issue_comments(repo, number)
         except Exception:  # noqa: BLE001 — at worst a second reply, never a lost job
             log.warning("job %s: could not look for an earlier attempt's reply", job.key, exc_info=True)
             return None
@@ -190,11 +193,13 @@ class JobRunner:
         gh = self.github(job.tenant_id)
         body = self._body(job, text)
         try:
-            if reply_id:
+            if job.repo is None:
+                log.warning("job %s: nowhere on GitHub to report: %s", job.key, text)
+            elif reply_id:
                 gh.edit_comment(job.repo, reply_id, body)
             elif job.number:
                 gh.comment(job.repo, job.number, body)
-            elif job.commit and job.repo:
+            elif job.commit:
                 gh.create_commit_comment(job.repo, job.commit, body)
             else:
                 log.warning("job %s: nowhere on GitHub to report: %s", job.key, text)
@@ -206,9 +211,12 @@ class JobRunner:
         return f"{text}\n\n{MARK.format(key=job.key)}"
 
 
-def _replies(job: Job) -> bool:
-    """Jobs a person is waiting on get a reply; pushes and lifecycle events only report failures."""
-    return job.number is not None and job.repo is not None and job.kind != "pr_closed"
+def _thread(job: Job) -> tuple[str, int] | None:
+    """Where a reply goes (repository, issue or PR): jobs a person is waiting on get one; pushes and lifecycle
+    events only report failures."""
+    if job.number is None or job.repo is None or job.kind == "pr_closed":
+        return None
+    return job.repo, job.number
 
 
 def _what(job: Job) -> str:

@@ -80,6 +80,7 @@ class Job:
 @dataclass(frozen=True)
 class PushJob(Job):
     kind: ClassVar[str] = "push"
+    repo: str  # every job of this kind belongs to one repository
     default_branch: str = "main"
     before: str = ""
     after: str = ""
@@ -102,6 +103,7 @@ class CommandJob(Job):
     """A slash command in a PR or issue comment; the worker asks GitHub whether its author may write."""
 
     kind: ClassVar[str] = "command"
+    repo: str
     command: str = ""
     args: str = ""
     issue_number: int = 0
@@ -129,6 +131,7 @@ class ReviewJob(Job):
     """An approving review with a body: a review step whose points become insights."""
 
     kind: ClassVar[str] = "review"
+    repo: str
     pr_number: int = 0
     review_id: int = 0
     author: str = ""
@@ -149,6 +152,7 @@ class PullRequestClosedJob(Job):
     """A memfix PR was merged or closed: outcome feedback for memory."""
 
     kind: ClassVar[str] = "pr_closed"
+    repo: str
     pr_number: int = 0
     merged: bool = False
     head_ref: str = ""
@@ -174,6 +178,7 @@ class ChecksJob(Job):
     The worker reads every check on the commit; the event only says when to look."""
 
     kind: ClassVar[str] = "checks"
+    repo: str
     head_sha: str = ""
     branch: str = ""
     source: str = ""  # check_suite | check_run | workflow_run | status
@@ -194,6 +199,7 @@ class IssueJob(Job):
     """An issue labelled `memfix`: AutoFix with the issue text as guidance."""
 
     kind: ClassVar[str] = "issue"
+    repo: str
     issue_number: int = 0
     title: str = ""
     body: str = ""
@@ -230,6 +236,7 @@ class RepositoryJob(Job):
     """A repository was renamed or transferred: its memory follows its id to the new name."""
 
     kind: ClassVar[str] = "repository"
+    repo: str
     action: str = ""  # renamed | transferred
     former: str = ""  # the name it had, as the payload says
     updated_at: str = ""

@@ -146,6 +146,7 @@ class PgQueue:
             log.error("queued job %s is not a memfix job (%s); dead-lettered", job_id, problem)
             self._settle(job_id, "dead", 0.0, problem)
             return
+        assert self._run is not None  # only a queue with a runner takes jobs
         self.current = job
         beat = threading.Event()
         keeper = threading.Thread(target=self._keep_lease, args=(job_id, beat), daemon=True)
@@ -222,4 +223,5 @@ class PgQueue:
         """Dead jobs back in the queue (`memfix replay-dlq` without SQS): one by its claim key, or all of them."""
         with self.db.system() as conn:
             row = conn.execute("SELECT memfix_job_requeue(%s, %s) AS again", (self.name, claim_key)).fetchone()
-        return row["again"]
+        assert row is not None  # a SELECT of a function returns its one row
+        return int(row["again"])

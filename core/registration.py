@@ -9,6 +9,7 @@ import os
 import secrets
 from importlib import resources
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from core.errors import PermanentError
@@ -21,9 +22,9 @@ _CREDENTIALS = {  # .env key ← the conversion's field
 }
 
 
-def manifest(public_url: str, name: str | None = None) -> dict:
+def manifest(public_url: str, name: str | None = None) -> dict[str, Any]:
     """The App as memfix needs it, its webhook, registration callback and sign-in callback at `public_url`."""
-    data = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(MANIFEST.read_text(encoding="utf-8"))
     data["hook_attributes"]["url"] = f"{public_url}/webhook"
     data["redirect_url"] = f"{public_url}/setup/callback"
     data["callback_urls"] = [f"{public_url}/oauth/callback"]
@@ -39,7 +40,7 @@ def new_app_url(web_url: str, state: str, organization: str | None = None) -> st
     return f"{web_url}{owner}/settings/apps/new?state={quote(state, safe='')}"
 
 
-def save_credentials(app: dict, path: Path) -> dict[str, str]:
+def save_credentials(app: dict[str, Any], path: Path) -> dict[str, str]:
     """Write the new App's credentials into `path` (other lines of an existing file kept), readable by this user
     only; returns what was written, the private values masked, for the page that says so."""
     missing = [field for field in _CREDENTIALS.values() if not app.get(field)]

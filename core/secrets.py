@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Mapping
+from typing import Any
 from urllib.parse import quote
 
 from core.errors import MemfixError
@@ -58,7 +59,7 @@ def resolve(settings: Settings, fetch: Fetch | None = None) -> Settings:
     return settings.with_(**changes) if changes else settings
 
 
-def database_url(credentials: Mapping, host: str | None = None, name: str | None = None) -> str:
+def database_url(credentials: Mapping[str, Any], host: str | None = None, name: str | None = None) -> str:
     """A libpq URL from an RDS secret (username, password; host, port and dbname when attached).
     `host` (the proxy endpoint) and `name` win over the secret's own; TLS is required."""
     if not isinstance(credentials, Mapping):
@@ -81,7 +82,7 @@ def fetch_secret(arn: str) -> str:
     from aws_lambda_powertools.utilities import parameters  # noqa: PLC0415 — imports boto3
 
     try:
-        value = parameters.get_secret(arn, max_age=MAX_AGE_SECONDS)
+        value: object = parameters.get_secret(arn, max_age=MAX_AGE_SECONDS)
     except parameters.GetParameterError as exc:
         empty = "AWSCURRENT" in str(exc)  # the secret exists but no value was ever put
         hint = " (it has no value yet: put one with `aws secretsmanager put-secret-value`)" if empty else ""

@@ -220,7 +220,7 @@ class Settings:
     def bot_login(self) -> str:
         return f"{self.app_slug}[bot]"
 
-    def with_(self, **changes) -> Settings:
+    def with_(self, **changes: Any) -> Settings:
         return replace(self, **changes)
 
     def describe(self) -> dict[str, str]:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from core.models import InstallationJob, JobResult, RepositoryJob
 
 if TYPE_CHECKING:
-    from core.db import Database
+    from core.db import Connection, Database
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ class Tenants:
                 "SELECT full_name FROM repositories WHERE removed_at IS NULL ORDER BY full_name")]
 
 
-def _move(conn, old: str, new: str) -> None:
+def _move(conn: Connection, old: str, new: str) -> None:
     """Every row filed under `old` refiled under `new` (letters' source references too), in the caller's transaction."""
     for table, column in REPOSITORY_COLUMNS:
         conn.execute(f"UPDATE {table} SET {column} = %s WHERE {column} = %s", (new, old))  # noqa: S608 — constants

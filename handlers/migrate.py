@@ -80,7 +80,7 @@ def apply_migrations(deadline: float | None = None) -> list[str]:
                 login = app_login(settings)
                 db.ensure_login_role(settings.database_url, login["username"], login["password"])
             return applied
-        except db.psycopg.OperationalError as exc:
+        except db.OperationalError as exc:
             if deadline is None or time.monotonic() + _RETRY_SECONDS > deadline:
                 raise
             log.warning("database not reachable yet (%s); retrying in %d s", exc, _RETRY_SECONDS)

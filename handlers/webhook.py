@@ -42,5 +42,5 @@ def handler(event: dict, context: object) -> dict:
         answer = Answer(400, {"error": "body could not be decoded"})
     else:
         answer = services().intake.receive(headers, body)
-    count(_OUTCOME.get(answer.body.get("status"), "DeliveriesRejected"))
+    count(_OUTCOME.get(str(answer.body.get("status")), "DeliveriesRejected"))
     return _response(answer)

@@ -6,7 +6,9 @@ import logging
 from functools import lru_cache
 
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from core.models import Job, JobFormatError
 from core.queue import SqsQueue
@@ -48,5 +50,5 @@ def record_handler(record: SQSRecord) -> None:
 
 @metrics.log_metrics
 @logger.inject_lambda_context(clear_state=True)
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict, context: LambdaContext) -> PartialItemFailureResponse:
     return process_partial_response(event=event, record_handler=record_handler, processor=processor, context=context)

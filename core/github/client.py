@@ -170,7 +170,7 @@ class GitHubApp:
         self._clients: dict[int, InstallationClient] = {}
         self._lock = threading.Lock()
 
-    def _new_github(self, auth: Any) -> GitHub:
+    def _new_github(self, auth: Any) -> GitHub[Any]:
         return GitHub(
             auth,
             base_url=self.settings.github_api_url,
@@ -218,16 +218,17 @@ class InstallationClient:
         self.installation_id = installation_id
         self._app = app
         self.tokens = TokenCache(lambda: app.fetch_installation_token(installation_id))
-        self._github: GitHub | None = None
+        self._github: GitHub[Any] | None = None
         self._github_token: str | None = None
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()  # GitHub asks integrators to send mutating requests serially
 
-    def _client(self) -> GitHub:
+    def _client(self) -> GitHub[Any]:
         token = self.tokens.get()
         with self._lock:
             if token != self._github_token:
                 self._github, self._github_token = self._app._new_github(TokenAuthStrategy(token)), token
+            assert self._github is not None  # made above for this token
             return self._github
 
     def _send(
@@ -261,8 +262,15 @@ class InstallationClient:
         response = self._send(method, path, **kwargs)
         return response.json() if response is not None and response.content else None
 
-    def _pages(self, path: str) -> list[dict]:
-        items: list[dict] = []
+    def _object(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+        """An answer that must be a JSON object; anything else is GitHub misbehaving, worth a retry."""
+        data = self._json(method, path, **kwargs)
+        if not isinstance(data, dict):
+            raise GitHubTransientError(f"GitHub answered {method} {path} with {type(data).__name__}, not an object")
+        return data
+
+    def _pages(self, path: str) -> list[dict[str, Any]]:
+        items: list[dict[str, Any]] = []
         while True:
             batch = self._json("GET", path, params={"per_page": PER_PAGE, "page": len(items) // PER_PAGE + 1})
             items.extend(batch)
@@ -292,6 +300,7 @@ class InstallationClient:
     def get_archive(self, repo: str, ref: str) -> bytes:
         """The repository at `ref` as a gzipped tarball (GitHub redirects to its archive host; followed)."""
         response = self._send("GET", f"{_split(repo)}/tarball/{quote(git_ref(ref), safe='')}")
+        assert response is not None  # only a missing_ok request answers None
         return response.content
 
     def put_file(
@@ -300,15 +309,15 @@ class InstallationClient:
         body = {"message": message, "branch": branch, "content": base64.b64encode(content.encode()).decode()}
         if sha:
             body["sha"] = sha
-        return self._json("PUT", f"{_split(repo)}/contents/{url_path(path)}", json=body)["commit"]["sha"]
+        return str(self._object("PUT", f"{_split(repo)}/contents/{url_path(path)}", json=body)["commit"]["sha"])
 
     # repositories and branches
 
-    def get_repository(self, repo: str) -> dict:
-        return self._json("GET", _split(repo))
+    def get_repository(self, repo: str) -> dict[str, Any]:
+        return self._object("GET", _split(repo))
 
     def get_branch_sha(self, repo: str, branch: str) -> str:
-        return self._json("GET", f"{_split(repo)}/git/ref/heads/{_ref(branch)}")["object"]["sha"]
+        return str(self._object("GET", f"{_split(repo)}/git/ref/heads/{_ref(branch)}")["object"]["sha"])
 
     def create_branch(self, repo: str, branch: str, sha: str) -> None:
         try:
@@ -325,7 +334,7 @@ class InstallationClient:
     def get_pull(self, repo: str, number: int) -> PullRequest:
         return PullRequest.from_api(self._json("GET", f"{_split(repo)}/pulls/{number}"))
 
-    def list_pull_files(self, repo: str, number: int) -> list[dict]:
+    def list_pull_files(self, repo: str, number: int) -> list[dict[str, Any]]:
         return self._pages(f"{_split(repo)}/pulls/{number}/files")
 
     def list_files(self, repo: str, ref: str) -> list[str]:
@@ -335,10 +344,10 @@ class InstallationClient:
         return [entry["path"] for entry in tree.get("tree", [])
                 if entry.get("type") == "blob" and entry.get("mode") != "120000"]
 
-    def list_reviews(self, repo: str, number: int) -> list[dict]:
+    def list_reviews(self, repo: str, number: int) -> list[dict[str, Any]]:
         return self._pages(f"{_split(repo)}/pulls/{number}/reviews")
 
-    def list_issue_comments(self, repo: str, number: int) -> list[dict]:
+    def list_issue_comments(self, repo: str, number: int) -> list[dict[str, Any]]:
         return self._pages(f"{_split(repo)}/issues/{number}/comments")
 
     def find_open_pr(self, repo: str, head_branch: str) -> PullRequest | None:
@@ -378,7 +387,7 @@ class InstallationClient:
     def commit_checks(self, repo: str, sha: str) -> list[CheckResult]:
         """Every check on a commit: the latest check runs of every App, and the latest status of every context."""
         ref = quote(git_ref(sha), safe="")
-        runs: list[dict] = []
+        runs: list[dict[str, Any]] = []
         while True:
             page = self._json("GET", f"{_split(repo)}/commits/{ref}/check-runs",
                               params={"filter": "latest", "per_page": PER_PAGE, "page": len(runs) // PER_PAGE + 1})
@@ -390,24 +399,25 @@ class InstallationClient:
         return ([CheckResult.from_check_run(r) for r in runs]
                 + [CheckResult.from_status(s) for s in combined.get("statuses") or []])
 
-    def check_annotations(self, repo: str, check_run_id: int) -> list[dict]:
+    def check_annotations(self, repo: str, check_run_id: int) -> list[dict[str, Any]]:
         """A check run's annotations (file, line, level, message): the first page is enough to say what failed."""
         return self._json("GET", f"{_split(repo)}/check-runs/{int(check_run_id)}/annotations",
                           params={"per_page": 50}) or []
 
-    def create_review(self, repo: str, number: int, *, commit_id: str, body: str, comments: list[dict]) -> dict:
+    def create_review(self, repo: str, number: int, *, commit_id: str, body: str,
+                      comments: list[dict[str, Any]]) -> dict[str, Any]:
         """A COMMENT review: memfix suggests, people decide."""
         payload = {"commit_id": commit_id, "body": body, "event": "COMMENT", "comments": comments}
-        return self._json("POST", f"{_split(repo)}/pulls/{number}/reviews", json=payload)
+        return self._object("POST", f"{_split(repo)}/pulls/{number}/reviews", json=payload)
 
-    def update_pr(self, repo: str, number: int, *, title: str | None = None, body: str | None = None) -> dict:
+    def update_pr(self, repo: str, number: int, *, title: str | None = None, body: str | None = None) -> dict[str, Any]:
         changes = {k: v for k, v in {"title": title, "body": body}.items() if v is not None}
-        return self._json("PATCH", f"{_split(repo)}/pulls/{number}", json=changes)
+        return self._object("PATCH", f"{_split(repo)}/pulls/{number}", json=changes)
 
     # comments and reactions
 
     def comment(self, repo: str, number: int, body: str) -> int:
-        return self._json("POST", f"{_split(repo)}/issues/{number}/comments", json={"body": body})["id"]
+        return int(self._object("POST", f"{_split(repo)}/issues/{number}/comments", json={"body": body})["id"])
 
     def edit_comment(self, repo: str, comment_id: int, body: str) -> None:
         self._json("PATCH", f"{_split(repo)}/issues/comments/{comment_id}", json={"body": body})
@@ -419,7 +429,7 @@ class InstallationClient:
 
     def create_commit_comment(self, repo: str, sha: str, body: str) -> int:
         url = f"{_split(repo)}/commits/{quote(git_ref(sha), safe='')}/comments"
-        return self._json("POST", url, json={"body": body})["id"]
+        return int(self._object("POST", url, json={"body": body})["id"])
 
     # checks and permissions
 
@@ -442,9 +452,9 @@ class InstallationClient:
             **({"external_id": external_id} if external_id else {}),
             **_check_fields(name, conclusion, title, summary),
         }
-        return self._json("POST", f"{_split(repo)}/check-runs", json=body)["id"]
+        return int(self._object("POST", f"{_split(repo)}/check-runs", json=body)["id"])
 
-    def open_check_runs(self, repo: str, sha: str, name: str) -> list[dict]:
+    def open_check_runs(self, repo: str, sha: str, name: str) -> list[dict[str, Any]]:
         """This App's check runs named `name` on a commit that have not completed (id, external_id, status)."""
         ref = quote(git_ref(sha), safe="")
         page = self._json("GET", f"{_split(repo)}/commits/{ref}/check-runs",
@@ -469,10 +479,10 @@ class InstallationClient:
         url = f"{_split(repo)}/collaborators/{quote(username, safe='')}/permission"
         data = self._json("GET", url, missing_ok=True) or {}
         role = data.get("role_name")  # names maintain and triage, which `permission` folds into write and read
-        return role if role in ("admin", "maintain", "write", "triage", "read") else data.get("permission", "none")
+        return role if role in ("admin", "maintain", "write", "triage", "read") else str(data.get("permission", "none"))
 
 
-def _check_fields(name: str | None, conclusion: str | None, title: str | None, summary: str | None) -> dict:
+def _check_fields(name: str | None, conclusion: str | None, title: str | None, summary: str | None) -> dict[str, Any]:
     fields: dict[str, Any] = {"conclusion": conclusion} if conclusion else {}
     if title or summary:  # GitHub wants both or neither
         fields["output"] = {"title": title or name or "memfix", "summary": summary or ""}
@@ -522,7 +532,7 @@ def oauth_token(settings: Settings, code: str, redirect_uri: str) -> str:
     if not isinstance(body, dict) or not body.get("access_token"):
         error = body.get("error_description") or body.get("error") if isinstance(body, dict) else None
         raise GitHubPermanentError(f"GitHub refused the sign-in: {str(error or 'no token')[:200]}")
-    return body["access_token"]
+    return str(body["access_token"])
 
 
 def visitor(settings: Settings, token: str, max_repos: int = 1000) -> Visitor:
@@ -552,8 +562,11 @@ def visitor(settings: Settings, token: str, max_repos: int = 1000) -> Visitor:
     return Visitor(login, access)
 
 
-def convert_manifest(settings: Settings, code: str) -> dict:
+def convert_manifest(settings: Settings, code: str) -> dict[str, Any]:
     """The App GitHub created from memfix's manifest: id, slug, pem, webhook_secret, client_id, client_secret,
     html_url. A code is good once, for an hour."""
-    return _plain(settings, "POST", f"{settings.github_api_url}/app-manifests/{quote(code, safe='')}/conversions",
-                  headers={"Accept": "application/vnd.github+json"})
+    app = _plain(settings, "POST", f"{settings.github_api_url}/app-manifests/{quote(code, safe='')}/conversions",
+                 headers={"Accept": "application/vnd.github+json"})
+    if not isinstance(app, dict):
+        raise GitHubTransientError("GitHub's answer to the manifest conversion was not an App")
+    return app

@@ -3,6 +3,8 @@ the openai and anthropic SDKs, are imported only when their provider is chosen."
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from core.llm.base import LLM, Completion, LLMError, LLMOutputError, LLMUnavailable, validate
 from core.llm.offline import OfflineLLM
 from core.settings import Settings, SettingsError
@@ -22,6 +24,12 @@ __all__ = [
 PROVIDERS = ("offline", "openai", "anthropic", "local")
 
 
+class _Limits(TypedDict):
+    timeout: float
+    max_retries: int
+    max_tokens: int
+
+
 def llm_from_settings(settings: Settings, *, provider: str | None = None, model: str | None = None) -> LLM:
     """The deployment's model, or the provider and model a repository's `.github/memfix.yml` chose."""
     provider = (provider or settings.llm_provider).strip().lower()
@@ -33,11 +41,8 @@ def llm_from_settings(settings: Settings, *, provider: str | None = None, model:
     own = provider == settings.llm_provider
     model = model or (settings.llm_model if own else None)
     base_url = settings.llm_base_url if own else None
-    limits = {
-        "timeout": settings.llm_timeout_seconds,
-        "max_retries": settings.llm_max_retries,
-        "max_tokens": settings.llm_max_tokens,
-    }
+    limits = _Limits(timeout=settings.llm_timeout_seconds, max_retries=settings.llm_max_retries,
+                     max_tokens=settings.llm_max_tokens)
     if provider == "anthropic":
         from core.llm import anthropic_provider
 

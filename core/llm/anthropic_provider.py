@@ -3,7 +3,7 @@ anthropic provider is chosen."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from core.llm.base import LLMError, ToolLLM, Turn, provider_errors
 from core.settings import SettingsError
@@ -40,13 +40,14 @@ class AnthropicMessages(ToolLLM):
             api_key=api_key, base_url=base_url or ANTHROPIC_BASE_URL, timeout=timeout, max_retries=max_retries
         )
 
-    def _ask(self, system: str, messages: list[dict], schema: dict, name: str, description: str) -> Turn:
+    def _ask(self, system: str, messages: list[dict[str, Any]], schema: dict[str, Any], name: str,
+             description: str) -> Turn:
         with provider_errors(self._anthropic, self.label):
             response = self._client.messages.create(
                 model=self.model,
                 max_tokens=self.max_tokens,
                 system=system,
-                messages=messages,
+                messages=cast("list[anthropic.types.MessageParam]", messages),
                 tools=[{"name": name, "description": description, "input_schema": schema}],
                 tool_choice={"type": "tool", "name": name},
             )
@@ -56,7 +57,7 @@ class AnthropicMessages(ToolLLM):
             problems.append(f"the answer was cut off at {self.max_tokens} tokens: keep it shorter")
         return Turn(arguments, problems, response.usage.input_tokens, response.usage.output_tokens, reply=response)
 
-    def _retry_messages(self, turn: Turn, feedback: str) -> list[dict]:
+    def _retry_messages(self, turn: Turn, feedback: str) -> list[dict[str, Any]]:
         blocks, results = [], []
         for block in turn.reply.content:
             if block.type == "text":

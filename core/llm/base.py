@@ -4,7 +4,7 @@ one re-ask that shows the model its problems. Nothing here imports a provider's 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
@@ -34,7 +34,7 @@ class LLMOutputError(PermanentError):
 
 @dataclass(frozen=True)
 class Completion:
-    data: dict  # the tool's arguments, valid under the schema
+    data: dict[str, Any]  # the tool's arguments, valid under the schema
     input_tokens: int
     output_tokens: int
     provider: str
@@ -44,14 +44,17 @@ class Completion:
 
 class LLM(Protocol):
     provider: str
-    model: str | None  # None: no model, deterministic fixes only
 
-    def complete(self, system: str, prompt: str, schema: dict, *, name: str, description: str) -> Completion: ...
+    @property
+    def model(self) -> str | None: ...  # None: no model, deterministic fixes only
+
+    def complete(self, system: str, prompt: str, schema: dict[str, Any], *, name: str,
+                 description: str) -> Completion: ...
 
 
 # ---- the JSON-schema subset our prompts use ----
 
-_TYPES = {
+_TYPES: dict[str, Callable[[Any], bool]] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
     "string": lambda v: isinstance(v, str),
@@ -70,7 +73,7 @@ def _child(path: str, key: str) -> str:
     return f"{path}.{key}" if key.isidentifier() else f"{path}[{json.dumps(key)}]"
 
 
-def validate(data: Any, schema: dict, path: str = "$") -> list[str]:
+def validate(data: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
     """Problems with `data` under `schema`, each led by its JSON path; [] when valid. Supports type (a name or a
     list), enum, minimum/maximum, minLength/maxLength, properties, required, additionalProperties, items,
     minItems/maxItems; other keywords are ignored."""
@@ -137,8 +140,8 @@ class ToolLLM:
     provider: str
     model: str
 
-    def complete(self, system: str, prompt: str, schema: dict, *, name: str, description: str) -> Completion:
-        messages: list[dict] = [{"role": "user", "content": prompt}]
+    def complete(self, system: str, prompt: str, schema: dict[str, Any], *, name: str, description: str) -> Completion:
+        messages: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
         input_tokens = output_tokens = 0
         for asks in (1, 2):
             turn = self._ask(system, messages, schema, name, description)
@@ -158,10 +161,11 @@ class ToolLLM:
     def label(self) -> str:
         return f"{self.provider} model {self.model}"
 
-    def _ask(self, system: str, messages: list[dict], schema: dict, name: str, description: str) -> Turn:
+    def _ask(self, system: str, messages: list[dict[str, Any]], schema: dict[str, Any], name: str,
+             description: str) -> Turn:
         raise NotImplementedError
 
-    def _retry_messages(self, turn: Turn, feedback: str) -> list[dict]:
+    def _retry_messages(self, turn: Turn, feedback: str) -> list[dict[str, Any]]:
         raise NotImplementedError
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.llm.base import Completion, LLMError
 
 
@@ -9,5 +11,5 @@ class OfflineLLM:
     provider = "offline"
     model: str | None = None
 
-    def complete(self, system: str, prompt: str, schema: dict, *, name: str, description: str) -> Completion:
+    def complete(self, system: str, prompt: str, schema: dict[str, Any], *, name: str, description: str) -> Completion:
         raise LLMError("no model is configured (MEMFIX_LLM_PROVIDER=offline)")

@@ -17,7 +17,7 @@ OPENAI_BASE_URL = "https://api.openai.com/v1"  # explicit, so the SDK never pick
 LOCAL_API_KEY = "unused"  # most local servers ignore the key, but the SDK insists on one
 
 
-def strict_compatible(schema: dict) -> bool:
+def strict_compatible(schema: dict[str, Any]) -> bool:
     """OpenAI's strict mode rejects a schema unless every object is closed and lists all its properties as required."""
     properties = schema.get("properties", {})
     if "properties" in schema or schema.get("type") == "object":
@@ -58,7 +58,8 @@ class OpenAIChat(ToolLLM):
             api_key, base_url, timeout, max_retries,
             missing=LLMError(f"the {provider} provider needs the openai package: pip install 'memfix[llm]'"))
 
-    def _ask(self, system: str, messages: list[dict], schema: dict, name: str, description: str) -> Turn:
+    def _ask(self, system: str, messages: list[dict[str, Any]], schema: dict[str, Any], name: str,
+             description: str) -> Turn:
         strict = self.provider == "openai" and strict_compatible(schema)
         tool = {
             "type": "function",
@@ -77,14 +78,14 @@ class OpenAIChat(ToolLLM):
         usage = response.usage
         tokens = (usage.prompt_tokens, usage.completion_tokens) if usage else (0, 0)  # some local servers omit usage
         if not response.choices:
-            return Turn(None, ["the answer was empty"], *tokens, reply=None)
+            return Turn(None, ["the answer was empty"], tokens[0], tokens[1], reply=None)
         choice = response.choices[0]
         arguments, problems = _arguments(choice.message, name)
         if choice.finish_reason == "length":
             problems.append(f"the answer was cut off at {self.max_tokens} tokens: keep it shorter")
-        return Turn(arguments, problems, *tokens, reply=choice.message)
+        return Turn(arguments, problems, tokens[0], tokens[1], reply=choice.message)
 
-    def _retry_messages(self, turn: Turn, feedback: str) -> list[dict]:
+    def _retry_messages(self, turn: Turn, feedback: str) -> list[dict[str, Any]]:
         message = turn.reply
         calls = (message.tool_calls or []) if message else []
         if not calls:

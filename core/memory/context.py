@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from core.memory.sanitize import escape_braces
 from core.models import Insight
@@ -52,7 +52,7 @@ class PromptSections:
     memory: str = ""
     healing: str = ""
     patterns: str = ""
-    learnings: list = field(default_factory=list)  # the SearchHits injected, for PR bodies and replies
+    learnings: list[Any] = field(default_factory=list)  # the SearchHits injected, for PR bodies and replies
 
     def shown(self) -> dict[str, str]:
         """The sections exactly as the prompt carries them (braces escaped), by title: stored with the attempt."""

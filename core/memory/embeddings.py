@@ -25,7 +25,8 @@ class EmbeddingError(PermanentError):
 
 
 class Embedder(Protocol):
-    model: str | None  # None: no provider, insights are stored without vectors
+    @property
+    def model(self) -> str | None: ...  # None: no provider, insights are stored without vectors
 
     def embed(self, texts: list[str]) -> list[list[float]]: ...
 

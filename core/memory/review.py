@@ -142,7 +142,7 @@ class ReviewSteps:
                           f"(provider `{self.llm.provider}`, model `{self.llm.model}`)", results)
         return self._save_points(job.tenant_id, job.repo, review_points(texts), source, "the review and discussion")
 
-    def _policy(self, job: CommandJob, verb: str, codes_text: str, source: str) -> JobResult:
+    def _policy(self, job: CommandJob, verb: str, codes_text: str, source: str | None) -> JobResult:
         """A person's decision on a rule: proposed again here (its holds lifted), or held back."""
         codes = list(dict.fromkeys(c.upper() for c in re.split(r"[\s,]+", codes_text) if c))
         if bad := [c for c in codes if not re.fullmatch(r"[A-Z]{1,8}[0-9]{1,4}", c)]:
@@ -157,7 +157,7 @@ class ReviewSteps:
                          [f"decision `insight:{i}`; `/remember decision enable {c}` or `/forget insight:{i}` undoes it"
                           for i, c in zip(ids, codes, strict=True)])
 
-    def _model_points(self, repo: str, texts: list[str], source: str) -> list[Insight]:
+    def _model_points(self, repo: str, texts: list[str], source: str | None) -> list[Insight]:
         """The review's key points as insights, extracted by the model from text it is told is data."""
         material = escape_braces("\n\n---\n\n".join(t.strip()[:4000] for t in texts if t.strip()))[:16000]
         completion = self.llm.complete(
@@ -180,7 +180,8 @@ class ReviewSteps:
         return self._save_points(job.tenant_id, job.repo, review_points([job.body]), source,
                                  f"@{job.author}'s approval")
 
-    def _save_points(self, tenant_id: int, repo: str, points: list[str], source: str, where: str) -> JobResult:
+    def _save_points(self, tenant_id: int, repo: str, points: list[str], source: str | None,
+                    where: str) -> JobResult:
         if not points:
             return JobResult(f"No key points found in {where}; nothing was saved.")
         results = []
@@ -228,9 +229,9 @@ def recall(insights: Insights, entries: Entries, tenant_id: int, query: str, *, 
            k: int = 5) -> list[RecallHit]:
     """Both layers of one repository's memory: insights by hybrid search, knowledge-base entries by full text,
     each labelled. `repository` None searches the whole installation (an operator's explicit `--all`)."""
-    hits = [RecallHit("insight", h.insight.id, h.score, h.insight.title, h.insight.label, h.insight.detail,
+    hits = [RecallHit("insight", h.insight.id or 0, h.score, h.insight.title, h.insight.label, h.insight.detail,
                       h.insight.repository) for h in insights.search(tenant_id, query, repository=repository, k=k)]
-    hits += [RecallHit("entry", e.id, score, e.title, "", e.content[:200], e.repository)
+    hits += [RecallHit("entry", e.id or 0, score, e.title, "", e.content[:200], e.repository)
              for e, score in entries.search(tenant_id, query, repository=repository, limit=k)]
     return hits
 
