@@ -125,6 +125,15 @@ def test_unhandled_events_and_missing_installation_give_reasons():
     assert "installation" in route("issue_comment", P.example("issue_comment", "created"), "d", BOT).reason
 
 
+@pytest.mark.parametrize("event", ["issue_comment", "push"])
+def test_a_repository_event_without_a_repository_is_refused_by_name(event):
+    p = P.issue_comment("/autofix", installation=7, repo="o/r") if event == "issue_comment" else \
+        P.push(installation=7, repo="o/r", commits=[{"added": ["a.py"], "modified": [], "removed": []}])
+    del p["repository"]
+    routed = route(event, p, "d", BOT)
+    assert routed.job is None and routed.reason == "no repository in payload"
+
+
 # ---- the repository's CI on memfix's branches ----
 
 def _ci(event: str, action: str | None, branch: str, **changes) -> dict:
