@@ -74,10 +74,11 @@ class RepoConfig:
     extend_rules: tuple[str, ...] = ()  # `rules: extend:` proposed beyond what the team's linters select
 
     def enabled(self, pipeline: str) -> bool:
-        return getattr(self, _pipeline(pipeline))
+        return bool(getattr(self, _pipeline(pipeline)))
 
     def rules(self, pipeline: str) -> tuple[str, ...]:
-        return getattr(self, f"{_pipeline(pipeline)}_rules")
+        rules: tuple[str, ...] = getattr(self, f"{_pipeline(pipeline)}_rules")
+        return rules
 
     def ignored(self, path: str) -> bool:
         parts = PurePosixPath(path.replace("\\", "/").removeprefix("./")).parts

@@ -121,10 +121,10 @@ def _texts_read_as_code(source: Source) -> Iterable[tuple[str, str]]:
     for annotation in _annotations(source):
         for text in (c.value for c in ast.walk(annotation) if isinstance(c, ast.Constant) and isinstance(c.value, str)):
             yield "a string annotation", text
-    for node in source.of(ast.Call) if any(mark in source.text for mark in _TEST_MARKS) else ():
-        if _called(node) in _TEST_MARKS:
-            for text in (a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)):
-                yield f"a pytest `{_called(node)}` condition", text
+    for call in source.of(ast.Call) if any(mark in source.text for mark in _TEST_MARKS) else ():
+        if _called(call) in _TEST_MARKS:
+            for text in (a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)):
+                yield f"a pytest `{_called(call)}` condition", text
     for line in source.lines:
         if "type:" in line and (match := _TYPE_COMMENT.search(line)):
             yield "a type comment", match[1]
@@ -142,7 +142,7 @@ def _annotations(source: Source) -> Iterable[ast.AST]:
                                                args.kwarg] if a is not None and a.annotation is not None)
             if node.returns is not None:
                 yield node.returns
-        else:
+        elif isinstance(node, ast.AnnAssign):
             yield node.annotation
             if node.value is not None and "TypeAlias" in ast.unparse(node.annotation):
                 yield node.value  # `Json: TypeAlias = "dict[str, Json]"`
@@ -167,15 +167,15 @@ def _acting_imports(source: Source, dropped: set[str]) -> Iterable[tuple[str, st
         if imports & dropped and (node.name.startswith("test_import")
                                   or all(isinstance(s, (ast.Import, ast.ImportFrom, ast.Pass)) for s in body)):
             yield min(imports & dropped), f"in `{node.name}`, a test whose point is that the import works"
-    for node in source.of(ast.Import, ast.ImportFrom):
-        names = bound([node]) & dropped
+    for imp in source.of(ast.Import, ast.ImportFrom):
+        names = bound([imp]) & dropped
         if not names:
             continue
-        above = lines[node.lineno - 2].strip() if node.lineno >= 2 else ""
+        above = lines[imp.lineno - 2].strip() if imp.lineno >= 2 else ""
         if above.startswith("#") and (any(n in above for n in names) or _EXPLAINS.search(above)):
             yield min(names), f"that the comment above it explains (`{above[:60]}`)"
-        modules = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-            [node.module or "", *(a.name for a in node.names)]
+        modules = [a.name for a in imp.names] if isinstance(imp, ast.Import) else \
+            [imp.module or "", *(a.name for a in imp.names)]
         if any(m.split(".")[-1].startswith("test") for m in modules if m):
             yield min(names), "of a test module (importing it collects or registers its tests)"
 

@@ -16,6 +16,7 @@ import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
@@ -214,7 +215,7 @@ def _linter_rules(texts: dict[str, str | None], read: Read | None) -> TeamRules:
     if not ruff:
         return _flake8_and_pylint(texts)
     ruff = _extended(ruff, read)
-    lint = ruff.get("lint") if isinstance(ruff.get("lint"), dict) else {}
+    lint: dict[str, Any] = ruff["lint"] if isinstance(ruff.get("lint"), dict) else {}
     chosen = [*_strings(lint.get("select")), *_strings(ruff.get("select"))] or list(RUFF_DEFAULT_SELECT)
     chosen += [*_strings(ruff.get("extend-select")), *_strings(lint.get("extend-select"))]
     ignore = [*_strings(ruff.get("ignore")), *_strings(lint.get("ignore")), *_strings(ruff.get("extend-ignore")),
@@ -230,7 +231,7 @@ def _linter_rules(texts: dict[str, str | None], read: Read | None) -> TeamRules:
                      select=tuple(dict.fromkeys(c for c in chosen if _rule(c))))
 
 
-def _extended(config: dict, read: Read | None, depth: int = 0) -> dict:
+def _extended(config: dict[str, Any], read: Read | None, depth: int = 0) -> dict[str, Any]:
     """ruff's `extend = "path"`: the named configuration first, this one's settings over it (followed a few deep,
     inside the repository only)."""
     target = config.get("extend")
@@ -306,7 +307,8 @@ def _collect_ignore(conftest: str | None) -> list[str]:
     for node in ast.walk(tree):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
             if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
-        if any(getattr(t, "id", "") in ("collect_ignore", "collect_ignore_glob") for t in targets) and node.value:
+        if any(getattr(t, "id", "") in ("collect_ignore", "collect_ignore_glob") for t in targets) \
+                and isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value:
             found += [c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
     return found
 
@@ -362,7 +364,7 @@ def _codes(value: str | None) -> list[str]:
 MAX_TOML_CHARS = 1024 * 1024
 
 
-def _toml_file(text: str | None) -> dict:
+def _toml_file(text: str | None) -> dict[str, Any]:
     """A project file as TOML, or nothing: what cannot be read (too large, nested past the interpreter's recursion,
     an integer longer than Python converts) tells memfix nothing, and the run goes on without it."""
     if not text or len(text) > MAX_TOML_CHARS:
@@ -373,7 +375,7 @@ def _toml_file(text: str | None) -> dict:
         return {}
 
 
-def _ruff_table(texts: dict[str, str | None]) -> dict:
+def _ruff_table(texts: dict[str, str | None]) -> dict[str, Any]:
     """ruff's own precedence: .ruff.toml, then ruff.toml, then [tool.ruff] in pyproject.toml."""
     for name in (".ruff.toml", "ruff.toml"):
         if texts.get(name) is not None:
@@ -437,7 +439,7 @@ def _oldest(spec: str) -> tuple[int, int] | None:
 def _from_classifiers(classifiers: object) -> tuple[int, int] | None:
     if not isinstance(classifiers, list):
         return None
-    versions = [tuple(map(int, m.groups())) for c in classifiers if isinstance(c, str)
+    versions = [(int(m[1]), int(m[2])) for c in classifiers if isinstance(c, str)
                 and (m := re.fullmatch(r"Programming Language :: Python :: (\d)\.(\d+)", c.strip()))]
     return min(versions) if versions else None
 

@@ -61,8 +61,8 @@ def ruff_patches(ruff: Ruff, root: Path, findings: Mapping[str, list[Finding]],
         groups[tuple(sorted(_codes(items)))].append(path)
     with ThreadPoolExecutor(max(1, min(len(groups), _PARALLEL_FIXES)), thread_name_prefix="memfix-fix") as pool:
         fixed = [*pool.map(lambda group: ruff.fix_many(root, group[1], group[0]), groups.items())]
-    for updated in fixed:
-        for path, text in updated.items():
+    for texts in fixed:
+        for path, text in texts.items():
             try:
                 original = inside(Path(root), path).read_bytes().decode("utf-8")
             except UnicodeDecodeError:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from core.models import Patch
 
@@ -22,7 +23,7 @@ class Suggestion:
     end_line: int
     replacement: list[str]
 
-    def comment(self) -> dict:
+    def comment(self) -> dict[str, Any]:
         """A review comment for `POST /pulls/{n}/reviews`."""
         fence = _fence(self.replacement)
         body = "\n".join([f"{fence}suggestion", *self.replacement, fence])

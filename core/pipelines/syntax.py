@@ -10,9 +10,10 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TypeVar
+from typing import Any, TypeVar, overload
 
 Node = TypeVar("Node", bound=ast.AST)
+Other = TypeVar("Other", bound=ast.AST)
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")  # where statements hold statements
 _RECENT = 16  # one patch's original and updated text, read by every check in turn, and a few more
 
@@ -21,7 +22,7 @@ _RECENT = 16  # one patch's original and updated text, read by every check in tu
 class Source:
     text: str
     tree: ast.Module
-    _kinds: dict[tuple[type, ...], list] = field(default_factory=dict, repr=False)
+    _kinds: dict[tuple[type, ...], list[Any]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def nodes(self) -> list[ast.AST]:
@@ -41,7 +42,14 @@ class Source:
                 stack.extend(reversed(getattr(node, name, None) or ()))
         return found
 
-    def of(self, *kinds: type[Node]) -> list[Node]:
+    @overload
+    def of(self, kind: type[Node], /) -> list[Node]: ...
+    @overload
+    def of(self, kind: type[Node], other: type[Other], /) -> list[Node | Other]: ...
+    @overload
+    def of(self, *kinds: type[ast.AST]) -> list[ast.AST]: ...
+
+    def of(self, *kinds: type[ast.AST]) -> list[Any]:
         """The nodes of these kinds (kept: the checks ask for the same kinds again). Statement kinds are found
         without walking expressions."""
         if kinds not in self._kinds:
