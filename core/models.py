@@ -10,7 +10,7 @@ import uuid
 from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, date, datetime
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 COMMANDS = ("autofix", "refactor", "remember", "recall", "forget", "refine")
 
@@ -44,7 +44,7 @@ class Job:
     repo: str | None  # owner/name, None for installation-wide jobs
     repo_id: int | None = None  # the repository's GitHub id: what memory is kept by (a name can change hands)
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.kind:
             _JOB_TYPES[cls.kind] = cls
@@ -460,8 +460,8 @@ class Finding:
         return self.code, self.message
 
 
-class _Matching(difflib.SequenceMatcher):
-    def get_opcodes(self) -> list[tuple[str, int, int, int, int]]:
+class _Matching(difflib.SequenceMatcher[str]):
+    def get_opcodes(self) -> list[tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]]:
         return list(super().get_opcodes())  # get_grouped_opcodes edits the list it is given: keep the kept one whole
 
 
