@@ -96,7 +96,7 @@ def test_curation_needs_the_csrf_token_and_goes_through_the_commands(serve, tena
         assert services.insights.get(tenant_id, insight_id).title == "SQL from f-strings in login"
         gone = web.post(f"{base}/insights/{insight_id}", data={"action": "forget", "csrf": csrf(page)})
         assert f"Forgot insight {insight_id}" in gone.text and services.insights.get(tenant_id, insight_id) is None
-        log = [(c["actor"], c["action"]) for c in services.dashboard.curations(tenant_id, REPO)]
+        log = [(c.actor, c.action) for c in services.dashboard.curations(tenant_id, REPO)]
         assert log == [("local", "forget"), ("local", "edit"), ("local", "remember")]
 
 
