@@ -146,8 +146,7 @@ class Dashboard:
         rules = [RuleStanding(c, records.get(c), holds.get(c)) for c in sorted({*records, *holds})]
         searched = bool(query.strip())
         if searched:
-            insights = o.insights.listed(tenant, [h.insight.id for h in o.insights.search(
-                tenant, query, repository=repo, insight_type=filters.get("type"), k=PAGE)])
+            insights = o.insights.found(tenant, query, repository=repo, insight_type=filters.get("type"), k=PAGE)
         else:
             insights = o.insights.listing(tenant, [repo], insight_type=filters.get("type"),
                                           severity=filters.get("severity"), category=filters.get("category"),

@@ -395,12 +395,15 @@ class Insights:
                 {"r": repos, "t": insight_type, "s": severity, "c": category, "n": limit}).fetchall()
         return [_listed(r) for r in rows]
 
-    def listed(self, tenant_id: int, ids: list[int]) -> list[ListedInsight]:
-        """The insights with these ids, in the order given (a search's ranking)."""
+    def found(self, tenant_id: int, query: str, *, repository: str, insight_type: str | None = None,
+              k: int = 50) -> list[ListedInsight]:
+        """The hybrid search's hits in one repository as a list shows them, best first."""
+        ids = [h.insight.id for h in self.search(tenant_id, query, repository=repository, insight_type=insight_type,
+                                                 k=k)]
         with self.db.tenant(tenant_id) as conn:
             rows = conn.execute(f"SELECT {_LISTED} FROM workflow_insights WHERE id = ANY(%s)", (ids,)).fetchall()
-        order = {i: n for n, i in enumerate(ids)}
-        return sorted((_listed(r) for r in rows), key=lambda i: order[i.id])
+        rank = {i: n for n, i in enumerate(ids)}
+        return [_listed(r) for r in sorted(rows, key=lambda r: rank[r["id"]])]
 
     def titles(self, tenant_id: int, repos: list[str], limit: int) -> list[str]:
         """The titles of these repositories' newest insights, newest first."""
