@@ -95,10 +95,11 @@ class Tenants:
             cur = conn.execute("DELETE FROM installations WHERE tenant_id = %s", (tenant_id,))
             return cur.rowcount
 
-    def repositories(self, tenant_id: int) -> list[str]:
+    def repositories(self, tenant_id: int, *, removed: bool = False) -> list[str]:
+        """The installation's repositories by name; `removed`: those taken out of it too (their memory is kept)."""
         with self.db.tenant(tenant_id) as conn:
             return [r["full_name"] for r in conn.execute(
-                "SELECT full_name FROM repositories WHERE removed_at IS NULL ORDER BY full_name")]
+                "SELECT full_name FROM repositories WHERE %s OR removed_at IS NULL ORDER BY full_name", (removed,))]
 
 
 def _move(conn: Connection, old: str, new: str) -> None:

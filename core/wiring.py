@@ -129,13 +129,21 @@ class Services:
 
     @cached_property
     def dashboard(self):
-        from core.dashboard import Dashboard
+        from core.dashboard import Dashboard, Owners
 
-        return Dashboard(self.db, self.insights, self.policy, self.commands.handle)
+        owners = Owners(self.tenants, self.runs, self.proposals, self.breakers, self.healing, self.insights,
+                        self.entries, self.curations)
+        return Dashboard(owners, self.policy, self.commands.handle, self.review_steps)
+
+    @cached_property
+    def curations(self):
+        from core.curations import Curations
+
+        return Curations(self.db)
 
     @cached_property
     def sessions(self):
-        from core.dashboard import Sessions
+        from core.sessions import Sessions
 
         return Sessions(self.db)
 
@@ -143,9 +151,27 @@ class Services:
     def policy(self):
         from core.pipelines.policy import Policy
 
-        return Policy(self.db, self.insights)
+        return Policy(self.db, self.insights, self.proposals)
 
     # ---- pipelines ----
+
+    @cached_property
+    def runs(self):
+        from core.pipelines.runs import RunLog
+
+        return RunLog(self.db)
+
+    @cached_property
+    def proposals(self):
+        from core.pipelines.proposals import Proposals
+
+        return Proposals(self.db)
+
+    @cached_property
+    def breakers(self):
+        from core.pipelines.breaker import Breakers
+
+        return Breakers(self.db)
 
     @cached_property
     def llm(self):
@@ -155,17 +181,15 @@ class Services:
 
     @cached_property
     def pipeline_runner(self):
-        from core.pipelines.breaker import Breakers
         from core.pipelines.detect import Ruff
         from core.pipelines.learn import Learner
         from core.pipelines.runner import Limits, PipelineRunner
-        from core.pipelines.runs import RunLog
 
         s, ruff = self.settings, Ruff()
         return PipelineRunner(
-            ruff=ruff, llm=self.llm, context=self.prompt_context, healing=self.healing, breakers=Breakers(self.db),
-            runs=RunLog(self.db), learner=Learner(self.insights, self.db, s.github_web_url, self.policy,
-                                                  ruff.rule_words),
+            ruff=ruff, llm=self.llm, context=self.prompt_context, healing=self.healing, breakers=self.breakers,
+            runs=self.runs, learner=Learner(self.insights, self.proposals, self.policy, s.github_web_url,
+                                            ruff.rule_words),
             limits=Limits(max_attempts=s.pipeline_max_attempts, backoff_seconds=s.pipeline_backoff_seconds,
                           prompt_token_budget=s.prompt_token_budget, max_prs_cap=s.max_prs_per_run,
                           promote_threshold=s.promote_threshold),
@@ -174,10 +198,9 @@ class Services:
     @cached_property
     def pipelines(self):
         from core.llm import llm_from_settings
-        from core.pipelines.publish import Proposals
         from core.pipelines.service import PipelineService
 
-        return PipelineService(self.pipeline_runner, Proposals(self.db), self.github, self.llm,
+        return PipelineService(self.pipeline_runner, self.proposals, self.github, self.llm,
                                lambda provider, model: llm_from_settings(self.settings, provider=provider, model=model),
                                self.settings.github_web_url, lambda name, value: self.metric(name, value),
                                self.settings.repository_choices, self.settings.app_slug, self.settings.ci_wait_hours)

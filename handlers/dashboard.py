@@ -43,6 +43,7 @@ from core.errors import MemfixError
 
 if TYPE_CHECKING:
     from core.dashboard import Dashboard
+    from core.models import JobResult
     from core.settings import Settings
     from core.wiring import Services
 
@@ -140,7 +141,7 @@ def who() -> None:
         g.who, g.access = "local", {site().settings.local_installation: None}  # None: every repository, with write
     elif sid := session.get("sid"):
         if found := site().services.sessions.load(sid):
-            g.who, g.access = found
+            g.who, g.access = found.login, found.access
         else:
             g.stale = True  # what GitHub said lapsed (an hour): ask again before showing anything
     if request.method == "POST" and not hmac.compare_digest(request.form.get("csrf", ""), g.csrf):
@@ -296,7 +297,7 @@ def run(run_id: int) -> Any:
     board = site().board
     tenant = board.run_installation(run_id, sorted(g.access))
     view = board.run(tenant, run_id) if tenant is not None else None
-    if view is None or not visible(tenant, view.run["repository"]):
+    if view is None or not visible(tenant, view.run.repository):
         abort(404)
     return page("run.html", view=view)
 
@@ -305,7 +306,7 @@ def run(run_id: int) -> Any:
 @signed_in
 def health(installation: int) -> Any:
     board = site().board
-    repos = board.installation(installation, lambda repo: visible(installation, repo)).repositories
+    repos = board.repositories(installation, lambda repo: visible(installation, repo))
     return page("health.html", view=board.health(installation, repos), may_administer=administers(installation))
 
 
@@ -335,16 +336,10 @@ def insight(installation: int, repo: str, insight: int) -> Any:
     return redirect(url_for("dashboard.repository", installation=installation, repo=repo))
 
 
-def _edit(installation: int, repo: str, insight: int) -> str:
-    board = site().board
-    edited = board.insights.edit(installation, insight, repository=repo,
-                                 title=request.form.get("title", "")[:300],
-                                 detail=request.form.get("detail", "")[:4000],
-                                 suggestion=request.form.get("suggestion", "")[:2000])
-    if edited is None:
-        return f"there is no insight {insight} in this repository's memory"
-    board.record(installation, repo, g.who, "edit", f"insight:{insight}")
-    return f"Edited insight {insight}."
+def _edit(installation: int, repo: str, insight: int) -> JobResult:
+    return site().board.edit(installation, repo, g.who, insight, title=request.form.get("title", "")[:300],
+                             detail=request.form.get("detail", "")[:4000],
+                             suggestion=request.form.get("suggestion", "")[:2000])
 
 
 @bp.post("/installations/<int:installation>/reembed")

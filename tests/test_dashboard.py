@@ -94,10 +94,60 @@ def test_curation_needs_the_csrf_token_and_goes_through_the_commands(serve, tena
         web.post(f"{base}/insights/{insight_id}", data={"action": "edit", "csrf": csrf(page), "title": "SQL from "
                  "f-strings in login", "detail": "use parameters", "suggestion": ""})
         assert services.insights.get(tenant_id, insight_id).title == "SQL from f-strings in login"
+        empty = web.post(f"{base}/insights/{insight_id}", data={"action": "edit", "csrf": csrf(page), "title": " ",
+                                                                "detail": "", "suggestion": ""})
+        assert "Not done: could not save that insight: title is empty" in empty.text  # said, not a 500
+        unknown = web.post(f"{base}/insights/{insight_id + 1000}", data={"action": "edit", "csrf": csrf(page),
+                                                                        "title": "x", "detail": "", "suggestion": ""})
+        assert f"Not done: there is no insight {insight_id + 1000} in this" in unknown.text
+        assert services.insights.get(tenant_id, insight_id).title == "SQL from f-strings in login"
         gone = web.post(f"{base}/insights/{insight_id}", data={"action": "forget", "csrf": csrf(page)})
         assert f"Forgot insight {insight_id}" in gone.text and services.insights.get(tenant_id, insight_id) is None
-        log = [(c["actor"], c["action"]) for c in services.dashboard.curations(tenant_id, REPO)]
-        assert log == [("local", "forget"), ("local", "edit"), ("local", "remember")]
+        log = [(c.actor, c.action) for c in services.dashboard.curations(tenant_id, REPO)]
+        assert log == [("local", "forget"), ("local", "edit"), ("local", "remember")]  # not done: not recorded
+
+
+def test_every_list_of_every_page_shows_its_rows(serve, tenant_id):
+    """Rows of each table the pages read, through their owners: breakers, action points, letters, envelopes, ring
+    reads, the rules a run chose, PR outcomes per week."""
+    from datetime import date
+
+    from core.models import MemoryEntry
+
+    services = serve.services
+    _, run_id = seed(services, tenant_id)
+    other = services.insights.save(tenant_id, Insight(repository="acme/web", insight_type="solution",
+                                                      category="security", title="Parameterised queries")).insight
+    with services.db.tenant(tenant_id) as conn:  # what cross-project detection leaves behind
+        conn.execute("INSERT INTO action_points (tenant_id, source_insight_id, source_repository, target_repository,"
+                     " similarity) VALUES (%s, %s, 'acme/web', %s, 0.9)", (tenant_id, other.id, REPO))
+    services.tenants.register(tenant_id, "acme", ((7, "acme/web"),))  # a repository of the installation
+    for _ in range(3):
+        services.breakers.record(tenant_id, REPO, "autofix", "syntax")
+    run = services.runs.start(RunRequest(tenant_id, REPO, "autofix", "push"), provider="offline", model=None)
+    services.runs.chose(run, ["F401", "E711"], "ruff.toml", ["B006"])
+    services.healing.recent(tenant_id, REPO)  # a ring read, counted with the next envelope
+    services.healing.record(tenant_id, Envelope(repository=REPO, status="RETRY", run_id=str(run.id),
+                                                error_message="E711 still present", error_hash="f" * 64))
+    for n, state in enumerate(("open", "merged", "closed")):
+        services.proposals.save(tenant_id, repository=REPO, pipeline="autofix", fingerprint=f"fp{n}", path="app.py",
+                                branch=f"memfix/autofix/app-{n}", base_branch="main", pr_number=10 + n, state=state,
+                                finding_codes=["F401"], ci_failures=int(state == "closed"))
+    services.entries.add(tenant_id, MemoryEntry(title="Pager rotation", content="weekly", source="github",
+                                                repository=REPO, letter_date=date(2024, 3, 1),
+                                                source_ref=f"github://{REPO}/.memory/letter_20240301_q1x9.md"))
+    with client() as web:
+        home = web.get(f"{serve.url}/installations/{tenant_id}").text
+        assert '<td class="bad">open</td>' in home  # the breaker
+        assert "<td>acme/api</td><td>acme/web</td><td>Parameterised queries</td>" in home  # the action point
+        assert "<td>2</td><td>3</td><td>1</td><td>1</td><td>1</td><td>0.33</td>" in home  # runs, PRs, outcomes
+        page = html.unescape(web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text)
+        assert "<code>F401, E711</code></td><td>ruff.toml; beyond it" in page and "<code>B006</code>" in page
+        assert "1 merged, 1 closed, 1 failed CI in this repository" in page  # the rule's record
+        assert "entry:" in page and "Pager rotation" in page and "2024-03-01 github://acme/api/.memory/" in page
+        assert "E711 still present <code>ffffffffff</code>" in page and f'href="/runs/{run_id}"' in page
+        health = web.get(f"{serve.url}/installations/{tenant_id}/health").text
+        assert "<td>acme/api</td><td>0</td><td>1</td><td>0%</td>" in health
 
 
 # ---- sign-in with GitHub ----

@@ -146,8 +146,8 @@ def test_cross_project_action_point_once(insights, tenant_id):
                                          severity="high"))
     [point_id] = high.action_points
     [point] = insights.action_points(tenant_id)
-    assert (point["id"], point["target_repository"], point["source_repository"]) == (point_id, "acme/web", REPO)
-    assert point["similarity"] >= 0.65
+    assert (point.id, point.target_repository, point.source_repository) == (point_id, "acme/web", REPO)
+    assert point.similarity >= 0.65
     again = insights.save(tenant_id, pain("Secrets committed in config files", "seen again", severity="high"))
     assert again.merged and again.action_points == []
     assert len(insights.action_points(tenant_id)) == 1

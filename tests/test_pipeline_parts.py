@@ -507,7 +507,7 @@ def test_offline_run_fixes_and_verifies_ruff_only_files_in_batches(services, ten
     assert runner.ruff.count("--output-format") == 2  # the scan and ONE verification run
     assert runner.ruff.count("--fix") == 1  # the scan's edits are applied in-process; one run: the fixpoint
     assert progress == [("scanned", 4, 4), *(("fixing", i, 4) for i in range(1, 5))]
-    assert runner.runs.get(tenant_id, report.run_id)["phase"] == "done"
+    assert runner.runs.get(tenant_id, report.run_id).phase == "done"
 
 
 def test_a_model_file_sees_the_attempts_on_files_before_it_and_none_after(services, tenant_id, tmp_path):

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from core.memory.embeddings import NoEmbedder
 from core.memory.insights import Insights
 from core.pipelines.confidence import Record
 from core.pipelines.policy import Policy, hold_reason, records_from
+from core.pipelines.proposals import ProposalOutcome
 
 REPO = "acme/policy"
 
 
-def row(codes, state="open", ci_failures=0, ci_passes=0, refines=0, updated_at=None):
-    return {"finding_codes": codes, "state": state, "ci_failures": ci_failures, "ci_passes": ci_passes,
-            "refines": refines, "updated_at": updated_at}
+def row(codes, state="open", ci_failures=0, ci_passes=0, refines=0):
+    return ProposalOutcome(tuple(codes), state, datetime.now(UTC), ci_failures, ci_passes, refines)
 
 
 def test_a_closed_pr_is_blamed_on_the_rules_never_merged_here():

@@ -42,6 +42,8 @@ WHERE numnode(q.q) > 0 AND search_vector @@ q.q
 ORDER BY score DESC, id DESC
 LIMIT %(limit)s
 """
+NEWEST_ENTRIES = (f"SELECT {_COLUMNS} FROM memory_entries WHERE repository = %(repository)s"
+                  " ORDER BY letter_date DESC NULLS LAST, id DESC LIMIT %(limit)s")
 COUNT_ENTRIES = (
     "SELECT count(*) AS n FROM memory_entries"
     " WHERE %(repository)s::text IS NULL OR repository = %(repository)s::text"
@@ -104,6 +106,12 @@ class Entries:
                 SEARCH_ENTRIES, {"query": query, "repository": repository, "limit": limit}
             ).fetchall()
         return [(_entry({k: v for k, v in row.items() if k != "score"}), float(row["score"])) for row in rows]
+
+    def newest(self, tenant_id: int, repository: str, limit: int) -> list[MemoryEntry]:
+        """One repository's entries, the newest letters first (entries with no letter date after them)."""
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(NEWEST_ENTRIES, {"repository": repository, "limit": limit}).fetchall()
+        return [_entry(r) for r in rows]
 
     def count(self, tenant_id: int, repository: str | None = None) -> int:
         with self.db.tenant(tenant_id) as conn:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field, fields, replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from pgvector import Vector
@@ -164,6 +165,34 @@ class SaveResult:
 
 
 @dataclass(frozen=True)
+class ListedInsight(Insight):
+    """An insight as a list of them shows it: whether it has a vector (of any model), and when it last changed."""
+
+    embedded: bool = False
+    updated_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ActionPoint:
+    """Something learned in one repository that concerns another of the installation (cross-project detection or a
+    learned hold offered elsewhere)."""
+
+    id: int
+    source_insight_id: int
+    source_repository: str
+    target_repository: str
+    target_insight_id: int | None
+    similarity: float
+    status: str  # open | done | dismissed
+    created_at: datetime
+    title: str | None = None  # the source insight's, where it was read with it
+
+
+_LISTED = _INSIGHT + ", embedding IS NOT NULL AS embedded, updated_at"
+_POINT = ", ".join(f"a.{f.name}" for f in fields(ActionPoint) if f.name != "title")
+
+
+@dataclass(frozen=True)
 class SearchSettings:
     vector_weight: float = 0.7
     text_weight: float = 0.3
@@ -182,6 +211,10 @@ def _insight(row: dict[str, Any]) -> Insight:
     values = {k: v for k, v in row.items() if k in _FIELDS}
     values["tags"] = tuple(values.get("tags") or ())
     return Insight(**values)
+
+
+def _listed(row: dict[str, Any]) -> ListedInsight:
+    return ListedInsight(**{**row, "tags": tuple(row["tags"])})
 
 
 class Insights:
@@ -351,12 +384,61 @@ class Insights:
                                 " AND (%(r)s::text IS NULL OR repository = %(r)s::text)",
                                 {"id": insight_id, "r": repository}).rowcount == 1
 
-    def action_points(self, tenant_id: int, repository: str | None = None) -> list[dict]:
+    def listing(self, tenant_id: int, repos: list[str], *, insight_type: str | None = None,
+                severity: str | None = None, category: str | None = None, limit: int = 50) -> list[ListedInsight]:
+        """These repositories' insights, most recently saved or reinforced first; each filter None means any."""
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(
+                f"SELECT {_LISTED} FROM workflow_insights WHERE repository = ANY(%(r)s)"
+                " AND (%(t)s::text IS NULL OR insight_type = %(t)s) AND (%(s)s::text IS NULL OR severity = %(s)s)"
+                " AND (%(c)s::text IS NULL OR category = %(c)s) ORDER BY updated_at DESC, id DESC LIMIT %(n)s",
+                {"r": repos, "t": insight_type, "s": severity, "c": category, "n": limit}).fetchall()
+        return [_listed(r) for r in rows]
+
+    def found(self, tenant_id: int, query: str, *, repository: str, insight_type: str | None = None,
+              k: int = 50) -> list[ListedInsight]:
+        """The hybrid search's hits in one repository as a list shows them, best first."""
+        ids = [h.insight.id for h in self.search(tenant_id, query, repository=repository, insight_type=insight_type,
+                                                 k=k)]
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(f"SELECT {_LISTED} FROM workflow_insights WHERE id = ANY(%s)", (ids,)).fetchall()
+        rank = {i: n for n, i in enumerate(ids)}
+        return [_listed(r) for r in sorted(rows, key=lambda r: rank[r["id"]])]
+
+    def titles(self, tenant_id: int, repos: list[str], limit: int) -> list[str]:
+        """The titles of these repositories' newest insights, newest first."""
+        with self.db.tenant(tenant_id) as conn:
+            return [r["title"] for r in conn.execute(
+                "SELECT title FROM workflow_insights WHERE repository = ANY(%s) ORDER BY id DESC LIMIT %s",
+                (repos, limit)).fetchall()]
+
+    def unembedded(self, tenant_id: int, repos: list[str]) -> int:
+        """How many of these repositories' insights have no vector of the current embedding model."""
         with self.db.tenant(tenant_id) as conn:
             return conn.execute(
-                "SELECT * FROM action_points WHERE (%(r)s::text IS NULL OR target_repository = %(r)s) ORDER BY id",
-                {"r": repository},
-            ).fetchall()
+                "SELECT count(*) AS n FROM workflow_insights WHERE repository = ANY(%s)"
+                " AND (embedding IS NULL OR embedding_model IS DISTINCT FROM %s)",
+                (repos, self.embedder.model)).fetchone()["n"]
+
+    def action_points(self, tenant_id: int, repository: str | None = None) -> list[ActionPoint]:
+        """Every action point for `repository` (None: for any), oldest first."""
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(
+                f"SELECT {_POINT} FROM action_points a WHERE (%(r)s::text IS NULL OR target_repository = %(r)s)"
+                " ORDER BY id", {"r": repository}).fetchall()
+        return [ActionPoint(**r) for r in rows]
+
+    def open_action_points(self, tenant_id: int, repos: list[str], limit: int) -> list[ActionPoint]:
+        """The open action points among these repositories, newest first, with their source insight's title: only
+        those whose source is among them too (where it came from is as private as that repository)."""
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(
+                f"SELECT {_POINT}, wi.title FROM action_points a JOIN workflow_insights wi"
+                " ON wi.tenant_id = a.tenant_id AND wi.id = a.source_insight_id"
+                " WHERE a.status = 'open' AND a.target_repository = ANY(%(r)s)"
+                " AND a.source_repository = ANY(%(r)s)"
+                " ORDER BY a.id DESC LIMIT %(n)s", {"r": repos, "n": limit}).fetchall()
+        return [ActionPoint(**r) for r in rows]
 
     def edit(self, tenant_id: int, insight_id: int, *, repository: str, title: str, detail: str,
              suggestion: str) -> Insight | None:

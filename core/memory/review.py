@@ -1,4 +1,4 @@
-"""Review steps and memory commands: `/remember`, approved reviews, `/recall`, `/forget`.
+"""Review steps and memory commands: `/remember`, approved reviews, `/recall`, `/forget`, and the dashboard's edit.
 
 Comment and review text is data: it becomes insight fields, never instructions to anything.
 """
@@ -201,6 +201,19 @@ class ReviewSteps:
             return JobResult(f"Nothing in memory matches “{_quote(query)}”.")
         return JobResult(f"Best matches for “{_quote(query)}”:",
                          [f"`{h.layer}:{h.id}` score {h.score:.2f} — {h.text}" for h in hits])
+
+    def edit(self, tenant_id: int, repo: str, insight_id: int, *, title: str, detail: str,
+             suggestion: str) -> JobResult:
+        """A person's correction of one of this repository's insights (the dashboard's edit): validated like a new
+        one, embedded again."""
+        try:
+            edited = self.insights.edit(tenant_id, insight_id, repository=repo, title=title, detail=detail,
+                                        suggestion=suggestion)
+        except InsightError as exc:
+            raise PermanentError(f"could not save that insight: {exc}") from exc
+        if edited is None:
+            raise PermanentError(f"there is no insight {insight_id} in this repository's memory")
+        return JobResult(f"Edited insight {insight_id}.")
 
     def forget(self, job: CommandJob) -> JobResult:
         layer, ident = parse_memory_id(job.args)

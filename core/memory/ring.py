@@ -21,7 +21,8 @@ import logging
 import threading
 import time
 from collections import Counter, deque
-from dataclasses import asdict, fields
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, fields, replace
 from datetime import UTC, datetime
 from itertools import islice
 from statistics import fmean
@@ -215,12 +216,41 @@ SELECT id, repository, pipeline, run_id, attempt, patch_id, status, confidence, 
        error_message, error_hash, created_at, path, checks
 FROM healing_envelopes WHERE repository = %s ORDER BY created_at DESC, id LIMIT %s
 """
+# A run's attempts with everything the dashboard shows of them: the model's sections and the diff included.
+_OF_RUN = """
+SELECT id, repository, pipeline, run_id, attempt, patch_id, status, confidence, breaker_state,
+       error_message, error_hash, created_at, path, checks, sections, diff
+FROM healing_envelopes WHERE run_id = %s ORDER BY path, created_at, attempt
+"""
+_RING_READS = """
+SELECT repository, sum(hits) AS hits, sum(misses) AS misses FROM ring_reads
+WHERE day > current_date - %s::integer AND repository = ANY(%s) GROUP BY 1 ORDER BY 1
+"""
+
+
+@dataclass(frozen=True)
+class RingRate:
+    """How often one repository's recent-attempt context came from the ring alone (hits) or needed the database."""
+
+    repository: str
+    hits: int
+    misses: int
+
+    @property
+    def rate(self) -> float | None:
+        total = self.hits + self.misses
+        return self.hits / total if total else None
+
+
+def _stored(row: dict) -> Envelope:
+    """An envelope as the database keeps it, its time in the session's zone (like every other row a page shows)."""
+    # `real` keeps ~7 significant digits: round away the float32 noise (0.85 → 0.8500000238)
+    return Envelope(**{**row, "confidence": round(row["confidence"], 6)})
 
 
 def _from_row(row: dict) -> Envelope:
-    # `real` keeps ~7 significant digits: round away the float32 noise (0.85 → 0.8500000238)
-    return Envelope(**{**row, "confidence": round(row["confidence"], 6),
-                       "created_at": row["created_at"].astimezone(UTC)})
+    envelope = _stored(row)
+    return replace(envelope, created_at=envelope.created_at.astimezone(UTC))  # as the ring's copies say it
 
 
 class HealingLog:
@@ -308,9 +338,25 @@ class HealingLog:
     def pattern_insights(self, tenant_id: int, repository: str, limit: int = CAPACITY) -> str:
         return pattern_analysis(self.recent(tenant_id, repository, limit))
 
-    def _select(self, tenant_id: int, repository: str, limit: int | None) -> list[Envelope]:
+    def stored(self, tenant_id: int, repository: str, limit: int) -> list[Envelope]:
+        """The newest envelopes in Postgres (not the ring), newest first, times in the database session's zone."""
+        return self._select(tenant_id, repository, limit, _stored)
+
+    def of_run(self, tenant_id: int, run_id: int) -> list[Envelope]:
+        """A run's attempts, by file and in order, with the sections the model was given and the diff tried."""
         with self.db.tenant(tenant_id) as conn:
-            return [_from_row(r) for r in conn.execute(_SELECT, (repository, limit)).fetchall()]
+            return [_stored(r) for r in conn.execute(_OF_RUN, (str(run_id),)).fetchall()]
+
+    def ring_rates(self, tenant_id: int, repos: list[str], days: int = 30) -> list[RingRate]:
+        """Per repository over the last `days`: recent-attempt reads the ring served alone, and those it did not."""
+        with self.db.tenant(tenant_id) as conn:
+            return [RingRate(r["repository"], r["hits"], r["misses"])
+                    for r in conn.execute(_RING_READS, (days, repos)).fetchall()]
+
+    def _select(self, tenant_id: int, repository: str, limit: int | None,
+                envelope: Callable[[dict], Envelope] = _from_row) -> list[Envelope]:
+        with self.db.tenant(tenant_id) as conn:
+            return [envelope(r) for r in conn.execute(_SELECT, (repository, limit)).fetchall()]
 
 
 # ---- text for prompts: deterministic, every stored string through escape_braces ----

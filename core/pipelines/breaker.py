@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from core.db import Database
@@ -43,6 +43,19 @@ class BreakerState:
         return self.state != "open"
 
 
+@dataclass(frozen=True)
+class PipelineBreaker:
+    """One repository and pipeline's breaker, as stored (an open one past its cool-down still says open)."""
+
+    repository: str
+    pipeline: str
+    breaker: BreakerState
+
+
+def _state(row: dict[str, Any]) -> BreakerState:
+    return BreakerState(row["state"], row["syntax_failures"], row["logic_failures"], row["opened_at"])
+
+
 class Breakers:
     def __init__(self, db: Database, *, syntax_budget: int = SYNTAX_BUDGET, logic_budget: int = LOGIC_BUDGET,
                  cool_down: timedelta = COOL_DOWN):
@@ -59,13 +72,20 @@ class Breakers:
         """outcome: success | syntax | logic."""
         return self._change(tenant_id, repository, pipeline, outcome)
 
+    def tripped(self, tenant_id: int, repos: list[str]) -> list[PipelineBreaker]:
+        """The breakers of these repositories that are not closed, by repository and pipeline."""
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(
+                "SELECT repository, pipeline, state, syntax_failures, logic_failures, opened_at FROM breakers"
+                " WHERE state <> 'closed' AND repository = ANY(%s) ORDER BY repository, pipeline", (repos,)).fetchall()
+        return [PipelineBreaker(r["repository"], r["pipeline"], _state(r)) for r in rows]
+
     def _change(self, tenant_id: int, repository: str, pipeline: str, outcome: str | None) -> BreakerState:
         key = {"t": tenant_id, "r": repository, "p": pipeline}
         with self.db.tenant(tenant_id, register=True) as conn:
             row = conn.execute(_READ, key).fetchone()
             now = conn.execute("SELECT now() AS now").fetchone()["now"]  # the database's clock, for every worker
-            state = BreakerState(row["state"], row["syntax_failures"], row["logic_failures"], row["opened_at"]) \
-                if row else BreakerState()
+            state = _state(row) if row else BreakerState()
             new = self._next(state, outcome, now)
             if new != state:
                 opened = new.opened_at if new.state == "open" else None

@@ -8,11 +8,11 @@ from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 from core.models import Finding, Insight, JobResult, Patch, PullRequestClosedJob
-from core.pipelines.policy import Policy
 
 if TYPE_CHECKING:
-    from core.db import Database
     from core.memory.insights import Insights, SaveResult
+    from core.pipelines.policy import Policy
+    from core.pipelines.proposals import Proposals
 
 _PREFIX_CATEGORY = (
     ("S", "security"), ("PERF", "performance"), ("PLE", "correctness"), ("F", "correctness"), ("E9", "correctness"),
@@ -40,13 +40,13 @@ def finding_class(f: Finding, words: Collection[str] = ()) -> str:
 
 
 class Learner:
-    def __init__(self, insights: Insights, db: Database, web_url: str = "", policy: Policy | None = None,
+    def __init__(self, insights: Insights, proposals: Proposals, policy: Policy, web_url: str = "",
                  words: Callable[[str], Collection[str]] = lambda code: ()):
         self.insights = insights
-        self.words = words  # a rule's own words, which its insights' titles keep (Ruff.rule_words)
-        self.db = db
+        self.proposals = proposals  # the PRs memfix opened: an outcome closes one
+        self.policy = policy
         self.web_url = web_url  # GitHub's web address (Settings.github_web_url): Enterprise hosts its own
-        self.policy = policy or Policy(db, insights)
+        self.words = words  # a rule's own words, which its insights' titles keep (Ruff.rule_words)
 
     def detected(self, tenant_id: int, repo: str, pipeline: str, run_id: int,
                  findings: list[Finding]) -> list[SaveResult]:
@@ -89,38 +89,33 @@ class Learner:
         if job.author and job.closed_by == job.author:
             return JobResult(f"PR #{job.pr_number} was closed by its own author @{job.author}, not by reviewers "
                              "of a memfix change; nothing to learn.")
-        with self.db.tenant(job.tenant_id) as conn:
-            proposal = conn.execute(
-                "UPDATE proposals SET state = %s, closed_by = %s, updated_at = now(),"
-                " ci_state = CASE WHEN ci_state = 'waiting' THEN 'unknown' ELSE ci_state END"
-                " WHERE repository = %s AND branch = %s AND pr_number = %s AND state = 'open' RETURNING *",
-                ("merged" if job.merged else "closed", job.closed_by, job.repo, job.head_ref, job.pr_number),
-            ).fetchone()
+        proposal = self.proposals.close(job.tenant_id, job.repo, job.head_ref, job.pr_number, merged=job.merged,
+                                        closed_by=job.closed_by)
         if proposal is None:
             return JobResult(f"PR #{job.pr_number} is not an open PR memfix remembers proposing; nothing to learn.")
-        if proposal["head_sha"] and proposal["head_sha"] != job.head_sha:
+        if proposal.head_sha and proposal.head_sha != job.head_sha:
             return JobResult(f"PR #{job.pr_number} closed at {job.head_sha[:7]}, not at memfix's commit "
-                             f"{proposal['head_sha'][:7]}: people changed it, so its outcome is not taken as a "
+                             f"{proposal.head_sha[:7]}: people changed it, so its outcome is not taken as a "
                              "verdict on memfix's change.")
-        ids = list(proposal["insight_ids"])
+        ids = list(proposal.insight_ids)
         if ids:
             self.insights.record_outcome(job.tenant_id, ids, accepted=job.merged)
-        codes = ", ".join(proposal["finding_codes"]) or "findings"
+        codes = ", ".join(proposal.finding_codes) or "findings"
         if job.merged:
             self.insights.save(job.tenant_id, Insight(
                 repository=job.repo, insight_type="solution", category=category_for(codes), workflow_type=
-                proposal["pipeline"], title=f"Reviewers merged memfix's fix for {codes} in {proposal['path']}",
-                detail=proposal["rationale"] or proposal["diff"][:500], source_ref=self._pr(job), tags=("merged",)))
+                proposal.pipeline, title=f"Reviewers merged memfix's fix for {codes} in {proposal.path}",
+                detail=proposal.rationale or proposal.diff[:500], source_ref=self._pr(job), tags=("merged",)))
             return JobResult(f"Merged: {len(ids)} insight(s) credited; the fix is remembered as a solution.",
-                             self.policy.learn(job.tenant_id, job.repo, proposal["pipeline"], self._pr(job)))
+                             self.policy.learn(job.tenant_id, job.repo, proposal.pipeline, self._pr(job)))
         self.insights.save(job.tenant_id, Insight(
             repository=job.repo, insight_type="pain_point", category=category_for(codes), severity="low",
-            workflow_type=proposal["pipeline"],
-            title=f"Reviewers rejected memfix's change for {codes} in {proposal['path']}",
+            workflow_type=proposal.pipeline,
+            title=f"Reviewers rejected memfix's change for {codes} in {proposal.path}",
             detail=f"PR #{job.pr_number} closed unmerged by @{job.closed_by}; fingerprint "
-                   f"{proposal['fingerprint']} will not be proposed again.\n{proposal['diff'][:500]}",
+                   f"{proposal.fingerprint} will not be proposed again.\n{proposal.diff[:500]}",
             source_ref=self._pr(job), tags=("rejected",)))
         return JobResult(f"Closed unmerged: {len(ids)} insight(s) marked rejected; "
                          "this change won't be proposed again.",
-                         self.policy.learn(job.tenant_id, job.repo, proposal["pipeline"], self._pr(job)))
+                         self.policy.learn(job.tenant_id, job.repo, proposal.pipeline, self._pr(job)))
 

@@ -29,10 +29,12 @@ from typing import TYPE_CHECKING
 
 from core.models import Insight
 from core.pipelines.confidence import Record
+from core.pipelines.proposals import Proposals
 
 if TYPE_CHECKING:
     from core.db import Database
     from core.memory.insights import Insights
+    from core.pipelines.proposals import ProposalOutcome
 
 RULE = re.compile(r"^[A-Za-z]{1,8}[0-9]{1,4}$")  # insight tags are stored in lower case
 MIN_CLOSED, MIN_BAD, LOW_ESTIMATE = 2, 3, 0.25
@@ -49,28 +51,28 @@ def hold_reason(code: str, record: Record) -> str | None:
     return None
 
 
-def records_from(rows: list[dict], since: dict[str, datetime] | None = None) -> dict[str, Record]:
+def records_from(rows: list[ProposalOutcome], since: dict[str, datetime] | None = None) -> dict[str, Record]:
     """Per rule, from memfix's PRs in one repository and pipeline (see the module's note on blame). `since`: a rule a
     person re-enabled starts afresh, counting only PRs that changed after that."""
     since = since or {}
 
-    def counted(r: dict) -> set[str]:
-        return {c for c in r["finding_codes"] if c not in since or r["updated_at"] > since[c]}
+    def counted(r: ProposalOutcome) -> set[str]:
+        return {c for c in r.finding_codes if c not in since or r.updated_at > since[c]}
 
-    merged = Counter(c for r in rows if r["state"] == "merged" for c in counted(r))
+    merged = Counter(c for r in rows if r.state == "merged" for c in counted(r))
     closed, failed, passed, refined = Counter(), Counter(), Counter(), Counter()
     for r in rows:
         codes = counted(r)
         if not codes:
             continue
         suspects = {c for c in codes if not merged[c]} or codes
-        if r["state"] == "closed":
+        if r.state == "closed":
             closed.update(suspects)
         for c in suspects:
-            failed[c] += r["ci_failures"]
+            failed[c] += r.ci_failures
         for c in codes:
-            passed[c] += r["ci_passes"]
-            refined[c] += r["refines"]
+            passed[c] += r.ci_passes
+            refined[c] += r.refines
     every = set(merged) | set(closed) | set(failed) | set(passed) | set(refined)
     return {c: Record(merged[c], closed[c], failed[c], passed[c], refined[c]) for c in sorted(every)}
 
@@ -114,17 +116,14 @@ class RepoPolicy:
 
 
 class Policy:
-    def __init__(self, db: Database, insights: Insights):
+    def __init__(self, db: Database, insights: Insights, proposals: Proposals | None = None):
         self.db = db
         self.insights = insights
+        self.proposals = proposals or Proposals(db)  # the evidence: what became of memfix's PRs
 
     def records(self, tenant_id: int, repo: str, pipeline: str | None = None) -> dict[str, Record]:
+        rows = self.proposals.outcomes(tenant_id, repo, pipeline)
         with self.db.tenant(tenant_id) as conn:
-            rows = conn.execute(
-                "SELECT finding_codes, state, ci_failures, ci_passes, refines, updated_at FROM proposals"
-                " WHERE repository = %(r)s AND (%(p)s::text IS NULL OR pipeline = %(p)s::text)",
-                {"r": repo, "p": pipeline},
-            ).fetchall()
             enabled = conn.execute(
                 "SELECT tags, created_at FROM workflow_insights WHERE repository = %s AND insight_type = 'decision'"
                 " AND tags @> ARRAY['policy', 'enable'] ORDER BY created_at", (repo,)).fetchall()

@@ -13,7 +13,7 @@ from core.models import Patch
 from core.pipelines.port import GitHubPort
 
 if TYPE_CHECKING:
-    from core.db import Database
+    from core.pipelines.proposals import Proposals
 
 
 def branch_name(pipeline: str, path: str, fingerprint: str) -> str:
@@ -37,86 +37,6 @@ class Published:
     pr_number: int | None = None
     url: str | None = None
     reason: str = ""
-
-
-class Proposals:
-    """The `proposals` table: what memfix proposed, where, and what became of it."""
-
-    def __init__(self, db: Database):
-        self.db = db
-
-    def by_fingerprint(self, tenant_id: int, repo: str, fingerprint: str) -> dict | None:
-        with self.db.tenant(tenant_id) as conn:
-            return conn.execute("SELECT * FROM proposals WHERE repository = %s AND fingerprint = %s",
-                                (repo, fingerprint)).fetchone()
-
-    def by_branch(self, tenant_id: int, repo: str, branch: str) -> dict | None:
-        with self.db.tenant(tenant_id) as conn:
-            return conn.execute("SELECT * FROM proposals WHERE repository = %s AND branch = %s ORDER BY id DESC",
-                                (repo, branch)).fetchone()
-
-    def waiting_at(self, tenant_id: int, repo: str, sha: str) -> dict | None:
-        """The open memfix PR whose head is `sha` and which waits for, or has, the repository's CI verdict."""
-        with self.db.tenant(tenant_id) as conn:
-            return conn.execute("SELECT * FROM proposals WHERE repository = %s AND head_sha = %s AND state = 'open'"
-                                " AND ci_state IN ('waiting', 'passed', 'failed') ORDER BY id DESC",
-                                (repo, sha)).fetchone()
-
-    def settle(self, tenant_id: int, proposal_id: int, sha: str, verdict: str, detail: str = "") -> bool:
-        """waiting → passed | failed, once per commit: a redelivered or repeated event finds nothing to change."""
-        counter = "ci_passes" if verdict == "passed" else "ci_failures"
-        with self.db.tenant(tenant_id) as conn:
-            return conn.execute(
-                f"UPDATE proposals SET ci_state = %s, ci_detail = %s, {counter} = {counter} + 1, updated_at = now()"
-                " WHERE id = %s AND head_sha = %s AND ci_state = 'waiting'", (verdict, detail, proposal_id, sha),
-            ).rowcount == 1
-
-    def reported(self, tenant_id: int, proposal_id: int, sha: str) -> bool:
-        """Claims the one comment a verdict gets; False when it was already posted."""
-        with self.db.tenant(tenant_id) as conn:
-            return conn.execute(
-                "UPDATE proposals SET ci_reported = %s WHERE id = %s AND ci_reported IS DISTINCT FROM %s",
-                (sha, proposal_id, sha)).rowcount == 1
-
-    def claim_refinement(self, tenant_id: int, proposal_id: int) -> bool:
-        """The one refinement a CI failure gets."""
-        with self.db.tenant(tenant_id) as conn:
-            return conn.execute("UPDATE proposals SET ci_refined = true WHERE id = %s AND NOT ci_refined",
-                                (proposal_id,)).rowcount == 1
-
-    def silent(self, tenant_id: int, repo: str, hours: float) -> list[dict]:
-        """waiting → silent for PRs whose checks did not report within `hours` (looked at on the repository's
-        next event: waiting is event-driven, nothing polls)."""
-        with self.db.tenant(tenant_id) as conn:
-            return conn.execute(
-                "UPDATE proposals SET ci_state = 'silent', updated_at = now() WHERE repository = %s AND state = 'open'"
-                " AND ci_state = 'waiting' AND ci_since < now() - make_interval(secs => %s) RETURNING *",
-                (repo, hours * 3600)).fetchall()
-
-    def revised(self, tenant_id: int, proposal_id: int, head_sha: str, diff: str, rationale: str) -> None:
-        """A revision pushed on the PR's branch: the CI verdict is awaited again."""
-        with self.db.tenant(tenant_id) as conn:
-            conn.execute(
-                "UPDATE proposals SET head_sha = %s, diff = %s, rationale = %s,"
-                " ci_state = CASE WHEN ci_state IN ('waiting', 'passed', 'failed', 'silent') THEN 'waiting'"
-                " ELSE ci_state END, ci_since = now(), updated_at = now() WHERE id = %s",
-                (head_sha, diff, rationale, proposal_id))
-
-    def refine_asked(self, tenant_id: int, proposal_id: int) -> None:
-        """A person asked for a revision: evidence for the rule's record, whatever the revision becomes."""
-        with self.db.tenant(tenant_id) as conn:
-            conn.execute("UPDATE proposals SET refines = refines + 1 WHERE id = %s", (proposal_id,))
-
-    def save(self, tenant_id: int, **row: Any) -> None:
-        columns = ", ".join(row)
-        updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in row if c not in ("repository", "fingerprint"))
-        with self.db.tenant(tenant_id, register=True) as conn:
-            conn.execute(
-                f"INSERT INTO proposals (tenant_id, {columns}) VALUES (%(tenant_id)s, "
-                + ", ".join(f"%({c})s" for c in row)
-                + f") ON CONFLICT (tenant_id, repository, fingerprint) DO UPDATE SET {updates}, updated_at = now()",
-                {"tenant_id": tenant_id, **row},
-            )
 
 
 @dataclass(frozen=True)
@@ -148,10 +68,10 @@ class Publisher:
         title, body, base_branch = draft.title, draft.body, draft.base_branch
         fingerprint = patch.fingerprint(pipeline)
         previous = self.proposals.by_fingerprint(tenant_id, repo, fingerprint)
-        if previous and previous["state"] == "closed":
-            return Published("skipped", previous["pr_number"], reason="a reviewer closed this change unmerged")
-        if previous and previous["state"] == "merged":
-            return Published("skipped", previous["pr_number"], reason="this change was already merged")
+        if previous and previous.state == "closed":
+            return Published("skipped", previous.pr_number, reason="a reviewer closed this change unmerged")
+        if previous and previous.state == "merged":
+            return Published("skipped", previous.pr_number, reason="this change was already merged")
         branch = branch_name(pipeline, patch.path, fingerprint)
         message = f"memfix {pipeline}: {title}"
         pr = self.gh.find_open_pr(repo, branch)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from core.pipelines.breaker import Breakers
     from core.pipelines.learn import Learner
     from core.pipelines.publish import Published, Publisher
-    from core.pipelines.runs import Mirror, Run, RunLog
+    from core.pipelines.runs import Mirror, Run, RunLog, RunRecord
     from core.pipelines.workspace import LocalWorkspace
 
 log = logging.getLogger(__name__)
@@ -633,14 +633,14 @@ def _failed_codes(patch: Patch, verdict: Verification | None) -> set[str]:
         re.findall(r"\b([A-Z]{1,8}[0-9]{1,4})\b", verdict.error or "")))
 
 
-def _remembered(earlier: dict | None, learned: list, report: RunReport) -> list[str]:
+def _remembered(earlier: RunRecord | None, learned: list, report: RunReport) -> list[str]:
     """What memory held before this run and what the run changed in it, said plainly (a second run must show it)."""
     known = sum(1 for r in learned if r.merged)
     if earlier is None:
         return [f"First run of {report.repo} in memory: {len(learned)} insight(s) stored."]
-    lines = [f"Remembered from run {earlier['id']} ({earlier['started_at']:%Y-%m-%d %H:%M}) of {report.repo}: "
-             f"{earlier['findings']} finding(s), {earlier['patches']} verified patch(es), "
-             f"{earlier['prs_opened']} PR(s).",
+    lines = [f"Remembered from run {earlier.id} ({earlier.started_at:%Y-%m-%d %H:%M}) of {report.repo}: "
+             f"{earlier.findings} finding(s), {earlier.patches} verified patch(es), "
+             f"{earlier.prs_opened} PR(s).",
              f"This run: {known} of {len(learned)} insight(s) were already known and reinforced, "
              f"{len(learned) - known} new."]
     if report.used:

@@ -6,8 +6,9 @@ import json
 import os
 import socket
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from core.db import Database
@@ -30,7 +31,57 @@ class Run:
     phase: str = "queued"
 
 
+@dataclass(frozen=True)
+class RuleChoice:
+    """The rules a run proposes fixes for, and which configuration chose them."""
+
+    rules: tuple[str, ...] = ()
+    chosen_by: str = ""
+    extended: tuple[str, ...] = ()  # beyond the team's configuration, from `.github/memfix.yml` `rules: extend`
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """A `runs` row: what one run did, as the dashboard and the next run read it back."""
+
+    id: int
+    tenant_id: int
+    repository: str
+    pipeline: str
+    phase: str
+    started_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None = None
+    job_key: str | None = None
+    trigger: str | None = None
+    head_sha: str | None = None
+    provider: str | None = None
+    model: str | None = None
+    findings: int = 0
+    patches: int = 0
+    prs_opened: int = 0
+    learnings: int = 0
+    prompt_tokens: int = 0
+    error: str | None = None
+    check_run_id: int | None = None
+    owner: str | None = None  # host:pid of the process running it
+    rules: RuleChoice | None = None
+
+
+_COLUMNS = ", ".join(f.name for f in fields(RunRecord))
+
+
+def _choice(rules: dict[str, Any]) -> RuleChoice:
+    return RuleChoice(tuple(rules.get("rules", ())), rules.get("chosen_by", ""), tuple(rules.get("extended", ())))
+
+
+def _record(row: dict[str, Any]) -> RunRecord:
+    return RunRecord(**{**row, "rules": _choice(row["rules"]) if row["rules"] is not None else None})
+
+
 class RunLog:
+    """Every read and write of `runs`, each under the tenant's row-level security."""
+
     def __init__(self, db: Database):
         self.db = db
 
@@ -89,17 +140,47 @@ class RunLog:
             conn.execute("UPDATE runs SET rules = %s::jsonb WHERE id = %s",
                          (json.dumps({"rules": rules, "chosen_by": chosen_by, "extended": extended}), run.id))
 
-    def previous(self, run: Run) -> dict | None:
+    def previous(self, run: Run) -> RunRecord | None:
         """The last finished run of the same repository and pipeline before this one: what memory already holds."""
         with self.db.tenant(run.tenant_id) as conn:
-            return conn.execute(
-                "SELECT id, findings, patches, prs_opened, started_at FROM runs WHERE repository = %s"
+            row = conn.execute(
+                f"SELECT {_COLUMNS} FROM runs WHERE repository = %s"
                 " AND pipeline = %s AND phase = 'done' AND id < %s ORDER BY id DESC LIMIT 1",
                 (run.repository, run.pipeline, run.id)).fetchone()
+        return _record(row) if row else None
 
-    def get(self, tenant_id: int, run_id: int) -> dict | None:
+    def get(self, tenant_id: int, run_id: int) -> RunRecord | None:
         with self.db.tenant(tenant_id) as conn:
-            return conn.execute("SELECT * FROM runs WHERE id = %s", (run_id,)).fetchone()
+            row = conn.execute(f"SELECT {_COLUMNS} FROM runs WHERE id = %s", (run_id,)).fetchone()
+        return _record(row) if row else None
+
+    def latest(self, tenant_id: int, repos: list[str], limit: int) -> list[RunRecord]:
+        """The newest runs of these repositories, newest first."""
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(f"SELECT {_COLUMNS} FROM runs WHERE repository = ANY(%s) ORDER BY id DESC LIMIT %s",
+                                (repos, limit)).fetchall()
+        return [_record(r) for r in rows]
+
+    def rules_in_force(self, tenant_id: int, repo: str) -> dict[str, RuleChoice]:
+        """Per pipeline, the rules its latest run that chose any proposed fixes for."""
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT ON (pipeline) pipeline, rules FROM runs WHERE repository = %s AND rules IS NOT NULL"
+                " ORDER BY pipeline, id DESC", (repo,)).fetchall()
+        return {r["pipeline"]: _choice(r["rules"]) for r in rows}
+
+    def weekly(self, tenant_id: int, repos: list[str]) -> dict[str, int]:
+        """Runs per week they started in (`YYYY-MM-DD` of its Monday)."""
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(
+                "SELECT to_char(date_trunc('week', started_at), 'YYYY-MM-DD') AS week, count(*) AS runs FROM runs"
+                " WHERE repository = ANY(%s) GROUP BY 1", (repos,)).fetchall()
+        return {r["week"]: r["runs"] for r in rows}
+
+    def repositories(self, tenant_id: int) -> set[str]:
+        """Every repository memfix ran on."""
+        with self.db.tenant(tenant_id) as conn:
+            return {r["repository"] for r in conn.execute("SELECT DISTINCT repository FROM runs").fetchall()}
 
 
 _HOST = socket.gethostname()

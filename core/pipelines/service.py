@@ -19,7 +19,8 @@ from core.pipelines.learn import category_for
 from core.pipelines.port import GitHubPort
 from core.pipelines.present import result
 from core.pipelines.prompt import Revision
-from core.pipelines.publish import Proposals, Publisher
+from core.pipelines.proposals import Proposal, Proposals
+from core.pipelines.publish import Publisher
 from core.pipelines.runner import PipelineRunner, RunReport, RunRequest
 from core.pipelines.runs import Mirror
 from core.pipelines.suggest import hunks, placeable, suggestions
@@ -252,13 +253,13 @@ class PipelineService:
         branch = pr.head_ref
         proposal = self.proposals.by_branch(job.tenant_id, job.repo, branch)
         if (not branch.startswith(MEMFIX_BRANCH_PREFIX) or proposal is None or pr.head_repo.lower() != job.repo.lower()
-                or proposal["pr_number"] != job.issue_number):  # a fork PR may borrow memfix's branch name
+                or proposal.pr_number != job.issue_number):  # a fork PR may borrow memfix's branch name
             raise PermanentError("`/refine` works on pull requests memfix opened")
         if not job.args.strip():
             raise PermanentError("`/refine` needs feedback, e.g. `/refine keep the public function name`")
         if self.llm.model is None:
             raise PermanentError("`/refine` needs a model; this installation runs offline (MEMFIX_LLM_PROVIDER)")
-        self.proposals.refine_asked(job.tenant_id, proposal["id"])
+        self.proposals.refine_asked(job.tenant_id, proposal.id)
         outcome, run_id, sha = self._revise(gh, job.tenant_id, job.repo, pr, proposal, job.args.strip(), job.key,
                                             "refine")
         if sha is None:
@@ -267,20 +268,20 @@ class PipelineService:
             return JobResult(f"The revised patch was not applied ({reason}); the branch is unchanged.",
                              [f"confidence {outcome.confidence:.2f}: {outcome.why}" if outcome.why else
                               f"run {run_id}"])
-        return JobResult(f"Revised `{proposal['path']}` on `{pr.head_ref}` (commit {sha[:7]}), confidence "
+        return JobResult(f"Revised `{proposal.path}` on `{pr.head_ref}` (commit {sha[:7]}), confidence "
                          f"{outcome.confidence:.2f}.",
                          [f"confidence: {outcome.why}", f"rationale: {escape_braces(outcome.patch.rationale)}",
                           f"provider `{self.llm.provider}`, model `{self.llm.model}`; run {run_id}"])
 
-    def _revise(self, gh: GitHubPort, tenant_id: int, repo: str, pr: PullRequest, proposal: dict, feedback: str,
+    def _revise(self, gh: GitHubPort, tenant_id: int, repo: str, pr: PullRequest, proposal: Proposal, feedback: str,
                 job_key: str, trigger: str):
         """The model revises memfix's patch on its PR through the runner's own path; a verified revision is pushed
         to the branch and awaits the repository's checks again. (outcome, run id, new commit or None)"""
-        path = proposal["path"]
+        path = proposal.path
         settings = self.repo_settings(gh, repo)
-        revision = Revision(path, gh.get_file(repo, path, proposal["base_branch"]) or "", proposal["diff"],
-                            proposal["rationale"], feedback)
-        request = RunRequest(tenant_id, repo, proposal["pipeline"], trigger, job_key=job_key,
+        revision = Revision(path, gh.get_file(repo, path, proposal.base_branch) or "", proposal.diff,
+                            proposal.rationale, feedback)
+        request = RunRequest(tenant_id, repo, proposal.pipeline, trigger, job_key=job_key,
                              head_sha=pr.head_sha, linked_ids=list(settings.config.memory))
         workspace = GitHubWorkspace(gh, repo, pr.head_sha, [path])
         try:
@@ -292,7 +293,7 @@ class PipelineService:
         patch = outcome.patch
         sha = gh.put_file(repo, path, patch.updated, pr.head_ref, f"memfix refine: {patch.rationale[:60]}",
                           sha=gh.get_file_sha(repo, path, pr.head_ref))
-        self.proposals.revised(tenant_id, proposal["id"], sha, "\n".join(patch.changed_lines()), patch.rationale)
+        self.proposals.revised(tenant_id, proposal.id, sha, "\n".join(patch.changed_lines()), patch.rationale)
         return outcome, run_id, sha
 
     # ---- the repository's CI ----
@@ -306,57 +307,57 @@ class PipelineService:
         if proposal is None:
             return JobResult(f"{job.source} on `{job.head_sha[:7]}`: no memfix PR waits for checks on this commit.",
                              notes)
-        number = proposal["pr_number"]
+        number = proposal.pr_number
         verdict = read(gh.commit_checks(job.repo, job.head_sha), self.app_slug)
         if verdict.state == "waiting":
             return JobResult(f"PR #{number}: waiting for {len(verdict.pending)} of {len(verdict.checks)} check(s) "
                              f"({verdict.names(verdict.pending)}).", notes)
         pr = gh.get_pull(job.repo, number)
         if verdict.state == "passed":
-            fresh = self.proposals.settle(job.tenant_id, proposal["id"], job.head_sha, "passed")
-            if (fresh or proposal["ci_state"] == "passed") and pr.draft:
+            fresh = self.proposals.settle(job.tenant_id, proposal.id, job.head_sha, "passed")
+            if (fresh or proposal.ci_state == "passed") and pr.draft:
                 gh.mark_ready(job.repo, pr)
             if fresh:
-                notes += self.runner.learner.policy.learn(job.tenant_id, job.repo, proposal["pipeline"], pr.html_url)
+                notes += self.runner.learner.policy.learn(job.tenant_id, job.repo, proposal.pipeline, pr.html_url)
             return JobResult(f"PR #{number}: the repository's {len(verdict.checks)} check(s) passed "
                              f"({verdict.names()}); ready for review.", notes)
         return self._ci_failed(gh, job, proposal, pr, verdict, notes)
 
-    def _ci_failed(self, gh: GitHubPort, job: ChecksJob, proposal: dict, pr: PullRequest, verdict: CiVerdict,
+    def _ci_failed(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, pr: PullRequest, verdict: CiVerdict,
                    notes: list[str]) -> JobResult:
         tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
         annotations = {c.id: gh.check_annotations(repo, c.id) for c in verdict.failing[:5] if c.kind == "check"}
         report = failure_report(verdict, annotations)
-        codes = list(proposal["finding_codes"]) or ["MODEL"]
-        if self.proposals.settle(tenant, proposal["id"], sha, "failed", "\n".join(report)):
+        codes = list(proposal.finding_codes) or ["MODEL"]
+        if self.proposals.settle(tenant, proposal.id, sha, "failed", "\n".join(report)):
             names = verdict.names(verdict.failing)
             self.runner.healing.record(tenant, Envelope(
-                repository=repo, status="REJECTED", pipeline=proposal["pipeline"], patch_id=proposal["fingerprint"],
-                run_id=str(proposal["run_id"]) if proposal["run_id"] else None,
+                repository=repo, status="REJECTED", pipeline=proposal.pipeline, patch_id=proposal.fingerprint,
+                run_id=str(proposal.run_id) if proposal.run_id else None,
                 error_message=f"the repository's CI failed: {names}",
-                error_hash=Envelope.hash_error(proposal["path"], None, f"CI failed: {names}"), path=proposal["path"]))
+                error_hash=Envelope.hash_error(proposal.path, None, f"CI failed: {names}"), path=proposal.path))
             self.runner.learner.insights.save(tenant, Insight(
                 repository=repo, insight_type="pain_point", category=category_for(codes[0]), severity="medium",
-                workflow_type=proposal["pipeline"],
-                title=f"CI failed on memfix's {', '.join(codes)} fix in {proposal['path']}",
+                workflow_type=proposal.pipeline,
+                title=f"CI failed on memfix's {', '.join(codes)} fix in {proposal.path}",
                 detail=f"Failing: {names}.\n" + "\n".join(report)[:2000], source_ref=pr.html_url,
                 tags=(*codes, "ci_failed")))
-            notes += self.runner.learner.policy.learn(tenant, repo, proposal["pipeline"], pr.html_url)
-        if proposal["ci_reported"] == sha:
+            notes += self.runner.learner.policy.learn(tenant, repo, proposal.pipeline, pr.html_url)
+        if proposal.ci_reported == sha:
             return JobResult(f"PR #{pr.number}: the CI failure on `{sha[:7]}` was already reported.", notes)
         body = [f"❌ The repository's checks failed on this change (commit `{sha[:7]}`), so this PR stays a draft:",
                 "", *report, ""]
         body += [f"- {n}" for n in notes if n.startswith(("now holding back", "proposing"))]
         body += ["", self._after_failure(gh, job, proposal, pr, report)]
         gh.comment(repo, pr.number, "\n".join(body))
-        self.proposals.reported(tenant, proposal["id"], sha)
+        self.proposals.reported(tenant, proposal.id, sha)
         return JobResult(f"PR #{pr.number}: CI failed ({verdict.names(verdict.failing)}); reported on the PR.", notes)
 
-    def _after_failure(self, gh: GitHubPort, job: ChecksJob, proposal: dict, pr: PullRequest,
+    def _after_failure(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, pr: PullRequest,
                        report: list[str]) -> str:
         """With a model, one refinement from the failure text; without one, what a person should look at."""
-        what = f"`{proposal['path']}` ({', '.join(proposal['finding_codes']) or 'a model fix'})"
-        if self.llm.model is None or not self.proposals.claim_refinement(job.tenant_id, proposal["id"]):
+        what = f"`{proposal.path}` ({', '.join(proposal.finding_codes) or 'a model fix'})"
+        if self.llm.model is None or not self.proposals.claim_refinement(job.tenant_id, proposal.id):
             tried = "" if self.llm.model is None else "memfix already made its one refinement attempt. "
             return (f"{tried}What to look at: the failing checks above against memfix's change to {what} — a removed "
                     "import or name something else still uses, or a rewrite the project's Python or tests do not "
@@ -380,14 +381,14 @@ class PipelineService:
         notes = []
         for proposal in self.proposals.silent(tenant_id, repo, self.ci_wait_hours):
             try:
-                gh.comment(repo, proposal["pr_number"], (
-                    f"⏱️ No check reported on this PR's commit `{(proposal['head_sha'] or '')[:7]}` within "
+                gh.comment(repo, proposal.pr_number, (
+                    f"⏱️ No check reported on this PR's commit `{(proposal.head_sha or '')[:7]}` within "
                     f"{self.ci_wait_hours:g} hours, so memfix stopped waiting and marked it ready for review. Nothing "
                     "ran its tests: please check its behaviour yourself."))
-                gh.mark_ready(repo, gh.get_pull(repo, proposal["pr_number"]))
-                notes.append(f"PR #{proposal['pr_number']}: no checks within {self.ci_wait_hours:g} h; marked ready")
+                gh.mark_ready(repo, gh.get_pull(repo, proposal.pr_number))
+                notes.append(f"PR #{proposal.pr_number}: no checks within {self.ci_wait_hours:g} h; marked ready")
             except Exception:  # noqa: BLE001 — one PR's trouble must not stop the job that found it
-                log.warning("could not mark PR #%s of %s after the CI wait", proposal["pr_number"], repo,
+                log.warning("could not mark PR #%s of %s after the CI wait", proposal.pr_number, repo,
                             exc_info=True)
         return notes
 

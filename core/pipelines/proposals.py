@@ -1,0 +1,200 @@
+"""The `proposals` table: what memfix proposed, where, and what became of it. Publishing writes it, outcomes close it,
+the repository's CI settles it, the policy counts it and the dashboard charts it — all through `Proposals`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from core.db import Database
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """One memfix PR: a single-file change on its deterministic branch, its CI verdict and the reviewers' outcome."""
+
+    id: int
+    tenant_id: int
+    repository: str
+    pipeline: str
+    fingerprint: str
+    path: str
+    branch: str
+    base_branch: str
+    pr_number: int | None
+    state: str  # open | merged | closed
+    run_id: int | None
+    insight_ids: tuple[int, ...]
+    finding_codes: tuple[str, ...]
+    diff: str
+    rationale: str
+    provider: str | None
+    model: str | None
+    created_at: datetime
+    updated_at: datetime
+    head_sha: str | None
+    ci_state: str  # unknown | waiting | passed | failed | absent | silent
+    ci_since: datetime | None
+    ci_failures: int
+    ci_passes: int
+    ci_detail: str
+    ci_reported: str | None  # the head_sha whose verdict was commented on
+    ci_refined: bool
+    refines: int
+    closed_by: str | None
+
+
+@dataclass(frozen=True)
+class ProposalOutcome:
+    """What became of one proposal, as the policy counts it: the evidence about the rules it fixed."""
+
+    finding_codes: tuple[str, ...]
+    state: str
+    updated_at: datetime
+    ci_failures: int = 0
+    ci_passes: int = 0
+    refines: int = 0
+
+
+@dataclass(frozen=True)
+class ProposalCounts:
+    """PRs opened in a period, and what became of them."""
+
+    opened: int = 0
+    merged: int = 0
+    closed: int = 0
+    ci_failed: int = 0
+
+
+_COLUMNS = ", ".join(f.name for f in fields(Proposal))
+_OUTCOME = ", ".join(f.name for f in fields(ProposalOutcome))
+
+
+def _proposal(row: dict[str, Any]) -> Proposal:
+    return Proposal(**{**row, "insight_ids": tuple(row["insight_ids"]), "finding_codes": tuple(row["finding_codes"])})
+
+
+def _proposal_or_none(row: dict[str, Any] | None) -> Proposal | None:
+    return _proposal(row) if row else None
+
+
+class Proposals:
+    """Every read and write of `proposals`, each under the tenant's row-level security."""
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    def by_fingerprint(self, tenant_id: int, repo: str, fingerprint: str) -> Proposal | None:
+        with self.db.tenant(tenant_id) as conn:
+            return _proposal_or_none(conn.execute(
+                f"SELECT {_COLUMNS} FROM proposals WHERE repository = %s AND fingerprint = %s",
+                (repo, fingerprint)).fetchone())
+
+    def by_branch(self, tenant_id: int, repo: str, branch: str) -> Proposal | None:
+        with self.db.tenant(tenant_id) as conn:
+            return _proposal_or_none(conn.execute(
+                f"SELECT {_COLUMNS} FROM proposals WHERE repository = %s AND branch = %s ORDER BY id DESC",
+                (repo, branch)).fetchone())
+
+    def waiting_at(self, tenant_id: int, repo: str, sha: str) -> Proposal | None:
+        """The open memfix PR whose head is `sha` and which waits for, or has, the repository's CI verdict."""
+        with self.db.tenant(tenant_id) as conn:
+            return _proposal_or_none(conn.execute(
+                f"SELECT {_COLUMNS} FROM proposals WHERE repository = %s AND head_sha = %s AND state = 'open'"
+                " AND ci_state IN ('waiting', 'passed', 'failed') ORDER BY id DESC", (repo, sha)).fetchone())
+
+    def outcomes(self, tenant_id: int, repo: str, pipeline: str | None = None) -> list[ProposalOutcome]:
+        """What became of every proposal in one repository (and pipeline, unless None)."""
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(
+                f"SELECT {_OUTCOME} FROM proposals"
+                " WHERE repository = %(r)s AND (%(p)s::text IS NULL OR pipeline = %(p)s::text)",
+                {"r": repo, "p": pipeline},
+            ).fetchall()
+        return [ProposalOutcome(**{**r, "finding_codes": tuple(r["finding_codes"])}) for r in rows]
+
+    def weekly(self, tenant_id: int, repos: list[str]) -> dict[str, ProposalCounts]:
+        """Per week the PRs were opened in (`YYYY-MM-DD` of its Monday): how many, and what became of them."""
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(
+                "SELECT to_char(date_trunc('week', created_at), 'YYYY-MM-DD') AS week, count(*) AS opened,"
+                " count(*) FILTER (WHERE state = 'merged') AS merged,"
+                " count(*) FILTER (WHERE state = 'closed') AS closed,"
+                " count(*) FILTER (WHERE ci_failures > 0) AS ci_failed"
+                " FROM proposals WHERE repository = ANY(%s) GROUP BY 1", (repos,)).fetchall()
+        return {r["week"]: ProposalCounts(r["opened"], r["merged"], r["closed"], r["ci_failed"]) for r in rows}
+
+    def repositories(self, tenant_id: int) -> set[str]:
+        """Every repository memfix proposed something in."""
+        with self.db.tenant(tenant_id) as conn:
+            return {r["repository"] for r in conn.execute("SELECT DISTINCT repository FROM proposals").fetchall()}
+
+    def settle(self, tenant_id: int, proposal_id: int, sha: str, verdict: str, detail: str = "") -> bool:
+        """waiting → passed | failed, once per commit: a redelivered or repeated event finds nothing to change."""
+        counter = "ci_passes" if verdict == "passed" else "ci_failures"
+        with self.db.tenant(tenant_id) as conn:
+            return conn.execute(
+                f"UPDATE proposals SET ci_state = %s, ci_detail = %s, {counter} = {counter} + 1, updated_at = now()"
+                " WHERE id = %s AND head_sha = %s AND ci_state = 'waiting'", (verdict, detail, proposal_id, sha),
+            ).rowcount == 1
+
+    def reported(self, tenant_id: int, proposal_id: int, sha: str) -> bool:
+        """Claims the one comment a verdict gets; False when it was already posted."""
+        with self.db.tenant(tenant_id) as conn:
+            return conn.execute(
+                "UPDATE proposals SET ci_reported = %s WHERE id = %s AND ci_reported IS DISTINCT FROM %s",
+                (sha, proposal_id, sha)).rowcount == 1
+
+    def claim_refinement(self, tenant_id: int, proposal_id: int) -> bool:
+        """The one refinement a CI failure gets."""
+        with self.db.tenant(tenant_id) as conn:
+            return conn.execute("UPDATE proposals SET ci_refined = true WHERE id = %s AND NOT ci_refined",
+                                (proposal_id,)).rowcount == 1
+
+    def silent(self, tenant_id: int, repo: str, hours: float) -> list[Proposal]:
+        """waiting → silent for PRs whose checks did not report within `hours` (looked at on the repository's
+        next event: waiting is event-driven, nothing polls)."""
+        with self.db.tenant(tenant_id) as conn:
+            return [_proposal(r) for r in conn.execute(
+                "UPDATE proposals SET ci_state = 'silent', updated_at = now() WHERE repository = %s AND state = 'open'"
+                f" AND ci_state = 'waiting' AND ci_since < now() - make_interval(secs => %s) RETURNING {_COLUMNS}",
+                (repo, hours * 3600)).fetchall()]
+
+    def revised(self, tenant_id: int, proposal_id: int, head_sha: str, diff: str, rationale: str) -> None:
+        """A revision pushed on the PR's branch: the CI verdict is awaited again."""
+        with self.db.tenant(tenant_id) as conn:
+            conn.execute(
+                "UPDATE proposals SET head_sha = %s, diff = %s, rationale = %s,"
+                " ci_state = CASE WHEN ci_state IN ('waiting', 'passed', 'failed', 'silent') THEN 'waiting'"
+                " ELSE ci_state END, ci_since = now(), updated_at = now() WHERE id = %s",
+                (head_sha, diff, rationale, proposal_id))
+
+    def refine_asked(self, tenant_id: int, proposal_id: int) -> None:
+        """A person asked for a revision: evidence for the rule's record, whatever the revision becomes."""
+        with self.db.tenant(tenant_id) as conn:
+            conn.execute("UPDATE proposals SET refines = refines + 1 WHERE id = %s", (proposal_id,))
+
+    def close(self, tenant_id: int, repo: str, branch: str, pr_number: int, *, merged: bool,
+              closed_by: str | None) -> Proposal | None:
+        """The open proposal on this branch and PR, merged or closed unmerged (a verdict still awaited is now
+        unknown); None when memfix has no such open proposal."""
+        with self.db.tenant(tenant_id) as conn:
+            return _proposal_or_none(conn.execute(
+                "UPDATE proposals SET state = %s, closed_by = %s, updated_at = now(),"
+                " ci_state = CASE WHEN ci_state = 'waiting' THEN 'unknown' ELSE ci_state END"
+                f" WHERE repository = %s AND branch = %s AND pr_number = %s AND state = 'open' RETURNING {_COLUMNS}",
+                ("merged" if merged else "closed", closed_by, repo, branch, pr_number),
+            ).fetchone())
+
+    def save(self, tenant_id: int, **row: Any) -> None:
+        columns = ", ".join(row)
+        updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in row if c not in ("repository", "fingerprint"))
+        with self.db.tenant(tenant_id, register=True) as conn:
+            conn.execute(
+                f"INSERT INTO proposals (tenant_id, {columns}) VALUES (%(tenant_id)s, "
+                + ", ".join(f"%({c})s" for c in row)
+                + f") ON CONFLICT (tenant_id, repository, fingerprint) DO UPDATE SET {updates}, updated_at = now()",
+                {"tenant_id": tenant_id, **row},
+            )
