@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
-from core.models import Finding, Insight, JobResult, Patch, PullRequestClosedJob
+from core.models import CiState, Finding, Insight, JobResult, Patch, ProposalState, PullRequestClosedJob
 from core.pipelines.policy import Policy
 
 if TYPE_CHECKING:
@@ -92,9 +92,10 @@ class Learner:
         with self.db.tenant(job.tenant_id) as conn:
             proposal = conn.execute(
                 "UPDATE proposals SET state = %s, closed_by = %s, updated_at = now(),"
-                " ci_state = CASE WHEN ci_state = 'waiting' THEN 'unknown' ELSE ci_state END"
-                " WHERE repository = %s AND branch = %s AND pr_number = %s AND state = 'open' RETURNING *",
-                ("merged" if job.merged else "closed", job.closed_by, job.repo, job.head_ref, job.pr_number),
+                " ci_state = CASE WHEN ci_state = %s THEN %s ELSE ci_state END"
+                " WHERE repository = %s AND branch = %s AND pr_number = %s AND state = %s RETURNING *",
+                (ProposalState.MERGED if job.merged else ProposalState.CLOSED, job.closed_by, CiState.WAITING,
+                 CiState.UNKNOWN, job.repo, job.head_ref, job.pr_number, ProposalState.OPEN),
             ).fetchone()
         if proposal is None:
             return JobResult(f"PR #{job.pr_number} is not an open PR memfix remembers proposing; nothing to learn.")

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from core.models import Insight
+from core.models import Insight, ProposalState
 from core.pipelines.confidence import Record
 
 if TYPE_CHECKING:
@@ -57,14 +57,14 @@ def records_from(rows: list[dict], since: dict[str, datetime] | None = None) -> 
     def counted(r: dict) -> set[str]:
         return {c for c in r["finding_codes"] if c not in since or r["updated_at"] > since[c]}
 
-    merged = Counter(c for r in rows if r["state"] == "merged" for c in counted(r))
+    merged = Counter(c for r in rows if r["state"] == ProposalState.MERGED for c in counted(r))
     closed, failed, passed, refined = Counter(), Counter(), Counter(), Counter()
     for r in rows:
         codes = counted(r)
         if not codes:
             continue
         suspects = {c for c in codes if not merged[c]} or codes
-        if r["state"] == "closed":
+        if r["state"] == ProposalState.CLOSED:
             closed.update(suspects)
         for c in suspects:
             failed[c] += r["ci_failures"]
