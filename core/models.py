@@ -262,6 +262,13 @@ CATEGORIES = (
 )
 
 
+class Stance(StrEnum):
+    """A decision's word on a rule in a repository (`rule_decisions.stance`, core/pipelines/policy.py)."""
+
+    HOLD = "hold"  # not proposed here
+    ENABLE = "enable"  # proposed again; its record counts from this decision on
+
+
 class PointStatus(StrEnum):
     """An action point's status (`action_points.status`)."""
 
