@@ -408,7 +408,7 @@ class PipelineRunner:
         waiting outcome in order. A ruff patch waits with no attempts yet; any other outcome is final."""
         patches = [o.patch for o in waiting if o.patch is not None and not o.attempts]
         if patches:
-            self.runs.phase(ctx.run, "verifying",
+            self.runs.phase(ctx.run, Phase.VERIFYING,
                             f"verifying {len(patches)} ruff fix{'es' if len(patches) > 1 else ''}")
             # The scan already knows each original's findings (same rules, same relative path): reuse them.
             known = {o.path: o.findings for o in waiting if o.patch is not None and not o.attempts}
