@@ -43,6 +43,7 @@ class Trial(StrEnum):
 
     @staticmethod
     def of(verification: Verification | None) -> Trial:
+        """An attempt's verdict as the breaker counts it (None: the model gave no usable patch)."""
         if verification is None:
             return Trial.LOGIC
         return Trial.SUCCESS if verification.ok else Trial.LOGIC if verification.parses else Trial.SYNTAX
@@ -81,8 +82,7 @@ class Breakers:
             row = conn.execute(_READ, key).fetchone()
             now = conn.execute("SELECT now() AS now").fetchone()["now"]  # the database's clock, for every worker
             state = BreakerState(Circuit(row["state"]), row["syntax_failures"], row["logic_failures"],
-                                 row["opened_at"]) \
-                if row else BreakerState()
+                                 row["opened_at"]) if row else BreakerState()
             new = self._next(state, outcome, now)
             if new != state:
                 opened = new.opened_at if new.state == Circuit.OPEN else None
