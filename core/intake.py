@@ -8,6 +8,7 @@ import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from core.deliveries import DeliveryLog
@@ -17,6 +18,14 @@ from core.models import Job
 from core.queue import JobQueue
 
 log = logging.getLogger(__name__)
+
+
+class Received(StrEnum):
+    """What became of a signed delivery: the `status` of a 202's body."""
+
+    QUEUED = "queued"
+    DUPLICATE = "duplicate"  # its job was queued before
+    IGNORED = "ignored"  # no job: an event or action memfix does not act on
 
 
 @dataclass(frozen=True)
@@ -84,14 +93,14 @@ class Intake:
             return Answer(400, {"error": "payload fields have unexpected types"})
         if routed.job is None:
             log.debug("delivery %s (%s) ignored: %s", delivery, event, routed.reason)
-            return Answer(202, {"status": "ignored", "reason": routed.reason})
+            return Answer(202, {"status": Received.IGNORED, "reason": routed.reason})
         job = routed.job
         try:
             # Claimed by job key, which only signed content makes: a redelivery and a replayed body with a
             # new X-GitHub-Delivery id are both duplicates.
             claim = claim_key(job)
             if not self.deliveries.claim(claim, event, job.tenant_id):
-                return Answer(202, {"status": "duplicate", "delivery": delivery, "job": job.key})
+                return Answer(202, {"status": Received.DUPLICATE, "delivery": delivery, "job": job.key})
             try:
                 self.queue.send(job)
             except Exception:
@@ -101,4 +110,4 @@ class Intake:
             log.error("delivery %s not enqueued: %s", delivery, exc)
             return Answer(503, {"error": "temporarily unable to accept the delivery; redeliver it"})
         log.info("delivery %s (%s) queued as %s", delivery, event, job.key)
-        return Answer(202, {"status": "queued", "job": job.key, "kind": job.kind})
+        return Answer(202, {"status": Received.QUEUED, "job": job.key, "kind": job.kind})

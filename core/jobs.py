@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from core.errors import PermanentError, TransientError
@@ -33,9 +34,21 @@ class GitHubReplies(Protocol):
 Handler = Callable[[Job], JobResult]
 
 
+class JobStatus(StrEnum):
+    """A job key's state in the ledger (`jobs.status`). DONE and DEAD are final: the job is not done again."""
+
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"  # a permanent failure, reported
+    DEAD = "dead"  # retries ran out: dead-lettered
+
+
+FINAL = (JobStatus.DONE, JobStatus.DEAD)
+
+
 @dataclass
 class LedgerEntry:
-    status: str
+    status: JobStatus
     attempts: int
     reply_comment_id: int | None
 
@@ -50,20 +63,21 @@ class JobLedger:
         with self.db.tenant(job.tenant_id, register=True) as conn:
             row = conn.execute(
                 "INSERT INTO jobs (tenant_id, job_key, kind, repository, status, attempts)"
-                " VALUES (%s, %s, %s, %s, 'running', 1)"
+                " VALUES (%(t)s, %(k)s, %(kind)s, %(r)s, %(running)s, 1)"
                 " ON CONFLICT (tenant_id, job_key) DO UPDATE SET attempts = jobs.attempts + 1, updated_at = now(),"
-                "   status = CASE WHEN jobs.status IN ('done', 'dead') THEN jobs.status ELSE 'running' END"
+                "   status = CASE WHEN jobs.status = ANY(%(final)s) THEN jobs.status ELSE %(running)s END"
                 " RETURNING status, attempts, reply_comment_id",
-                (job.tenant_id, job.key, job.kind, job.repo),
+                {"t": job.tenant_id, "k": job.key, "kind": job.kind, "r": job.repo, "running": JobStatus.RUNNING,
+                 "final": list(FINAL)},
             ).fetchone()
         assert row is not None  # an upsert with RETURNING returns its row
-        return LedgerEntry(row["status"], row["attempts"], row["reply_comment_id"])
+        return LedgerEntry(JobStatus(row["status"]), row["attempts"], row["reply_comment_id"])
 
     def set_reply(self, job: Job, comment_id: int) -> None:
         self._update(job, "reply_comment_id = %s", comment_id)
 
-    def finish(self, job: Job, status: str, text: str) -> None:
-        column = "result" if status == "done" else "error"
+    def finish(self, job: Job, status: JobStatus, text: str) -> None:
+        column = "result" if status == JobStatus.DONE else "error"
         self._update(job, f"status = %s, {column} = %s", status, text)
 
     def _update(self, job: Job, assignments: str, *values: object) -> None:
@@ -104,7 +118,7 @@ class JobRunner:
                              f"unavailable ({exc.__class__.__name__}). The job was dead-lettered; an operator can "
                              "replay it.")
             raise
-        if entry.status in ("done", "dead"):
+        if entry.status in FINAL:
             log.info("job %s already %s; not acting twice", job.key, entry.status)
             return None
         reply_id = entry.reply_comment_id
@@ -122,7 +136,7 @@ class JobRunner:
             result = handler(job)
         except PermanentError as exc:
             self._report(job, reply_id, f"❌ {_what(job)} failed: {exc}")
-            self._finish_quietly(job, "failed", str(exc))
+            self._finish_quietly(job, JobStatus.FAILED, str(exc))
             return None
         except Exception as exc:
             last = attempt >= self.max_attempts
@@ -133,19 +147,19 @@ class JobRunner:
                     job, reply_id, f"❌ {_what(job)} failed after {attempt} attempts: {reason}. "
                     "The job was dead-lettered; an operator can replay it."
                 )
-                self._finish_quietly(job, "dead", reason)
+                self._finish_quietly(job, JobStatus.DEAD, reason)
             else:
                 log.warning("job %s attempt %d failed: %s", job.key, attempt, reason)
                 if reply_id:
                     self._report(job, reply_id, f"⏳ {_what(job)}: attempt {attempt} hit a temporary problem "
                                  f"({reason}); retrying.")
             raise
-        self.ledger.finish(job, "done", result.summary)
+        self.ledger.finish(job, JobStatus.DONE, result.summary)
         if reply_id or _thread(job):
             self._report(job, reply_id, result.markdown())
         return result
 
-    def _finish_quietly(self, job: Job, status: str, text: str) -> None:
+    def _finish_quietly(self, job: Job, status: JobStatus, text: str) -> None:
         """The ledger's last word, when the database takes it: a failure here must not hide the one reported."""
         try:
             self.ledger.finish(job, status, text)
@@ -156,7 +170,7 @@ class JobRunner:
         """A person without write access: a polite answer where one is owed, and nothing started."""
         log.info("job %s refused: %s lacks write access", job.key, getattr(job, "author", "?"))
         result = JobResult(text or "not acted on: the person lacks write access to the repository")
-        self.ledger.finish(job, "done", result.summary)
+        self.ledger.finish(job, JobStatus.DONE, result.summary)
         if text and _thread(job):
             self._report(job, reply_id, text)
         return result

@@ -9,6 +9,7 @@ import re
 import uuid
 from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, date, datetime
+from enum import StrEnum
 from functools import cached_property
 from typing import Any, ClassVar, Literal
 
@@ -266,7 +267,21 @@ CATEGORIES = (
     "security", "correctness", "performance", "reliability", "maintainability", "style",
     "testing", "documentation", "dependencies", "architecture", "process",
 )
-ENVELOPE_STATUSES = ("PROMOTED", "RETRY", "REJECTED", "HUMAN_REVIEW")
+
+
+class Stance(StrEnum):
+    """A decision's word on a rule in a repository (`rule_decisions.stance`, core/pipelines/policy.py)."""
+
+    HOLD = "hold"  # not proposed here
+    ENABLE = "enable"  # proposed again; its record counts from this decision on
+
+
+class PointStatus(StrEnum):
+    """An action point's status (`action_points.status`)."""
+
+    OPEN = "open"
+    DONE = "done"
+    DISMISSED = "dismissed"
 
 
 class InsightError(ValueError):
@@ -344,15 +359,34 @@ class MemoryEntry:
     id: int | None = None
 
 
+class AttemptStatus(StrEnum):
+    """What became of an attempt at a file (core/pipelines/verify.py `status_for`): an envelope's status, and a
+    file's outcome in a run."""
+
+    PROMOTED = "PROMOTED"  # verified, confident enough to publish
+    RETRY = "RETRY"  # another attempt may do better
+    REJECTED = "REJECTED"  # not worth another try (or the repository's CI failed on it)
+    HUMAN_REVIEW = "HUMAN_REVIEW"  # attempts ran out on a plausible patch: a person decides
+    UNFIXED = "UNFIXED"  # no attempt was made: a file's outcome only, never an envelope's
+
+
+class Circuit(StrEnum):
+    """A circuit breaker's state (core/pipelines/breaker.py), also recorded on each envelope."""
+
+    CLOSED = "closed"
+    OPEN = "open"
+    HALF_OPEN = "half_open"
+
+
 @dataclass(frozen=True)
 class Envelope:
     """One attempt of a pipeline on a repository: what the healing ring remembers."""
 
     repository: str
-    status: str  # PROMOTED | RETRY | REJECTED | HUMAN_REVIEW
+    status: AttemptStatus  # never UNFIXED
     attempt: int = 1
     confidence: float = 0.0
-    breaker_state: str = "closed"
+    breaker_state: Circuit = Circuit.CLOSED
     run_id: str | None = None
     patch_id: str | None = None
     pipeline: str | None = None
@@ -438,6 +472,26 @@ class CheckResult:
 # ---- pipelines ----
 
 PIPELINES = ("autofix", "refactor")
+
+
+class ProposalState(StrEnum):
+    """A memfix PR's state (`proposals.state`)."""
+
+    OPEN = "open"
+    MERGED = "merged"
+    CLOSED = "closed"  # closed unmerged
+
+
+class CiState(StrEnum):
+    """The repository's CI on a memfix PR (`proposals.ci_state`); a verdict on a commit is WAITING, PASSED or
+    FAILED (core/pipelines/ci.py)."""
+
+    UNKNOWN = "unknown"  # rows older than CI verdicts, and PRs closed while waiting
+    WAITING = "waiting"  # a draft waits for the checks on its head commit
+    PASSED = "passed"
+    FAILED = "failed"
+    ABSENT = "absent"  # the repository has no CI: ready for review at once
+    SILENT = "silent"  # no check reported within MEMFIX_CI_WAIT_HOURS
 
 
 @dataclass(frozen=True)
@@ -538,6 +592,7 @@ class Verification:
     compatible: bool = True  # valid for the project's oldest supported Python (syntax and runtime annotations)
     surface: bool = True  # the public surface and dynamic uses survive (core/pipelines/surface.py)
     comments: bool = True  # no comment lost or left away from its code (core/pipelines/comments.py)
+    failed_codes: frozenset[str] = frozenset()  # the rules it blames: targeted findings left, findings made
 
     @property
     def ok(self) -> bool:

@@ -10,6 +10,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -21,6 +22,23 @@ if TYPE_CHECKING:
     from core.db import Database
 
 log = logging.getLogger(__name__)
+
+
+class QueueStatus(StrEnum):
+    """A queued job's row (`queued_jobs.status`): waiting, taken by a worker, or settled for good."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    DEAD = "dead"
+
+
+class Settle(StrEnum):
+    """How a worker settles the job it took (memfix_job_settle): done, back in the queue after a wait, or dead."""
+
+    DONE = "done"
+    RETRY = "retry"
+    DEAD = "dead"
 
 
 class JobQueue(Protocol):
@@ -144,7 +162,7 @@ class PgQueue:
     def _work(self, job_id: int, job: Job | None, attempt: int, problem: str) -> None:
         if job is None:  # cannot run, ever: dead at once, and said in the log
             log.error("queued job %s is not a memfix job (%s); dead-lettered", job_id, problem)
-            self._settle(job_id, "dead", 0.0, problem)
+            self._settle(job_id, Settle.DEAD, 0.0, problem)
             return
         assert self._run is not None  # only a queue with a runner takes jobs
         self.current = job
@@ -157,15 +175,15 @@ class PgQueue:
             if attempt < self.max_attempts:
                 wait = self.backoff_seconds * 2 ** (attempt - 1)
                 log.warning("job %s attempt %d failed (%s); retrying in %.1fs", job.key, attempt, exc, wait)
-                self._settle(job_id, "retry", wait, str(exc)[:2000])
+                self._settle(job_id, Settle.RETRY, wait, str(exc)[:2000])
             else:
                 log.error("job %s dead-lettered after %d attempts: %s", job.key, attempt, exc)
-                self._settle(job_id, "dead", 0.0, str(exc)[:2000])
+                self._settle(job_id, Settle.DEAD, 0.0, str(exc)[:2000])
                 self.dead.append((job, str(exc)))
                 if self._on_dead:
                     self._on_dead(job, exc)
         else:
-            self._settle(job_id, "done", 0.0, None)
+            self._settle(job_id, Settle.DONE, 0.0, None)
             self.done += 1
         finally:
             beat.set()
@@ -188,7 +206,7 @@ class PgQueue:
             except Exception:  # noqa: BLE001 — the job goes on; if the lease lapses, another worker takes it again
                 log.warning("could not renew the lease of job %s", job_id, exc_info=True)
 
-    def _settle(self, job_id: int, outcome: str, delay: float, reason: str | None) -> None:
+    def _settle(self, job_id: int, outcome: Settle, delay: float, reason: str | None) -> None:
         """Best effort, retried while the database is away: a job left running is taken again after its lease."""
         for wait in (0.0, 0.5, 2.0, 5.0):
             if self._stopping.wait(wait) and wait:
@@ -201,14 +219,15 @@ class PgQueue:
             except Exception:  # noqa: BLE001
                 log.warning("could not record job %s as %s", job_id, outcome, exc_info=True)
 
-    def counts(self) -> dict[str, int]:
+    def counts(self) -> dict[QueueStatus, int]:
         with self.db.system() as conn:
-            return {r["status"]: r["jobs"] for r in conn.execute("SELECT * FROM memfix_job_counts(%s)", (self.name,))}
+            return {QueueStatus(r["status"]): r["jobs"]
+                    for r in conn.execute("SELECT * FROM memfix_job_counts(%s)", (self.name,))}
 
     @property
     def pending(self) -> int:
         counts = self.counts()
-        return counts.get("queued", 0) + counts.get("running", 0)
+        return counts.get(QueueStatus.QUEUED, 0) + counts.get(QueueStatus.RUNNING, 0)
 
     def drain(self, timeout: float = 30.0) -> bool:
         """Wait until no job of this queue waits or runs."""

@@ -12,7 +12,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from core.errors import MemfixError
-from core.models import InsightError
+from core.models import AttemptStatus, InsightError
 from core.settings import SettingsError, get_settings
 
 _opened: list = []  # the Services this command started: closed on any exit, the embedded PostgreSQL with them
@@ -310,13 +310,13 @@ def _pipeline(args: argparse.Namespace) -> int:
             print(f"      {line}")
         if len(diff) > args.diff_lines:
             print(f"      … {len(diff) - args.diff_lines} more lines (--diff-lines N, or --json for all)")
-    others = [o for o in report.outcomes if o.status != "PROMOTED"]
+    others = [o for o in report.outcomes if o.status != AttemptStatus.PROMOTED]
     if others:
         print("\nNot fixed:")
         for o in others:
             reason = (o.verification.error if o.verification and o.verification.error else "") or o.note \
                 or "no fix proposed"
-            status = "" if o.status == "UNFIXED" else f"{o.status}: "
+            status = "" if o.status == AttemptStatus.UNFIXED else f"{o.status}: "
             print(f"  {o.path}  [{', '.join(sorted({f.code for f in o.findings}))}]  {status}{reason}")
     for problem in report.config_problems:
         print(f"config: {problem}")

@@ -40,6 +40,7 @@ from flask import (
 from werkzeug.routing import BaseConverter
 
 from core.errors import MemfixError
+from core.models import Stance
 
 if TYPE_CHECKING:
     from core.dashboard import Dashboard
@@ -317,7 +318,7 @@ def health(installation: int) -> Any:
 def rule(installation: int, repo: str, code: str) -> Any:
     _require_writable(installation, repo)
     verb = request.form.get("action")
-    if verb not in ("enable", "hold"):
+    if verb not in tuple(Stance):
         abort(400, "action must be enable or hold")
     flash(_curate(lambda: site().board.curate(installation, repo, g.who, "remember", f"decision {verb} {code}")))
     return redirect(url_for("dashboard.repository", installation=installation, repo=repo))

@@ -8,13 +8,14 @@ from __future__ import annotations
 import base64
 from functools import lru_cache
 
-from core.intake import Answer
+from core.intake import Answer, Received
 from core.secrets import resolve
 from core.settings import get_settings
 from core.wiring import Services
 from handlers.observability import count, logger, metrics
 
-_OUTCOME = {"queued": "DeliveriesQueued", "duplicate": "DeliveriesDuplicate", "ignored": "DeliveriesIgnored"}
+_OUTCOME = {Received.QUEUED: "DeliveriesQueued", Received.DUPLICATE: "DeliveriesDuplicate",
+            Received.IGNORED: "DeliveriesIgnored"}
 
 
 @lru_cache(maxsize=1)

@@ -20,7 +20,7 @@ from core.settings import Settings, SettingsError
 from core.wiring import Services
 
 TENANT_TABLES = ["installations", "repositories", "jobs", "runs", "memory_entries", "workflow_insights", "breakers",
-                 "proposals", "action_points", "healing_envelopes", "ring_reads", "curations"]
+                 "proposals", "action_points", "healing_envelopes", "rule_decisions", "ring_reads", "curations"]
 NO_TEMP = "permission denied to create temporary tables"
 
 

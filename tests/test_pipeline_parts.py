@@ -241,6 +241,20 @@ def test_a_patch_that_adds_a_finding_is_caught(ruff):
     assert result.error.startswith("new finding B006 at line 1:")
 
 
+def test_a_verdict_names_every_rule_it_blames_as_data_its_message_only_the_first(ruff):
+    original = "def f(y):\n    print(x)\n    return y == None\n"
+    updated = "def f(y, z=[]):\n    print(x)\n    return y == None\n"  # both targets left, B006 made
+    targets = [finding("F821", "Undefined name `x`", line=2),
+               finding("E711", "Comparison to `None` should be `cond is None`", line=3)]
+
+    result = verify(ruff, model_patch(original, updated, targets), AUTOFIX_RULES)
+
+    assert result.failed_codes == {"F821", "E711", "B006"}
+    assert result.error == "F821 still present: Undefined name `x`"  # what a person reads is unchanged
+    assert verify(ruff, model_patch("print(x)\n", "x = 1\nprint(x)\n", targets[:1]), AUTOFIX_RULES).failed_codes \
+        == frozenset()
+
+
 def test_an_oversized_change_is_not_proportionate(ruff):
     original = "".join(f"v{i} = {i}\n" for i in range(30)) + "print(y)\n"
     updated = "y = 0\n" + "".join(f"v{i} = {i + 1}\n" for i in range(30)) + "print(y)\n"

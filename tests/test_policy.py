@@ -1,15 +1,20 @@
-"""The learned policy: blame, the estimate, holds as decision insights, a person's word, and the run it shapes."""
+"""The learned policy: blame, the estimate, decisions as rows with insights as their record, a person's word, and
+the run it shapes."""
 
 from __future__ import annotations
 
+import shutil
 from datetime import UTC, datetime
 
+import psycopg
 import pytest
+from psycopg.conninfo import make_conninfo
 
+from core.db import migrate, migration_files
 from core.memory.embeddings import NoEmbedder
 from core.memory.insights import Insights
 from core.pipelines.confidence import Record
-from core.pipelines.policy import Policy, hold_reason, records_from
+from core.pipelines.policy import Hold, Policy, hold_reason, records_from
 from core.pipelines.proposals import ProposalOutcome
 
 REPO = "acme/policy"
@@ -121,3 +126,99 @@ def test_a_hold_is_offered_to_the_other_repositories_never_applied(db, policy, t
     [suggestion] = other.suggestions
     assert "holds back F401" in suggestion and "/remember decision hold F401" in suggestion
     assert REPO not in suggestion  # read in acme/other by people who may not see acme/policy
+
+
+def decisions(db, tenant):
+    with db.tenant(tenant) as conn:
+        return conn.execute("SELECT rule, stance, pipeline, decided_by, reason, insight_id FROM rule_decisions"
+                            " WHERE repository = %s ORDER BY id", (REPO,)).fetchall()
+
+
+def test_a_decision_is_a_row_its_insight_the_record_and_forgetting_the_insight_lifts_it(db, policy, tenant_id):
+    [held] = policy.hold(tenant_id, REPO, ["S311"], "Alice", None)
+    reason = "@Alice asked memfix not to propose S311 fixes here"
+    assert decisions(db, tenant_id) == [{"rule": "S311", "stance": "hold", "pipeline": None, "decided_by": "Alice",
+                                         "reason": reason, "insight_id": held}]
+    record = policy.insights.get(tenant_id, held)
+    assert record.insight_type == "decision" and record.title == f"Hold back S311 fixes in {REPO}"
+    with db.tenant(tenant_id) as conn:  # the policy reads the row: the record's tags decide nothing
+        conn.execute("UPDATE workflow_insights SET tags = '{}' WHERE id = %s", (held,))
+    assert policy.holds(tenant_id, REPO, "refactor") == {"S311": Hold("S311", reason, held, "Alice")}
+    assert policy.insights.delete(tenant_id, held, repository=REPO)  # /forget insight:N
+    assert decisions(db, tenant_id) == [] and policy.holds(tenant_id, REPO) == {}
+
+
+def test_a_learned_hold_is_for_its_own_pipeline(db, policy, tenant_id):
+    propose(db, tenant_id, ["F401"], "closed", "e1")
+    propose(db, tenant_id, ["F401"], "closed", "e2")
+    policy.learn(tenant_id, REPO, "autofix")
+    [row] = decisions(db, tenant_id)
+    assert (row["rule"], row["stance"], row["pipeline"], row["decided_by"]) == ("F401", "hold", "autofix", "learned")
+    assert row["reason"] == "reviewers closed 2 of its PRs and merged none"
+    assert policy.for_run(tenant_id, REPO, "autofix").held == ("F401",)
+    assert policy.for_run(tenant_id, REPO, "refactor").held == ()
+
+
+def test_an_enable_is_a_row_the_rules_record_starts_from_until_it_is_forgotten(db, policy, tenant_id):
+    propose(db, tenant_id, ["F841"], "closed", "g1")
+    propose(db, tenant_id, ["F841"], "closed", "g2")
+    [changed] = policy.learn(tenant_id, REPO, "autofix")
+    [hold] = [r["insight_id"] for r in decisions(db, tenant_id)]
+    assert policy.enable(tenant_id, REPO, ["F841"], "bob", None) == [hold]
+    [enabled] = decisions(db, tenant_id)
+    assert (enabled["rule"], enabled["stance"], enabled["pipeline"], enabled["decided_by"]) == \
+        ("F841", "enable", None, "bob")
+    assert "F841" not in policy.records(tenant_id, REPO) and policy.learn(tenant_id, REPO, "autofix") == []
+    assert policy.insights.delete(tenant_id, enabled["insight_id"], repository=REPO)  # the old record counts again
+    assert policy.records(tenant_id, REPO)["F841"].closed == 2
+
+
+def test_a_models_own_findings_are_no_rule_to_hold(db, policy, tenant_id):
+    propose(db, tenant_id, ["MODEL"], "closed", "h1")
+    propose(db, tenant_id, ["MODEL"], "closed", "h2")
+    assert policy.learn(tenant_id, REPO, "autofix") == [] and decisions(db, tenant_id) == []
+
+
+def test_the_migration_makes_rows_of_the_decisions_tags_also_as_an_owner_that_is_no_superuser(tmp_path):
+    """Aurora's master owns the tables without being a superuser, so the row-level security they force applies to
+    it: the decisions made before the table existed must still become rows."""
+    from tests.test_definer_guard import own_cluster
+
+    before = tmp_path / "before"
+    before.mkdir()
+    for path in migration_files():
+        if path.name < "015":
+            shutil.copy(path, before / path.name)
+    tagged = [("autofix", "reviewers closed 2 of its PRs and merged none\nEvidence: 0 merged, 2 closed.",
+               ["policy", "hold", "f401", "by:learned"]),
+              ("review", "@alice asked memfix not to propose S311 fixes here\nEvidence: none.",
+               ["policy", "hold", "s311", "by:alice"]),
+              ("review", "@bob re-enabled E711 fixes", ["policy", "enable", "e711", "by:bob"]),
+              ("review", "Use fixtures, not setUp", ["review"]),  # a decision a person wrote: no rule in it
+              ("autofix", "reviewers closed 2 of its PRs", ["policy", "hold", "model", "by:learned"])]
+    with own_cluster(tmp_path / "cluster") as url:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE ROLE master LOGIN CREATEROLE")
+            conn.execute("CREATE DATABASE app OWNER master")
+        with psycopg.connect(make_conninfo(url, dbname="app"), autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION vector")
+        master = make_conninfo(url, user="master", dbname="app")
+        migrate(master, before)
+        with psycopg.connect(master) as conn:
+            conn.execute("SELECT memfix_enter_tenant(7)")
+            conn.execute("INSERT INTO installations (tenant_id) VALUES (7)")
+            ids = [conn.execute("INSERT INTO workflow_insights (tenant_id, repository, workflow_type, insight_type,"
+                                " category, title, detail, tags) VALUES (7, 'acme/app', %s, 'decision',"
+                                " 'maintainability', 'a decision', %s, %s) RETURNING id", row).fetchone()[0]
+                   for row in tagged]
+        assert migrate(master) == [p.stem for p in migration_files() if p.name >= "015"]
+        with psycopg.connect(master) as conn:
+            conn.execute("SELECT memfix_enter_tenant(7)")
+            rows = conn.execute("SELECT rule, stance, pipeline, decided_by, reason, insight_id FROM rule_decisions"
+                                " ORDER BY insight_id").fetchall()
+            forced = conn.execute("SELECT relforcerowsecurity FROM pg_class WHERE relname = 'workflow_insights'"
+                                  ).fetchone()[0]
+    assert rows == [("F401", "hold", "autofix", "learned", "reviewers closed 2 of its PRs and merged none", ids[0]),
+                    ("S311", "hold", None, "alice", "@alice asked memfix not to propose S311 fixes here", ids[1]),
+                    ("E711", "enable", None, "bob", "", ids[2])]
+    assert forced  # lifted for the migration's one statement only

@@ -11,7 +11,8 @@ from tests.fakes import payloads as P
 
 def _problem(path: str, before: str, after: str, others: dict[str, str] | None = None, complete: bool = True):
     view = RepositoryView({path: before, **(others or {})}, complete=complete, reason="too big")
-    return surface_problem(Patch(path, before, after, (), "ruff"), view)
+    problem = surface_problem(Patch(path, before, after, (), "ruff"), view)
+    return problem.text if problem else None
 
 
 PROBE = "try:\n    import readline\nexcept ImportError:\n    readline = None\n\nHAVE = True\n"
@@ -188,7 +189,8 @@ def test_a_public_modules_import_goes_only_where_the_team_chose_f401_and_all_lea
     before, after = "import os\n__all__ = ['X']\nX = 1\n", "__all__ = ['X']\nX = 1\n"
     view = RepositoryView({"pkg/api.py": before, "pkg/__init__.py": ""})
     patch = Patch("pkg/api.py", before, after, (), "ruff")
-    assert "does not select F401" in surface_problem(patch, view, imports_chosen=False)
+    problem = surface_problem(patch, view, imports_chosen=False)
+    assert "does not select F401" in problem.text and problem.rules == {"F401"}  # the one rule it blames
     assert surface_problem(patch, view, imports_chosen=True) is None
 
 
@@ -229,7 +231,7 @@ USES_HELPER = "Usage\n=====\n\n    >>> from pkg.util import helper\n    >>> help
 def test_a_name_the_doctest_runs_text_files_import_stays(kind, texts, sources):
     view = RepositoryView({"pkg/util.py": UTIL, "pkg/__init__.py": "", **sources}, texts=texts)
     problem = surface_problem(Patch("pkg/util.py", UTIL, UTIL_AFTER, (), "ruff"), view, imports_chosen=True)
-    assert problem is not None and "`helper`" in problem, (kind, problem)
+    assert problem is not None and "`helper`" in problem.text and not problem.rules, (kind, problem)
 
 
 def test_examples_no_doctest_run_names_do_not_hold_a_fix_back():

@@ -82,7 +82,7 @@ def test_migrations_apply_once_even_when_four_processes_race(pg_url):
 
 
 TENANT_TABLES = ["installations", "repositories", "jobs", "runs", "memory_entries", "workflow_insights", "breakers",
-                 "proposals", "action_points", "healing_envelopes"]
+                 "proposals", "action_points", "healing_envelopes", "rule_decisions"]
 
 
 @pytest.fixture(scope="module")
@@ -119,9 +119,11 @@ def test_every_tenant_table_is_isolated_for_the_application_login(db, app_login,
         conn.execute("INSERT INTO proposals (tenant_id, repository, pipeline, fingerprint, path, branch, base_branch,"
                      " run_id) VALUES (%s, 'victim/app', 'autofix', 'f1', 'a.py', 'memfix/x', 'main', %s)",
                      (victim, run_id))
-    from core.pipelines.breaker import Breakers
+    from core.pipelines.breaker import Breakers, Trial
+    from core.pipelines.policy import Policy
 
-    Breakers(db).record(victim, "victim/app", "autofix", "syntax")
+    Breakers(db).record(victim, "victim/app", "autofix", Trial.SYNTAX)
+    Policy(db, Insights(db, NoEmbedder())).hold(victim, "victim/app", ["S311"], "mallory", None)
 
     with app_login.tenant(tenant_id) as conn:
         assert conn.execute("SELECT current_user AS u").fetchone()["u"] == "memfix_login"

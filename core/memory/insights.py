@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -17,9 +18,11 @@ from typing import TYPE_CHECKING, Any
 from pgvector import Vector
 
 from core.errors import PermanentError, TransientError
-from core.models import Insight
+from core.models import Insight, PointStatus
 
 if TYPE_CHECKING:
+    import psycopg
+
     from core.db import Database
     from core.memory.embeddings import Embedder
 
@@ -250,16 +253,21 @@ class Insights:
     def save(self, tenant_id: int, insight: Insight) -> SaveResult:
         return self.save_many(tenant_id, [insight])[0]
 
-    def save_many(self, tenant_id: int, insights: list[Insight], *, dedupe: bool = True) -> list[SaveResult]:
+    def save_many(self, tenant_id: int, insights: list[Insight], *, dedupe: bool = True,
+                  then: Callable[[psycopg.Connection, list[SaveResult]], None] | None = None) -> list[SaveResult]:
         """Validate all, embed in one request, save in one transaction, each in order (a later one may
-        merge into or pair with an earlier one). `dedupe` False: never merged (policy decisions name one rule)."""
+        merge into or pair with an earlier one). `dedupe` False: never merged (policy decisions name one rule).
+        `then`: the caller's own writes about what was saved, in the same transaction (they stand or fall with it)."""
         insights = [i.validated() for i in insights]
         vectors = self._embed_many([i.embedding_text() for i in insights])
         if not insights:
             return []
         with self.db.tenant(tenant_id, register=True) as conn:
             self._scan_settings(conn)
-            return [self._save_in(conn, tenant_id, i, v, dedupe) for i, v in zip(insights, vectors, strict=True)]
+            saved = [self._save_in(conn, tenant_id, i, v, dedupe) for i, v in zip(insights, vectors, strict=True)]
+            if then is not None:
+                then(conn, saved)
+            return saved
 
     def _save_in(self, conn, tenant_id: int, insight: Insight, vector: Vector | None,
                  dedupe: bool = True) -> SaveResult:
@@ -435,9 +443,9 @@ class Insights:
             rows = conn.execute(
                 f"SELECT {_POINT}, wi.title FROM action_points a JOIN workflow_insights wi"
                 " ON wi.tenant_id = a.tenant_id AND wi.id = a.source_insight_id"
-                " WHERE a.status = 'open' AND a.target_repository = ANY(%(r)s)"
+                " WHERE a.status = %(open)s AND a.target_repository = ANY(%(r)s)"
                 " AND a.source_repository = ANY(%(r)s)"
-                " ORDER BY a.id DESC LIMIT %(n)s", {"r": repos, "n": limit}).fetchall()
+                " ORDER BY a.id DESC LIMIT %(n)s", {"r": repos, "n": limit, "open": PointStatus.OPEN}).fetchall()
         return [ActionPoint(**r) for r in rows]
 
     def edit(self, tenant_id: int, insight_id: int, *, repository: str, title: str, detail: str,

@@ -13,7 +13,17 @@ from typing import TYPE_CHECKING, Any
 from core.bounded import user_text
 from core.errors import GitHubPermanentError, PermanentError
 from core.memory.sanitize import escape_braces
-from core.models import CATEGORIES, INSIGHT_TYPES, SEVERITIES, CommandJob, Insight, InsightError, JobResult, ReviewJob
+from core.models import (
+    CATEGORIES,
+    INSIGHT_TYPES,
+    SEVERITIES,
+    CommandJob,
+    Insight,
+    InsightError,
+    JobResult,
+    ReviewJob,
+    Stance,
+)
 
 if TYPE_CHECKING:
     from core.memory.entries import Entries
@@ -40,7 +50,7 @@ _TYPE_WORDS = (
     ("decision", ("should", "must", "always", "never", "prefer", "we use", "let's", "agreed")),
 )
 MAX_POINTS = 10
-_POLICY = re.compile(r"^decision\s+(?P<verb>enable|hold)\s+(?P<codes>[A-Za-z0-9][A-Za-z0-9,\s]*)$", re.I)
+_POLICY = re.compile(rf"^decision\s+(?P<verb>{'|'.join(Stance)})\s+(?P<codes>[A-Za-z0-9][A-Za-z0-9,\s]*)$", re.I)
 MAX_REVIEW_CHARS = 65_536  # GitHub's own limit for a review body
 POINTS_SCHEMA = {
     "type": "object",
@@ -125,7 +135,7 @@ class ReviewSteps:
         source = f"{self.web_url}/{job.repo}/issues/{job.issue_number}#issuecomment-{job.comment_id}" \
             if job.comment_id else None  # the dashboard's curation has no comment to point at
         if self.policy is not None and (match := _POLICY.match(job.args.strip())):
-            return self._policy(job, match["verb"].lower(), match["codes"], source)
+            return self._policy(job, Stance(match["verb"].lower()), match["codes"], source)
         if job.args.strip():
             try:
                 results = [self.insights.save(job.tenant_id, parse_remember(job.args, job.repo, source))]
@@ -142,12 +152,12 @@ class ReviewSteps:
                           f"(provider `{self.llm.provider}`, model `{self.llm.model}`)", results)
         return self._save_points(job.tenant_id, job.repo, review_points(texts), source, "the review and discussion")
 
-    def _policy(self, job: CommandJob, verb: str, codes_text: str, source: str | None) -> JobResult:
+    def _policy(self, job: CommandJob, verb: Stance, codes_text: str, source: str | None) -> JobResult:
         """A person's decision on a rule: proposed again here (its holds lifted), or held back."""
         codes = list(dict.fromkeys(c.upper() for c in re.split(r"[\s,]+", codes_text) if c))
         if bad := [c for c in codes if not re.fullmatch(r"[A-Z]{1,8}[0-9]{1,4}", c)]:
             raise PermanentError(f"{', '.join(bad)} is not a ruff rule code (like F401)")
-        if verb == "enable":
+        if verb == Stance.ENABLE:
             lifted = self.policy.enable(job.tenant_id, job.repo, codes, job.author, source)
             return JobResult(f"memfix will propose {', '.join(codes)} fixes in this repository again.",
                              [f"lifted hold `insight:{i}`" for i in lifted]

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Protocol
 from core import aws
 from core.errors import TransientError
 from core.memory.sanitize import escape_braces
-from core.models import Envelope
+from core.models import AttemptStatus, Circuit, Envelope
 
 if TYPE_CHECKING:
     from core.db import Database
@@ -74,7 +74,9 @@ def envelope_to_json(envelope: Envelope) -> str:
 
 def envelope_from_json(text: str) -> Envelope:
     data = {k: v for k, v in json.loads(text).items() if k in _ENVELOPE_FIELDS}  # tolerate newer writers
-    return Envelope(**{**data, "created_at": datetime.fromisoformat(data["created_at"])})
+    return Envelope(**{**data, "status": AttemptStatus(data["status"]),
+                       "breaker_state": Circuit(data.get("breaker_state", Circuit.CLOSED)),
+                       "created_at": datetime.fromisoformat(data["created_at"])})
 
 
 class LocalRing:
@@ -245,7 +247,8 @@ class RingRate:
 def _stored(row: dict) -> Envelope:
     """An envelope as the database keeps it, its time in the session's zone (like every other row a page shows)."""
     # `real` keeps ~7 significant digits: round away the float32 noise (0.85 → 0.8500000238)
-    return Envelope(**{**row, "confidence": round(row["confidence"], 6)})
+    return Envelope(**{**row, "status": AttemptStatus(row["status"]), "breaker_state": Circuit(row["breaker_state"]),
+                       "confidence": round(row["confidence"], 6)})
 
 
 def _from_row(row: dict) -> Envelope:
@@ -368,7 +371,7 @@ def _one_line(text: str | None, width: int = ERROR_CHARS) -> str:
 
 
 def _success(envelopes: list[Envelope]) -> float:
-    return sum(e.status == "PROMOTED" for e in envelopes) / len(envelopes)
+    return sum(e.status == AttemptStatus.PROMOTED for e in envelopes) / len(envelopes)
 
 
 def _percent(rate: float) -> str:
@@ -385,7 +388,7 @@ def healing_context(envelopes: list[Envelope]) -> str:
     """The "Recent healing context" block for envelopes given newest first."""
     if not envelopes:
         return "Recent healing context: no history yet."
-    promoted = sum(e.status == "PROMOTED" for e in envelopes)
+    promoted = sum(e.status == AttemptStatus.PROMOTED for e in envelopes)
     lines = [f"Recent healing context: success rate {_percent(_success(envelopes))}"
              f" ({promoted}/{len(envelopes)} PROMOTED), newest first:"]
     for e in envelopes:
@@ -409,7 +412,7 @@ def pattern_analysis(envelopes: list[Envelope]) -> str:
     else:
         lines.append("- trend: not enough attempts yet")
         lines.append(f"- confidence: {envelopes[0].confidence:.2f}")
-    tripped = sum(e.breaker_state in ("open", "half_open") for e in envelopes)
+    tripped = sum(e.breaker_state in (Circuit.OPEN, Circuit.HALF_OPEN) for e in envelopes)
     lines.append(f"- breaker: open or half-open in {tripped}/{n} attempts")
 
     newest_message: dict[str, str] = {}
@@ -425,8 +428,8 @@ def pattern_analysis(envelopes: list[Envelope]) -> str:
     if rate < LOW_SUCCESS:
         lines.append(f"- guidance: success rate {_percent(rate)} is under {_percent(LOW_SUCCESS)}:"
                      " propose smaller patches that change one thing")
-    if envelopes[0].breaker_state == "open":
+    if envelopes[0].breaker_state == Circuit.OPEN:
         lines.append("- guidance: the circuit breaker is open: model calls are paused")
-    elif envelopes[0].breaker_state == "half_open":
+    elif envelopes[0].breaker_state == Circuit.HALF_OPEN:
         lines.append("- guidance: the circuit breaker is half-open: this attempt is a trial, keep it small")
     return escape_braces("\n".join(lines))

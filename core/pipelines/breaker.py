@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
+
+from core.models import Circuit, Verification
 
 if TYPE_CHECKING:
     from core.db import Database
@@ -31,16 +34,31 @@ ON CONFLICT (tenant_id, repository, pipeline) DO UPDATE SET state = EXCLUDED.sta
 """
 
 
+class Trial(StrEnum):
+    """What an attempt tells the breaker."""
+
+    SUCCESS = "success"
+    SYNTAX = "syntax"  # the patch did not parse
+    LOGIC = "logic"  # any other failure, or no patch at all
+
+    @staticmethod
+    def of(verification: Verification | None) -> Trial:
+        """An attempt's verdict as the breaker counts it (None: the model gave no usable patch)."""
+        if verification is None:
+            return Trial.LOGIC
+        return Trial.SUCCESS if verification.ok else Trial.LOGIC if verification.parses else Trial.SYNTAX
+
+
 @dataclass(frozen=True)
 class BreakerState:
-    state: str = "closed"
+    state: Circuit = Circuit.CLOSED
     syntax_failures: int = 0
     logic_failures: int = 0
     opened_at: datetime | None = None
 
     @property
     def allows_calls(self) -> bool:
-        return self.state != "open"
+        return self.state != Circuit.OPEN
 
 
 @dataclass(frozen=True)
@@ -53,7 +71,7 @@ class PipelineBreaker:
 
 
 def _state(row: dict[str, Any]) -> BreakerState:
-    return BreakerState(row["state"], row["syntax_failures"], row["logic_failures"], row["opened_at"])
+    return BreakerState(Circuit(row["state"]), row["syntax_failures"], row["logic_failures"], row["opened_at"])
 
 
 class Breakers:
@@ -68,8 +86,7 @@ class Breakers:
         """The state now; an open breaker past its cool-down turns half-open here."""
         return self._change(tenant_id, repository, pipeline, None)
 
-    def record(self, tenant_id: int, repository: str, pipeline: str, outcome: str) -> BreakerState:
-        """outcome: success | syntax | logic."""
+    def record(self, tenant_id: int, repository: str, pipeline: str, outcome: Trial) -> BreakerState:
         return self._change(tenant_id, repository, pipeline, outcome)
 
     def tripped(self, tenant_id: int, repos: list[str]) -> list[PipelineBreaker]:
@@ -77,10 +94,11 @@ class Breakers:
         with self.db.tenant(tenant_id) as conn:
             rows = conn.execute(
                 "SELECT repository, pipeline, state, syntax_failures, logic_failures, opened_at FROM breakers"
-                " WHERE state <> 'closed' AND repository = ANY(%s) ORDER BY repository, pipeline", (repos,)).fetchall()
+                " WHERE state <> %s AND repository = ANY(%s) ORDER BY repository, pipeline",
+                (Circuit.CLOSED, repos)).fetchall()
         return [PipelineBreaker(r["repository"], r["pipeline"], _state(r)) for r in rows]
 
-    def _change(self, tenant_id: int, repository: str, pipeline: str, outcome: str | None) -> BreakerState:
+    def _change(self, tenant_id: int, repository: str, pipeline: str, outcome: Trial | None) -> BreakerState:
         key = {"t": tenant_id, "r": repository, "p": pipeline}
         with self.db.tenant(tenant_id, register=True) as conn:
             row = conn.execute(_READ, key).fetchone()
@@ -88,20 +106,20 @@ class Breakers:
             state = _state(row) if row else BreakerState()
             new = self._next(state, outcome, now)
             if new != state:
-                opened = new.opened_at if new.state == "open" else None
+                opened = new.opened_at if new.state == Circuit.OPEN else None
                 conn.execute(_WRITE, {**key, "state": new.state, "syntax": new.syntax_failures,
                                       "logic": new.logic_failures, "opened_at": opened})
         return new
 
-    def _next(self, s: BreakerState, outcome: str | None, now: datetime) -> BreakerState:
-        if s.state == "open" and s.opened_at and now - s.opened_at >= self.cool_down:
-            s = BreakerState("half_open", s.syntax_failures, s.logic_failures, s.opened_at)
+    def _next(self, s: BreakerState, outcome: Trial | None, now: datetime) -> BreakerState:
+        if s.state == Circuit.OPEN and s.opened_at and now - s.opened_at >= self.cool_down:
+            s = BreakerState(Circuit.HALF_OPEN, s.syntax_failures, s.logic_failures, s.opened_at)
         if outcome is None:
             return s
-        if outcome == "success":
+        if outcome == Trial.SUCCESS:
             return BreakerState()
-        syntax = s.syntax_failures + (outcome == "syntax")
-        logic = s.logic_failures + (outcome == "logic")
-        if s.state == "half_open" or syntax >= self.syntax_budget or logic >= self.logic_budget:
-            return BreakerState("open", syntax, logic, now)
+        syntax = s.syntax_failures + (outcome == Trial.SYNTAX)
+        logic = s.logic_failures + (outcome == Trial.LOGIC)
+        if s.state == Circuit.HALF_OPEN or syntax >= self.syntax_budget or logic >= self.logic_budget:
+            return BreakerState(Circuit.OPEN, syntax, logic, now)
         return BreakerState(s.state, syntax, logic, s.opened_at)

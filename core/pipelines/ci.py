@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.memory.sanitize import escape_braces
-from core.models import CheckResult
+from core.models import CheckResult, CiState
 
 MAX_FAILING, MAX_ANNOTATIONS, MAX_SUMMARY = 5, 5, 400
 
@@ -25,11 +25,11 @@ class CiVerdict:
         return [c for c in self.checks if c.red]
 
     @property
-    def state(self) -> str:
-        """waiting (nothing yet, or something still running), passed or failed."""
+    def state(self) -> CiState:
+        """WAITING (nothing yet, or something still running), PASSED or FAILED."""
         if not self.checks or self.pending:
-            return "waiting"
-        return "failed" if self.failing else "passed"
+            return CiState.WAITING
+        return CiState.FAILED if self.failing else CiState.PASSED
 
     def names(self, checks: list[CheckResult] | None = None) -> str:
         return ", ".join(f"`{c.name}`" for c in (self.checks if checks is None else checks)) or "none"

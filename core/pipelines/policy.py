@@ -10,11 +10,12 @@ The estimate of acceptance is the mean of a Beta(1 + merged, 1 + closed + CI fai
 is held back — not proposed in that repository — when
 - none of its fixes was merged and reviewers closed two of its PRs, or CI failed on one; or
 - at least three bad outcomes leave the estimate below 0.25.
-A hold is a `decision` insight (`/recall` shows it, `/forget` removes it). A person re-enables a rule with
-`/forget insight:N`, `/remember decision enable F401` or `always_propose: [F401]` in `.github/memfix.yml`, and holds
-one back with `/remember decision hold F401`; a re-enabled rule's record starts afresh. New evidence (another outcome
-of that rule) decides again: a learned hold the evidence no longer supports is lifted, and a rule a person
-re-enabled is held again only by new evidence.
+A decision on a rule is a row of `rule_decisions` (what the policy reads) with a `decision` insight as its record
+(`/recall` shows it; `/forget` of it deletes the row too). A person's decision applies to every pipeline, a learned
+hold to its own. A person re-enables a rule with `/forget insight:N`, `/remember decision enable F401` or
+`always_propose: [F401]` in `.github/memfix.yml`, and holds one back with `/remember decision hold F401`; a re-enabled
+rule's record starts afresh. New evidence (another outcome of that rule) decides again: a learned hold the evidence no
+longer supports is lifted, and a rule a person re-enabled is held again only by new evidence.
 Rules with a better record are proposed first within `max_prs`. A hold learned in one repository is offered to the
 installation's other repositories as an action point, never applied there.
 """
@@ -27,17 +28,61 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from core.models import Insight
+from core.models import Insight, PointStatus, ProposalState, Stance
 from core.pipelines.confidence import Record
 from core.pipelines.proposals import Proposals
 
 if TYPE_CHECKING:
-    from core.db import Database
-    from core.memory.insights import Insights
+    from core.db import Connection, Database
+    from core.memory.insights import Insights, SaveResult
     from core.pipelines.proposals import ProposalOutcome
 
-RULE = re.compile(r"^[A-Za-z]{1,8}[0-9]{1,4}$")  # insight tags are stored in lower case
+RULE = re.compile(r"^[A-Z]{1,8}[0-9]{1,4}$")  # what a decision can name: a linter's rule (a model's MODEL is none)
 MIN_CLOSED, MIN_BAD, LOW_ESTIMATE = 2, 3, 0.25
+LEARNED = "learned"  # who decided a hold the evidence made
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision on one rule, as `rule_decisions` keeps it: who took it (a login, or LEARNED), why, and the pipeline
+    it is for (None: every pipeline, as a person's word is)."""
+
+    rule: str
+    stance: Stance
+    by: str
+    reason: str = ""
+    pipeline: str | None = None
+
+
+_ENABLED = """
+SELECT rule, created_at FROM rule_decisions WHERE repository = %(r)s AND stance = %(enable)s ORDER BY created_at, id
+"""
+_HOLDS = """
+SELECT rule, reason, insight_id, decided_by FROM rule_decisions
+WHERE repository = %(r)s AND stance = %(hold)s AND (%(p)s::text IS NULL OR pipeline IS NULL OR pipeline = %(p)s::text)
+ORDER BY insight_id
+"""
+_DECIDE = """
+INSERT INTO rule_decisions (tenant_id, repository, rule, stance, pipeline, decided_by, reason, insight_id)
+VALUES (%(t)s, %(r)s, %(rule)s, %(stance)s, %(p)s, %(by)s, %(reason)s, %(i)s)
+"""
+# The hold's record goes, and its row with it.
+_LIFT = """
+DELETE FROM workflow_insights WHERE id IN (
+  SELECT insight_id FROM rule_decisions WHERE repository = %(r)s AND stance = %(hold)s AND rule = %(rule)s)
+RETURNING id
+"""
+_OFFER = """
+INSERT INTO action_points (tenant_id, source_insight_id, source_repository, target_repository, similarity)
+SELECT %(t)s, %(i)s, %(r)s, name, 1.0 FROM (
+  SELECT full_name AS name FROM repositories UNION SELECT repository FROM proposals) AS others
+WHERE name <> %(r)s ON CONFLICT (source_insight_id, target_repository) DO NOTHING
+"""
+_SUGGESTED = """
+SELECT a.id, d.rule FROM action_points AS a
+JOIN rule_decisions AS d ON d.tenant_id = a.tenant_id AND d.insight_id = a.source_insight_id
+WHERE a.target_repository = %(r)s AND a.status = %(open)s AND d.stance = %(hold)s ORDER BY a.id, d.id
+"""
 
 
 def hold_reason(code: str, record: Record) -> str | None:
@@ -59,14 +104,14 @@ def records_from(rows: list[ProposalOutcome], since: dict[str, datetime] | None 
     def counted(r: ProposalOutcome) -> set[str]:
         return {c for c in r.finding_codes if c not in since or r.updated_at > since[c]}
 
-    merged = Counter(c for r in rows if r.state == "merged" for c in counted(r))
+    merged = Counter(c for r in rows if r.state == ProposalState.MERGED for c in counted(r))
     closed, failed, passed, refined = Counter(), Counter(), Counter(), Counter()
     for r in rows:
         codes = counted(r)
         if not codes:
             continue
         suspects = {c for c in codes if not merged[c]} or codes
-        if r.state == "closed":
+        if r.state == ProposalState.CLOSED:
             closed.update(suspects)
         for c in suspects:
             failed[c] += r.ci_failures
@@ -82,10 +127,10 @@ class Hold:
     code: str
     reason: str
     insight_id: int
-    by: str  # "learned" or the person's login
+    by: str  # LEARNED or the person's login
 
     def describe(self) -> str:
-        who = "learned" if self.by == "learned" else f"asked by @{self.by}"
+        who = "learned" if self.by == LEARNED else f"asked by @{self.by}"
         return (f"{self.code} held back ({who}): {self.reason} — decision `insight:{self.insight_id}`; "
                 f"`/forget insight:{self.insight_id}` or `/remember decision enable {self.code}` proposes it again")
 
@@ -124,27 +169,17 @@ class Policy:
     def records(self, tenant_id: int, repo: str, pipeline: str | None = None) -> dict[str, Record]:
         rows = self.proposals.outcomes(tenant_id, repo, pipeline)
         with self.db.tenant(tenant_id) as conn:
-            enabled = conn.execute(
-                "SELECT tags, created_at FROM workflow_insights WHERE repository = %s AND insight_type = 'decision'"
-                " AND tags @> ARRAY['policy', 'enable'] ORDER BY created_at", (repo,)).fetchall()
-        since = {t.upper(): row["created_at"] for row in enabled for t in row["tags"] if RULE.match(t)}
-        return records_from(rows, since)
+            enabled = conn.execute(_ENABLED, {"r": repo, "enable": Stance.ENABLE}).fetchall()
+        return records_from(rows, {row["rule"]: row["created_at"] for row in enabled})
 
     def holds(self, tenant_id: int, repo: str, pipeline: str | None = None) -> dict[str, Hold]:
-        """The holds in force: `decision` insights of this repository tagged policy + hold (a person's apply to
-        every pipeline, a learned one to its own)."""
+        """The holds in force in this repository (for `pipeline`: a person's and that pipeline's learned ones), the
+        first decision on each rule."""
         with self.db.tenant(tenant_id) as conn:
-            rows = conn.execute(
-                "SELECT id, tags, detail, workflow_type FROM workflow_insights WHERE repository = %(r)s"
-                " AND insight_type = 'decision' AND tags @> ARRAY['policy', 'hold']"
-                " AND (%(p)s::text IS NULL OR workflow_type IN (%(p)s::text, 'review')) ORDER BY id",
-                {"r": repo, "p": pipeline},
-            ).fetchall()
+            rows = conn.execute(_HOLDS, {"r": repo, "p": pipeline, "hold": Stance.HOLD}).fetchall()
         holds: dict[str, Hold] = {}
         for row in rows:
-            by = next((t.removeprefix("by:") for t in row["tags"] if t.startswith("by:")), "learned")
-            for code in (t.upper() for t in row["tags"] if RULE.match(t)):
-                holds.setdefault(code, Hold(code, row["detail"].partition("\n")[0], row["id"], by))
+            holds.setdefault(row["rule"], Hold(row["rule"], row["reason"], row["insight_id"], row["decided_by"]))
         return holds
 
     def for_run(self, tenant_id: int, repo: str, pipeline: str, always: tuple[str, ...] = ()) -> RepoPolicy:
@@ -160,13 +195,16 @@ class Policy:
         holds = self.holds(tenant_id, repo, pipeline)
         changed = []
         for code, record in records.items():
+            if not RULE.match(code):
+                continue
             reason = hold_reason(code, record)
             hold = holds.get(code)
             if reason and hold is None:
-                saved = self._save(tenant_id, repo, pipeline, code, reason, record, source_ref, "learned")
+                saved = self._hold(tenant_id, repo, Decision(code, Stance.HOLD, LEARNED, reason, pipeline), record,
+                                   source_ref)
                 changed.append(f"now holding back {code}: {reason} (decision `insight:{saved}`)")
                 self._offer(tenant_id, repo, saved)
-            elif not reason and hold is not None and hold.by == "learned":
+            elif not reason and hold is not None and hold.by == LEARNED:
                 self.insights.delete(tenant_id, hold.insight_id, repository=repo)
                 changed.append(f"proposing {code} again: {record.describe()}")
         return changed
@@ -174,56 +212,50 @@ class Policy:
     def hold(self, tenant_id: int, repo: str, codes: list[str], by: str, source_ref: str | None) -> list[int]:
         """A person holds rules back (`/remember decision hold F401`)."""
         records = self.records(tenant_id, repo)
-        return [self._save(tenant_id, repo, "review", code, f"@{by} asked memfix not to propose {code} fixes here",
-                           records.get(code, Record()), source_ref, by) for code in codes]
+        return [self._hold(tenant_id, repo, Decision(code, Stance.HOLD, by,
+                                                     f"@{by} asked memfix not to propose {code} fixes here"),
+                           records.get(code, Record()), source_ref) for code in codes]
 
     def enable(self, tenant_id: int, repo: str, codes: list[str], by: str, source_ref: str | None) -> list[int]:
         """A person re-enables rules (`/remember decision enable F401`): their holds go; the decision is kept."""
         lifted = []
         for code in codes:
             with self.db.tenant(tenant_id) as conn:
-                rows = conn.execute(
-                    "DELETE FROM workflow_insights WHERE repository = %s AND insight_type = 'decision'"
-                    " AND tags @> ARRAY['policy', 'hold', %s] RETURNING id", (repo, code.lower())).fetchall()
-            lifted += [r["id"] for r in rows]
-            self.insights.save_many(tenant_id, [Insight(
+                lifted += [r["id"] for r in conn.execute(_LIFT, {"r": repo, "hold": Stance.HOLD, "rule": code})]
+            self._decide(tenant_id, repo, Decision(code, Stance.ENABLE, by), Insight(
                 repository=repo, insight_type="decision", category="maintainability", workflow_type="review",
                 title=f"Propose {code} fixes in {repo} again", detail=f"@{by} re-enabled {code} fixes",
-                source_ref=source_ref, tags=("policy", "enable", code, f"by:{by}"))], dedupe=False)
+                source_ref=source_ref, tags=("policy", Stance.ENABLE, code, f"by:{by}")))
         return lifted
 
-    def _save(self, tenant_id: int, repo: str, pipeline: str, code: str, reason: str, record: Record,
-              source_ref: str | None, by: str) -> int:
-        insight = Insight(
+    def _hold(self, tenant_id: int, repo: str, decision: Decision, record: Record, source_ref: str | None) -> int:
+        code = decision.rule
+        return self._decide(tenant_id, repo, decision, Insight(
             repository=repo, insight_type="decision", category="maintainability", severity="medium",
-            workflow_type=pipeline, title=f"Hold back {code} fixes in {repo}",
-            detail=f"{reason}\nEvidence: {record.describe()}. Re-enable with `/forget` of this insight, "
+            workflow_type=decision.pipeline or "review", title=f"Hold back {code} fixes in {repo}",
+            detail=f"{decision.reason}\nEvidence: {record.describe()}. Re-enable with `/forget` of this insight, "
                    f"`/remember decision enable {code}`, or `always_propose: [{code}]` in `.github/memfix.yml`.",
-            source_ref=source_ref, tags=("policy", "hold", code, f"by:{by}"))
-        return self.insights.save_many(tenant_id, [insight], dedupe=False)[0].insight.id
+            source_ref=source_ref, tags=("policy", Stance.HOLD, code, f"by:{decision.by}")))
+
+    def _decide(self, tenant_id: int, repo: str, decision: Decision, record: Insight) -> int:
+        """The decision's row and the insight that records it for people, in one transaction: the insight's id."""
+        def row(conn: Connection, saved: list[SaveResult]) -> None:
+            conn.execute(_DECIDE, {"t": tenant_id, "r": repo, "rule": decision.rule, "stance": decision.stance,
+                                   "p": decision.pipeline, "by": decision.by, "reason": decision.reason,
+                                   "i": saved[0].insight.id})
+
+        return self.insights.save_many(tenant_id, [record], dedupe=False, then=row)[0].insight.id
 
     def _offer(self, tenant_id: int, repo: str, insight_id: int) -> None:
         """The installation's other repositories get the learned hold as an action point, never as a change."""
         with self.db.tenant(tenant_id) as conn:
-            conn.execute(
-                "INSERT INTO action_points (tenant_id, source_insight_id, source_repository, target_repository,"
-                " similarity) SELECT %(t)s, %(i)s, %(r)s, name, 1.0 FROM ("
-                " SELECT full_name AS name FROM repositories UNION SELECT repository FROM proposals) AS others"
-                " WHERE name <> %(r)s ON CONFLICT (source_insight_id, target_repository) DO NOTHING",
-                {"t": tenant_id, "i": insight_id, "r": repo})
+            conn.execute(_OFFER, {"t": tenant_id, "i": insight_id, "r": repo})
 
     def _suggestions(self, tenant_id: int, repo: str, here: set[str]) -> list[str]:
         """Holds learned elsewhere in the installation, without naming where: a reply here is read by people who may
         not see that repository (the dashboard names it to those who may)."""
         with self.db.tenant(tenant_id) as conn:
-            rows = conn.execute(
-                "SELECT a.id, wi.tags FROM action_points a"
-                " JOIN workflow_insights wi ON wi.tenant_id = a.tenant_id AND wi.id = a.source_insight_id"
-                " WHERE a.target_repository = %s AND a.status = 'open' AND wi.tags @> ARRAY['policy', 'hold']"
-                " ORDER BY a.id", (repo,)).fetchall()
-        out = []
-        for row in rows:
-            for code in (t.upper() for t in row["tags"] if RULE.match(t) and t.upper() not in here):
-                out.append(f"suggestion (action point {row['id']}): another repository of this installation holds "
-                           f"back {code}; `/remember decision hold {code}` does the same here")
-        return out
+            rows = conn.execute(_SUGGESTED, {"r": repo, "open": PointStatus.OPEN, "hold": Stance.HOLD}).fetchall()
+        return [f"suggestion (action point {row['id']}): another repository of this installation holds back "
+                f"{row['rule']}; `/remember decision hold {row['rule']}` does the same here"
+                for row in rows if row["rule"] not in here]

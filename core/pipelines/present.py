@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from core.memory.sanitize import escape_braces
-from core.models import JobResult
+from core.models import AttemptStatus, CiState, JobResult
 from core.pipelines.confidence import Record
 from core.pipelines.project import within
 
@@ -19,7 +19,7 @@ def pr_title(pipeline: str, outcome: FileOutcome) -> str:
     return f"{'fix' if pipeline == 'autofix' else 'improve'} {codes} in {outcome.path}"
 
 
-def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: str = "waiting") -> str:
+def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: CiState = CiState.WAITING) -> str:
     patch, v = outcome.patch, outcome.verification
     lines = [f"memfix **{request.pipeline}** proposes this single-file change to `{patch.path}`.", ""]
     if request.issue_number:
@@ -57,9 +57,9 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: st
     return "\n".join(lines)
 
 
-def ci_line(ci: str) -> str:
+def ci_line(ci: CiState) -> str:
     """What the PR waits for: the repository's CI is the behavioural verifier (memfix never runs its code)."""
-    if ci == "absent":
+    if ci == CiState.ABSENT:
         return ("No CI found in this repository (no workflow or CI configuration), so nothing ran this change's "
                 "tests: it is ready for review at once; please check its behaviour yourself.")
     return ("This PR is a draft until the repository's checks finish on it: all green marks it ready for review; "
@@ -116,7 +116,7 @@ def result(report: RunReport, pipeline: str, paths: list[str], checks: str | Non
     details += [f"provider `{report.provider}`" + (f", model `{report.model}`" if report.model else "") + f"; {run}"]
     for o in report.outcomes:
         line = f"`{o.path}`: {o.status}"
-        if o.status != "UNFIXED":
+        if o.status != AttemptStatus.UNFIXED:
             line += f" (confidence {o.confidence:.2f})"
         if o.published and o.published.pr_number:
             line += f" → #{o.published.pr_number} ({o.published.action})"

@@ -7,8 +7,12 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from core.models import CiState, ProposalState
+
 if TYPE_CHECKING:
     from core.db import Database
+
+_VERDICTS = (CiState.WAITING, CiState.PASSED, CiState.FAILED)  # the states a PR waiting on its checks goes through
 
 
 @dataclass(frozen=True)
@@ -24,7 +28,7 @@ class Proposal:
     branch: str
     base_branch: str
     pr_number: int | None
-    state: str  # open | merged | closed
+    state: ProposalState
     run_id: int | None
     insight_ids: tuple[int, ...]
     finding_codes: tuple[str, ...]
@@ -35,7 +39,7 @@ class Proposal:
     created_at: datetime
     updated_at: datetime
     head_sha: str | None
-    ci_state: str  # unknown | waiting | passed | failed | absent | silent
+    ci_state: CiState
     ci_since: datetime | None
     ci_failures: int
     ci_passes: int
@@ -51,7 +55,7 @@ class ProposalOutcome:
     """What became of one proposal, as the policy counts it: the evidence about the rules it fixed."""
 
     finding_codes: tuple[str, ...]
-    state: str
+    state: ProposalState
     updated_at: datetime
     ci_failures: int = 0
     ci_passes: int = 0
@@ -73,7 +77,8 @@ _OUTCOME = ", ".join(f.name for f in fields(ProposalOutcome))
 
 
 def _proposal(row: dict[str, Any]) -> Proposal:
-    return Proposal(**{**row, "insight_ids": tuple(row["insight_ids"]), "finding_codes": tuple(row["finding_codes"])})
+    return Proposal(**{**row, "insight_ids": tuple(row["insight_ids"]), "finding_codes": tuple(row["finding_codes"]),
+                       "state": ProposalState(row["state"]), "ci_state": CiState(row["ci_state"])})
 
 
 def _proposal_or_none(row: dict[str, Any] | None) -> Proposal | None:
@@ -102,8 +107,9 @@ class Proposals:
         """The open memfix PR whose head is `sha` and which waits for, or has, the repository's CI verdict."""
         with self.db.tenant(tenant_id) as conn:
             return _proposal_or_none(conn.execute(
-                f"SELECT {_COLUMNS} FROM proposals WHERE repository = %s AND head_sha = %s AND state = 'open'"
-                " AND ci_state IN ('waiting', 'passed', 'failed') ORDER BY id DESC", (repo, sha)).fetchone())
+                f"SELECT {_COLUMNS} FROM proposals WHERE repository = %s AND head_sha = %s AND state = %s"
+                " AND ci_state = ANY(%s) ORDER BY id DESC",
+                (repo, sha, ProposalState.OPEN, list(_VERDICTS))).fetchone())
 
     def outcomes(self, tenant_id: int, repo: str, pipeline: str | None = None) -> list[ProposalOutcome]:
         """What became of every proposal in one repository (and pipeline, unless None)."""
@@ -113,17 +119,19 @@ class Proposals:
                 " WHERE repository = %(r)s AND (%(p)s::text IS NULL OR pipeline = %(p)s::text)",
                 {"r": repo, "p": pipeline},
             ).fetchall()
-        return [ProposalOutcome(**{**r, "finding_codes": tuple(r["finding_codes"])}) for r in rows]
+        return [ProposalOutcome(**{**r, "finding_codes": tuple(r["finding_codes"]), "state": ProposalState(r["state"])})
+                for r in rows]
 
     def weekly(self, tenant_id: int, repos: list[str]) -> dict[str, ProposalCounts]:
         """Per week the PRs were opened in (`YYYY-MM-DD` of its Monday): how many, and what became of them."""
         with self.db.tenant(tenant_id) as conn:
             rows = conn.execute(
                 "SELECT to_char(date_trunc('week', created_at), 'YYYY-MM-DD') AS week, count(*) AS opened,"
-                " count(*) FILTER (WHERE state = 'merged') AS merged,"
-                " count(*) FILTER (WHERE state = 'closed') AS closed,"
+                " count(*) FILTER (WHERE state = %s) AS merged,"
+                " count(*) FILTER (WHERE state = %s) AS closed,"
                 " count(*) FILTER (WHERE ci_failures > 0) AS ci_failed"
-                " FROM proposals WHERE repository = ANY(%s) GROUP BY 1", (repos,)).fetchall()
+                " FROM proposals WHERE repository = ANY(%s) GROUP BY 1",
+                (ProposalState.MERGED, ProposalState.CLOSED, repos)).fetchall()
         return {r["week"]: ProposalCounts(r["opened"], r["merged"], r["closed"], r["ci_failed"]) for r in rows}
 
     def repositories(self, tenant_id: int) -> set[str]:
@@ -131,13 +139,14 @@ class Proposals:
         with self.db.tenant(tenant_id) as conn:
             return {r["repository"] for r in conn.execute("SELECT DISTINCT repository FROM proposals").fetchall()}
 
-    def settle(self, tenant_id: int, proposal_id: int, sha: str, verdict: str, detail: str = "") -> bool:
+    def settle(self, tenant_id: int, proposal_id: int, sha: str, verdict: CiState, detail: str = "") -> bool:
         """waiting → passed | failed, once per commit: a redelivered or repeated event finds nothing to change."""
-        counter = "ci_passes" if verdict == "passed" else "ci_failures"
+        counter = "ci_passes" if verdict == CiState.PASSED else "ci_failures"
         with self.db.tenant(tenant_id) as conn:
             return conn.execute(
                 f"UPDATE proposals SET ci_state = %s, ci_detail = %s, {counter} = {counter} + 1, updated_at = now()"
-                " WHERE id = %s AND head_sha = %s AND ci_state = 'waiting'", (verdict, detail, proposal_id, sha),
+                " WHERE id = %s AND head_sha = %s AND ci_state = %s",
+                (verdict, detail, proposal_id, sha, CiState.WAITING),
             ).rowcount == 1
 
     def reported(self, tenant_id: int, proposal_id: int, sha: str) -> bool:
@@ -158,18 +167,18 @@ class Proposals:
         next event: waiting is event-driven, nothing polls)."""
         with self.db.tenant(tenant_id) as conn:
             return [_proposal(r) for r in conn.execute(
-                "UPDATE proposals SET ci_state = 'silent', updated_at = now() WHERE repository = %s AND state = 'open'"
-                f" AND ci_state = 'waiting' AND ci_since < now() - make_interval(secs => %s) RETURNING {_COLUMNS}",
-                (repo, hours * 3600)).fetchall()]
+                "UPDATE proposals SET ci_state = %s, updated_at = now() WHERE repository = %s AND state = %s"
+                f" AND ci_state = %s AND ci_since < now() - make_interval(secs => %s) RETURNING {_COLUMNS}",
+                (CiState.SILENT, repo, ProposalState.OPEN, CiState.WAITING, hours * 3600)).fetchall()]
 
     def revised(self, tenant_id: int, proposal_id: int, head_sha: str, diff: str, rationale: str) -> None:
         """A revision pushed on the PR's branch: the CI verdict is awaited again."""
         with self.db.tenant(tenant_id) as conn:
             conn.execute(
                 "UPDATE proposals SET head_sha = %s, diff = %s, rationale = %s,"
-                " ci_state = CASE WHEN ci_state IN ('waiting', 'passed', 'failed', 'silent') THEN 'waiting'"
-                " ELSE ci_state END, ci_since = now(), updated_at = now() WHERE id = %s",
-                (head_sha, diff, rationale, proposal_id))
+                " ci_state = CASE WHEN ci_state = ANY(%s) THEN %s ELSE ci_state END, ci_since = now(),"
+                " updated_at = now() WHERE id = %s",
+                (head_sha, diff, rationale, [*_VERDICTS, CiState.SILENT], CiState.WAITING, proposal_id))
 
     def refine_asked(self, tenant_id: int, proposal_id: int) -> None:
         """A person asked for a revision: evidence for the rule's record, whatever the revision becomes."""
@@ -183,9 +192,10 @@ class Proposals:
         with self.db.tenant(tenant_id) as conn:
             return _proposal_or_none(conn.execute(
                 "UPDATE proposals SET state = %s, closed_by = %s, updated_at = now(),"
-                " ci_state = CASE WHEN ci_state = 'waiting' THEN 'unknown' ELSE ci_state END"
-                f" WHERE repository = %s AND branch = %s AND pr_number = %s AND state = 'open' RETURNING {_COLUMNS}",
-                ("merged" if merged else "closed", closed_by, repo, branch, pr_number),
+                " ci_state = CASE WHEN ci_state = %s THEN %s ELSE ci_state END"
+                f" WHERE repository = %s AND branch = %s AND pr_number = %s AND state = %s RETURNING {_COLUMNS}",
+                (ProposalState.MERGED if merged else ProposalState.CLOSED, closed_by, CiState.WAITING, CiState.UNKNOWN,
+                 repo, branch, pr_number, ProposalState.OPEN),
             ).fetchone())
 
     def save(self, tenant_id: int, **row: Any) -> None:

@@ -6,10 +6,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from core.models import Patch
+from core.models import CiState, Patch, ProposalState
 from core.pipelines.port import GitHubPort
 
 if TYPE_CHECKING:
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 def branch_name(pipeline: str, path: str, fingerprint: str) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", path.lower()).strip("-")[:60] or "file"
     return f"memfix/{pipeline}/{slug}-{fingerprint}"
+
 
 
 # Where a repository's CI is configured: a repository with none of these gets its PRs ready for review at once.
@@ -31,9 +33,18 @@ def has_ci(paths: list[str]) -> bool:
     return any(p.startswith(c) if c.endswith("/") else p == c for p in paths for c in CI_CONFIG)
 
 
+class PublishAction(StrEnum):
+    """What publishing a verified patch did."""
+
+    CREATED = "created"  # a new PR
+    UPDATED = "updated"  # memfix's open PR for the same change got the new text
+    UNCHANGED = "unchanged"  # that PR already had it
+    SKIPPED = "skipped"  # reviewers decided on this change before: not proposed again
+
+
 @dataclass(frozen=True)
 class Published:
-    action: str  # created | updated | unchanged | skipped
+    action: PublishAction
     pr_number: int | None = None
     url: str | None = None
     reason: str = ""
@@ -60,18 +71,19 @@ class Publisher:
         self.files = files  # the repository's paths at the scanned commit, asked once, only when a PR is opened
 
     @cached_property
-    def ci(self) -> str:
-        """waiting: PRs open as drafts until the repository's checks report; absent: no CI, ready at once."""
-        return "waiting" if self.files is None or has_ci(self.files()) else "absent"
+    def ci(self) -> CiState:
+        """WAITING: PRs open as drafts until the repository's checks report; ABSENT: no CI, ready at once."""
+        return CiState.WAITING if self.files is None or has_ci(self.files()) else CiState.ABSENT
 
     def publish(self, tenant_id: int, repo: str, pipeline: str, patch: Patch, draft: Draft) -> Published:
         title, body, base_branch = draft.title, draft.body, draft.base_branch
         fingerprint = patch.fingerprint(pipeline)
         previous = self.proposals.by_fingerprint(tenant_id, repo, fingerprint)
-        if previous and previous.state == "closed":
-            return Published("skipped", previous.pr_number, reason="a reviewer closed this change unmerged")
-        if previous and previous.state == "merged":
-            return Published("skipped", previous.pr_number, reason="this change was already merged")
+        if previous and previous.state == ProposalState.CLOSED:
+            return Published(PublishAction.SKIPPED, previous.pr_number,
+                             reason="a reviewer closed this change unmerged")
+        if previous and previous.state == ProposalState.MERGED:
+            return Published(PublishAction.SKIPPED, previous.pr_number, reason="this change was already merged")
         branch = branch_name(pipeline, patch.path, fingerprint)
         message = f"memfix {pipeline}: {title}"
         pr = self.gh.find_open_pr(repo, branch)
@@ -79,21 +91,22 @@ class Publisher:
         if pr is not None:
             current = self.gh.get_file(repo, patch.path, branch)
             if current == patch.updated:
-                action, head, ci = "unchanged", pr.head_sha, {}
+                action, head, ci = PublishAction.UNCHANGED, pr.head_sha, {}
             else:
                 head = self.gh.put_file(repo, patch.path, patch.updated, branch, message,
                                         sha=self.gh.get_file_sha(repo, patch.path, branch))
-                action = "updated"
+                action = PublishAction.UPDATED
             self.gh.update_pr(repo, pr.number, body=body)
         else:
             self.gh.create_branch(repo, branch, self.gh.get_branch_sha(repo, base_branch))
             head = self.gh.put_file(repo, patch.path, patch.updated, branch, message,
                                     sha=self.gh.get_file_sha(repo, patch.path, branch))
-            pr = self.gh.create_pr(repo, f"memfix: {title}", body, branch, base_branch, draft=self.ci == "waiting")
-            action = "created"
+            pr = self.gh.create_pr(repo, f"memfix: {title}", body, branch, base_branch,
+                                   draft=self.ci == CiState.WAITING)
+            action = PublishAction.CREATED
         self.proposals.save(
             tenant_id, repository=repo, pipeline=pipeline, fingerprint=fingerprint, path=patch.path, branch=branch,
-            base_branch=base_branch, pr_number=pr.number, head_sha=head, state="open", run_id=draft.run_id,
+            base_branch=base_branch, pr_number=pr.number, head_sha=head, state=ProposalState.OPEN, run_id=draft.run_id,
             insight_ids=draft.insight_ids,
             finding_codes=sorted({f.code for f in patch.findings}), diff="\n".join(patch.changed_lines()),
             rationale=patch.rationale, provider=draft.provider, model=draft.model, **ci,

@@ -8,7 +8,6 @@ and it is told what memory knows before each attempt (re-injected after every fa
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -17,7 +16,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from core.errors import PermanentError
-from core.models import Envelope, Finding, Patch, Verification
+from core.models import AttemptStatus, Circuit, Envelope, Finding, Patch, Verification
+from core.pipelines.breaker import Trial
 from core.pipelines.comments import comment_problem
 from core.pipelines.confidence import Record, score
 from core.pipelines.config import RepoConfig, parse_config
@@ -27,7 +27,8 @@ from core.pipelines.present import pr_body, pr_title, summary
 from core.pipelines.project import Profile, Selection, read_profile, within
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
 from core.pipelines.propose import apply_edits, ruff_patches
-from core.pipelines.publish import Draft
+from core.pipelines.publish import Draft, PublishAction
+from core.pipelines.runs import Phase
 from core.pipelines.surface import RepositoryView, surface_problem
 from core.pipelines.verify import PROMOTE_THRESHOLD, compatibility, confidence, status_for, verify, verify_many
 
@@ -62,7 +63,7 @@ class FileOutcome:
     path: str
     findings: list[Finding]
     patch: Patch | None = None
-    status: str = "UNFIXED"  # PROMOTED | RETRY | REJECTED | HUMAN_REVIEW | UNFIXED
+    status: AttemptStatus = AttemptStatus.UNFIXED
     confidence: float = 0.0
     verification: Verification | None = None
     attempts: int = 0
@@ -99,7 +100,7 @@ class RunReport:
 
     @property
     def promoted(self) -> list[FileOutcome]:
-        return [o for o in self.outcomes if o.status == "PROMOTED"]
+        return [o for o in self.outcomes if o.status == AttemptStatus.PROMOTED]
 
     @property
     def prs(self) -> list[FileOutcome]:
@@ -256,7 +257,7 @@ class PipelineRunner:
             if not self.breakers.current(*ctx.memory_key).allows_calls:
                 outcome.note = "circuit breaker open: model calls paused"
             else:
-                self.runs.phase(ctx.run, "fixing", f"revising {revision.path}")
+                self.runs.phase(ctx.run, Phase.FIXING, f"revising {revision.path}")
                 sections = self.context.sections(*ctx.memory_key, revision.feedback[:2000], request.linked_ids)
                 prompt = refine_prompt(request.repo, revision, current, sections, self.limits.prompt_token_budget)
                 if prompt is None:
@@ -264,10 +265,9 @@ class PipelineRunner:
                                          f"({self.limits.prompt_token_budget} tokens)")
                 patch, _ = self._edit(ctx, revision.path, revision.original, current, prompt, ())
                 outcome = self._attempt(ctx, outcome, patch, Try(1, last=True, sections=sections))
-                self.breakers.record(*ctx.memory_key, "success" if outcome.verification.ok else
-                                     "syntax" if not outcome.verification.parses else "logic")
-            self.runs.phase(ctx.run, "done", f"{outcome.status} {revision.path}",
-                            patches=int(outcome.status == "PROMOTED"))
+                self.breakers.record(*ctx.memory_key, Trial.of(outcome.verification))
+            self.runs.phase(ctx.run, Phase.DONE, f"{outcome.status} {revision.path}",
+                            patches=int(outcome.status == AttemptStatus.PROMOTED))
             return outcome, ctx.run.id
         except BaseException as exc:
             self.runs.fail(ctx.run, f"{exc.__class__.__name__}: {exc}" if isinstance(exc, Exception) else
@@ -280,7 +280,7 @@ class PipelineRunner:
         steps = _Steps(report.seconds, began)
         try:
             self.runs.chose(run, list(ctx.select), ctx.selection.chosen_by, list(ctx.selection.extended))
-            self.runs.phase(run, "scanning", "looking for findings")
+            self.runs.phase(run, Phase.SCANNING, "looking for findings")
             report.notes += getattr(workspace, "notes", [])
             report.notes += self._foreign_links(request)
             report.files_scanned = len(files)
@@ -299,7 +299,7 @@ class PipelineRunner:
                                     "memfix fixes in one file: left to a person (or narrow the rules)")
                 del by_file[path]
             report.findings = [f for f in report.findings if f.path in by_file]
-            self.runs.phase(run, "fixing", f"{len(report.findings)} findings in {len(by_file)} files",
+            self.runs.phase(run, Phase.FIXING, f"{len(report.findings)} findings in {len(by_file)} files",
                             findings=len(report.findings))
             query = "\n".join(sorted({f"{f.code} {f.message}" for f in report.findings}))[:2000]
             if report.findings:  # shown in every run's output, model or not
@@ -314,17 +314,17 @@ class PipelineRunner:
             if reason := ctx.repository.incomplete():
                 report.notes.append(f"the whole repository could not be read ({reason}); fixes that are "
                                     "safe only when nothing else uses what they remove were held back")
-            self.runs.phase(run, "verifying", f"{len(report.promoted)} verified patches",
+            self.runs.phase(run, Phase.VERIFYING, f"{len(report.promoted)} verified patches",
                             patches=len(report.promoted), prompt_tokens=report.prompt_tokens)
             if publisher is not None and request.base_branch:
-                self.runs.phase(run, "publishing", "opening pull requests")
+                self.runs.phase(run, Phase.PUBLISHING, "opening pull requests")
                 self._publish(ctx, publisher, min(ctx.config.max_prs, self.limits.max_prs_cap))
             learned = detected.result() if detected else self.learner.detected(*learn, report.findings)
             learned += self.learner.fixed(*learn, [o.patch for o in report.promoted])
             report.learned = len(learned)
             report.remembered = _remembered(self.runs.previous(run), learned, report)
             used = "".join(f"\n- {u}" for u in report.used)
-            self.runs.phase(run, "done", summary(report) + (f"\n\nLearnings used:{used}" if used else ""),
+            self.runs.phase(run, Phase.DONE, summary(report) + (f"\n\nLearnings used:{used}" if used else ""),
                             prs_opened=len(report.prs), learnings=len(report.learnings))
             steps.done("publish and learn")
             return report
@@ -346,8 +346,9 @@ class PipelineRunner:
         if error := compatibility(patch, target.oldest, target.feature_version):
             verification = replace(verification, compatible=False, error=verification.error or error)
         chosen = ctx.profile.team.select is not None and bool(within(("F401",), ctx.profile.team.select))
-        if error := surface_problem(patch, ctx.repository.view(), imports_chosen=chosen):
-            verification = replace(verification, surface=False, error=verification.error or error)
+        if problem := surface_problem(patch, ctx.repository.view(), imports_chosen=chosen):
+            verification = replace(verification, surface=False, error=verification.error or problem.text,
+                                   failed_codes=verification.failed_codes | problem.rules)
         if error := comment_problem(patch):
             verification = replace(verification, comments=False, error=verification.error or error)
         return verification
@@ -407,7 +408,7 @@ class PipelineRunner:
         waiting outcome in order. A ruff patch waits with no attempts yet; any other outcome is final."""
         patches = [o.patch for o in waiting if o.patch is not None and not o.attempts]
         if patches:
-            self.runs.phase(ctx.run, "verifying",
+            self.runs.phase(ctx.run, Phase.VERIFYING,
                             f"verifying {len(patches)} ruff fix{'es' if len(patches) > 1 else ''}")
             # The scan already knows each original's findings (same rules, same relative path): reuse them.
             known = {o.path: o.findings for o in waiting if o.patch is not None and not o.attempts}
@@ -429,9 +430,9 @@ class PipelineRunner:
                 waiting[i] = replace(outcome, status=status, confidence=score, verification=verification, attempts=1,
                                      why=why)
                 envelopes.append(self._envelope(ctx, waiting[i], list(patch.findings), breaker))
-                verified += status == "PROMOTED"
+                verified += status == AttemptStatus.PROMOTED
             self.healing.record_many(ctx.request.tenant_id, envelopes)
-            self.runs.phase(ctx.run, "fixing", f"{verified} of {len(patches)} ruff fixes verified")
+            self.runs.phase(ctx.run, Phase.FIXING, f"{verified} of {len(patches)} ruff fixes verified")
         for outcome in waiting:
             ctx.report.outcomes.append(outcome)
             if progress:
@@ -449,9 +450,9 @@ class PipelineRunner:
         def keep(patch: Patch, verdict: Verification, round_: int) -> set[str] | None:  # the rules to keep
             codes = {f.code for f in patch.findings}
             if round_ == 0:  # another pass of the same rules helps only when one of them is left over
-                return codes if _failed_codes(patch, verdict) & codes else None
+                return codes if verdict.failed_codes & codes else None
             if round_ == 1:
-                kept = codes - _failed_codes(patch, verdict)
+                kept = codes - verdict.failed_codes
                 return kept if kept and kept != codes else None
             order = sorted(codes)
             return codes - {order[round_ - 2]} if len(codes) > 1 and round_ - 2 < len(order) else None
@@ -502,20 +503,18 @@ class PipelineRunner:
             if patch is None:
                 verification = Verification(parses=False, targeted_gone=False, error=error or "no patch")
                 outcome = self._record(ctx, outcome, None, verification, 0.0, Try(attempt, sections=sections))
-                self.breakers.record(*ctx.memory_key, "logic")
+                self.breakers.record(*ctx.memory_key, Trial.LOGIC)
             else:
                 outcome = self._attempt(ctx, outcome, patch, Try(attempt, attempt == attempts, sections))
                 error = outcome.verification.error if outcome.verification else None
-                kind = "success" if outcome.verification and outcome.verification.ok else \
-                    "syntax" if outcome.verification and not outcome.verification.parses else "logic"
-                if not self.breakers.record(*ctx.memory_key, kind).allows_calls:
+                if not self.breakers.record(*ctx.memory_key, Trial.of(outcome.verification)).allows_calls:
                     outcome.note = "circuit breaker opened: model calls paused"
                     report.notes.append(outcome.note)
                     break
-            if outcome.status != "RETRY":
+            if outcome.status != AttemptStatus.RETRY:
                 break
-        if outcome.status == "RETRY":  # attempts ran out while still retrying
-            outcome.status = "HUMAN_REVIEW" if outcome.patch else "REJECTED"
+        if outcome.status == AttemptStatus.RETRY:  # attempts ran out while still retrying
+            outcome.status = AttemptStatus.HUMAN_REVIEW if outcome.patch else AttemptStatus.REJECTED
         return outcome
 
     def _model_patch(self, ctx: RunContext, path: str, original: str, remaining: list[Finding], base: Patch | None,
@@ -544,11 +543,11 @@ class PipelineRunner:
                      completion.data["rationale"]), completion.input_tokens
 
     def _attempt(self, ctx: RunContext, outcome: FileOutcome, patch: Patch, attempt: Try) -> FileOutcome:
-        self.runs.phase(ctx.run, "verifying", f"verifying {patch.path}")
+        self.runs.phase(ctx.run, Phase.VERIFYING, f"verifying {patch.path}")
         verification = self._compatible(ctx, verify(ctx.ruff, patch, ctx.select), patch)
         score, why = self._score(ctx, verification, patch)
         outcome = replace(self._record(ctx, outcome, patch, verification, score, attempt), why=why)
-        self.runs.phase(ctx.run, "fixing", f"{outcome.status} {patch.path}")
+        self.runs.phase(ctx.run, Phase.FIXING, f"{outcome.status} {patch.path}")
         return outcome
 
     def _record(self, ctx: RunContext, outcome: FileOutcome, patch: Patch | None, verification: Verification,
@@ -563,7 +562,7 @@ class PipelineRunner:
         return outcome
 
     @staticmethod
-    def _envelope(ctx: RunContext, outcome: FileOutcome, findings: list[Finding], breaker: str,
+    def _envelope(ctx: RunContext, outcome: FileOutcome, findings: list[Finding], breaker: Circuit,
                   sections: PromptSections | None = None) -> Envelope:
         """The attempt an outcome records, as the healing ring keeps it."""
         first, patch, verification = findings[0] if findings else None, outcome.patch, outcome.verification
@@ -607,8 +606,8 @@ class PipelineRunner:
                           self._credited(ctx, outcome), report.provider, report.model)
             outcome.published = publisher.publish(request.tenant_id, request.repo, request.pipeline, outcome.patch,
                                                   draft)
-            opened += outcome.published.action in ("created", "updated", "unchanged")
-            if outcome.published.action == "skipped":
+            opened += outcome.published.action != PublishAction.SKIPPED
+            if outcome.published.action == PublishAction.SKIPPED:
                 report.used.append(f"`{outcome.path}`: not proposed again: {outcome.published.reason}")
 
 
@@ -622,15 +621,6 @@ class _Steps:
         now = time.perf_counter()
         self.seconds[step] = round(now - self.last, 3)
         self.last = now
-
-
-def _failed_codes(patch: Patch, verdict: Verification | None) -> set[str]:
-    """The rules a failed verdict names: targeted findings still present, or findings the patch created."""
-    if verdict is None:
-        return set()
-    named = set(re.findall(r"\b([A-Z]{1,8}[0-9]{1,4}) still present", verdict.error or ""))
-    return named | {f.code for f in verdict.new_findings} | ({f.code for f in patch.findings} & set(
-        re.findall(r"\b([A-Z]{1,8}[0-9]{1,4})\b", verdict.error or "")))
 
 
 def _remembered(earlier: RunRecord | None, learned: list, report: RunReport) -> list[str]:

@@ -8,17 +8,30 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from datetime import datetime
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from core.db import Database
     from core.pipelines.runner import RunRequest
 
-PHASES = ("queued", "scanning", "fixing", "verifying", "publishing", "done", "failed")
-FINAL = ("done", "failed")
+
+class Phase(StrEnum):
+    """Where a run is (`runs.phase`), in the order a run goes through them; DONE and FAILED are final."""
+
+    QUEUED = "queued"
+    SCANNING = "scanning"
+    FIXING = "fixing"
+    VERIFYING = "verifying"
+    PUBLISHING = "publishing"
+    DONE = "done"
+    FAILED = "failed"
+
+
+FINAL = (Phase.DONE, Phase.FAILED)
 STALE_AFTER = "20 minutes"  # longer than a worker Lambda may live (15 min)
 
-Mirror = Callable[[str, str], None]  # (phase, summary) → e.g. a GitHub check run
+Mirror = Callable[[Phase, str], None]  # (phase, summary) → e.g. a GitHub check run
 
 
 @dataclass
@@ -28,7 +41,7 @@ class Run:
     repository: str
     pipeline: str
     mirror: Mirror | None = None
-    phase: str = "queued"
+    phase: Phase = Phase.QUEUED
 
 
 @dataclass(frozen=True)
@@ -48,7 +61,7 @@ class RunRecord:
     tenant_id: int
     repository: str
     pipeline: str
-    phase: str
+    phase: Phase
     started_at: datetime
     updated_at: datetime
     finished_at: datetime | None = None
@@ -76,7 +89,8 @@ def _choice(rules: dict[str, Any]) -> RuleChoice:
 
 
 def _record(row: dict[str, Any]) -> RunRecord:
-    return RunRecord(**{**row, "rules": _choice(row["rules"]) if row["rules"] is not None else None})
+    return RunRecord(**{**row, "phase": Phase(row["phase"]),
+                        "rules": _choice(row["rules"]) if row["rules"] is not None else None})
 
 
 class RunLog:
@@ -91,22 +105,23 @@ class RunLog:
             # A run of the same job that never finished died with its worker: say so.
             if job_key:
                 conn.execute(
-                    "UPDATE runs SET phase = 'failed', error = 'the worker stopped during ' || phase,"
+                    "UPDATE runs SET phase = %s, error = 'the worker stopped during ' || phase,"
                     " finished_at = now(), updated_at = now() WHERE job_key = %s AND phase <> ALL(%s)",
-                    (job_key, list(FINAL)),
+                    (Phase.FAILED, job_key, list(FINAL)),
                 )
             conn.execute(
-                f"UPDATE runs SET phase = 'failed', error = 'no progress for {STALE_AFTER} during ' || phase,"
+                f"UPDATE runs SET phase = %s, error = 'no progress for {STALE_AFTER} during ' || phase,"
                 f" finished_at = now() WHERE phase <> ALL(%s) AND updated_at < now() - interval '{STALE_AFTER}'",
-                (list(FINAL),),
+                (Phase.FAILED, list(FINAL)),
             )
             # A run of this host whose process is gone (killed, timed out): said at once, not 20 minutes on.
             orphans = [r for r in conn.execute(
                 "SELECT id, owner FROM runs WHERE phase <> ALL(%s) AND owner LIKE %s",
                 (list(FINAL), f"{_HOST}:%")).fetchall() if not _alive(int(r["owner"].rpartition(":")[2]))]
             for r in orphans:
-                conn.execute("UPDATE runs SET phase = 'failed', finished_at = now(), error = 'the process running it "
-                             "(' || %s || ') stopped during ' || phase WHERE id = %s", (r["owner"], r["id"]))
+                conn.execute("UPDATE runs SET phase = %s, finished_at = now(), error = 'the process running it "
+                             "(' || %s || ') stopped during ' || phase WHERE id = %s",
+                             (Phase.FAILED, r["owner"], r["id"]))
             row = conn.execute(
                 "INSERT INTO runs (tenant_id, repository, job_key, pipeline, trigger, head_sha, provider, model, owner)"
                 " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
@@ -115,8 +130,8 @@ class RunLog:
             ).fetchone()
         return Run(row["id"], tenant_id, repository, pipeline, mirror)
 
-    def phase(self, run: Run, phase: str, summary: str = "", **counts: int) -> None:
-        assert phase in PHASES, phase
+    def phase(self, run: Run, phase: Phase, summary: str = "", **counts: int) -> None:
+        phase = Phase(phase)  # a phase the table does not know fails here, before the database
         sets = ", ".join(f"{name} = %({name})s" for name in counts)
         with self.db.tenant(run.tenant_id) as conn:
             conn.execute(
@@ -132,7 +147,7 @@ class RunLog:
     def fail(self, run: Run, error: str) -> None:
         with self.db.tenant(run.tenant_id) as conn:
             conn.execute("UPDATE runs SET error = %s WHERE id = %s", (error[:2000], run.id))
-        self.phase(run, "failed", error)
+        self.phase(run, Phase.FAILED, error)
 
     def chose(self, run: Run, rules: list[str], chosen_by: str, extended: list[str]) -> None:
         """The rules this run proposes fixes for, and which configuration chose them (the dashboard shows them)."""
@@ -145,8 +160,8 @@ class RunLog:
         with self.db.tenant(run.tenant_id) as conn:
             row = conn.execute(
                 f"SELECT {_COLUMNS} FROM runs WHERE repository = %s"
-                " AND pipeline = %s AND phase = 'done' AND id < %s ORDER BY id DESC LIMIT 1",
-                (run.repository, run.pipeline, run.id)).fetchone()
+                " AND pipeline = %s AND phase = %s AND id < %s ORDER BY id DESC LIMIT 1",
+                (run.repository, run.pipeline, Phase.DONE, run.id)).fetchone()
         return _record(row) if row else None
 
     def get(self, tenant_id: int, run_id: int) -> RunRecord | None:

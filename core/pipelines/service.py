@@ -11,7 +11,18 @@ from core.bounded import user_text
 from core.errors import PermanentError
 from core.events import MEMFIX_BRANCH_PREFIX
 from core.memory.sanitize import escape_braces
-from core.models import ChecksJob, CommandJob, Envelope, Insight, IssueJob, JobResult, PullRequest, PushJob
+from core.models import (
+    AttemptStatus,
+    ChecksJob,
+    CiState,
+    CommandJob,
+    Envelope,
+    Insight,
+    IssueJob,
+    JobResult,
+    PullRequest,
+    PushJob,
+)
 from core.paths import PathError, repo_path
 from core.pipelines.ci import CiVerdict, failure_report, read
 from core.pipelines.config import CONFIG_PATH, RepoConfig, parse_config
@@ -20,9 +31,9 @@ from core.pipelines.port import GitHubPort
 from core.pipelines.present import result
 from core.pipelines.prompt import Revision
 from core.pipelines.proposals import Proposal, Proposals
-from core.pipelines.publish import Publisher
+from core.pipelines.publish import PublishAction, Publisher
 from core.pipelines.runner import PipelineRunner, RunReport, RunRequest
-from core.pipelines.runs import Mirror
+from core.pipelines.runs import FINAL, Mirror, Phase
 from core.pipelines.suggest import hunks, placeable, suggestions
 from core.pipelines.workspace import GitHubWorkspace
 
@@ -48,13 +59,13 @@ def check_run_mirror(gh: GitHubPort, repo: str, head_sha: str | None, name: str,
                                                 "again and its check run on this commit shows the result.")
         return gh.create_check_run(repo, head_sha, title, status, external_id=job_key, **fields)
 
-    def mirror(phase: str, text: str) -> None:
-        if phase in state["seen"] and phase not in ("done", "failed"):
+    def mirror(phase: Phase, text: str) -> None:
+        if phase in state["seen"] and phase not in FINAL:
             return
         state["seen"].add(phase)
         try:
-            if phase in ("done", "failed"):
-                fields = dict(status="completed", conclusion="success" if phase == "done" else "failure",
+            if phase in FINAL:
+                fields = dict(status="completed", conclusion="success" if phase == Phase.DONE else "failure",
                               title=f"memfix {name}: {phase}", summary=text or phase)
                 if state["id"] is None:
                     state["id"] = create(**fields)
@@ -211,7 +222,7 @@ class PipelineService:
             if target.fork:
                 report.notes.append(self._suggest(gh, repo, target, report, min(config.max_prs,
                                                                                  self.runner.limits.max_prs_cap)))
-            self.metric("PRsOpened", sum(o.published.action == "created" for o in report.prs))
+            self.metric("PRsOpened", sum(o.published.action == PublishAction.CREATED for o in report.prs))
             self.metric("ModelTokens", report.prompt_tokens)
             return report
         finally:
@@ -288,7 +299,7 @@ class PipelineService:
             outcome, run_id = self.runner.refine(request, workspace, revision, settings.config)
         finally:
             workspace.close()
-        if outcome.status != "PROMOTED":
+        if outcome.status != AttemptStatus.PROMOTED:
             return outcome, run_id, None
         patch = outcome.patch
         sha = gh.put_file(repo, path, patch.updated, pr.head_ref, f"memfix refine: {patch.rationale[:60]}",
@@ -309,13 +320,13 @@ class PipelineService:
                              notes)
         number = proposal.pr_number
         verdict = read(gh.commit_checks(job.repo, job.head_sha), self.app_slug)
-        if verdict.state == "waiting":
+        if verdict.state == CiState.WAITING:
             return JobResult(f"PR #{number}: waiting for {len(verdict.pending)} of {len(verdict.checks)} check(s) "
                              f"({verdict.names(verdict.pending)}).", notes)
         pr = gh.get_pull(job.repo, number)
-        if verdict.state == "passed":
-            fresh = self.proposals.settle(job.tenant_id, proposal.id, job.head_sha, "passed")
-            if (fresh or proposal.ci_state == "passed") and pr.draft:
+        if verdict.state == CiState.PASSED:
+            fresh = self.proposals.settle(job.tenant_id, proposal.id, job.head_sha, CiState.PASSED)
+            if (fresh or proposal.ci_state == CiState.PASSED) and pr.draft:
                 gh.mark_ready(job.repo, pr)
             if fresh:
                 notes += self.runner.learner.policy.learn(job.tenant_id, job.repo, proposal.pipeline, pr.html_url)
@@ -329,11 +340,11 @@ class PipelineService:
         annotations = {c.id: gh.check_annotations(repo, c.id) for c in verdict.failing[:5] if c.kind == "check"}
         report = failure_report(verdict, annotations)
         codes = list(proposal.finding_codes) or ["MODEL"]
-        if self.proposals.settle(tenant, proposal.id, sha, "failed", "\n".join(report)):
+        if self.proposals.settle(tenant, proposal.id, sha, CiState.FAILED, "\n".join(report)):
             names = verdict.names(verdict.failing)
             self.runner.healing.record(tenant, Envelope(
-                repository=repo, status="REJECTED", pipeline=proposal.pipeline, patch_id=proposal.fingerprint,
-                run_id=str(proposal.run_id) if proposal.run_id else None,
+                repository=repo, status=AttemptStatus.REJECTED, pipeline=proposal.pipeline,
+                patch_id=proposal.fingerprint, run_id=str(proposal.run_id) if proposal.run_id else None,
                 error_message=f"the repository's CI failed: {names}",
                 error_hash=Envelope.hash_error(proposal.path, None, f"CI failed: {names}"), path=proposal.path))
             self.runner.learner.insights.save(tenant, Insight(

@@ -72,7 +72,16 @@ class RepositoryView:
         return {module_name(p): p for p in self.sources}
 
 
-def surface_problem(patch: Patch, view: RepositoryView, *, imports_chosen: bool = False) -> str | None:
+@dataclass(frozen=True)
+class SurfaceProblem:
+    """Why a patch takes away something still used, and the rules that says are at fault (none named: whichever
+    fix removed it)."""
+
+    text: str
+    rules: frozenset[str] = frozenset()
+
+
+def surface_problem(patch: Patch, view: RepositoryView, *, imports_chosen: bool = False) -> SurfaceProblem | None:
     """Why the patch takes away something still used, or None. `imports_chosen`: the team's own ruff configuration
     selects F401, so an unused import of a public module is theirs to remove."""
     if not patch.path.endswith(".py"):
@@ -81,39 +90,43 @@ def surface_problem(patch: Patch, view: RepositoryView, *, imports_chosen: bool 
     if before is None or after is None:
         return None  # parsing is another check's verdict
     if why := data_reason(patch.path, patch.original):
-        return f"changes `{patch.path}`, whose text is data: {why}"
+        return SurfaceProblem(f"changes `{patch.path}`, whose text is data: {why}")
     if (reader := read_as_data(patch.path, view.copiers)) is not None:
-        return f"changes `{patch.path}`, whose text {reader} copies with `inspect.getsource`"
+        return SurfaceProblem(f"changes `{patch.path}`, whose text {reader} copies with `inspect.getsource`")
     removed = _module_names(before.tree) - _module_names(after.tree)
     if hidden := hidden_use(before, after, removed):
-        return hidden
+        return SurfaceProblem(hidden)
     probe = _removed_probe(before, after)
     if probe:
-        return f"removes `{probe}`, an import inside try/except ImportError: the module's behaviour depends on it"
+        return SurfaceProblem(f"removes `{probe}`, an import inside try/except ImportError: the module's behaviour "
+                              "depends on it")
     if removed:
         if listed := removed & _dunder_all(before.tree):
-            return f"removes {_names(listed)}, listed in `__all__`"
+            return SurfaceProblem(f"removes {_names(listed)}, listed in `__all__`")
         if patch.path.endswith("__init__.py") and (exported := removed & _imported_names(before.tree)):
-            return f"removes {_names(exported)}, which this `__init__.py` re-exports"
+            return SurfaceProblem(f"removes {_names(exported)}, which this `__init__.py` re-exports")
         if dynamic := _dynamic_use(before, removed):
-            return dynamic
+            return SurfaceProblem(dynamic)
         if not view.complete:
-            return (f"removes {_names(removed)} and the rest of the repository could not be checked "
-                    f"({view.reason})")
+            return SurfaceProblem(f"removes {_names(removed)} and the rest of the repository could not be checked "
+                                  f"({view.reason})")
         if user := _used_elsewhere(patch.path, removed, view):
-            return f"removes {_names({user[1]})}, which {user[0]} still imports or references"
+            return SurfaceProblem(f"removes {_names({user[1]})}, which {user[0]} still imports or references")
         if public := _public_imports(patch.path, before.tree, removed, view):
             if not _dunder_all(before.tree):
-                return (f"removes {_names(public)}, imported at the top of a public module of the package without "
-                        "`__all__`: others may import it from here (a compat re-export)")
+                return SurfaceProblem(f"removes {_names(public)}, imported at the top of a public module of the "
+                                      "package without `__all__`: others may import it from here (a compat re-export)")
             if not imports_chosen:
-                return (f"removes {_names(public)} from a public module of the package; its `__all__` leaves it out, "
-                        "but the repository's own ruff configuration does not select F401")
+                return SurfaceProblem(f"removes {_names(public)} from a public module of the package; its `__all__` "
+                                      "leaves it out, but the repository's own ruff configuration does not select "
+                                      "F401", frozenset({"F401"}))
     for function, lost in _removed_locals(before, after):
         if _introspects(function, lost):
-            return f"removes {_names(lost)} from `{function.name}`, which reads its own namespace dynamically"
+            return SurfaceProblem(f"removes {_names(lost)} from `{function.name}`, which reads its own namespace "
+                                  "dynamically")
     if side := _side_effect_import(before, after, patch.path, view):
-        return f"removes `import {side}`, a module of this repository imported for what its top level does"
+        return SurfaceProblem(f"removes `import {side}`, a module of this repository imported for what its top "
+                              "level does")
     return None
 
 

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from core.models import Finding, Patch, Verification
+from core.models import AttemptStatus, Finding, Patch, Verification
 from core.pipelines.detect import Ruff, inside
 from core.pipelines.syntax import parsed, remember
 
@@ -99,6 +99,7 @@ def _verdict(patch: Patch, syntax_error: str | None, before: list[Finding], afte
         parses=True, targeted_gone=not remaining and patch.updated != patch.original, new_findings=new,
         single_file=single_file, proportionate=proportion_error is None, changed_lines=changed,
         error=next((e for e in errors if e), None),
+        failed_codes=frozenset(code for code, _ in remaining) | {f.code for f in new},
     )
 
 
@@ -185,7 +186,7 @@ def _runtime_annotations(tree: ast.Module):
 
 
 def status_for(verification: Verification, confidence: float, attempt: int, max_attempts: int,
-               threshold: float = PROMOTE_THRESHOLD) -> str:
+               threshold: float = PROMOTE_THRESHOLD) -> AttemptStatus:
     """PROMOTED, RETRY, REJECTED or HUMAN_REVIEW for attempt `attempt` (1-based) of `max_attempts`.
 
     - PROMOTED: every check passed and confidence ≥ PROMOTE_THRESHOLD.
@@ -196,12 +197,12 @@ def status_for(verification: Verification, confidence: float, attempt: int, max_
       HUMAN_REVIEW (a plausible patch that a person should decide on).
     """
     if verification.ok and confidence >= threshold:
-        return "PROMOTED"
+        return AttemptStatus.PROMOTED
     if attempt < max_attempts:
-        return "RETRY" if not verification.ok or confidence >= RETRY_THRESHOLD else "REJECTED"
+        return AttemptStatus.RETRY if not verification.ok or confidence >= RETRY_THRESHOLD else AttemptStatus.REJECTED
     if not verification.parses or confidence < RETRY_THRESHOLD:
-        return "REJECTED"
-    return "HUMAN_REVIEW"
+        return AttemptStatus.REJECTED
+    return AttemptStatus.HUMAN_REVIEW
 
 
 def _text_error(patch: Patch) -> str | None:
