@@ -55,6 +55,13 @@ _embedded: dict[Path, _Server] = {}
 _embedded_lock = threading.Lock()
 
 
+def one(row: DictRow | None) -> DictRow:
+    """The row a statement always returns (INSERT … RETURNING, an aggregate, a function's result)."""
+    if row is None:
+        raise PermanentError("the database returned no row where a statement always returns one")
+    return row
+
+
 class DatabaseUnavailable(TransientError):
     pass
 

@@ -31,7 +31,7 @@ class GitHubReplies(Protocol):
     def create_commit_comment(self, repo: str, sha: str, body: str) -> int: ...
 
 
-Handler = Callable[[Job], JobResult]
+Handler = Callable[[Any], JobResult]  # each takes the kind of job it is registered for (dispatch is by kind)
 
 
 class JobStatus(StrEnum):

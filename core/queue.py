@@ -88,7 +88,7 @@ class PgQueue:
     lapses. A failing job is retried with exponential backoff; after `max_attempts` it is dead (kept in the table,
     listed in `dead` here, handed to `on_dead`). A database outage pauses the worker, never kills it."""
 
-    def __init__(self, db: Database, run: Callable[[Job, int], None] | None, *, queue: str = "default",
+    def __init__(self, db: Database, run: Callable[[Job, int], object] | None, *, queue: str = "default",
                  schedule: Schedule = Schedule(), on_dead: Callable[[Job, BaseException], None] | None = None,
                  heartbeat: Path | None = None):
         self.db, self.name, self._run = db, queue, run

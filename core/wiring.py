@@ -12,13 +12,33 @@ from typing import TYPE_CHECKING
 from core.commands import Commands
 from core.deliveries import DatabaseDeliveries, DeliveryLog, DynamoDeliveries, MemoryDeliveries
 from core.intake import Intake
-from core.models import JobResult, PushJob
+from core.models import Job, JobResult, PullRequestClosedJob, PushJob
 from core.queue import JobQueue, PgQueue, Schedule, SqsQueue
 from core.settings import Settings
 
 if TYPE_CHECKING:
+    from core.curations import Curations
+    from core.dashboard import Dashboard
     from core.db import Database
+    from core.github.client import GitHubApp, InstallationClient
     from core.jobs import JobRunner
+    from core.llm.base import LLM
+    from core.memory.context import PromptContext
+    from core.memory.embeddings import Embedder
+    from core.memory.entries import Entries
+    from core.memory.insights import Insights
+    from core.memory.letters import LetterSync
+    from core.memory.review import ReviewSteps
+    from core.memory.ring import HealingLog
+    from core.permissions import Permissions
+    from core.pipelines.breaker import Breakers
+    from core.pipelines.policy import Policy
+    from core.pipelines.proposals import Proposals
+    from core.pipelines.runner import PipelineRunner
+    from core.pipelines.runs import RunLog
+    from core.pipelines.service import PipelineService
+    from core.sessions import Sessions
+    from core.tenants import Tenants
 
 log = logging.getLogger(__name__)
 
@@ -41,12 +61,12 @@ class Services:
         return Database(resolve_url(self.settings), self.settings.db_app_role, timeout=self.settings.db_pool_timeout)
 
     @cached_property
-    def github_app(self):
+    def github_app(self) -> GitHubApp:
         from core.github.client import GitHubApp
 
         return GitHubApp(self.settings)
 
-    def github(self, tenant_id: int):
+    def github(self, tenant_id: int) -> InstallationClient:
         return self.github_app.for_installation(tenant_id)
 
     @cached_property
@@ -77,7 +97,7 @@ class Services:
         )
 
     @cached_property
-    def tenants(self):
+    def tenants(self) -> Tenants:
         from core.tenants import Tenants
 
         return Tenants(self.db, lambda tenant, repo: self.healing.forget(tenant, repo))
@@ -85,50 +105,50 @@ class Services:
     # ---- memory ----
 
     @cached_property
-    def embedder(self):
+    def embedder(self) -> Embedder:
         from core.memory.embeddings import embedder_from_settings
 
         return embedder_from_settings(self.settings)
 
     @cached_property
-    def insights(self):
+    def insights(self) -> Insights:
         from core.memory.insights import Insights, SearchSettings
 
         return Insights(self.db, self.embedder, SearchSettings.from_settings(self.settings))
 
     @cached_property
-    def entries(self):
+    def entries(self) -> Entries:
         from core.memory.entries import Entries
 
         return Entries(self.db)
 
     @cached_property
-    def letters(self):
+    def letters(self) -> LetterSync:
         from core.memory.letters import LetterSync
 
         return LetterSync(self.entries)
 
     @cached_property
-    def healing(self):
+    def healing(self) -> HealingLog:
         from core.memory.ring import HealingLog, ring_from_settings
 
         return HealingLog(ring_from_settings(self.settings), self.db)
 
     @cached_property
-    def prompt_context(self):
+    def prompt_context(self) -> PromptContext:
         from core.memory.context import PromptContext
 
         return PromptContext(self.insights, self.healing, wisdom_tokens=self.settings.wisdom_token_budget)
 
     @cached_property
-    def review_steps(self):
+    def review_steps(self) -> ReviewSteps:
         from core.memory.review import ReviewSteps, github_review_texts
 
         return ReviewSteps(self.insights, self.entries, github_review_texts(self.github, self.settings.bot_login),
                            self.llm, self.settings.github_web_url, self.policy)
 
     @cached_property
-    def dashboard(self):
+    def dashboard(self) -> Dashboard:
         from core.dashboard import Dashboard, Owners
 
         owners = Owners(self.tenants, self.runs, self.proposals, self.breakers, self.healing, self.insights,
@@ -136,19 +156,19 @@ class Services:
         return Dashboard(owners, self.policy, self.commands.handle, self.review_steps)
 
     @cached_property
-    def curations(self):
+    def curations(self) -> Curations:
         from core.curations import Curations
 
         return Curations(self.db)
 
     @cached_property
-    def sessions(self):
+    def sessions(self) -> Sessions:
         from core.sessions import Sessions
 
         return Sessions(self.db)
 
     @cached_property
-    def policy(self):
+    def policy(self) -> Policy:
         from core.pipelines.policy import Policy
 
         return Policy(self.db, self.insights, self.proposals)
@@ -156,31 +176,31 @@ class Services:
     # ---- pipelines ----
 
     @cached_property
-    def runs(self):
+    def runs(self) -> RunLog:
         from core.pipelines.runs import RunLog
 
         return RunLog(self.db)
 
     @cached_property
-    def proposals(self):
+    def proposals(self) -> Proposals:
         from core.pipelines.proposals import Proposals
 
         return Proposals(self.db)
 
     @cached_property
-    def breakers(self):
+    def breakers(self) -> Breakers:
         from core.pipelines.breaker import Breakers
 
         return Breakers(self.db)
 
     @cached_property
-    def llm(self):
+    def llm(self) -> LLM:
         from core.llm import llm_from_settings
 
         return llm_from_settings(self.settings)
 
     @cached_property
-    def pipeline_runner(self):
+    def pipeline_runner(self) -> PipelineRunner:
         from core.pipelines.detect import Ruff
         from core.pipelines.learn import Learner
         from core.pipelines.runner import Limits, PipelineRunner
@@ -196,7 +216,7 @@ class Services:
         )
 
     @cached_property
-    def pipelines(self):
+    def pipelines(self) -> PipelineService:
         from core.llm import llm_from_settings
         from core.pipelines.service import PipelineService
 
@@ -248,15 +268,15 @@ class Services:
 
             stop_embedded(self.settings.data_dir)  # its own: a process may hold others (a test suite's)
 
-    def on_pr_closed(self, job):
+    def on_pr_closed(self, job: PullRequestClosedJob) -> JobResult:
         return self.pipeline_runner.learner.on_pr_closed(job)
 
     @cached_property
     def runner(self) -> JobRunner:
-        from core.jobs import JobLedger, JobRunner
+        from core.jobs import Handler, JobLedger, JobRunner
 
         with self._lock:  # the local worker thread and a request may race to build it
-            handlers = {
+            handlers: dict[str, Handler] = {
                 "command": self.commands.handle,
                 "installation": self.tenants.handle,
                 "push": self.on_push,
@@ -268,10 +288,15 @@ class Services:
             }
             return JobRunner(handlers, JobLedger(self.db), self.github, max_attempts=self.settings.job_max_attempts,
                              refusal=self.permissions.refusal,
-                             observe=lambda job: self.tenants.observe(job.tenant_id, job.repo_id, job.repo))
+                             observe=self._observe)
+
+    def _observe(self, job: Job) -> None:
+        """A job's repository, by its id and its current name (renames and transfers are followed)."""
+        if job.repo and job.repo_id:
+            self.tenants.observe(job.tenant_id, job.repo_id, job.repo)
 
     @cached_property
-    def permissions(self):
+    def permissions(self) -> Permissions:
         from core.permissions import Permissions
 
         return Permissions(self.github)

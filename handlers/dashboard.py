@@ -205,7 +205,7 @@ def _require_writable(installation: int, repo: str) -> None:
 
 def page(template: str, **values: Any) -> str:
     # what a curation did, carried in the signed session: a link can never make a page say something
-    values.setdefault("message", " ".join(get_flashed_messages()))
+    values.setdefault("message", " ".join(str(m) for m in get_flashed_messages()))
     return render_template(template, local=g.local, who=g.who, csrf=g.csrf, **values)
 
 
@@ -298,7 +298,7 @@ def run(run_id: int) -> Any:
     board = site().board
     tenant = board.run_installation(run_id, sorted(g.access))
     view = board.run(tenant, run_id) if tenant is not None else None
-    if view is None or not visible(tenant, view.run.repository):
+    if tenant is None or view is None or not visible(tenant, view.run.repository):
         abort(404)
     return page("run.html", view=view)
 

@@ -14,7 +14,7 @@ from core.settings import get_settings
 from core.wiring import Services
 from handlers.observability import count, logger, metrics
 
-_OUTCOME = {Received.QUEUED: "DeliveriesQueued", Received.DUPLICATE: "DeliveriesDuplicate",
+_OUTCOME: dict[str, str] = {Received.QUEUED: "DeliveriesQueued", Received.DUPLICATE: "DeliveriesDuplicate",
             Received.IGNORED: "DeliveriesIgnored"}
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from core.db import one
 from core.memory.insights import searchable
 from core.models import MemoryEntry
 
@@ -70,14 +71,14 @@ class Entries:
 
     def add(self, tenant_id: int, entry: MemoryEntry) -> int:
         with self.db.tenant(tenant_id, register=True) as conn:
-            return conn.execute(INSERT_ENTRY, _params(tenant_id, entry)).fetchone()["id"]
+            return int(one(conn.execute(INSERT_ENTRY, _params(tenant_id, entry)).fetchone())["id"])
 
     def upsert_by_source_ref(self, tenant_id: int, entry: MemoryEntry) -> tuple[int, bool]:
         """(id, created): the entry with this source_ref is replaced, or inserted when there is none."""
         if not entry.source_ref:
             raise ValueError("upsert_by_source_ref needs an entry with a source_ref")
         with self.db.tenant(tenant_id, register=True) as conn:
-            row = conn.execute(UPSERT_ENTRY, _params(tenant_id, entry)).fetchone()
+            row = one(conn.execute(UPSERT_ENTRY, _params(tenant_id, entry)).fetchone())
             return row["id"], row["created"]
 
     def delete_by_source_ref(self, tenant_id: int, source_ref: str) -> bool:
@@ -115,4 +116,4 @@ class Entries:
 
     def count(self, tenant_id: int, repository: str | None = None) -> int:
         with self.db.tenant(tenant_id) as conn:
-            return conn.execute(COUNT_ENTRIES, {"repository": repository}).fetchone()["n"]
+            return int(one(conn.execute(COUNT_ENTRIES, {"repository": repository}).fetchone())["n"])

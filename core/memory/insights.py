@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from pgvector import Vector
 
+from core.db import one
 from core.errors import PermanentError, TransientError
 from core.models import Insight, PointStatus
 
 if TYPE_CHECKING:
-    import psycopg
-
-    from core.db import Database
+    from core.db import Connection, Database
     from core.memory.embeddings import Embedder
+    from core.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -205,7 +205,7 @@ class SearchSettings:
     ef_search: int = 100
 
     @classmethod
-    def from_settings(cls, s) -> SearchSettings:
+    def from_settings(cls, s: Settings) -> SearchSettings:
         return cls(s.search_vector_weight, s.search_text_weight, s.search_candidates, s.search_ranker,
                    ef_search=s.hnsw_ef_search)
 
@@ -244,7 +244,7 @@ class Insights:
         """Iterative index scans keep filtered HNSW queries returning k rows whenever k exist."""
         return {"hnsw.iterative_scan": "relaxed_order", "hnsw.ef_search": str(int(self.search_settings.ef_search))}
 
-    def _scan_settings(self, conn) -> None:
+    def _scan_settings(self, conn: Connection) -> None:
         for name, value in self._scan().items():
             conn.execute("SELECT set_config(%s, %s, true)", (name, value))
 
@@ -254,7 +254,7 @@ class Insights:
         return self.save_many(tenant_id, [insight])[0]
 
     def save_many(self, tenant_id: int, insights: list[Insight], *, dedupe: bool = True,
-                  then: Callable[[psycopg.Connection, list[SaveResult]], None] | None = None) -> list[SaveResult]:
+                  then: Callable[[Connection, list[SaveResult]], None] | None = None) -> list[SaveResult]:
         """Validate all, embed in one request, save in one transaction, each in order (a later one may
         merge into or pair with an earlier one). `dedupe` False: never merged (policy decisions name one rule).
         `then`: the caller's own writes about what was saved, in the same transaction (they stand or fall with it)."""
@@ -269,7 +269,7 @@ class Insights:
                 then(conn, saved)
             return saved
 
-    def _save_in(self, conn, tenant_id: int, insight: Insight, vector: Vector | None,
+    def _save_in(self, conn: Connection, tenant_id: int, insight: Insight, vector: Vector | None,
                  dedupe: bool = True) -> SaveResult:
         model = self.embedder.model if vector is not None else None
         params = {
@@ -281,16 +281,16 @@ class Insights:
         }
         duplicate = conn.execute(FIND_DUPLICATE_SQL, params).fetchone() if dedupe else None
         if duplicate:
-            row = conn.execute(MERGE_SQL, {**params, "id": duplicate["id"]}).fetchone()
+            row = one(conn.execute(MERGE_SQL, {**params, "id": duplicate["id"]}).fetchone())
             return SaveResult(_insight(row), merged=True, embedded=vector is not None)
-        saved = _insight(conn.execute(INSERT_SQL, params).fetchone())
+        saved = _insight(one(conn.execute(INSERT_SQL, params).fetchone()))
         paired = self._pair(conn, saved, params)
         points = self._cross_project(conn, saved, params) if vector is not None else []
         if paired:
             saved = replace(saved, paired_insight_id=paired)
         return SaveResult(saved, merged=False, embedded=vector is not None, paired_with=paired, action_points=points)
 
-    def _pair(self, conn, saved: Insight, params: dict) -> int | None:
+    def _pair(self, conn: Connection, saved: Insight, params: dict[str, Any]) -> int | None:
         if saved.insight_type == "pain_point":
             partners = ["solution", "strength"]
         elif saved.insight_type in ("solution", "strength"):
@@ -304,9 +304,9 @@ class Insights:
             return None
         conn.execute(PAIR_SQL, {"id": saved.id, "other": row["id"]})
         conn.execute(PAIR_SQL, {"id": row["id"], "other": saved.id})
-        return row["id"]
+        return int(row["id"])
 
-    def _cross_project(self, conn, saved: Insight, params: dict) -> list[int]:
+    def _cross_project(self, conn: Connection, saved: Insight, params: dict[str, Any]) -> list[int]:
         """A blocker/high pain point is checked once against the tenant's other repositories."""
         if saved.insight_type != "pain_point" or saved.severity not in ("blocker", "high"):
             return []
@@ -423,10 +423,11 @@ class Insights:
     def unembedded(self, tenant_id: int, repos: list[str]) -> int:
         """How many of these repositories' insights have no vector of the current embedding model."""
         with self.db.tenant(tenant_id) as conn:
-            return conn.execute(
+            row = conn.execute(
                 "SELECT count(*) AS n FROM workflow_insights WHERE repository = ANY(%s)"
                 " AND (embedding IS NULL OR embedding_model IS DISTINCT FROM %s)",
-                (repos, self.embedder.model)).fetchone()["n"]
+                (repos, self.embedder.model)).fetchone()
+        return int(row["n"]) if row else 0
 
     def action_points(self, tenant_id: int, repository: str | None = None) -> list[ActionPoint]:
         """Every action point for `repository` (None: for any), oldest first."""

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from datetime import UTC, datetime
 from itertools import islice
 from statistics import fmean
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from core import aws
 from core.errors import TransientError
@@ -34,7 +34,7 @@ from core.memory.sanitize import escape_braces
 from core.models import AttemptStatus, Circuit, Envelope
 
 if TYPE_CHECKING:
-    from core.db import Database
+    from core.db import Connection, Database
     from core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -152,7 +152,7 @@ class DynamoRing:
             "ExpressionAttributeValues": {":ring": {"S": self.ring_key(tenant_id, repository)}, ":first": {"N": "0"}},
             "ConsistentRead": True,  # the next attempt must see the one just recorded
         }
-        items: list[dict] = []
+        items: list[dict[str, Any]] = []
         try:
             while True:  # one page unless envelopes grow past 1 MB in total
                 page = ddb.query(**query)
@@ -244,14 +244,14 @@ class RingRate:
         return self.hits / total if total else None
 
 
-def _stored(row: dict) -> Envelope:
+def _stored(row: dict[str, Any]) -> Envelope:
     """An envelope as the database keeps it, its time in the session's zone (like every other row a page shows)."""
     # `real` keeps ~7 significant digits: round away the float32 noise (0.85 → 0.8500000238)
     return Envelope(**{**row, "status": AttemptStatus(row["status"]), "breaker_state": Circuit(row["breaker_state"]),
                        "confidence": round(row["confidence"], 6)})
 
 
-def _from_row(row: dict) -> Envelope:
+def _from_row(row: dict[str, Any]) -> Envelope:
     envelope = _stored(row)
     return replace(envelope, created_at=envelope.created_at.astimezone(UTC))  # as the ring's copies say it
 
@@ -266,12 +266,12 @@ class HealingLog:
         self._reads: Counter[tuple[int, str, str]] = Counter()
         self._reads_lock = threading.Lock()
 
-    def _row(self, tenant_id: int, envelope: Envelope) -> dict:
+    def _row(self, tenant_id: int, envelope: Envelope) -> dict[str, Any]:
         row = {**asdict(envelope), "tenant_id": tenant_id}
         return {**row, "checks": json.dumps(row["checks"]) if row["checks"] is not None else None,
                 "sections": json.dumps(row["sections"]) if row["sections"] is not None else None}
 
-    def _flush_reads(self, conn, tenant_id: int) -> None:
+    def _flush_reads(self, conn: Connection, tenant_id: int) -> None:
         with self._reads_lock:
             mine = {k: v for k, v in self._reads.items() if k[0] == tenant_id}
             for key in mine:
@@ -357,7 +357,7 @@ class HealingLog:
                     for r in conn.execute(_RING_READS, (days, repos)).fetchall()]
 
     def _select(self, tenant_id: int, repository: str, limit: int | None,
-                envelope: Callable[[dict], Envelope] = _from_row) -> list[Envelope]:
+                envelope: Callable[[dict[str, Any]], Envelope] = _from_row) -> list[Envelope]:
         with self.db.tenant(tenant_id) as conn:
             return [envelope(r) for r in conn.execute(_SELECT, (repository, limit)).fetchall()]
 

@@ -102,7 +102,9 @@ class Breakers:
         key = {"t": tenant_id, "r": repository, "p": pipeline}
         with self.db.tenant(tenant_id, register=True) as conn:
             row = conn.execute(_READ, key).fetchone()
-            now = conn.execute("SELECT now() AS now").fetchone()["now"]  # the database's clock, for every worker
+            clock = conn.execute("SELECT now() AS now").fetchone()  # the database's clock, for every worker
+            assert clock is not None
+            now = clock["now"]
             state = _state(row) if row else BreakerState()
             new = self._next(state, outcome, now)
             if new != state:

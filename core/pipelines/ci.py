@@ -5,6 +5,7 @@ statuses) decide: all green → ready for review; any red → the PR stays a dra
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from core.memory.sanitize import escape_braces
 from core.models import CheckResult, CiState
@@ -40,7 +41,7 @@ def read(checks: list[CheckResult], app_slug: str) -> CiVerdict:
     return CiVerdict(tuple(c for c in checks if c.app != app_slug))
 
 
-def failure_report(verdict: CiVerdict, annotations: dict[int, list[dict]]) -> list[str]:
+def failure_report(verdict: CiVerdict, annotations: dict[int, list[dict[str, Any]]]) -> list[str]:
     """The failing checks as markdown lines: name, kind, conclusion, what the check said, its annotations."""
     lines = []
     for check in verdict.failing[:MAX_FAILING]:

@@ -105,7 +105,7 @@ def records_from(rows: list[ProposalOutcome], since: dict[str, datetime] | None 
         return {c for c in r.finding_codes if c not in since or r.updated_at > since[c]}
 
     merged = Counter(c for r in rows if r.state == ProposalState.MERGED for c in counted(r))
-    closed, failed, passed, refined = Counter(), Counter(), Counter(), Counter()
+    closed, failed, passed, refined = Counter[str](), Counter[str](), Counter[str](), Counter[str]()
     for r in rows:
         codes = counted(r)
         if not codes:
@@ -244,7 +244,9 @@ class Policy:
                                    "p": decision.pipeline, "by": decision.by, "reason": decision.reason,
                                    "i": saved[0].insight.id})
 
-        return self.insights.save_many(tenant_id, [record], dedupe=False, then=row)[0].insight.id
+        saved = self.insights.save_many(tenant_id, [record], dedupe=False, then=row)[0].insight.id
+        assert saved is not None  # a saved insight has its id
+        return saved
 
     def _offer(self, tenant_id: int, repo: str, insight_id: int) -> None:
         """The installation's other repositories get the learned hold as an action point, never as a change."""

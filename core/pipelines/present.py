@@ -15,12 +15,13 @@ if TYPE_CHECKING:
 
 
 def pr_title(pipeline: str, outcome: FileOutcome) -> str:
-    codes = ", ".join(sorted({f.code for f in outcome.patch.findings}))
+    codes = ", ".join(sorted({f.code for f in outcome.patch.findings})) if outcome.patch else "findings"
     return f"{'fix' if pipeline == 'autofix' else 'improve'} {codes} in {outcome.path}"
 
 
 def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: CiState = CiState.WAITING) -> str:
     patch, v = outcome.patch, outcome.verification
+    assert patch is not None and v is not None  # only a verified patch is proposed
     lines = [f"memfix **{request.pipeline}** proposes this single-file change to `{patch.path}`.", ""]
     if request.issue_number:
         lines += [f"Fixes #{request.issue_number}", ""]

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from core.errors import PermanentError
 from core.models import AttemptStatus, Circuit, Envelope, Finding, Patch, Verification
@@ -71,6 +71,11 @@ class FileOutcome:
     published: Published | None = None
     why: str = ""  # how the confidence was reached
 
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """The rules its patch fixes (each once, in order)."""
+        return tuple(dict.fromkeys(f.code for f in self.patch.findings)) if self.patch else ()
+
 
 @dataclass
 class RunReport:
@@ -82,7 +87,7 @@ class RunReport:
     files_scanned: int = 0
     findings: list[Finding] = field(default_factory=list)
     outcomes: list[FileOutcome] = field(default_factory=list)
-    learnings: list = field(default_factory=list)  # SearchHits injected
+    learnings: list[Any] = field(default_factory=list)  # SearchHits injected
     learned: int = 0
     prompt_tokens: int = 0
     config_problems: list[str] = field(default_factory=list)
@@ -320,7 +325,7 @@ class PipelineRunner:
                 self.runs.phase(run, Phase.PUBLISHING, "opening pull requests")
                 self._publish(ctx, publisher, min(ctx.config.max_prs, self.limits.max_prs_cap))
             learned = detected.result() if detected else self.learner.detected(*learn, report.findings)
-            learned += self.learner.fixed(*learn, [o.patch for o in report.promoted])
+            learned += self.learner.fixed(*learn, [o.patch for o in report.promoted if o.patch])
             report.learned = len(learned)
             report.remembered = _remembered(self.runs.previous(run), learned, report)
             used = "".join(f"\n- {u}" for u in report.used)
@@ -388,7 +393,7 @@ class PipelineRunner:
             remaining = [f for f in findings if f.key not in fixed]
             modelled = original is not None and bool(remaining) and ctx.llm.model is not None \
                 and model_files < self.limits.max_files_for_model
-            if modelled:
+            if modelled and original is not None:
                 self._settle(ctx, waiting, progress, len(files))
                 outcome = self._model_fix(ctx, outcome, original, base, remaining, query)
             elif original is None and path in wanted:
@@ -566,6 +571,7 @@ class PipelineRunner:
                   sections: PromptSections | None = None) -> Envelope:
         """The attempt an outcome records, as the healing ring keeps it."""
         first, patch, verification = findings[0] if findings else None, outcome.patch, outcome.verification
+        assert verification is not None  # an attempt is recorded once it has a verdict
         request = ctx.request
         return Envelope(
             repository=request.repo, status=outcome.status, attempt=outcome.attempts,
@@ -586,13 +592,14 @@ class PipelineRunner:
         """The insights a merge or close is a verdict on: those a model was given for this patch, and the policy's
         decisions that shaped the run; never ones that were only looked up."""
         report = ctx.report
-        given = [h.insight.id for h in report.learnings] if report.injected and outcome.patch.origin == "model" else []
+        model = outcome.patch is not None and outcome.patch.origin == "model"
+        given = [h.insight.id for h in report.learnings] if report.injected and model else []
         return given + [h.insight_id for h in ctx.plan.holds.values()]
 
     def _publish(self, ctx: RunContext, publisher: Publisher, max_prs: int) -> None:
         request, report = ctx.request, ctx.report
-        plain = sorted(report.promoted, key=lambda o: (-len(o.patch.findings), o.path))
-        ranked = sorted(plain, key=lambda o: -ctx.plan.rank({f.code for f in o.patch.findings}))  # stable
+        plain = sorted(report.promoted, key=lambda o: (-len(o.patch.findings) if o.patch else 0, o.path))
+        ranked = sorted(plain, key=lambda o: -ctx.plan.rank(set(o.codes)))  # stable
         if len(plain) > max_prs and ranked[:max_prs] != plain[:max_prs]:
             report.used.append("proposed first: " + ", ".join(f"`{o.path}`" for o in ranked[:max_prs])
                                + " (their rules' record in this repository is better)")
@@ -600,6 +607,8 @@ class PipelineRunner:
         for outcome in ranked:
             if opened >= max_prs:
                 outcome.note = f"not published: at most {max_prs} PRs per run"
+                continue
+            if outcome.patch is None or request.base_branch is None:
                 continue
             title = pr_title(request.pipeline, outcome)
             draft = Draft(title, pr_body(request, report, outcome, publisher.ci), request.base_branch, report.run_id,
@@ -623,7 +632,7 @@ class _Steps:
         self.last = now
 
 
-def _remembered(earlier: RunRecord | None, learned: list, report: RunReport) -> list[str]:
+def _remembered(earlier: RunRecord | None, learned: list[Any], report: RunReport) -> list[str]:
     """What memory held before this run and what the run changed in it, said plainly (a second run must show it)."""
     known = sum(1 for r in learned if r.merged)
     if earlier is None:

@@ -128,6 +128,7 @@ class RunLog:
                 (tenant_id, repository, job_key, pipeline, request.trigger, request.head_sha, provider, model,
                  f"{_HOST}:{os.getpid()}"),
             ).fetchone()
+        assert row is not None  # an INSERT … RETURNING returns its row
         return Run(row["id"], tenant_id, repository, pipeline, mirror)
 
     def phase(self, run: Run, phase: Phase, summary: str = "", **counts: int) -> None:

@@ -32,7 +32,7 @@ from core.pipelines.present import result
 from core.pipelines.prompt import Revision
 from core.pipelines.proposals import Proposal, Proposals
 from core.pipelines.publish import PublishAction, Publisher
-from core.pipelines.runner import PipelineRunner, RunReport, RunRequest
+from core.pipelines.runner import FileOutcome, PipelineRunner, RunReport, RunRequest
 from core.pipelines.runs import FINAL, Mirror, Phase
 from core.pipelines.suggest import hunks, placeable, suggestions
 from core.pipelines.workspace import GitHubWorkspace
@@ -122,8 +122,10 @@ class PipelineService:
         if not paths:
             return None
         settings = self.repo_settings(gh, job.repo, job.default_branch, job.after)
+        if not settings.config.enabled("autofix"):
+            return None  # a push gets no reply: switched off is said by the configuration, not each push
         return self._run(RunRequest(job.tenant_id, job.repo, "autofix", "push", job.key),
-                         Target(job.after, job.default_branch), paths, settings, gh=gh, quiet_if_off=True)
+                         Target(job.after, job.default_branch), paths, settings, gh=gh)
 
     def on_command(self, job: CommandJob) -> JobResult:
         path, guidance = job.path_and_guidance
@@ -199,13 +201,11 @@ class PipelineService:
         return RepoSettings(config, problems, where)
 
     def _run(self, request: RunRequest, target: Target, paths: list[str], settings: RepoSettings, *,
-             gh: GitHubPort, quiet_if_off: bool = False) -> RunReport | None:
+             gh: GitHubPort) -> RunReport:
         """One run at the target's commit, with the repository's own settings and model; publishes where the target
         has a branch to propose to."""
         config, repo, pipeline = settings.config, request.repo, request.pipeline
         if not config.enabled(pipeline):
-            if quiet_if_off:
-                return None
             raise PermanentError(f"the {pipeline} pipeline is switched off in {settings.source}")
         workspace = GitHubWorkspace(gh, repo, target.sha, paths)
         try:
@@ -222,7 +222,8 @@ class PipelineService:
             if target.fork:
                 report.notes.append(self._suggest(gh, repo, target, report, min(config.max_prs,
                                                                                  self.runner.limits.max_prs_cap)))
-            self.metric("PRsOpened", sum(o.published.action == PublishAction.CREATED for o in report.prs))
+            self.metric("PRsOpened", sum(o.published is not None and o.published.action == PublishAction.CREATED
+                                         for o in report.prs))
             self.metric("ModelTokens", report.prompt_tokens)
             return report
         finally:
@@ -232,16 +233,16 @@ class PipelineService:
         """A fork's branch is not memfix's to push to: its verified fixes become one review of suggestions."""
         fixes = sorted(report.promoted, key=lambda o: o.path)[:max_files]
         fork = f"this pull request comes from the fork `{target.fork}`, where memfix cannot push"
-        if not fixes:
+        if not fixes or target.pr_number is None:
             return f"{fork}; no verified fix to suggest"
         shown = {f["filename"]: hunks(f.get("patch")) for f in gh.list_pull_files(repo, target.pr_number)}
         comments, outside = [], []
-        for outcome in fixes:
-            for s in suggestions(outcome.patch):
+        for patch in (o.patch for o in fixes if o.patch is not None):
+            for s in suggestions(patch):
                 if placeable(s, shown.get(s.path, [])):
                     comments.append(s.comment())
                 else:
-                    outside.append(f"`{s.path}`\n{s.diff(outcome.patch.original.splitlines())}")
+                    outside.append(f"`{s.path}`\n{s.diff(patch.original.splitlines())}")
         body = [f"memfix verified {len(fixes)} fix(es) for this pull request. Because {fork}, each is offered "
                 "as a suggestion you can apply with one click."]
         if outside:
@@ -279,13 +280,14 @@ class PipelineService:
             return JobResult(f"The revised patch was not applied ({reason}); the branch is unchanged.",
                              [f"confidence {outcome.confidence:.2f}: {outcome.why}" if outcome.why else
                               f"run {run_id}"])
+        rationale = outcome.patch.rationale if outcome.patch else ""
         return JobResult(f"Revised `{proposal.path}` on `{pr.head_ref}` (commit {sha[:7]}), confidence "
                          f"{outcome.confidence:.2f}.",
-                         [f"confidence: {outcome.why}", f"rationale: {escape_braces(outcome.patch.rationale)}",
+                         [f"confidence: {outcome.why}", f"rationale: {escape_braces(rationale)}",
                           f"provider `{self.llm.provider}`, model `{self.llm.model}`; run {run_id}"])
 
     def _revise(self, gh: GitHubPort, tenant_id: int, repo: str, pr: PullRequest, proposal: Proposal, feedback: str,
-                job_key: str, trigger: str):
+                job_key: str, trigger: str) -> tuple[FileOutcome, int, str | None]:
         """The model revises memfix's patch on its PR through the runner's own path; a verified revision is pushed
         to the branch and awaits the repository's checks again. (outcome, run id, new commit or None)"""
         path = proposal.path
@@ -299,9 +301,9 @@ class PipelineService:
             outcome, run_id = self.runner.refine(request, workspace, revision, settings.config)
         finally:
             workspace.close()
-        if outcome.status != AttemptStatus.PROMOTED:
-            return outcome, run_id, None
         patch = outcome.patch
+        if outcome.status != AttemptStatus.PROMOTED or patch is None:
+            return outcome, run_id, None
         sha = gh.put_file(repo, path, patch.updated, pr.head_ref, f"memfix refine: {patch.rationale[:60]}",
                           sha=gh.get_file_sha(repo, path, pr.head_ref))
         self.proposals.revised(tenant_id, proposal.id, sha, "\n".join(patch.changed_lines()), patch.rationale)
@@ -315,7 +317,7 @@ class PipelineService:
         gh = self.github(job.tenant_id)
         notes = self.sweep(gh, job.tenant_id, job.repo)
         proposal = self.proposals.waiting_at(job.tenant_id, job.repo, job.head_sha)
-        if proposal is None:
+        if proposal is None or proposal.pr_number is None:
             return JobResult(f"{job.source} on `{job.head_sha[:7]}`: no memfix PR waits for checks on this commit.",
                              notes)
         number = proposal.pr_number
@@ -391,6 +393,8 @@ class PipelineService:
         the repository's next event: waiting is event-driven)."""
         notes = []
         for proposal in self.proposals.silent(tenant_id, repo, self.ci_wait_hours):
+            if proposal.pr_number is None:  # waiting is only ever set on a PR's proposal
+                continue
             try:
                 gh.comment(repo, proposal.pr_number, (
                     f"⏱️ No check reported on this PR's commit `{(proposal.head_sha or '')[:7]}` within "

@@ -184,7 +184,8 @@ def _dunder_all(tree: ast.Module) -> set[str]:
     for node in _top_level(tree):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
             if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
-        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets) and node.value is not None:
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets) \
+                and isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
             found |= {c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant) and isinstance(c.value, str)}
     return found
 
@@ -223,15 +224,16 @@ def _dynamic_use(source: Source, removed: set[str]) -> str | None:
     if not _CALLS_INTROSPECTION.search(source.text):
         return None  # no call of them anywhere: no need to walk the expressions
     for node in source.of(ast.Call):
-        if getattr(node.func, "id", "") not in _INTROSPECTION:
+        called = getattr(node.func, "id", "")
+        if called not in _INTROSPECTION:
             continue
-        if node.func.id in ("exec", "eval"):
+        if called in ("exec", "eval"):
             text = " ".join(c.value for a in node.args for c in ast.walk(a)
                             if isinstance(c, ast.Constant) and isinstance(c.value, str))
             if mentioned := {n for n in removed if n in text}:
-                return f"removes {_names(mentioned)}, which an `{node.func.id}` string uses"
-        elif node.func.id == "globals" or _at_module_level(source.tree, node):
-            return f"removes {_names(removed)} from a module that reads its namespace with `{node.func.id}()`"
+                return f"removes {_names(mentioned)}, which an `{called}` string uses"
+        elif called == "globals" or _at_module_level(source.tree, node):
+            return f"removes {_names(removed)} from a module that reads its namespace with `{called}()`"
     return None
 
 
@@ -248,7 +250,7 @@ def _locals(function: ast.AST) -> set[str]:
         | bindings(function)
 
 
-def _removed_locals(before: Source, after: Source):
+def _removed_locals(before: Source, after: Source) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, set[str]]]:
     """(function, names) a function no longer binds; only functions whose text the patch changed are read."""
     later = after.functions
     for name, function in before.functions.items():
@@ -259,8 +261,8 @@ def _removed_locals(before: Source, after: Source):
 
 def _introspects(function: ast.AST, lost: set[str]) -> bool:
     for node in ast.walk(function):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in _INTROSPECTION:
-            if node.func.id in ("locals", "vars", "globals"):
+        if isinstance(node, ast.Call) and (called := getattr(node.func, "id", "")) in _INTROSPECTION:
+            if called in ("locals", "vars", "globals"):
                 return True
             text = " ".join(c.value for c in ast.walk(node) if isinstance(c, ast.Constant) and isinstance(c.value, str))
             if any(n in text for n in lost):
@@ -313,13 +315,13 @@ def _used_elsewhere(path: str, removed: set[str], view: RepositoryView) -> tuple
                 aliases |= {a.asname or a.name for a in node.names if a.name == module}
                 if any(a.name == module and a.asname is None for a in node.names):
                     aliases.add(module)
-        for node in tree.of(ast.Attribute, ast.Call):
-            if isinstance(node, ast.Attribute) and node.attr in removed and ast.unparse(node.value) in aliases:
-                return other, node.attr
-            if (isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("getattr", "hasattr")
-                    and len(node.args) >= 2 and ast.unparse(node.args[0]) in aliases
-                    and isinstance(node.args[1], ast.Constant) and node.args[1].value in removed):
-                return other, node.args[1].value
+        for use in tree.of(ast.Attribute, ast.Call):
+            if isinstance(use, ast.Attribute) and use.attr in removed and ast.unparse(use.value) in aliases:
+                return other, use.attr
+            if (isinstance(use, ast.Call) and getattr(use.func, "id", "") in ("getattr", "hasattr")
+                    and len(use.args) >= 2 and ast.unparse(use.args[0]) in aliases
+                    and isinstance(use.args[1], ast.Constant) and use.args[1].value in removed):
+                return other, str(use.args[1].value)
     return None
 
 

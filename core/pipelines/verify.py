@@ -11,7 +11,7 @@ import ast
 import difflib
 import tempfile
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -56,7 +56,8 @@ def verify_many(ruff: Ruff, patches: list[Patch], select: tuple[str, ...], *,
 def _verify_all(ruff: Ruff, patches: list[Patch], select: tuple[str, ...], before: Mapping[str, list[Finding]],
                 files_changed: int) -> dict[str, Verification]:
     python = [p for p in patches if p.path.endswith(".py")]  # other text files only need to stay text
-    found = {p.path: ([*before[p.path]] if p.path in before else [], []) for p in python}
+    found: dict[str, tuple[list[Finding], list[Finding]]] = {
+        p.path: ([*before[p.path]] if p.path in before else [], []) for p in python}
     with tempfile.TemporaryDirectory(prefix="memfix-verify-") as scratch, \
             ThreadPoolExecutor(1, thread_name_prefix="memfix-verify") as pool:
         root = Path(scratch).resolve()
@@ -165,9 +166,9 @@ def _runtime_annotation_syntax(tree: ast.Module, oldest: tuple[int, int]) -> dic
     return found
 
 
-def _runtime_annotations(tree: ast.Module):
+def _runtime_annotations(tree: ast.Module) -> Iterator[ast.expr]:
     """Annotations Python evaluates: of every def, and of variables outside function bodies."""
-    def visit(node: ast.AST, in_function: bool):
+    def visit(node: ast.AST, in_function: bool) -> Iterator[ast.expr]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 args = child.args
@@ -249,7 +250,7 @@ def _new_findings(patch: Patch, after: list[Finding], grown: dict[tuple[str, str
                 matcher = difflib.SequenceMatcher(None, patch.original.splitlines(), patch.updated.splitlines())
                 touched = {j + 1 for tag, _, _, j1, j2 in matcher.get_opcodes() if tag != "equal"
                            for j in range(j1, j2)}
-            candidates.sort(key=lambda f, lines=touched: f.line not in lines)
+            candidates.sort(key=lambda f: f.line not in touched)
         new.extend(candidates[:extra])
     return tuple(sorted(new, key=lambda f: (f.line, f.column, f.code)))
 
