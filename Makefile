@@ -21,6 +21,8 @@ serve: $(STAMP)
 	$(BIN)/memfix serve
 
 test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
