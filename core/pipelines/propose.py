@@ -10,7 +10,7 @@ from typing import Any
 
 from core.errors import PermanentError
 from core.models import Finding, Patch
-from core.pipelines.detect import Ruff, inside, selected
+from core.pipelines.detect import Linter, inside, selected
 
 _PARALLEL_FIXES = 4  # ruff runs at once, one per distinct set of codes to fix
 
@@ -19,7 +19,7 @@ class EditError(PermanentError):
     """A search/replace edit does not apply; the message says which edit and why (it goes back to the model)."""
 
 
-def ruff_patch(ruff: Ruff, root: Path, path: str, findings: list[Finding], select: tuple[str, ...]) -> Patch | None:
+def ruff_patch(ruff: Linter, root: Path, path: str, findings: list[Finding], select: tuple[str, ...]) -> Patch | None:
     """ruff's safe fixes for the fixable findings in `path`, as a patch targeting exactly those findings.
 
     Only their codes are selected, so ruff cannot slip in a change nobody asked for; None when there is nothing
@@ -33,7 +33,7 @@ def ruff_patch(ruff: Ruff, root: Path, path: str, findings: list[Finding], selec
     return None if updated is None else _patch(path, original, updated, targets)
 
 
-def ruff_patches(ruff: Ruff, root: Path, findings: Mapping[str, list[Finding]],
+def ruff_patches(ruff: Linter, root: Path, findings: Mapping[str, list[Finding]],
                  select: tuple[str, ...]) -> dict[str, Patch]:
     """`ruff_patch` for many files: {path: patch} for each path of `findings` (path → its findings) that gets one.
 

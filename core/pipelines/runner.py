@@ -18,19 +18,19 @@ from typing import TYPE_CHECKING, Any
 from core.errors import PermanentError
 from core.models import AttemptStatus, Circuit, Envelope, Finding, Patch, Verification
 from core.pipelines.breaker import Trial
-from core.pipelines.comments import comment_problem
 from core.pipelines.confidence import Record, score
 from core.pipelines.config import RepoConfig, parse_config
-from core.pipelines.detect import Ruff
+from core.pipelines.detect import Linter
+from core.pipelines.languages import Language, Project
 from core.pipelines.policy import RepoPolicy
 from core.pipelines.present import pr_body, pr_title, summary
-from core.pipelines.project import Profile, Selection, read_profile, within
+from core.pipelines.project import Selection, within
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
 from core.pipelines.propose import apply_edits, ruff_patches
 from core.pipelines.publish import Draft, PublishAction
 from core.pipelines.runs import Phase
-from core.pipelines.surface import RepositoryView, surface_problem
-from core.pipelines.verify import PROMOTE_THRESHOLD, compatibility, confidence, status_for, verify, verify_many
+from core.pipelines.surface import RepositoryView
+from core.pipelines.verify import PROMOTE_THRESHOLD, confidence, status_for, verify, verify_many
 
 if TYPE_CHECKING:
     from core.llm.base import LLM
@@ -50,6 +50,7 @@ class RunRequest:
     repo: str
     pipeline: str  # autofix | refactor
     trigger: str  # push | command | issue | local
+    language: str = "python"  # python | javascript: which files the run scans and which linter fixes them
     job_key: str | None = None
     head_sha: str | None = None
     base_branch: str | None = None  # where PRs go; None: don't publish
@@ -102,6 +103,7 @@ class RunReport:
     held: tuple[str, ...] = ()  # rules the learned policy held back
     records: dict[str, Record] = field(default_factory=dict)  # each rule's record in this repository
     seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step: scan, fix and verify, learn
+    language: str = "python"
 
     @property
     def promoted(self) -> list[FileOutcome]:
@@ -170,11 +172,11 @@ class RunContext:
     request: RunRequest
     workspace: LocalWorkspace
     config: RepoConfig
-    profile: Profile
+    project: Project  # the run's language's reading of the repository
     selection: Selection  # the rules this run proposes, and who chose them
     plan: RepoPolicy  # the learned policy for the run's repository and pipeline
     llm: LLM  # the installation's model, or the one the repository's configuration names
-    ruff: Ruff  # with the project's flags and the held rules ignored
+    linter: Linter  # with the project's decisions and the held rules left out
     repository: Reading
     run: Run
     report: RunReport
@@ -189,9 +191,10 @@ class RunContext:
 
 
 class PipelineRunner:
-    def __init__(self, *, ruff: Ruff, llm: LLM, context: PromptContext, healing: HealingLog, breakers: Breakers,
-                 runs: RunLog, learner: Learner, limits: Limits = Limits()):
-        self.ruff, self.llm, self.context, self.healing = ruff, llm, context, healing
+    def __init__(self, *, languages: tuple[Language, ...], llm: LLM, context: PromptContext, healing: HealingLog,
+                 breakers: Breakers, runs: RunLog, learner: Learner, limits: Limits = Limits()):
+        self.llm, self.context, self.healing = llm, context, healing
+        self.languages = {language.name: language for language in languages}
         self.breakers, self.runs, self.learner = breakers, runs, learner
         self.limits = limits
         self._background = ThreadPoolExecutor(1, thread_name_prefix="memfix-learn")
@@ -207,12 +210,13 @@ class PipelineRunner:
         problems: list[str] = []
         if config is None:
             config, problems = parse_config(workspace.config_text())
-        profile, selection = self._project(request, workspace, config)
-        files = [p for p in workspace.files() if p.endswith(".py") and not config.ignored(p)]
+        project = self._project(request, workspace, config)
+        files = [p for p in workspace.files()
+                 if self.language(request).owns(p) and not config.ignored(p) and not project.ignored(p)]
         # Held rules are not known before the database answers: the scan leaves them in, and they are dropped after.
-        scan = self._scanner.submit(self.ruff.with_args(profile.ruff_args(selection.rules)).check, workspace.root,
-                                    files, selection.rules, listed=True) if files else None
-        ctx = self._context(request, workspace, config, (profile, selection), llm or self.llm, mirror,
+        scan = self._scanner.submit(project.linter().check, workspace.root, files, project.selection.rules,
+                                    listed=True) if files else None
+        ctx = self._context(request, workspace, config, project, llm or self.llm, mirror,
                             Reading(self._view_reader, workspace, now=bool(files)))
         ctx.report.config_problems = problems
         return self._run(ctx, files, scan, publisher, progress, began)
@@ -223,29 +227,31 @@ class PipelineRunner:
         self._scanner.shutdown(wait=True)
         self._view_reader.shutdown(wait=False, cancel_futures=True)
 
-    def _project(self, request: RunRequest, workspace: LocalWorkspace,
-                 config: RepoConfig) -> tuple[Profile, Selection]:
-        """The project's own Python and ruff decisions, and the rules its configuration chooses."""
-        profile = read_profile(workspace.read, config.python).known_to(self.ruff.knows)
-        ours = config.rules(request.pipeline)
-        return profile, profile.selection(request.pipeline, ours, within(ours, config.extend_rules))
+    def language(self, request: RunRequest) -> Language:
+        language = self.languages.get(request.language)
+        if language is None:
+            raise PermanentError(f"memfix cannot work on {request.language} here: its linter is not installed")
+        return language
+
+    def _project(self, request: RunRequest, workspace: LocalWorkspace, config: RepoConfig) -> Project:
+        """The project's own decisions for the run's language, and the rules its configuration chooses."""
+        return self.language(request).project(workspace.read, config, request.pipeline)
 
     def _context(self, request: RunRequest, workspace: LocalWorkspace, config: RepoConfig,
-                 project: tuple[Profile, Selection], llm: LLM, mirror: Mirror | None, reading: Reading) -> RunContext:
+                 project: Project, llm: LLM, mirror: Mirror | None, reading: Reading) -> RunContext:
         """The run started in the run log, with everything it knows (the learned policy read first)."""
-        profile, selection = project
+        selection = project.selection
         plan = self.learner.policy.for_run(request.tenant_id, request.repo, request.pipeline, config.always_propose)
         run = self.runs.start(request, provider=llm.provider, model=llm.model, mirror=mirror)
         report = RunReport(run.id, request.repo, request.pipeline, llm.provider, llm.model,
-                           target=profile.target.describe(),
+                           target=project.target,
                            threshold=self.limits.promote_threshold, rules=selection,
                            project=[f"rules: {', '.join(selection.rules) or 'none'} — chosen by "
                                     f"{selection.chosen_by}" + (f"; beyond it, from .github/memfix.yml "
                                     f"`rules: extend`: {', '.join(selection.extended)}"
-                                    if selection.extended else ""), *profile.describe()],
-                           used=plan.used(), records=plan.records, held=plan.held)
-        return RunContext(request, workspace, config, profile, selection, plan, llm,
-                          self.ruff.with_args(profile.ruff_args(selection.rules, plan.held)),
+                                    if selection.extended else ""), *project.lines],
+                           used=plan.used(), records=plan.records, held=plan.held, language=request.language)
+        return RunContext(request, workspace, config, project, selection, plan, llm, project.linter(plan.held),
                           reading, run, report)
 
     def refine(self, request: RunRequest, workspace: LocalWorkspace, revision: Revision,
@@ -343,20 +349,9 @@ class PipelineRunner:
 
     @staticmethod
     def _compatible(ctx: RunContext, verification: Verification, patch: Patch) -> Verification:
-        """The project depth of verification: valid for the project's oldest supported Python, and the public
-        surface and dynamic uses of the repository survive (the whole repository is read once per run)."""
-        if not verification.parses:
-            return verification
-        target = ctx.profile.target
-        if error := compatibility(patch, target.oldest, target.feature_version):
-            verification = replace(verification, compatible=False, error=verification.error or error)
-        chosen = ctx.profile.team.select is not None and bool(within(("F401",), ctx.profile.team.select))
-        if problem := surface_problem(patch, ctx.repository.view(), imports_chosen=chosen):
-            verification = replace(verification, surface=False, error=verification.error or problem.text,
-                                   failed_codes=verification.failed_codes | problem.rules)
-        if error := comment_problem(patch):
-            verification = replace(verification, comments=False, error=verification.error or error)
-        return verification
+        """The project depth of verification, as the run's language checks it (the whole repository is read once
+        per run, when a check needs it)."""
+        return ctx.project.checks(verification, patch, ctx.repository.view)
 
     def _foreign_links(self, request: RunRequest) -> list[str]:
         """Linked ids that are not this repository's insights: reported, never injected (see PromptContext)."""
@@ -382,7 +377,7 @@ class PipelineRunner:
         # Offline, a file no finding of which ruff can fix safely is left as it is: it need not be read.
         wanted = {path for path, findings in files if ctx.llm.model or any(f.fixable for f in findings)}
         texts = {path: ctx.workspace.read(path) if path in wanted else None for path, _ in files}
-        bases = ruff_patches(ctx.ruff, ctx.workspace.root, {p: f for p, f in files if texts[p] is not None},
+        bases = ruff_patches(ctx.linter, ctx.workspace.root, {p: f for p, f in files if texts[p] is not None},
                              ctx.select)
         waiting: list[FileOutcome] = []
         model_files = 0
@@ -418,7 +413,7 @@ class PipelineRunner:
             # The scan already knows each original's findings (same rules, same relative path): reuse them.
             known = {o.path: o.findings for o in waiting if o.patch is not None and not o.attempts}
             verdicts = {p.path: self._compatible(ctx, v, p)
-                        for p, v in zip(patches, verify_many(ctx.ruff, patches, ctx.select, before=known).values(),
+                        for p, v in zip(patches, verify_many(ctx.linter, patches, ctx.select, before=known).values(),
                                         strict=True)}
             repaired = self._repair(ctx, [p for p in patches if not verdicts[p.path].ok], verdicts, known)
             breaker = self.breakers.current(*ctx.memory_key).state
@@ -468,13 +463,13 @@ class PipelineRunner:
                 codes = keep(patch, verdicts[patch.path], round_)
                 if not codes:
                     continue
-                fixed = ctx.ruff.fix_texts({patch.path: patch.original}, tuple(sorted(codes))).get(patch.path)
+                fixed = ctx.linter.fix_texts({patch.path: patch.original}, tuple(sorted(codes))).get(patch.path)
                 if fixed is not None and fixed != patch.updated:
                     candidates[patch.path] = replace(patch, updated=fixed,
                                                      findings=tuple(f for f in patch.findings if f.code in codes))
             if not candidates:
                 continue
-            checked = verify_many(ctx.ruff, list(candidates.values()), ctx.select,
+            checked = verify_many(ctx.linter, list(candidates.values()), ctx.select,
                                   before={p: known[p] for p in candidates if p in known})
             for path, candidate in candidates.items():
                 verdict = self._compatible(ctx, checked[path], candidate)
@@ -549,7 +544,7 @@ class PipelineRunner:
 
     def _attempt(self, ctx: RunContext, outcome: FileOutcome, patch: Patch, attempt: Try) -> FileOutcome:
         self.runs.phase(ctx.run, Phase.VERIFYING, f"verifying {patch.path}")
-        verification = self._compatible(ctx, verify(ctx.ruff, patch, ctx.select), patch)
+        verification = self._compatible(ctx, verify(ctx.linter, patch, ctx.select), patch)
         score, why = self._score(ctx, verification, patch)
         outcome = replace(self._record(ctx, outcome, patch, verification, score, attempt), why=why)
         self.runs.phase(ctx.run, Phase.FIXING, f"{outcome.status} {patch.path}")

@@ -79,6 +79,7 @@ class RunRecord:
     check_run_id: int | None = None
     owner: str | None = None  # host:pid of the process running it
     rules: RuleChoice | None = None
+    language: str = "python"  # python | javascript
 
 
 _COLUMNS = ", ".join(f.name for f in fields(RunRecord))
@@ -123,10 +124,10 @@ class RunLog:
                              "(' || %s || ') stopped during ' || phase WHERE id = %s",
                              (Phase.FAILED, r["owner"], r["id"]))
             row = conn.execute(
-                "INSERT INTO runs (tenant_id, repository, job_key, pipeline, trigger, head_sha, provider, model, owner)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+                "INSERT INTO runs (tenant_id, repository, job_key, pipeline, trigger, head_sha, provider, model, owner,"
+                " language) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
                 (tenant_id, repository, job_key, pipeline, request.trigger, request.head_sha, provider, model,
-                 f"{_HOST}:{os.getpid()}"),
+                 f"{_HOST}:{os.getpid()}", request.language),
             ).fetchone()
         assert row is not None  # an INSERT … RETURNING returns its row
         return Run(row["id"], tenant_id, repository, pipeline, mirror)
@@ -181,9 +182,10 @@ class RunLog:
         """Per pipeline, the rules its latest run that chose any proposed fixes for."""
         with self.db.tenant(tenant_id) as conn:
             rows = conn.execute(
-                "SELECT DISTINCT ON (pipeline) pipeline, rules FROM runs WHERE repository = %s AND rules IS NOT NULL"
-                " ORDER BY pipeline, id DESC", (repo,)).fetchall()
-        return {r["pipeline"]: _choice(r["rules"]) for r in rows}
+                "SELECT DISTINCT ON (pipeline, language) pipeline, language, rules FROM runs"
+                " WHERE repository = %s AND rules IS NOT NULL ORDER BY pipeline, language, id DESC", (repo,)).fetchall()
+        return {r["pipeline"] + ("" if r["language"] == "python" else f" ({r['language']})"): _choice(r["rules"])
+                for r in rows}
 
     def weekly(self, tenant_id: int, repos: list[str]) -> dict[str, int]:
         """Runs per week they started in (`YYYY-MM-DD` of its Monday)."""

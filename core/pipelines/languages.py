@@ -1,0 +1,171 @@
+"""Languages as adapters: what a run needs to know of one language — which files are its own, the project's
+decisions for it, the linter that finds and fixes, and the project-depth checks a patch must pass. The runner,
+publishing, memory, policy and CI verdicts are the same for every language; rule codes keep their tool's names
+(`F401`, `lint/suspicious/noDoubleEquals`) as policy keys and insight tags.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Protocol
+
+from core.models import Patch, Verification
+from core.pipelines.biome import is_js
+from core.pipelines.comments import comment_problem
+from core.pipelines.detect import Linter
+from core.pipelines.jscheck import directive_problem, export_problem
+from core.pipelines.jsproject import JsProfile, biome_migrate, introduced, read_js_profile
+from core.pipelines.project import Profile, Selection, read_profile, within
+from core.pipelines.surface import RepositoryView, surface_problem
+from core.pipelines.verify import compatibility
+
+if TYPE_CHECKING:
+    from core.pipelines.biome import Biome
+    from core.pipelines.config import RepoConfig
+    from core.pipelines.detect import Ruff
+
+Read = Callable[[str], str | None]
+View = Callable[[], RepositoryView]
+
+
+class Project(Protocol):
+    """One language's reading of the repository for one run."""
+
+    @property
+    def selection(self) -> Selection: ...  # the rules this run proposes, and who chose them
+    @property
+    def target(self) -> str: ...  # what the fixes are valid for, in words
+    @property
+    def lines(self) -> tuple[str, ...]: ...  # what the run's output says of the project
+
+    def linter(self, held: tuple[str, ...] = ()) -> Linter: ...
+    def ignored(self, path: str) -> bool: ...
+    def checks(self, verification: Verification, patch: Patch, view: View) -> Verification: ...
+
+
+class Language(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def owns(self, path: str) -> bool: ...
+    def project(self, read: Read, config: RepoConfig, pipeline: str) -> Project: ...
+
+
+# ---- Python: ruff ----
+
+@dataclass(frozen=True)
+class PythonProject:
+    profile: Profile
+    selection: Selection
+    ruff: Ruff
+
+    @property
+    def target(self) -> str:
+        return self.profile.target.describe()
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(self.profile.describe())
+
+    def linter(self, held: tuple[str, ...] = ()) -> Ruff:
+        return self.ruff.with_args(self.profile.ruff_args(self.selection.rules, held))
+
+    def ignored(self, path: str) -> bool:
+        return False  # the team's excludes go to ruff itself (--extend-exclude)
+
+    def checks(self, verification: Verification, patch: Patch, view: View) -> Verification:
+        """Valid for the project's oldest supported Python, and the public surface and dynamic uses of the
+        repository survive (the whole repository is read once per run)."""
+        if not verification.parses:
+            return verification
+        target = self.profile.target
+        if error := compatibility(patch, target.oldest, target.feature_version):
+            verification = replace(verification, compatible=False, error=verification.error or error)
+        team = self.profile.team.select
+        if problem := surface_problem(patch, view(), imports_chosen=team is not None and bool(within(("F401",), team))):
+            verification = replace(verification, surface=False, error=verification.error or problem.text,
+                                   failed_codes=verification.failed_codes | problem.rules)
+        if error := comment_problem(patch):
+            verification = replace(verification, comments=False, error=verification.error or error)
+        return verification
+
+
+@dataclass(frozen=True)
+class Python:
+    ruff: Ruff
+    name: str = "python"
+
+    def owns(self, path: str) -> bool:
+        return path.endswith(".py")
+
+    def project(self, read: Read, config: RepoConfig, pipeline: str) -> PythonProject:
+        """The project's own Python and ruff decisions, and the rules its configuration chooses."""
+        profile = read_profile(read, config.python).known_to(self.ruff.knows)
+        ours = config.rules(pipeline)
+        return PythonProject(profile, profile.selection(pipeline, ours, within(ours, config.extend_rules)), self.ruff)
+
+
+# ---- JavaScript and TypeScript: Biome ----
+
+JS_RULES = {  # Biome's groups each pipeline proposes, within what the team's configuration enables
+    "autofix": ("lint/correctness", "lint/suspicious", "lint/security"),
+    "refactor": ("lint/style", "lint/complexity", "lint/performance"),
+}
+
+
+@dataclass(frozen=True)
+class JsProject:
+    profile: JsProfile
+    selection: Selection
+    biome: Biome
+
+    @property
+    def target(self) -> str:
+        return self.profile.runtime.describe()
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return (f"target: {self.target}", f"lint configuration: {self.profile.chosen_by}", *self.profile.problems)
+
+    def linter(self, held: tuple[str, ...] = ()) -> Biome:
+        return self.biome.with_config(self.profile.config_files(), skip=held)
+
+    def ignored(self, path: str) -> bool:
+        return self.profile.ignored_path(path)  # generated, vendored and ignored files are never touched
+
+    def checks(self, verification: Verification, patch: Patch, view: View) -> Verification:
+        """Valid for the project's oldest runtime, its exports unchanged, its directive comments kept."""
+        if not verification.parses:
+            return verification
+        if features := sorted(f for f in introduced(patch.original, patch.updated)
+                              if not self.profile.runtime.allows(f)):
+            error = f"introduces {', '.join(features)}, which {self.profile.runtime.describe()} does not have"
+            verification = replace(verification, compatible=False, error=verification.error or error)
+        if error := export_problem(patch):
+            verification = replace(verification, surface=False, error=verification.error or error)
+        if error := directive_problem(patch):
+            verification = replace(verification, comments=False, error=verification.error or error)
+        return verification
+
+
+@dataclass(frozen=True)
+class JavaScript:
+    biome: Biome
+    name: str = "javascript"
+
+    def owns(self, path: str) -> bool:
+        return is_js(path)
+
+    def project(self, read: Read, config: RepoConfig, pipeline: str) -> JsProject:
+        profile = read_js_profile(read, biome_migrate(self.biome.binary))
+        groups = JS_RULES.get(pipeline, ())
+        return JsProject(profile, Selection(groups, f"{profile.chosen_by}, within memfix's {pipeline} groups "
+                                            f"({', '.join(g.removeprefix('lint/') for g in groups)})"), self.biome)
+
+
+def languages_for(paths: Iterable[str], languages: Iterable[Language]) -> list[Language]:
+    """The languages that own any of `paths`, in the order given."""
+    listed = list(paths)
+    return [language for language in languages if any(language.owns(p) for p in listed)]
+
