@@ -27,7 +27,8 @@ Counted:
 - patches applied: PROMOTED outcomes written by the two `--apply` runs;
 - vetoed: outcomes that had a patch but were not promoted (their reasons are printed);
 - breakages: tests that passed before and fail or vanish after, in both of two runs of the suite after (a test
-  that fails in one and passes in the other is the project's own flakiness: printed as such, not counted); a CI
+  that fails in one and passes in the other is the project's own flakiness: printed as such, not counted; so is a
+  test that fails when memfix changed no file of the project, as zipp's big-O timing test does on a busy machine); a CI
   command that succeeded and now fails, runs fewer tests, or reports an error it did not report before; an example
   script that ran and now fails; a changed file that no longer compiles on the oldest Python, a package that
   imported there and does not; a coverage pragma lost or left on a line of its own;
@@ -127,6 +128,7 @@ class Result:
     vetoed: list[str] = field(default_factory=list)
     new_failures: list[str] = field(default_factory=list)
     flaky: list[str] = field(default_factory=list)  # failed in one run after memfix and passed in the other
+    unchanged: list[str] = field(default_factory=list)  # failed after memfix, which changed no file of the project
     old_python: list[str] = field(default_factory=list)
     checks: list[str] = field(default_factory=list)  # CI commands, example scripts and pragmas that broke
     non_idempotent: list[str] = field(default_factory=list)
@@ -398,7 +400,10 @@ def run_project(project: Project, python: str, keep: bool) -> Result:
         again = passing_tests(python, tree, work / "again.xml")
         result.flaky = sorted((before - after) & again)
         after |= again
-    result.new_failures = sorted(before - after)
+    if changed:
+        result.new_failures = sorted(before - after)
+    else:  # memfix changed no file: a test that fails now fails for reasons of the machine's or its own
+        result.unchanged = sorted(before - after)
     for check in project.checks:
         result.checks += broken(check.label, checks_before[check.label], judge(python, tree, check))
     examples_after = scripts_that_run(python, tree, project.examples)
@@ -456,6 +461,9 @@ def main() -> None:
             print(f"    new test failure: {test}")
         for test in r.flaky:
             print(f"    flaky, not counted: {test} failed once after memfix and passed when run again")
+        for test in r.unchanged:
+            print(f"    not counted: {test} failed after memfix, which changed no file of the project (the "
+                  "machine's load, or the test's own flakiness)")
         for problem in r.checks:
             print(f"    broke: {problem}")
         for problem in r.old_python:
