@@ -58,6 +58,7 @@ build-WebhookFunction:
 
 build-WorkerFunction:
 	$(LAMBDA_PIP) -r infra/requirements-worker.txt
+	$(LAMBDA_PIP) --platform manylinux_2_28_x86_64 -r infra/requirements-worker-biome.txt
 	$(lambda_sources)
 
 build-DashboardFunction:

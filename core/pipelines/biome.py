@@ -68,6 +68,16 @@ class Biome:
     def owns(self, path: str) -> bool:
         return is_js(path)
 
+    def config_problem(self) -> str | None:
+        """Why Biome refuses this configuration (an unknown key, a bad value), in its words; None when it runs."""
+        try:
+            with tempfile.TemporaryDirectory(prefix="memfix-biome-config-") as scratch:
+                self._write(Path(scratch), {"probe.js": "export {};\n"})
+                self._run(["lint", "--reporter=json"], ["probe.js"], Path(scratch))
+        except DetectError as exc:
+            return str(exc)
+        return None
+
     def knows(self, selector: str) -> bool:
         return selector.startswith("lint/")
 
@@ -149,8 +159,7 @@ class Biome:
         except OSError as exc:
             raise DetectError(f"Biome could not be started: {exc}") from exc
         if not proc.stdout.strip().startswith("{"):
-            problem = (proc.stderr or proc.stdout).strip().splitlines()
-            raise DetectError(f"Biome failed (exit {proc.returncode}): {' '.join(problem)[:600] or 'no message'}")
+            raise DetectError(f"Biome failed (exit {proc.returncode}): {_said(proc.stderr or proc.stdout)}")
         return proc.stdout
 
 
@@ -172,6 +181,12 @@ def _only(select: tuple[str, ...]) -> list[str]:
     if any(s.count("/") != 2 for s in select):
         return []
     return [f"--only={s.removeprefix('lint/')}" for s in select]
+
+
+def _said(text: str) -> str:
+    """Biome's error lines (`× …`), without its boxes and the scratch folder's paths."""
+    errors = [line.strip().removeprefix("×").strip() for line in text.splitlines() if line.strip().startswith("×")]
+    return " ".join(errors or [" ".join(text.split())])[:600] or "no message"
 
 
 def _read(root: Path, path: str) -> str | None:

