@@ -88,8 +88,12 @@ class RepoConfig:
         return rules
 
     def ignored(self, path: str) -> bool:
-        parts = PurePosixPath(path.replace("\\", "/").removeprefix("./")).parts
-        return any(_matches(_pattern_parts(pattern), parts) for pattern in self.ignore)
+        return any(path_matches(pattern, path) for pattern in self.ignore)
+
+
+def path_matches(pattern: str, path: str) -> bool:
+    """A `.gitignore`-style glob against a repository path (see the module's notes on `ignore`)."""
+    return _matches(_pattern_parts(pattern), PurePosixPath(path.replace("\\", "/").removeprefix("./")).parts)
 
 
 def _pipeline(name: str) -> str:

@@ -6,12 +6,13 @@ publishing, memory, policy and CI verdicts are the same for every language; rule
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from core.models import Patch, Verification
-from core.pipelines.biome import is_js
+from core.pipelines.biome import RECOMMENDED_CORRECTNESS, is_js
 from core.pipelines.comments import comment_problem
 from core.pipelines.detect import Linter
 from core.pipelines.jscheck import directive_problem, export_problem
@@ -38,6 +39,8 @@ class Project(Protocol):
     def target(self) -> str: ...  # what the fixes are valid for, in words
     @property
     def lines(self) -> tuple[str, ...]: ...  # what the run's output says of the project
+    @property
+    def problems(self) -> tuple[str, ...]: ...  # what in the project's configuration could not be used, and why
 
     def linter(self, held: tuple[str, ...] = ()) -> Linter: ...
     def ignored(self, path: str) -> bool: ...
@@ -73,6 +76,10 @@ class PythonProject:
 
     def ignored(self, path: str) -> bool:
         return False  # the team's excludes go to ruff itself (--extend-exclude)
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        return ()
 
     def checks(self, verification: Verification, patch: Patch, view: View) -> Verification:
         """Valid for the project's oldest supported Python, and the public surface and dynamic uses of the
@@ -126,7 +133,11 @@ class JsProject:
 
     @property
     def lines(self) -> tuple[str, ...]:
-        return (f"target: {self.target}", f"lint configuration: {self.profile.chosen_by}", *self.profile.problems)
+        return f"target: {self.target}", f"lint configuration: {self.profile.chosen_by}"
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        return self.profile.problems
 
     def linter(self, held: tuple[str, ...] = ()) -> Biome:
         return self.biome.with_config(self.profile.config_files(), skip=held)
@@ -140,12 +151,12 @@ class JsProject:
             return verification
         if features := sorted(f for f in introduced(patch.original, patch.updated)
                               if not self.profile.runtime.allows(f)):
-            error = f"introduces {', '.join(features)}, which {self.profile.runtime.describe()} does not have"
-            verification = replace(verification, compatible=False, error=verification.error or error)
-        if error := export_problem(patch):
-            verification = replace(verification, surface=False, error=verification.error or error)
-        if error := directive_problem(patch):
-            verification = replace(verification, comments=False, error=verification.error or error)
+            newer = f"introduces {', '.join(features)}, which {self.profile.runtime.describe()} does not have"
+            verification = replace(verification, compatible=False, error=verification.error or newer)
+        if exported := export_problem(patch):
+            verification = replace(verification, surface=False, error=verification.error or exported)
+        if dropped := directive_problem(patch):
+            verification = replace(verification, comments=False, error=verification.error or dropped)
         return verification
 
 
@@ -159,6 +170,11 @@ class JavaScript:
 
     def project(self, read: Read, config: RepoConfig, pipeline: str) -> JsProject:
         profile = read_js_profile(read, biome_migrate(self.biome.binary))
+        if problem := self.biome.with_config(profile.config_files()).config_problem():
+            profile = replace(profile, files={"biome.json": json.dumps(RECOMMENDED_CORRECTNESS)},
+                              chosen_by="Biome's recommended correctness rules (the repository's configuration "
+                                        "was refused)",
+                              problems=(*profile.problems, f"{profile.chosen_by}: {problem}"))
         groups = JS_RULES.get(pipeline, ())
         return JsProject(profile, Selection(groups, f"{profile.chosen_by}, within memfix's {pipeline} groups "
                                             f"({', '.join(g.removeprefix('lint/') for g in groups)})"), self.biome)

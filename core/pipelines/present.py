@@ -142,6 +142,8 @@ def _result(report: RunReport, pipeline: str, paths: list[str], checks: str | No
             line += f" → not proposed again: {o.published.reason}"
         if o.note and o.note != "ruff only":
             line += f" — {o.note}"
+        elif o.status != AttemptStatus.PROMOTED and o.verification and o.verification.error:
+            line += f" — {escape_braces(o.verification.error)[:300]}"  # why it was not proposed
         details.append(line)
     details += [f"config: {p}" for p in report.config_problems]
     details += report.notes

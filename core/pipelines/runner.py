@@ -293,6 +293,7 @@ class PipelineRunner:
             self.runs.chose(run, list(ctx.select), ctx.selection.chosen_by, list(ctx.selection.extended))
             self.runs.phase(run, Phase.SCANNING, "looking for findings")
             report.notes += getattr(workspace, "notes", [])
+            report.notes += ctx.project.problems
             report.notes += self._foreign_links(request)
             report.files_scanned = len(files)
             held = ctx.plan.held
@@ -374,6 +375,12 @@ class PipelineRunner:
         envelopes; what waits is settled before the model's next file, so that file's prompt sees every attempt
         before it, as if each file had been done on its own.
         """
+        # A file its linter cannot parse is left to a person, said so; nothing is proposed for it.
+        broken = {path: f for path, findings in files for f in findings if f.code == ctx.linter.syntax_code}
+        for path, f in sorted(broken.items()):
+            ctx.report.outcomes.append(FileOutcome(path, [f], note=f"does not parse (line {f.line}: {f.message}); "
+                                                   "left as it is"))
+        files = [(path, findings) for path, findings in files if path not in broken]
         # Offline, a file no finding of which ruff can fix safely is left as it is: it need not be read.
         wanted = {path for path, findings in files if ctx.llm.model or any(f.fixable for f in findings)}
         texts = {path: ctx.workspace.read(path) if path in wanted else None for path, _ in files}

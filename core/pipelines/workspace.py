@@ -226,6 +226,7 @@ class GitHubWorkspace(LocalWorkspace):
         super().__init__(Path(tempfile.mkdtemp(prefix="memfix-")))
         self.gh, self.repo, self.ref = gh, repo, ref
         self._fetched: list[str] = []
+        self._asked: set[str] = set()  # paths looked for at this commit, found or not
         # The project's metadata comes along (read, never run) so its Python and ruff decisions are known.
         for path in [*paths, *(m for m in METADATA_FILES if m not in paths)]:
             text = gh.get_file(repo, path, ref)
@@ -245,6 +246,24 @@ class GitHubWorkspace(LocalWorkspace):
 
     def config_text(self) -> str | None:
         return None
+
+    def read(self, path: str) -> str | None:
+        """A file in scope, or another at the same commit fetched when a step first asks for it (a configuration
+        another one extends, a language's metadata), within the size a source file may have."""
+        text = super().read(path)
+        if text is not None or path in self._asked:
+            return text
+        self._asked.add(path)
+        try:
+            target = self.root / repo_path(path)
+        except PathError:
+            return None
+        fetched = self.gh.get_file(self.repo, path, self.ref)
+        if fetched is None or len(fetched) > MAX_FILE_BYTES or not inside(str(self.root), str(target)):
+            return None
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(fetched, encoding="utf-8")
+        return fetched
 
     def repository_view(self) -> RepositoryView:
         """The repository at the run's commit, fetched once as an archive; only Python sources are extracted,

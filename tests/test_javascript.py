@@ -1,0 +1,97 @@
+"""JavaScript and TypeScript end to end: signed webhooks → memfix serve → the fake GitHub, Biome's real binary,
+real PostgreSQL. The team's configuration decides which rules are proposed; the project's runtime decides which
+fixes may introduce newer syntax; nothing of the repository is run."""
+
+from __future__ import annotations
+
+import json
+
+from tests.fakes import payloads as P
+
+REPO = "acme/api"
+# `outer:` labels nothing a break or continue names: Biome removes it (a safe fix)
+LABEL = "export function first(items: number[]): number {\n  outer: for (const item of items) {\n" \
+        "    return item;\n  }\n  return -1;\n}\n"
+NEG_ZERO = "export function isZero(x) {\n  return x === -0;\n}\n"  # noCompareNegZero: `x === 0` (a safe fix)
+
+
+def push(serve, gh, tenant: int, files: dict[str, str], listed: list[str] | None = None) -> str:
+    sha = gh.push(REPO, "main", files)
+    serve("push", P.push(installation=tenant, repo=REPO, after=sha,
+                         commits=[{"added": [], "modified": listed or list(files), "removed": []}]))
+    assert serve.drain()
+    return sha
+
+
+def memfix_pulls(gh) -> list[dict]:
+    return [p for p in gh.pulls(REPO) if p["head"]["ref"].startswith("memfix/")]
+
+
+def runs(serve, tenant: int) -> list[dict]:
+    with serve.services.db.tenant(tenant) as conn:
+        return conn.execute("SELECT language, phase, findings, patches FROM runs ORDER BY id").fetchall()
+
+
+def test_a_typescript_push_opens_one_verified_single_file_pr_with_biomes_fix(serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {"src/first.ts": LABEL, "app/util.py": "import os\n"})
+
+    prs = memfix_pulls(fake_github)
+    [pr] = [p for p in prs if "first-ts" in p["head"]["ref"]]
+    fixed = fake_github.file(REPO, pr["head"]["ref"], "src/first.ts")
+    assert "outer:" not in fixed and "for (const item of items)" in fixed
+    assert "lint/correctness/noUnusedLabels" in pr["body"] and "### Verification" in pr["body"]
+    assert "Biome's recommended correctness rules" in pr["body"]  # no configuration: said so
+    assert {r["language"] for r in runs(serve, tenant_id)} == {"python", "javascript"}  # one run per language
+    assert all(r["phase"] == "done" for r in runs(serve, tenant_id))
+
+
+def test_an_eslint_team_gets_only_the_rules_it_enabled(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", {".eslintrc.json": json.dumps({"rules": {"no-compare-neg-zero": "error"}}),
+                                    "lib/zero.js": NEG_ZERO, "lib/label.js": LABEL.replace(": number[]", "")
+                                    .replace("): number {", ") {")})
+    push(serve, fake_github, tenant_id, {"lib/zero.js": NEG_ZERO + "\n"}, listed=["lib/zero.js", "lib/label.js"])
+
+    [pr] = memfix_pulls(fake_github)
+    assert "lib/zero.js" in pr["title"] and "lint/suspicious/noCompareNegZero" in pr["body"]
+    assert "x === 0" in fake_github.file(REPO, pr["head"]["ref"], "lib/zero.js")
+    assert ".eslintrc.json" in pr["body"]  # the team's configuration chose the rules, and the PR says which
+
+
+def test_a_prettier_team_gets_no_formatting_change(serve, fake_github, tenant_id):
+    odd = "export function isZero(x){return x===-0}\n"  # formatted its own way: Biome's formatter must not touch it
+    fake_github.push(REPO, "main", {".prettierrc": "{}", ".eslintrc.json": json.dumps(
+        {"rules": {"no-compare-neg-zero": "error"}}), "lib/zero.js": odd})
+    push(serve, fake_github, tenant_id, {"lib/zero.js": odd}, listed=["lib/zero.js"])
+    [pr] = memfix_pulls(fake_github)
+    assert fake_github.file(REPO, pr["head"]["ref"], "lib/zero.js") == "export function isZero(x){return x===0}\n"
+
+
+def test_an_old_node_gets_no_fix_that_needs_newer_syntax(serve, fake_github, tenant_id):
+    old = {"package.json": json.dumps({"name": "old", "engines": {"node": ">=6"}}),
+           "biome.json": json.dumps({"linter": {"rules": {"recommended": False,
+                                                          "style": {"useExponentiationOperator": "error"}}}}),
+           "lib/pow.js": "export function square(x) {\n  return Math.pow(x, 2);\n}\n"}
+    fake_github.push(REPO, "main", old)
+    fake_github.open_issue(REPO, "refactor please")
+    cid = fake_github.add_comment(REPO, 2, "/refactor lib/pow.js", user="alice")["id"]
+    serve("issue_comment", P.issue_comment("/refactor lib/pow.js", installation=tenant_id, repo=REPO, number=2,
+                                           comment_id=cid, pull_request=False))
+    assert serve.drain()
+    assert memfix_pulls(fake_github) == []
+    [reply] = [c["body"] for c in fake_github.comments(REPO, 2) if c["user"]["login"] == "memfix[bot]"]
+    assert "exponent" in reply and "Node" in reply  # held back, and said why
+
+
+def test_a_file_biome_cannot_parse_and_a_configuration_it_refuses_are_said_and_the_run_goes_on(
+        serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", {"biome.json": '{"linter": {"rulez": 1}}', "src/bad.js": "let x = ;\n",
+                                    "src/first.ts": LABEL})
+    fake_github.open_issue(REPO, "autofix please")
+    cid = fake_github.add_comment(REPO, 2, "/autofix", user="alice")["id"]
+    serve("issue_comment", P.issue_comment("/autofix", installation=tenant_id, repo=REPO, number=2, comment_id=cid,
+                                           pull_request=False))
+    assert serve.drain()
+    [reply] = [c["body"] for c in fake_github.comments(REPO, 2) if c["user"]["login"] == "memfix[bot]"]
+    assert "unknown key `rulez`" in reply  # the configuration's problem, in Biome's words
+    assert "src/bad.js" in reply and "parse" in reply
+    assert [p for p in memfix_pulls(fake_github) if "src/first.ts" in p["title"]]  # the rest still gets its fix
