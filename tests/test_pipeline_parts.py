@@ -11,6 +11,7 @@ import pytest
 from core.models import Finding, Patch, Verification
 from core.pipelines.config import AUTOFIX_RULES, REFACTOR_RULES, RepoConfig, parse_config
 from core.pipelines.detect import DetectError, Ruff, python_files
+from core.pipelines.languages import Python
 from core.pipelines.propose import EditError, apply_edits, ruff_patch, ruff_patches
 from core.pipelines.verify import PROMOTE_THRESHOLD, confidence, status_for, verify, verify_many
 
@@ -487,8 +488,13 @@ def services(settings):
 def runner_with(services, llm):
     services.__dict__["llm"] = llm  # before the runner is built from it
     runner = services.pipeline_runner
-    runner.ruff = CountingRuff()
+    runner.languages["python"] = Python(CountingRuff())
     return runner
+
+
+def counted(runner) -> CountingRuff:
+    """The counting ruff a runner of `runner_with` runs Python with."""
+    return runner.languages["python"].ruff
 
 
 def test_offline_run_fixes_and_verifies_ruff_only_files_in_batches(services, tenant_id, tmp_path):
@@ -518,8 +524,8 @@ def test_offline_run_fixes_and_verifies_ruff_only_files_in_batches(services, ten
     envelopes = runner.healing.all(tenant_id, "acme/batch")  # every attempt is an envelope
     assert sorted((e.patch_id, e.status, e.run_id) for e in envelopes) == sorted(
         (o.patch.fingerprint("autofix"), o.status, str(report.run_id)) for o in outcomes.values() if o.patch)
-    assert runner.ruff.count("--output-format") == 2  # the scan and ONE verification run
-    assert runner.ruff.count("--fix") == 1  # the scan's edits are applied in-process; one run: the fixpoint
+    assert counted(runner).count("--output-format") == 2  # the scan and ONE verification run
+    assert counted(runner).count("--fix") == 1  # the scan's edits are applied in-process; one run: the fixpoint
     assert progress == [("scanned", 4, 4), *(("fixing", i, 4) for i in range(1, 5))]
     assert runner.runs.get(tenant_id, report.run_id).phase == "done"
 
@@ -544,7 +550,7 @@ def test_a_model_file_sees_the_attempts_on_files_before_it_and_none_after(servic
     assert "success rate 100% (1/1 PROMOTED)" in prompt  # a.py's envelope, and not yet z.py's
     newest_first = [e.patch_id for e in runner.healing.all(tenant_id, "acme/mixed")]
     assert newest_first == [o.patch.fingerprint("autofix") for o in reversed(report.outcomes)]
-    assert runner.ruff.count("--output-format") == 4  # the scan; a.py's verification, m.py's, then z.py's
+    assert counted(runner).count("--output-format") == 4  # the scan; a.py's verification, m.py's, then z.py's
 
 
 # ---- .github/memfix.yml ----
@@ -782,7 +788,7 @@ def test_a_held_rule_is_scanned_for_nothing_and_fixed_nowhere(services, tenant_i
     def ignored(args: list[str]) -> str:
         return args[args.index("--ignore") + 1] if "--ignore" in args else ""
 
-    scan, *after = runner.ruff.runs
+    scan, *after = counted(runner).runs
     assert "F401" not in ignored(scan)  # the scan ran before the policy was read
     assert after and all("F401" in ignored(args).split(",") for args in after)  # fixing and verifying ignore it
 

@@ -50,13 +50,13 @@ class RunRequest:
     repo: str
     pipeline: str  # autofix | refactor
     trigger: str  # push | command | issue | local
-    language: str = "python"  # python | javascript: which files the run scans and which linter fixes them
     job_key: str | None = None
     head_sha: str | None = None
     base_branch: str | None = None  # where PRs go; None: don't publish
     guidance: str | None = None
     issue_number: int | None = None
     linked_ids: list[int] = field(default_factory=list)
+    language: str = "python"  # python | javascript: which files the run scans and which linter fixes them
 
 
 @dataclass

@@ -41,10 +41,17 @@ class LocalWorkspace:
         self._walked: tuple[list[str], list[str]] | None = None
         self._walking = threading.Lock()
         self._folders: dict[str, bool] = {}  # folder → resolves inside the checkout (see _stays)
+        self._listed: list[str] | None = None
 
     def files(self) -> list[str]:
-        """The `.py` files in scope. A symlink is never followed: it could point out of the checkout (a `.env`),
-        and one pointing inside names a file that is scanned under its real name, so it is skipped with a note."""
+        """The source files in scope (Python, JavaScript, TypeScript), listed once however many runs ask. A symlink
+        is never followed: it could point out of the checkout (a `.env`), and one pointing inside names a file that
+        is scanned under its real name, so it is skipped with a note."""
+        if self._listed is None:
+            self._listed = self._list()
+        return list(self._listed)
+
+    def _list(self) -> list[str]:
         found: list[str] = []
         for target in [self.root / p for p in self._paths] if self._paths else [self.root]:
             if not inside(str(self.root), str(target)):
@@ -142,7 +149,7 @@ class LocalWorkspace:
         if not inside(str(self.root), str(target)):
             raise PathError(f"{path} is outside {self.root}")
         target.write_text(content, encoding="utf-8")
-        self._walked = None
+        self._walked = self._listed = None
 
     def close(self) -> None:
         pass
