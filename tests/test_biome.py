@@ -8,7 +8,7 @@ import pytest
 from core.models import Patch
 from core.pipelines.biome import Biome, find_biome, is_js, selected
 from core.pipelines.detect import DetectError
-from core.pipelines.jscheck import directive_problem, export_problem, exports
+from core.pipelines.jscheck import directive_problem, export_problem, exports, strict_problem
 
 STRICT = json.dumps({"formatter": {"enabled": False}, "linter": {"rules": {"recommended": False, "suspicious": {
     "noDoubleEquals": "error", "noDebugger": "error"}, "style": {"useConst": "error"}}}})
@@ -100,6 +100,14 @@ def test_a_patch_that_drops_a_directive_comment_is_caught_and_one_that_keeps_it_
     assert directive_problem(_patch(before, dropped)) == "removes the comment `eslint-disable-next-line no-console`"
     quoted = "const s = '// eslint-disable-line';\n"  # in a string: no directive at all
     assert directive_problem(_patch(quoted, "const s = '';\n")) is None
+
+
+def test_use_strict_may_go_only_from_an_es_module():
+    script = '"use strict";\nconst a = require("a");\nmodule.exports = a;\n'
+    assert "not an ES module" in strict_problem(_patch(script, script.replace('"use strict";\n', "")))
+    module = "'use strict';\nimport a from 'a';\nexport default a;\n"
+    assert strict_problem(_patch(module, module.replace("'use strict';\n", ""))) is None
+    assert strict_problem(_patch(script, script.replace("const a", "let a"))) is None
 
 
 def test_regular_expressions_and_templates_hide_what_looks_like_code():

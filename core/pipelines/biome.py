@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -20,6 +21,7 @@ import sysconfig
 import tempfile
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +75,7 @@ class Biome:
         try:
             with tempfile.TemporaryDirectory(prefix="memfix-biome-config-") as scratch:
                 self._write(Path(scratch), {"probe.js": "export {};\n"})
-                self._run(["lint", "--reporter=json"], ["probe.js"], Path(scratch))
+                self._run(["lint", "--reporter=github"], ["probe.js"], Path(scratch))
         except DetectError as exc:
             return str(exc)
         return None
@@ -96,10 +98,12 @@ class Biome:
         with tempfile.TemporaryDirectory(prefix="memfix-biome-") as scratch:
             work = Path(scratch)
             self._write(work, {p: t for p, t in texts.items() if t is not None})
-            outs = self._runs(["lint", "--reporter=json"], [p for p in files if texts[p] is not None], work)
+            # GitHub's annotation format: one line a finding (the JSON reporter repeats the whole file in each one)
+            outs = self._runs(["lint", "--reporter=github"], [p for p in files if texts[p] is not None], work)
         findings: list[Finding] = []
         for out in outs:
-            findings.extend(f for f in _findings(out, texts) if f.code == PARSE or selected(f.code, select))
+            findings.extend(f for f in _annotations(out, texts, self.binary)
+                            if f.code == PARSE or selected(f.code, select))
         return sorted(findings, key=lambda f: (f.path, f.line, f.column, f.code))
 
     def fix(self, root: Path, path: str, select: tuple[str, ...]) -> str | None:
@@ -124,17 +128,19 @@ class Biome:
         with tempfile.TemporaryDirectory(prefix="memfix-biome-fix-") as scratch:
             work = Path(scratch)
             self._write(work, texts)
-            self._runs(["lint", "--write", "--reporter=json", *_only(select)], list(texts), work)
-            updated = {p: (work / "src" / p).read_text(encoding="utf-8") for p in texts}
+            self._runs(["lint", "--write", "--reporter=github", *_only(select)], list(texts), work)
+            updated = {p: (work / p).read_text(encoding="utf-8") for p in texts}
         return {p: t for p, t in updated.items() if t != texts[p]}
 
     def _write(self, work: Path, texts: Mapping[str, str]) -> None:
+        """The configuration and the copies side by side at their repository paths: the configuration's globs
+        (`files.includes`, `overrides`) are relative to its folder, as in the repository."""
         for name, text in self.files.items():
-            target = inside(work / "config", name)
+            target = inside(work, name)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
         for path, text in texts.items():
-            target = inside(work / "src", path)
+            target = inside(work, path)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8", newline="")
 
@@ -146,19 +152,19 @@ class Biome:
             return list(pool.map(lambda batch: self._run(args, batch, work), batches))
 
     def _run(self, args: list[str], paths: list[str], work: Path) -> str:
-        config = work / "config" / ("biome.jsonc" if "biome.jsonc" in self.files else "biome.json")
+        config = work / ("biome.jsonc" if "biome.jsonc" in self.files else "biome.json")
         command = [self.binary, *args, *(f"--skip={s.removeprefix('lint/')}" for s in self.skip),
                    f"--config-path={config}", "--colors=off", "--max-diagnostics=none",
                    "--no-errors-on-unmatched", "--files-ignore-unknown=true", "--vcs-enabled=false", "--", *paths]
         env = {k: v for k, v in os.environ.items() if k not in _ENV_DROPPED}
         try:
-            proc = subprocess.run(command, cwd=work / "src", capture_output=True, text=True, timeout=self.timeout,
+            proc = subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=self.timeout,
                                   env=env)
         except subprocess.TimeoutExpired as exc:
             raise DetectError(f"Biome did not finish within {self.timeout:g} s") from exc
         except OSError as exc:
             raise DetectError(f"Biome could not be started: {exc}") from exc
-        if not proc.stdout.strip().startswith("{"):
+        if proc.returncode not in (0, 1) or "configuration resulted in errors" in proc.stderr:
             raise DetectError(f"Biome failed (exit {proc.returncode}): {_said(proc.stderr or proc.stdout)}")
         return proc.stdout
 
@@ -200,40 +206,38 @@ def _read(root: Path, path: str) -> str | None:
         return None
 
 
-def _findings(out: str, texts: Mapping[str, str | None]) -> list[Finding]:
-    try:
-        report = json.loads(out)
-        diagnostics = report.get("diagnostics") or []
-    except (ValueError, AttributeError) as exc:
-        raise DetectError(f"Biome's output could not be read ({exc}): {out[:200]}") from exc
+_ANNOTATION = re.compile(r"^::(?:error|warning|notice) (?P<props>[^:]*)::(?P<message>.*)$")
+
+
+def _annotations(out: str, texts: Mapping[str, str | None], binary: str) -> list[Finding]:
+    """Findings from `--reporter=github` lines: `::error title=<rule>,file=<path>,line=…,col=…::<message>`."""
     found = []
-    for item in diagnostics:
-        category = str(item.get("category") or "")
-        location = item.get("location") or {}
-        path = ((location.get("path") or {}).get("file") or "").replace(os.sep, "/")
-        text = texts.get(path)
-        if text is None or not (category.startswith("lint/") or category == PARSE):
+    for line in out.splitlines():
+        match = _ANNOTATION.match(line)
+        if not match:
+            continue
+        props = dict(part.split("=", 1) for part in match["props"].split(",") if "=" in part)
+        code, path = _unescape(props.get("title", "")), _unescape(props.get("file", "")).replace(os.sep, "/")
+        if path not in texts or not (code.startswith("lint/") or code == PARSE):
             continue  # configuration and internal messages are not findings about a file
-        span = location.get("span") or [0, 0]
-        line, column = _place(text, int(span[0]) if span else 0)
-        found.append(Finding(path=path, line=line, column=column, code=category,
-                             message=str(item.get("description") or category), fixable=_safe(item),
+        found.append(Finding(path=path, line=int(props.get("line") or 1), column=int(props.get("col") or 1),
+                             code=code, message=_unescape(match["message"]), fixable=safe_fix(binary, code),
                              source="biome"))
     return found
 
 
-def _safe(item: dict[str, Any]) -> bool:
-    """Whether Biome offers a safe fix (a fix it calls unsafe may change behaviour: left to a model)."""
-    for advice in (item.get("advices") or {}).get("advices") or ():
-        log = advice.get("log") if isinstance(advice, dict) else None
-        if isinstance(log, list) and len(log) == 2 and isinstance(log[1], list):
-            if "".join(str(part.get("content", "")) for part in log[1]).startswith("Safe fix"):
-                return True
-    return False
+def _unescape(text: str) -> str:
+    return text.replace("%0A", "\n").replace("%0D", "\r").replace("%3A", ":").replace("%2C", ",").replace("%25", "%")
 
 
-def _place(text: str, offset: int) -> tuple[int, int]:
-    """1-based line and column (in characters) of a UTF-8 byte offset, as Biome's spans count."""
-    head = text.encode("utf-8")[:offset].decode("utf-8", errors="ignore")
-    line = head.count("\n") + 1
-    return line, len(head) - (head.rfind("\n") + 1) + 1
+@lru_cache(maxsize=1024)
+def safe_fix(binary: str, code: str) -> bool:
+    """Whether Biome's fix for a rule is safe (`biome explain <rule>` says `Fix: safe`), asked once per rule."""
+    if not code.startswith("lint/"):
+        return False
+    try:
+        proc = subprocess.run([binary, "explain", code.rsplit("/", 1)[-1]], capture_output=True, text=True,
+                              timeout=30, env={"PATH": "", "NO_COLOR": "1"})
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "- Fix: safe" in proc.stdout and code in proc.stdout

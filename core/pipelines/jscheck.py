@@ -19,6 +19,7 @@ _DECLARED = re.compile(rf"export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?
 _DEFAULT = re.compile(r"export\s+default\b")
 _LIST = re.compile(r"export\s+(?:type\s+)?\{([^}]*)\}")
 _STAR = re.compile(r"export\s+\*\s*(?:as\s+(" + _NAME + r")\s*)?from")
+_MODULE = re.compile(r"(?m)^\s*(?:import\s*[\w{*'\"]|export\s)")
 _COMMONJS = re.compile(rf"\b(?:module\.)?exports\.({_NAME})\s*=[^=]|\bmodule\.exports\s*=[^=]")
 
 
@@ -43,8 +44,18 @@ def directive_problem(patch: Patch) -> str | None:
         ", ".join(f"`{text[:60]}`" for text in sorted(lost))
 
 
+def strict_problem(patch: Patch) -> str | None:
+    """Why the patch changes how the file runs by dropping `"use strict"`: redundant only in an ES module, which a
+    file with no `import` or `export` is not (Node runs it as CommonJS, a browser as a script)."""
+    def strict(text: str) -> int:
+        return sum(kind == "string" and part[1:-1] == "use strict" for kind, part in pieces(text))
+    if strict(patch.updated) >= strict(patch.original) or _MODULE.search(_code(patch.original)):
+        return None
+    return "removes `\"use strict\"` from a file that is not an ES module, where it decides how the code runs"
+
+
 def exports(text: str) -> set[str]:
-    code = "".join(part for kind, part in pieces(text) if kind == "code")
+    code = _code(text)
     names = set(_DECLARED.findall(code)) | {"*" + (m or "") for m in _STAR.findall(code)}
     if _DEFAULT.search(code):
         names.add("default")
@@ -56,6 +67,10 @@ def exports(text: str) -> set[str]:
     for match in _COMMONJS.finditer(code):
         names.add(f"exports.{match.group(1)}" if match.group(1) else "module.exports")
     return names
+
+
+def _code(text: str) -> str:
+    return "".join(part for kind, part in pieces(text) if kind == "code")
 
 
 def directives(text: str) -> Counter[str]:

@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from core.bounded import safe_yaml
 from core.pipelines.biome import RECOMMENDED_CORRECTNESS
 from core.pipelines.config import path_matches
 from core.pipelines.jscheck import pieces
@@ -180,14 +181,25 @@ def _extended(read: Read, name: str, text: str, problems: list[str], depth: int 
 
 
 def _eslint_data(name: str, text: str, problems: list[str]) -> dict[str, Any] | None:
+    """The configuration as data for `biome migrate eslint`, without what Biome would load with Node: `extends`
+    (shared configurations and plugins are packages, `eslint:recommended` is `@eslint/js`) and `plugins`."""
     try:
-        data = yaml.safe_load(text) if len(text) <= MAX_CONFIG_CHARS else None
+        json_like = text.lstrip().startswith("{")  # JSON with comments; YAML's `#` comments are YAML's own
+        data = safe_yaml(_plain_json(text) if json_like else text) if len(text) <= MAX_CONFIG_CHARS else None
     except yaml.YAMLError:
         data = None
     if not isinstance(data, dict):
-        problems.append(f"{name} is not an ESLint configuration memfix can read (JSON or YAML object)")
+        problems.append(f"{name} is not an ESLint configuration memfix can read (a JSON or YAML object)")
         return None
-    return data
+    dropped = [key for key in ("extends", "plugins", "parser") if data.get(key)]
+    if dropped:
+        problems.append(f"{name}: its {', '.join(f'`{k}`' for k in dropped)} name packages, which memfix neither "
+                        "installs nor runs; only the rules it sets itself are proposed")
+    kept = {key: value for key, value in data.items() if key not in ("extends", "plugins", "parser")}
+    if isinstance(kept.get("overrides"), list):  # an override's own extends would be loaded the same way
+        kept["overrides"] = [{k: v for k, v in o.items() if k not in ("extends", "plugins", "parser")}
+                             for o in kept["overrides"] if isinstance(o, dict)]
+    return kept
 
 
 def biome_migrate(binary: str) -> Migrate:

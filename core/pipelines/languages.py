@@ -15,7 +15,7 @@ from core.models import Patch, Verification
 from core.pipelines.biome import RECOMMENDED_CORRECTNESS, is_js
 from core.pipelines.comments import comment_problem
 from core.pipelines.detect import Linter
-from core.pipelines.jscheck import directive_problem, export_problem
+from core.pipelines.jscheck import directive_problem, export_problem, strict_problem
 from core.pipelines.jsproject import JsProfile, biome_migrate, introduced, read_js_profile
 from core.pipelines.project import Profile, Selection, read_profile, within
 from core.pipelines.surface import RepositoryView, surface_problem
@@ -153,7 +153,7 @@ class JsProject:
                               if not self.profile.runtime.allows(f)):
             newer = f"introduces {', '.join(features)}, which {self.profile.runtime.describe()} does not have"
             verification = replace(verification, compatible=False, error=verification.error or newer)
-        if exported := export_problem(patch):
+        if exported := export_problem(patch) or strict_problem(patch):
             verification = replace(verification, surface=False, error=verification.error or exported)
         if dropped := directive_problem(patch):
             verification = replace(verification, comments=False, error=verification.error or dropped)

