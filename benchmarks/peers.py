@@ -333,10 +333,11 @@ def changed_lines(before: str, after: str) -> int:
 
 # ---- memfix and ruff ----
 
-def memfix(tree: Path, pipeline: str, data: Path) -> dict:
+def memfix(tree: Path, pipeline: str, data: Path, language: str = "python") -> dict:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "MEMFIX_DATA_DIR": str(data)}
     env.pop("DATABASE_URL", None)
-    proc = subprocess.run([sys.executable, "-m", "handlers.cli", pipeline, str(tree), "--apply", "--json"],
+    proc = subprocess.run([sys.executable, "-m", "handlers.cli", pipeline, str(tree), "--apply", "--json",
+                           "--language", language],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     if proc.returncode:
         raise RuntimeError(f"memfix {pipeline} failed: {proc.stderr.strip()[-300:]}")

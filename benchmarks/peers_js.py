@@ -490,7 +490,7 @@ def run_project(project: Project, keep: bool) -> Result:
     data = work / "memfix-data"
     pristine = project_files(tree)  # after the baseline: what its build and tests wrote is not memfix's
     start = time.perf_counter()
-    reports = [memfix(tree, pipeline, data) for pipeline in ("autofix", "refactor")]
+    reports = [memfix(tree, pipeline, data, "javascript") for pipeline in ("autofix", "refactor")]
     result.memfix_seconds = time.perf_counter() - start
     for report in reports:
         for outcome in report["outcomes"]:
@@ -512,7 +512,7 @@ def run_project(project: Project, keep: bool) -> Result:
 
     settled = project_files(tree)
     for pipeline in ("autofix", "refactor"):
-        memfix(tree, pipeline, data)
+        memfix(tree, pipeline, data, "javascript")
     result.non_idempotent = sorted(p for p, text in project_files(tree).items() if settled.get(p) != text)
     if not keep:
         shutil.rmtree(work, ignore_errors=True)
