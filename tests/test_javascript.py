@@ -95,3 +95,35 @@ def test_a_file_biome_cannot_parse_and_a_configuration_it_refuses_are_said_and_t
     assert "unknown key `rulez`" in reply  # the configuration's problem, in Biome's words
     assert "src/bad.js" in reply and "parse" in reply
     assert [p for p in memfix_pulls(fake_github) if "src/first.ts" in p["title"]]  # the rest still gets its fix
+
+
+def test_a_model_fix_with_optional_chaining_is_held_back_on_an_old_node(model_settings, serve, fake_github,
+                                                                       model_server, tenant_id):
+    chain = {"edits": [{"search": "return user && user.name;", "replace": "return user?.name;"}],
+             "confidence": 0.95, "rationale": "an optional chain says the same"}
+    model_server.script_chat(chain, chain, chain)  # useOptionalChain's fix is unsafe: the model's to make
+    fake_github.push(REPO, "main", {
+        "package.json": json.dumps({"name": "old", "engines": {"node": ">=6"}}),
+        "biome.json": json.dumps({"linter": {"rules": {"recommended": False,
+                                                       "complexity": {"useOptionalChain": "error"}}}}),
+        "lib/name.js": "export function nameOf(user) {\n  return user && user.name;\n}\n"})
+    fake_github.open_issue(REPO, "refactor please")
+    cid = fake_github.add_comment(REPO, 2, "/refactor lib/name.js", user="alice")["id"]
+    serve("issue_comment", P.issue_comment("/refactor lib/name.js", installation=tenant_id, repo=REPO, number=2,
+                                           comment_id=cid, pull_request=False))
+    assert serve.drain()
+    assert memfix_pulls(fake_github) == []
+    [reply] = [c["body"] for c in fake_github.comments(REPO, 2) if c["user"]["login"] == "memfix[bot]"]
+    assert "optional chaining" in reply and "Node 6.0+" in reply
+    [ask, *_] = [body for path, body in model_server.requests if path.endswith("/chat/completions")]
+    assert "```javascript\n" in ask["messages"][-1]["content"]  # the model is shown JavaScript as JavaScript
+
+
+def test_a_minified_bundle_and_a_generated_folder_are_never_touched(serve, fake_github, tenant_id):
+    bundle = "var a=1;" * 700_000  # 5.6 MB on one line
+    push(serve, fake_github, tenant_id, {"public/app.min.js": bundle, "dist/index.js": LABEL.replace(": number[]", "")
+                                         .replace("): number {", ") {"), "src/first.ts": LABEL})
+    titles = [p["title"] for p in memfix_pulls(fake_github)]
+    assert any("src/first.ts" in t for t in titles) and not any("dist/" in t or "app.min.js" in t for t in titles)
+    [js] = [r for r in runs(serve, tenant_id) if r["language"] == "javascript"]
+    assert js["phase"] == "done"

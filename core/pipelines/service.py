@@ -307,8 +307,9 @@ class PipelineService:
         settings = self.repo_settings(gh, repo)
         revision = Revision(path, gh.get_file(repo, path, proposal.base_branch) or "", proposal.diff,
                             proposal.rationale, feedback)
+        language = next((lang.name for lang in self.runner.languages.values() if lang.owns(path)), "python")
         request = RunRequest(tenant_id, repo, proposal.pipeline, trigger, job_key=job_key,
-                             head_sha=pr.head_sha, linked_ids=list(settings.config.memory))
+                             head_sha=pr.head_sha, linked_ids=list(settings.config.memory), language=language)
         workspace = GitHubWorkspace(gh, repo, pr.head_sha, [path])
         try:
             outcome, run_id = self.runner.refine(request, workspace, revision, settings.config)
