@@ -113,3 +113,13 @@ def test_use_strict_may_go_only_from_an_es_module():
 def test_regular_expressions_and_templates_hide_what_looks_like_code():
     text = "const r = /export const x/;\nconst t = `export ${y} default`;\nconst half = total / 2 / 1;\n"
     assert exports(text) == set()
+
+
+@pytest.mark.parametrize(("code", "category", "severity"), [
+    ("S101", "security", "high"), ("SIM102", "maintainability", "low"), ("F401", "correctness", "medium"),
+    ("lint/security/noGlobalEval", "security", "high"), ("lint/suspicious/noDoubleEquals", "correctness", "medium"),
+    ("lint/style/useConst", "maintainability", "low"), ("lint/performance/noDelete", "performance", "low")])
+def test_what_a_rule_is_about_by_its_linter_and_group(code, category, severity):
+    from core.pipelines.learn import category_for, severity_for
+
+    assert (category_for(code), severity_for(code)) == (category, severity)

@@ -14,7 +14,9 @@ if TYPE_CHECKING:
     from core.pipelines.policy import Policy
     from core.pipelines.proposals import Proposals
 
-_PREFIX_CATEGORY = (
+_PREFIX_CATEGORY = (  # ruff's linters, and Biome's groups
+    ("lint/security/", "security"), ("lint/performance/", "performance"), ("lint/correctness/", "correctness"),
+    ("lint/suspicious/", "correctness"), ("lint/", "maintainability"),
     ("S", "security"), ("PERF", "performance"), ("PLE", "correctness"), ("F", "correctness"), ("E9", "correctness"),
     ("E7", "correctness"), ("B", "correctness"), ("UP", "maintainability"), ("SIM", "maintainability"),
     ("C4", "maintainability"), ("RET", "maintainability"), ("PIE", "maintainability"), ("FURB", "maintainability"),
@@ -22,11 +24,13 @@ _PREFIX_CATEGORY = (
 
 
 def category_for(code: str) -> str:
-    return next((c for prefix, c in _PREFIX_CATEGORY if code.startswith(prefix)), "maintainability")
+    """A rule's category by its linter: a ruff prefix names a whole linter only (`S` is bandit's S101, not SIM102)."""
+    return next((c for prefix, c in _PREFIX_CATEGORY if code.startswith(prefix)
+                 and not (prefix[-1].isalpha() and code[len(prefix):len(prefix) + 1].isalpha())), "maintainability")
 
 
 def severity_for(code: str) -> str:
-    if code.startswith("S"):
+    if category_for(code) == "security":
         return "high"
     return "medium" if category_for(code) == "correctness" else "low"
 
