@@ -477,13 +477,17 @@ def main() -> None:
             print(f"    off taste: {off}")
         for veto in r.vetoed:
             print(f"    vetoed: {veto}")
-    ran = [r for r in results if not r.skipped]
+    print_totals([r for r in results if not r.skipped], "projects with a ruff configuration")
+
+
+def print_totals(ran: list, configured: str) -> None:
+    """The last two lines every peer benchmark prints, for projects that ran (Python's or JavaScript's)."""
     tasted = [r.taste for r in ran if r.taste]
     print(f"peers: {len(ran)} projects, {sum(r.applied for r in ran)} patches applied, "
           f"{sum(len(r.vetoed) for r in ran)} vetoed, {sum(r.breakages for r in ran)} breakages, "
           f"{sum(len(r.non_idempotent) for r in ran)} non-idempotent")
     print(f"taste: {sum(t[0] for t in tasted)} of {sum(t[1] for t in tasted)} changed lines fix a rule the "
-          f"repository selected ({len(tasted)} projects with a ruff configuration)")
+          f"repository selected ({len(tasted)} {configured})")
 
 
 if __name__ == "__main__":

@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from benchmarks.peers import changed_lines, memfix
+from benchmarks.peers import changed_lines, memfix, print_totals
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".memfix" / "bench" / "peers_js"
@@ -581,13 +581,7 @@ def main() -> None:
             print(f"    vetoed: {veto}")
         for note in r.notes:
             print(f"    note: {note}")
-    ran = [r for r in results if not r.skipped]
-    tasted = [r.taste for r in ran if r.taste]
-    print(f"peers: {len(ran)} projects, {sum(r.applied for r in ran)} patches applied, "
-          f"{sum(len(r.vetoed) for r in ran)} vetoed, {sum(r.breakages for r in ran)} breakages, "
-          f"{sum(len(r.non_idempotent) for r in ran)} non-idempotent")
-    print(f"taste: {sum(t[0] for t in tasted)} of {sum(t[1] for t in tasted)} changed lines fix a rule the "
-          f"repository selected ({len(tasted)} projects with a lint configuration and changes)")
+    print_totals([r for r in results if not r.skipped], "projects with a lint configuration and changes")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from tests.fakes import payloads as P
+from tests.test_pipelines import memfix_pulls, push
 
 REPO = "acme/api"
 # `outer:` labels nothing a break or continue names: Biome removes it (a safe fix)
@@ -15,16 +16,15 @@ LABEL = "export function first(items: number[]): number {\n  outer: for (const i
 NEG_ZERO = "export function isZero(x) {\n  return x === -0;\n}\n"  # noCompareNegZero: `x === 0` (a safe fix)
 
 
-def push(serve, gh, tenant: int, files: dict[str, str], listed: list[str] | None = None) -> str:
-    sha = gh.push(REPO, "main", files)
-    serve("push", P.push(installation=tenant, repo=REPO, after=sha,
-                         commits=[{"added": [], "modified": listed or list(files), "removed": []}]))
+def command(serve, gh, tenant: int, text: str) -> str:
+    """A slash command by a maintainer on issue #2; memfix's one reply to it."""
+    gh.open_issue(REPO, "please")
+    cid = gh.add_comment(REPO, 2, text, user="alice")["id"]
+    serve("issue_comment", P.issue_comment(text, installation=tenant, repo=REPO, number=2, comment_id=cid,
+                                           pull_request=False))
     assert serve.drain()
-    return sha
-
-
-def memfix_pulls(gh) -> list[dict]:
-    return [p for p in gh.pulls(REPO) if p["head"]["ref"].startswith("memfix/")]
+    [reply] = [c["body"] for c in gh.comments(REPO, 2) if c["user"]["login"] == "memfix[bot]"]
+    return reply
 
 
 def runs(serve, tenant: int) -> list[dict]:
@@ -72,13 +72,8 @@ def test_an_old_node_gets_no_fix_that_needs_newer_syntax(serve, fake_github, ten
                                                           "style": {"useExponentiationOperator": "error"}}}}),
            "lib/pow.js": "export function square(x) {\n  return Math.pow(x, 2);\n}\n"}
     fake_github.push(REPO, "main", old)
-    fake_github.open_issue(REPO, "refactor please")
-    cid = fake_github.add_comment(REPO, 2, "/refactor lib/pow.js", user="alice")["id"]
-    serve("issue_comment", P.issue_comment("/refactor lib/pow.js", installation=tenant_id, repo=REPO, number=2,
-                                           comment_id=cid, pull_request=False))
-    assert serve.drain()
+    reply = command(serve, fake_github, tenant_id, "/refactor lib/pow.js")
     assert memfix_pulls(fake_github) == []
-    [reply] = [c["body"] for c in fake_github.comments(REPO, 2) if c["user"]["login"] == "memfix[bot]"]
     assert "exponent" in reply and "Node" in reply  # held back, and said why
 
 
@@ -86,12 +81,7 @@ def test_a_file_biome_cannot_parse_and_a_configuration_it_refuses_are_said_and_t
         serve, fake_github, tenant_id):
     fake_github.push(REPO, "main", {"biome.json": '{"linter": {"rulez": 1}}', "src/bad.js": "let x = ;\n",
                                     "src/first.ts": LABEL})
-    fake_github.open_issue(REPO, "autofix please")
-    cid = fake_github.add_comment(REPO, 2, "/autofix", user="alice")["id"]
-    serve("issue_comment", P.issue_comment("/autofix", installation=tenant_id, repo=REPO, number=2, comment_id=cid,
-                                           pull_request=False))
-    assert serve.drain()
-    [reply] = [c["body"] for c in fake_github.comments(REPO, 2) if c["user"]["login"] == "memfix[bot]"]
+    reply = command(serve, fake_github, tenant_id, "/autofix")
     assert "unknown key `rulez`" in reply  # the configuration's problem, in Biome's words
     assert "src/bad.js" in reply and "parse" in reply
     assert [p for p in memfix_pulls(fake_github) if "src/first.ts" in p["title"]]  # the rest still gets its fix
@@ -107,13 +97,8 @@ def test_a_model_fix_with_optional_chaining_is_held_back_on_an_old_node(model_se
         "biome.json": json.dumps({"linter": {"rules": {"recommended": False,
                                                        "complexity": {"useOptionalChain": "error"}}}}),
         "lib/name.js": "export function nameOf(user) {\n  return user && user.name;\n}\n"})
-    fake_github.open_issue(REPO, "refactor please")
-    cid = fake_github.add_comment(REPO, 2, "/refactor lib/name.js", user="alice")["id"]
-    serve("issue_comment", P.issue_comment("/refactor lib/name.js", installation=tenant_id, repo=REPO, number=2,
-                                           comment_id=cid, pull_request=False))
-    assert serve.drain()
+    reply = command(serve, fake_github, tenant_id, "/refactor lib/name.js")
     assert memfix_pulls(fake_github) == []
-    [reply] = [c["body"] for c in fake_github.comments(REPO, 2) if c["user"]["login"] == "memfix[bot]"]
     assert "optional chaining" in reply and "Node 6.0+" in reply
     [ask, *_] = [body for path, body in model_server.requests if path.endswith("/chat/completions")]
     assert "```javascript\n" in ask["messages"][-1]["content"]  # the model is shown JavaScript as JavaScript

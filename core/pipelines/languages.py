@@ -87,15 +87,12 @@ class PythonProject:
         if not verification.parses:
             return verification
         target = self.profile.target
-        if error := compatibility(patch, target.oldest, target.feature_version):
-            verification = replace(verification, compatible=False, error=verification.error or error)
+        verification = failed(verification, "compatible", compatibility(patch, target.oldest, target.feature_version))
         team = self.profile.team.select
         if problem := surface_problem(patch, view(), imports_chosen=team is not None and bool(within(("F401",), team))):
-            verification = replace(verification, surface=False, error=verification.error or problem.text,
+            verification = replace(failed(verification, "surface", problem.text),
                                    failed_codes=verification.failed_codes | problem.rules)
-        if error := comment_problem(patch):
-            verification = replace(verification, comments=False, error=verification.error or error)
-        return verification
+        return failed(verification, "comments", comment_problem(patch))
 
 
 @dataclass(frozen=True)
@@ -149,15 +146,12 @@ class JsProject:
         """Valid for the project's oldest runtime, its exports unchanged, its directive comments kept."""
         if not verification.parses:
             return verification
-        if features := sorted(f for f in introduced(patch.original, patch.updated)
-                              if not self.profile.runtime.allows(f)):
-            newer = f"introduces {', '.join(features)}, which {self.profile.runtime.describe()} does not have"
-            verification = replace(verification, compatible=False, error=verification.error or newer)
-        if exported := export_problem(patch) or strict_problem(patch):
-            verification = replace(verification, surface=False, error=verification.error or exported)
-        if dropped := directive_problem(patch):
-            verification = replace(verification, comments=False, error=verification.error or dropped)
-        return verification
+        runtime = self.profile.runtime
+        features = sorted(f for f in introduced(patch.original, patch.updated) if not runtime.allows(f))
+        newer = f"introduces {', '.join(features)}, which {runtime.describe()} does not have" if features else None
+        verification = failed(verification, "compatible", newer)
+        verification = failed(verification, "surface", export_problem(patch) or strict_problem(patch))
+        return failed(verification, "comments", directive_problem(patch))
 
 
 @dataclass(frozen=True)
@@ -178,6 +172,13 @@ class JavaScript:
         groups = JS_RULES.get(pipeline, ())
         return JsProject(profile, Selection(groups, f"{profile.chosen_by}, within memfix's {pipeline} groups "
                                             f"({', '.join(g.removeprefix('lint/') for g in groups)})"), self.biome)
+
+
+def failed(verification: Verification, check: str, error: str | None) -> Verification:
+    """The verdict with one project check failed for `error` (the first error found is the one said), or as it was."""
+    if error is None:
+        return verification
+    return replace(verification, **{check: False}, error=verification.error or error)  # type: ignore[arg-type]
 
 
 def languages_for(paths: Iterable[str], languages: Iterable[Language]) -> list[Language]:
