@@ -61,6 +61,7 @@ import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".memfix" / "bench" / "peers"
@@ -344,6 +345,21 @@ def memfix(tree: Path, pipeline: str, data: Path, language: str = "python") -> d
     return json.loads(proc.stdout)
 
 
+def apply_both(tree: Path, data: Path, result: Any, language: str) -> None:
+    """`memfix autofix --apply` then `memfix refactor --apply`, timed, their outcomes counted into `result`
+    (applied, vetoed with their reasons, each changed file's rule codes)."""
+    start = time.perf_counter()
+    reports = [memfix(tree, pipeline, data, language) for pipeline in ("autofix", "refactor")]
+    result.memfix_seconds = time.perf_counter() - start
+    for report in reports:
+        for outcome in report["outcomes"]:
+            if outcome["status"] == "PROMOTED":
+                result.applied += 1
+                result.codes.setdefault(outcome["path"], []).extend(outcome["findings"])
+            elif outcome["diff"]:
+                result.vetoed.append(f"{outcome['path']} {outcome['status']}: {outcome['verification']}")
+
+
 def ruff_alone(tree: Path, rules: tuple[str, ...]) -> float:
     from core.pipelines.detect import Ruff
 
@@ -382,17 +398,8 @@ def run_project(project: Project, python: str, keep: bool) -> Result:
     old_before = old_python_problems(oldest, tree, sorted(pristine), project.package)
 
     data = work / "memfix-data"
-    start = time.perf_counter()
-    reports = [memfix(tree, pipeline, data) for pipeline in ("autofix", "refactor")]
-    result.memfix_seconds = time.perf_counter() - start
+    apply_both(tree, data, result, "python")
     result.ruff_seconds = ruff_alone(tree, AUTOFIX_RULES) + ruff_alone(tree, REFACTOR_RULES)
-    for report in reports:
-        for outcome in report["outcomes"]:
-            if outcome["status"] == "PROMOTED":
-                result.applied += 1
-                result.codes.setdefault(outcome["path"], []).extend(outcome["findings"])
-            elif outcome["diff"]:
-                result.vetoed.append(f"{outcome['path']} {outcome['status']}: {outcome['verification']}")
     now = python_files(tree)
     changed = sorted(p for p, text in now.items() if pristine.get(p) != text)
 

@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from benchmarks.peers import changed_lines, memfix, print_totals
+from benchmarks.peers import apply_both, changed_lines, memfix, print_totals
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".memfix" / "bench" / "peers_js"
@@ -489,16 +489,7 @@ def run_project(project: Project, keep: bool) -> Result:
 
     data = work / "memfix-data"
     pristine = project_files(tree)  # after the baseline: what its build and tests wrote is not memfix's
-    start = time.perf_counter()
-    reports = [memfix(tree, pipeline, data, "javascript") for pipeline in ("autofix", "refactor")]
-    result.memfix_seconds = time.perf_counter() - start
-    for report in reports:
-        for outcome in report["outcomes"]:
-            if outcome["status"] == "PROMOTED":
-                result.applied += 1
-                result.codes.setdefault(outcome["path"], []).extend(outcome["findings"])
-            elif outcome["diff"]:
-                result.vetoed.append(f"{outcome['path']} {outcome['status']}: {outcome['verification']}")
+    apply_both(tree, data, result, "javascript")
     now = project_files(tree)
     changed = sorted(p for p, text in now.items() if pristine.get(p) != text)
 
