@@ -115,3 +115,21 @@ def test_the_readme_memory_example_runs_as_written_and_a_second_run_says_what_it
     assert code == 0 and "F401" in out and "nothing in memory" not in out
     code, out, _ = cli("recall", "F401", "--repo", "samples/shop")  # the folder, not the name: says which name
     assert "filed under local/shop: --repo local/shop" in out
+
+
+def test_a_checkout_with_python_and_typescript_gets_one_run_per_language(cli, tmp_path):
+    (tmp_path / "app.py").write_text('import os\nprint(f"hi")\n')
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "first.ts").write_text("export function first(xs: number[]): number {\n"
+                                               "  outer: for (const x of xs) {\n    return x;\n  }\n  return -1;\n}\n")
+
+    code, out, _ = cli("autofix", str(tmp_path), "--json")
+    runs = json.loads(out)
+    assert code == 0 and [r["language"] for r in runs] == ["python", "javascript"]
+    assert [o["path"] for o in runs[1]["outcomes"]] == ["web/first.ts"]
+    assert runs[1]["outcomes"][0]["status"] == "PROMOTED"
+
+    code, out, _ = cli("autofix", str(tmp_path), "--language", "javascript", "--apply")
+    assert code == 0 and "lint/correctness/noUnusedLabels" in out and "app.py" not in out
+    assert "outer:" not in (tmp_path / "web" / "first.ts").read_text()
+    assert "import os" in (tmp_path / "app.py").read_text()  # the Python run was not asked for

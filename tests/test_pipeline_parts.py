@@ -587,6 +587,17 @@ memory: [12, 40, 12]
     assert config.rules("refactor") == ("UP", "SIM")
 
 
+def test_languages_and_biome_rules_in_the_repository_config():
+    config, problems = parse_config("languages: [TypeScript, cobol]\nalways_propose: [f401, suspicious/noDoubleEquals, "
+                                    "lint/style/useConst, lint/Style/x]\n")
+    assert config.languages == ("javascript",) and config.always_propose == (
+        "F401", "lint/suspicious/noDoubleEquals", "lint/style/useConst")
+    assert problems == ["`languages`: 'cobol' is not a language memfix works on (python, javascript); ignored",
+                        "`always_propose`: 'lint/Style/x' is not a rule (a ruff code like F401, or a Biome rule like "
+                        "lint/suspicious/noDoubleEquals); ignored"]
+    assert parse_config("")[0].languages == ("python", "javascript")
+
+
 def test_every_problem_is_reported_and_ignored():
     config, problems = parse_config("""
 autofix: "yes please"
