@@ -127,3 +127,21 @@ def test_paths_never_touched():
              "types/a.d.ts")
     assert all(profile.ignored_path(p) for p in never)
     assert not any(profile.ignored_path(p) for p in ("src/app.ts", "lib/distance.js"))
+
+
+def test_a_gitignore_that_ignores_everything_and_re_includes_its_sources():
+    profile = read_js_profile(reader({".gitignore": "# template\n/*\n!/lib\n!/index.js\n!dist\n"}))
+    assert not profile.ignored_path("lib/semver.js") and not profile.ignored_path("index.js")
+    assert profile.ignored_path("scratch/tmp.js") and profile.ignored_path("dist/index.js")  # dist stays out
+
+
+def test_eslint_environments_become_biome_globals(migrate, tmp_path):
+    from core.pipelines.biome import Biome
+
+    eslintrc = {"env": {"node": True, "mocha": True, "browser": False}, "rules": {"no-undef": "error"}}
+    profile = read_js_profile(reader({".eslintrc.json": json.dumps(eslintrc)}), migrate)
+    globals_ = json.loads(profile.config_files()["biome.json"])["javascript"]["globals"]
+    assert {"require", "module", "describe", "it"} <= set(globals_) and "window" not in globals_
+    (tmp_path / "a.js").write_text("const x = require('x');\nmodule.exports = x;\ndescribe('x', () => oops);\n")
+    found = Biome().with_config(profile.config_files()).check(tmp_path, ["a.js"], ("lint",))
+    assert [(f.code, f.line) for f in found] == [("lint/correctness/noUndeclaredVariables", 3)]  # only `oops`

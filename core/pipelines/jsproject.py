@@ -109,14 +109,21 @@ class JsProfile:
     files: dict[str, str]  # the Biome configuration a run writes beside its copies: name → text
     chosen_by: str
     runtime: Runtime = Runtime()
-    ignored: tuple[str, ...] = NEVER_TOUCHED
+    ignored: tuple[str, ...] = ()  # the team's patterns in order, `!` re-inclusions kept
     problems: tuple[str, ...] = field(default=())
 
     def config_files(self) -> dict[str, str]:
         return dict(self.files)
 
     def ignored_path(self, path: str) -> bool:
-        return any(path_matches(pattern, path) for pattern in self.ignored)
+        """Generated, vendored and installed files always; otherwise the team's last matching pattern decides."""
+        if any(path_matches(pattern, path) for pattern in NEVER_TOUCHED):
+            return True
+        ignored = False
+        for pattern in self.ignored:
+            if path_matches(pattern.removeprefix("!"), path):
+                ignored = not pattern.startswith("!")
+        return ignored
 
 
 def read_js_profile(read: Read, migrate: Migrate | None = None) -> JsProfile:
@@ -144,8 +151,8 @@ def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None,
         if data is not None and migrate is not None:
             config, said = migrate({".eslintrc.json": json.dumps(data)})
             if config is not None:
-                return {"biome.json": config}, f"the ESLint configuration in {eslint[0]}, translated by " \
-                    "`biome migrate eslint`"
+                return {"biome.json": _with_environments(config, data)}, f"the ESLint configuration in " \
+                    f"{eslint[0]}, translated by `biome migrate eslint`"
             problems.append(f"{eslint[0]} could not be translated to Biome's rules ({said}); Biome's recommended "
                             "correctness rules are proposed")
         return recommended, fallback
@@ -200,6 +207,39 @@ def _eslint_data(name: str, text: str, problems: list[str]) -> dict[str, Any] | 
         kept["overrides"] = [{k: v for k, v in o.items() if k not in ("extends", "plugins", "parser")}
                              for o in kept["overrides"] if isinstance(o, dict)]
     return kept
+
+
+# The globals an ESLint environment declares, which `biome migrate` does not carry over: without them Biome's
+# noUndeclaredVariables reports `require` in every CommonJS file of a team that enabled `no-undef`.
+ENVIRONMENTS = {
+    "node": ("require", "module", "exports", "__dirname", "__filename", "process", "Buffer", "global",
+             "setImmediate", "clearImmediate"),
+    "commonjs": ("require", "module", "exports"),
+    "browser": ("window", "document", "navigator", "location", "localStorage", "sessionStorage", "fetch",
+                "XMLHttpRequest", "HTMLElement", "Event", "CustomEvent", "self", "alert"),
+    "mocha": ("describe", "it", "before", "after", "beforeEach", "afterEach", "context", "specify", "xit",
+              "xdescribe"),
+    "jest": ("describe", "it", "test", "expect", "jest", "beforeAll", "afterAll", "beforeEach", "afterEach"),
+    "jasmine": ("describe", "it", "expect", "jasmine", "spyOn", "beforeEach", "afterEach", "beforeAll", "afterAll"),
+    "amd": ("define", "require"),
+    "worker": ("self", "postMessage", "importScripts", "onmessage"),
+}
+
+
+def _with_environments(config: str, eslint: dict[str, Any]) -> str:
+    """The translated configuration with the globals of the ESLint environments the team turned on."""
+    env = eslint.get("env")
+    names = {name for key, on in (env.items() if isinstance(env, dict) else ()) if on
+             for name in ENVIRONMENTS.get(key, ())}
+    if not names:
+        return config
+    try:
+        data = json.loads(_plain_json(config))
+    except ValueError:
+        return config
+    javascript = data.setdefault("javascript", {})
+    javascript["globals"] = sorted({*javascript.get("globals", []), *names})
+    return json.dumps(data, indent=2)
 
 
 def biome_migrate(binary: str) -> Migrate:
@@ -286,17 +326,19 @@ def introduced(before: str, after: str) -> set[str]:
 
 
 def _ignored(read: Read, package: dict[str, Any], problems: list[str]) -> tuple[str, ...]:
-    patterns = list(NEVER_TOUCHED)
+    """The team's ignore patterns in order, `!` re-inclusions kept (a `.gitignore` that ignores `/*` and re-includes
+    its sources is common): the last pattern that matches a path decides, as in git."""
+    patterns: list[str] = []
     for name in (".gitignore", ".eslintignore"):
         text = read(name) or ""
         patterns += [line.strip().rstrip("/") for line in text.splitlines()[:2000]
-                     if line.strip() and not line.lstrip().startswith(("#", "!"))]
+                     if line.strip() and not line.lstrip().startswith("#")]
     for name in ESLINT_DATA:
         data = _json(read(name), name, [], jsonc=True) if name.endswith(".json") or name == ".eslintrc" else {}
         listed = data.get("ignorePatterns")
         patterns += [p.rstrip("/") for p in ([listed] if isinstance(listed, str) else listed or [])
-                     if isinstance(p, str) and not p.startswith("!")]
-    return tuple(dict.fromkeys(p for p in patterns if len(p) < 300 and ".." not in p.split("/")))
+                     if isinstance(p, str)]
+    return tuple(p for p in patterns if p.strip("!") and len(p) < 300 and ".." not in p.split("/"))
 
 
 def _json(text: str | None, name: str, problems: list[str], *, jsonc: bool = False) -> dict[str, Any]:
