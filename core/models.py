@@ -418,6 +418,7 @@ class PullRequest:
     html_url: str | None = None
     draft: bool = False
     node_id: str = ""  # GraphQL's id: marking a draft ready for review has no REST endpoint
+    base_sha: str = ""  # the base branch's commit the PR is compared with
 
     @staticmethod
     def from_api(data: dict[str, Any]) -> PullRequest:
@@ -425,7 +426,7 @@ class PullRequest:
         return PullRequest(int(data["number"]), head.get("ref") or "", head.get("sha") or "",
                            (head.get("repo") or {}).get("full_name") or "", base.get("ref") or "",
                            bool(data.get("merged")), data.get("html_url"), bool(data.get("draft")),
-                           data.get("node_id") or "")
+                           data.get("node_id") or "", base.get("sha") or "")
 
 
 @dataclass(frozen=True)

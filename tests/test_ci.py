@@ -230,3 +230,61 @@ def test_commit_statuses_and_workflow_runs_are_verdicts_too(serve, fake_github, 
     assert serve.drain()
     assert fake_github.pull(REPO, pr["number"])["draft"] is False
     assert fake_github.ready_marked == [(REPO, pr["number"])]
+
+
+# ---- CI verdicts that are memfix's: compared with the base commit; re-runs supersede ----
+
+
+def test_a_check_that_fails_on_the_base_commit_too_is_noise_not_a_verdict(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", CI)
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [pr] = open_memfix_pulls(fake_github)
+    base = pr["base"]["sha"]
+    fake_github.add_check_run(REPO, base, "tests", conclusion="failure")  # main is red already
+    fake_github.add_check_run(REPO, base, "lint", conclusion="success")
+    fake_github.add_check_run(REPO, pr["head"]["sha"], "lint", conclusion="success")
+    fake_github.add_check_run(REPO, pr["head"]["sha"], "deploy-preview", conclusion="cancelled")
+    ci(serve, fake_github, tenant_id, pr, "failure")  # `tests` red on the change as on main
+
+    [comment] = bot_comments(fake_github, pr["number"])
+    assert "not because of this change" in comment
+    assert f"**tests** fails on the base commit `{base[:7]}` too" in comment
+    assert "**deploy-preview** was cancelled" in comment
+    assert fake_github.pull(REPO, pr["number"])["draft"] is False  # the checks that could judge it passed
+    row = proposal(serve, tenant_id, pr["number"])
+    assert (row["ci_state"], row["ci_failures"]) == ("passed", 0)
+    assert serve.services.policy.for_run(tenant_id, REPO, "autofix").held == ()  # nothing learned against F401
+
+
+def test_a_check_that_passed_on_the_base_commit_and_fails_on_the_change_counts(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", CI)
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [pr] = open_memfix_pulls(fake_github)
+    fake_github.add_check_run(REPO, pr["base"]["sha"], "tests", conclusion="success")
+    fake_github.add_check_run(REPO, pr["base"]["sha"], "docs", conclusion="failure")  # red on main: noise here
+    fake_github.add_check_run(REPO, pr["head"]["sha"], "docs", conclusion="failure")
+    ci(serve, fake_github, tenant_id, pr, "failure")
+
+    [comment] = bot_comments(fake_github, pr["number"])
+    assert "checks failed on this change" in comment and "**tests** (check run): failure" in comment
+    assert f"Each passed on the base commit `{pr['base']['sha'][:7]}`" in comment
+    assert "**docs** fails on the base commit" in comment and "not counted" in comment
+    assert (proposal(serve, tenant_id, pr["number"])["ci_failures"]) == 1
+
+
+def test_a_re_run_that_passes_supersedes_the_failure_and_corrects_the_record(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", CI)
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [pr] = open_memfix_pulls(fake_github)
+    ci(serve, fake_github, tenant_id, pr, "failure")  # a flaky run: the base has no checks to compare with
+    assert serve.services.policy.for_run(tenant_id, REPO, "autofix").held == ("F401",)
+
+    ci(serve, fake_github, tenant_id, pr, "success")  # the maintainer re-runs it: green on the same commit
+    assert fake_github.pull(REPO, pr["number"])["draft"] is False
+    row = proposal(serve, tenant_id, pr["number"])
+    assert (row["ci_state"], row["ci_failures"], row["ci_passes"]) == ("passed", 0, 1)
+    failed, passed = bot_comments(fake_github, pr["number"])
+    assert "checks failed" in failed and "passed when run again" in passed and "proposing F401 again" in passed
+    assert serve.services.policy.for_run(tenant_id, REPO, "autofix").held == ()
+    ci(serve, fake_github, tenant_id, pr, "success", skip_run=True)  # redelivered: nothing twice
+    assert len(bot_comments(fake_github, pr["number"])) == 2

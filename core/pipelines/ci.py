@@ -36,6 +36,45 @@ class CiVerdict:
         return ", ".join(f"`{c.name}`" for c in (self.checks if checks is None else checks)) or "none"
 
 
+_NOT_A_RESULT = {"cancelled": "was cancelled", "timed_out": "timed out", "stale": "went stale",
+                 "startup_failure": "could not start"}
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """Which failing checks speak against the change: those that passed on the base commit (or, where the base
+    commit has no checks at all, every failing one that finished); the rest are CI noise, each with why."""
+
+    counted: tuple[CheckResult, ...]
+    noise: tuple[tuple[CheckResult, str], ...]
+    compared: bool  # the base commit had checks to compare with
+
+    def noise_lines(self) -> list[str]:
+        return [f"- **{escape_braces(c.name)}** {why}: not counted against this change" for c, why in self.noise]
+
+
+def judge(verdict: CiVerdict, base: CiVerdict, base_sha: str) -> Judgement:
+    """A failing check counts against memfix's change only when the same check passed on the base commit; one that
+    fails there too, did not run there, was cancelled or timed out is not a verdict on the change."""
+    counted, noise = [], []
+    known = {(c.name, c.kind): c for c in base.checks}
+    for check in verdict.failing:
+        before = known.get((check.name, check.kind))
+        if check.conclusion in _NOT_A_RESULT:
+            noise.append((check, _NOT_A_RESULT[check.conclusion]))
+        elif not known:
+            counted.append(check)  # a CI that runs only on pull requests: the failure is all there is to go on
+        elif before is None:
+            noise.append((check, f"did not run on the base commit `{base_sha[:7]}`"))
+        elif not before.done:
+            noise.append((check, f"has no result yet on the base commit `{base_sha[:7]}`"))
+        elif before.red:
+            noise.append((check, f"fails on the base commit `{base_sha[:7]}` too"))
+        else:
+            counted.append(check)
+    return Judgement(tuple(counted), tuple(noise), bool(known))
+
+
 def read(checks: list[CheckResult], app_slug: str) -> CiVerdict:
     """The repository's checks on a commit; memfix's own check runs (the run mirror) are not its CI."""
     return CiVerdict(tuple(c for c in checks if c.app != app_slug))

@@ -156,6 +156,15 @@ class Proposals:
                 "UPDATE proposals SET ci_reported = %s WHERE id = %s AND ci_reported IS DISTINCT FROM %s",
                 (sha, proposal_id, sha)).rowcount == 1
 
+    def supersede(self, tenant_id: int, proposal_id: int, sha: str) -> bool:
+        """failed → passed when the checks pass on a re-run of the same commit: the failure no longer counts (the
+        record is corrected), once."""
+        with self.db.tenant(tenant_id) as conn:
+            return conn.execute(
+                "UPDATE proposals SET ci_state = %s, ci_failures = greatest(ci_failures - 1, 0),"
+                " ci_passes = ci_passes + 1, updated_at = now() WHERE id = %s AND head_sha = %s AND ci_state = %s",
+                (CiState.PASSED, proposal_id, sha, CiState.FAILED)).rowcount == 1
+
     def claim_refinement(self, tenant_id: int, proposal_id: int) -> bool:
         """The one refinement a CI failure gets."""
         with self.db.tenant(tenant_id) as conn:

@@ -25,7 +25,7 @@ from core.models import (
 )
 from core.paths import PathError, repo_path
 from core.pipelines.biome import is_js
-from core.pipelines.ci import CiVerdict, failure_report, read
+from core.pipelines.ci import CiVerdict, Judgement, failure_report, judge, read
 from core.pipelines.config import CONFIG_PATH, RepoConfig, parse_config
 from core.pipelines.languages import languages_for
 from core.pipelines.learn import category_for
@@ -340,6 +340,8 @@ class PipelineService:
             return JobResult(f"PR #{number}: waiting for {len(verdict.pending)} of {len(verdict.checks)} check(s) "
                              f"({verdict.names(verdict.pending)}).", notes)
         pr = gh.get_pull(job.repo, number)
+        if verdict.state == CiState.PASSED and proposal.ci_state == CiState.FAILED:
+            return self._rerun_passed(gh, job, proposal, pr, notes)
         if verdict.state == CiState.PASSED:
             fresh = self.proposals.settle(job.tenant_id, proposal.id, job.head_sha, CiState.PASSED)
             if (fresh or proposal.ci_state == CiState.PASSED) and pr.draft:
@@ -348,10 +350,44 @@ class PipelineService:
                 notes += self.runner.learner.policy.learn(job.tenant_id, job.repo, proposal.pipeline, pr.html_url)
             return JobResult(f"PR #{number}: the repository's {len(verdict.checks)} check(s) passed "
                              f"({verdict.names()}); ready for review.", notes)
-        return self._ci_failed(gh, job, proposal, pr, verdict, notes)
+        base = read(gh.commit_checks(job.repo, pr.base_sha), self.app_slug) if pr.base_sha else CiVerdict(())
+        judgement = judge(verdict, base, pr.base_sha)
+        if not judgement.counted:
+            return self._ci_noise(gh, job, proposal, pr, judgement, notes)
+        return self._ci_failed(gh, job, (proposal, pr), judgement, notes)
 
-    def _ci_failed(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, pr: PullRequest, verdict: CiVerdict,
+    def _rerun_passed(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, pr: PullRequest,
+                      notes: list[str]) -> JobResult:
+        """The checks that failed passed when run again on the same commit: the failure no longer counts."""
+        if self.proposals.supersede(job.tenant_id, proposal.id, job.head_sha):
+            if pr.draft:
+                gh.mark_ready(job.repo, pr)
+            notes += self.runner.learner.policy.learn(job.tenant_id, job.repo, proposal.pipeline, pr.html_url)
+            gh.comment(job.repo, pr.number, "\n".join([
+                f"✅ The repository's checks passed when run again on `{job.head_sha[:7]}`: the earlier failure no "
+                "longer counts against this change (its record here is corrected), and the PR is ready for review.",
+                *(f"- {n}" for n in notes if n.startswith(("now holding back", "proposing")))]))
+        return JobResult(f"PR #{pr.number}: the checks passed on a re-run; the earlier failure is superseded.", notes)
+
+    def _ci_noise(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, pr: PullRequest, judgement: Judgement,
+                  notes: list[str]) -> JobResult:
+        """Every red check is CI noise (red on the base commit too, cancelled, timed out): not a verdict on the
+        change, said once; the checks that could judge it passed, so it is ready for review."""
+        tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
+        lines = judgement.noise_lines()
+        if self.proposals.settle(tenant, proposal.id, sha, CiState.PASSED, "\n".join(lines)):
+            notes += self.runner.learner.policy.learn(tenant, repo, proposal.pipeline, pr.html_url)
+        if pr.draft:
+            gh.mark_ready(repo, pr)
+        if self.proposals.reported(tenant, proposal.id, sha):
+            gh.comment(repo, pr.number, "\n".join([
+                f"⚠️ Checks failed on `{sha[:7]}`, but not because of this change, so memfix does not count them "
+                "against it and the PR is ready for review:", "", *lines]))
+        return JobResult(f"PR #{pr.number}: red checks that are CI noise ({len(lines)}); not counted.", notes)
+
+    def _ci_failed(self, gh: GitHubPort, job: ChecksJob, target: tuple[Proposal, PullRequest], judgement: Judgement,
                    notes: list[str]) -> JobResult:
+        (proposal, pr), verdict = target, CiVerdict(judgement.counted)
         tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
         annotations = {c.id: gh.check_annotations(repo, c.id) for c in verdict.failing[:5] if c.kind == "check"}
         report = failure_report(verdict, annotations)
@@ -374,6 +410,10 @@ class PipelineService:
             return JobResult(f"PR #{pr.number}: the CI failure on `{sha[:7]}` was already reported.", notes)
         body = [f"❌ The repository's checks failed on this change (commit `{sha[:7]}`), so this PR stays a draft:",
                 "", *report, ""]
+        if judgement.compared:
+            body += [f"Each passed on the base commit `{pr.base_sha[:7]}`.", ""]
+        if judgement.noise:
+            body += ["Not counted (CI noise, not this change):", *judgement.noise_lines(), ""]
         body += [f"- {n}" for n in notes if n.startswith(("now holding back", "proposing"))]
         body += ["", self._after_failure(gh, job, proposal, pr, report)]
         gh.comment(repo, pr.number, "\n".join(body))
