@@ -171,7 +171,7 @@ class Services:
     def policy(self) -> Policy:
         from core.pipelines.policy import Policy
 
-        return Policy(self.db, self.insights, self.proposals)
+        return Policy(self.db, self.insights, self.proposals, threshold=self.settings.promote_threshold)
 
     # ---- pipelines ----
 

@@ -72,7 +72,11 @@ def test_a_pr_closed_unmerged_is_never_proposed_again(serve, fake_github, tenant
     assert serve.drain()
 
     push(serve, fake_github, tenant_id, {"other.md": "x"}, listed=["app/util.py"])
-    assert len(memfix_pulls(fake_github)) == 1
+    first, second = memfix_pulls(fake_github)  # the closed change is not proposed again; F401 is held, F541 is not
+    assert first["number"] == pr["number"] and "F401" not in second["title"] and "F541" in second["title"]
+    assert "import os" in fake_github.file(REPO, second["head"]["ref"], "app/util.py")
+    assert "F401 held back (learned): its record here (0 merged, 1 closed" in second["body"]  # said, and undoable
+    assert "`/remember decision enable F401` proposes it again" in second["body"]
     rejected = serve.services.insights.search(tenant_id, "rejected change F401", repository=REPO)
     assert any("Reviewers rejected memfix's change" in h.insight.title for h in rejected)
 

@@ -42,17 +42,24 @@ def test_ci_and_refine_evidence_is_counted():
 
 @pytest.mark.parametrize("record, held", [
     (Record(), False),
-    (Record(closed=1), False),
+    (Record(closed=1), True),  # its record alone keeps a medium-risk fix at 0.85 × 0.87 = 0.74: held, and said
     (Record(closed=2), True),
-    (Record(merged=1, closed=2), False),
+    (Record(merged=1, closed=2), True),  # 0.85 × 0.92 = 0.78
     (Record(ci_failed=1), True),
     (Record(merged=1, ci_failed=1), False),
-    (Record(merged=1, closed=5), False),  # estimate 2/8 = 0.25: not below
+    (Record(merged=1, closed=5), True),  # estimate 2/8 = 0.25 is not below the floor, but 0.85 × 0.80 = 0.68 is
     (Record(merged=1, closed=6), True),  # 2/9
-    (Record(merged=2, closed=3), False),
+    (Record(merged=2, closed=3), False),  # 0.85 × 0.94 = 0.80
+    (Record(merged=3, closed=1), False),
 ])
 def test_hold_reason(record, held):
     assert (hold_reason("X1", record) is not None) == held
+
+
+def test_a_record_that_keeps_fixes_unpublished_is_a_hold_but_high_risk_is_a_persons_call():
+    assert "brings a verified fix's confidence to 0.74, under the 0.80" in hold_reason("X1", Record(closed=1))
+    assert hold_reason("X1", Record(closed=1), threshold=0.7) is None  # an installation with a lower bar
+    assert hold_reason("S608", Record()) is None  # high risk: HUMAN_REVIEW whatever its record, never a hold
 
 
 def test_the_estimate_is_a_beta_posterior_mean():
@@ -76,11 +83,11 @@ def propose(db, tenant, codes, state, fingerprint, **ci):
 
 
 def test_learn_holds_a_rule_as_a_decision_insight_and_forget_lifts_it(db, policy, tenant_id):
-    propose(db, tenant_id, ["F401"], "closed", "a1")
-    assert policy.learn(tenant_id, REPO, "autofix") == []
-    propose(db, tenant_id, ["F401"], "closed", "a2")
+    propose(db, tenant_id, ["F401"], "closed", "a1")  # one close keeps every F401 fix under the bar: a hold, said
     [changed] = policy.learn(tenant_id, REPO, "autofix")
-    assert changed.startswith("now holding back F401")
+    assert changed.startswith("now holding back F401") and "confidence to 0.74, under the 0.80" in changed
+    propose(db, tenant_id, ["F401"], "closed", "a2")
+    assert policy.learn(tenant_id, REPO, "autofix") == []  # still held: one decision, not two
     plan = policy.for_run(tenant_id, REPO, "autofix")
     assert plan.held == ("F401",) and "2 closed" in plan.records["F401"].describe()
     hold = plan.holds["F401"]
@@ -109,7 +116,9 @@ def test_a_learned_hold_the_evidence_no_longer_supports_is_lifted(db, policy, te
     propose(db, tenant_id, ["F811"], "closed", "c1")
     propose(db, tenant_id, ["F811"], "closed", "c2")
     policy.learn(tenant_id, REPO, "autofix")
-    propose(db, tenant_id, ["F811"], "merged", "c3")  # e.g. a person re-enabled it and reviewers took the next one
+    propose(db, tenant_id, ["F811"], "merged", "c3")  # e.g. a person re-enabled it and reviewers took the next ones
+    assert policy.learn(tenant_id, REPO, "autofix") == []  # 1 merged, 2 closed: still under the bar
+    propose(db, tenant_id, ["F811"], "merged", "c4")
     [changed] = policy.learn(tenant_id, REPO, "autofix")
     assert changed.startswith("proposing F811 again")
 

@@ -28,8 +28,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from core.models import Insight, PointStatus, ProposalState, Stance, rule_code
-from core.pipelines.confidence import Record
+from core.pipelines.confidence import RISK, Record, risk_of
 from core.pipelines.proposals import Proposals
+from core.pipelines.verify import PROMOTE_THRESHOLD
 
 if TYPE_CHECKING:
     from core.db import Connection, Database
@@ -83,14 +84,20 @@ WHERE a.target_repository = %(r)s AND a.status = %(open)s AND d.stance = %(hold)
 """
 
 
-def hold_reason(code: str, record: Record) -> str | None:
-    """Why the evidence says `code` should not be proposed here, or None."""
+def hold_reason(code: str, record: Record, threshold: float = PROMOTE_THRESHOLD) -> str | None:
+    """Why the evidence says `code` should not be proposed here, or None. One mechanism: a record that keeps every
+    verified fix of the rule under the promotion threshold is a hold too, stored and shown like the others (a rule
+    of high risk waits for a person whatever its record: that is no hold)."""
+    risk = RISK[risk_of(code)]
     if not record.merged and record.closed >= MIN_CLOSED:
         return f"reviewers closed {record.closed} of its PRs and merged none"
     if not record.merged and record.ci_failed:
         return f"the repository's CI failed on {record.ci_failed} of its fixes and none was merged"
     if record.bad >= MIN_BAD and record.posterior < LOW_ESTIMATE:
         return f"its acceptance estimate is {record.posterior:.2f} ({record.describe()})"
+    if risk >= threshold > risk * record.factor:
+        return (f"its record here ({record.describe()}) brings a verified fix's confidence to "
+                f"{risk * record.factor:.2f}, under the {threshold:.2f} a fix needs to be proposed")
     return None
 
 
@@ -159,9 +166,11 @@ class RepoPolicy:
 
 
 class Policy:
-    def __init__(self, db: Database, insights: Insights, proposals: Proposals | None = None):
+    def __init__(self, db: Database, insights: Insights, proposals: Proposals | None = None, *,
+                 threshold: float = PROMOTE_THRESHOLD):
         self.db = db
         self.insights = insights
+        self.threshold = threshold  # the confidence a fix needs to be published (MEMFIX_PROMOTE_THRESHOLD)
         self.proposals = proposals or Proposals(db)  # the evidence: what became of memfix's PRs
 
     def records(self, tenant_id: int, repo: str, pipeline: str | None = None) -> dict[str, Record]:
@@ -195,7 +204,7 @@ class Policy:
         for code, record in records.items():
             if rule_code(code) != code:  # a decision names a linter's rule (a model's MODEL is none)
                 continue
-            reason = hold_reason(code, record)
+            reason = hold_reason(code, record, self.threshold)
             hold = holds.get(code)
             if reason and hold is None:
                 saved = self._hold(tenant_id, repo, Decision(code, Stance.HOLD, LEARNED, reason, pipeline), record,
