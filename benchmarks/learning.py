@@ -15,7 +15,12 @@ A simulated maintainer with hidden, fixed preferences reviews every PR memfix op
 - a reviewer who closes any PR that removes imports (F401: "they are this package's API") and merges the rest
   once CI is green; a PR whose CI failed is closed too.
 Per push and arm it prints PRs opened, merged, closed, CI-failed, and the cumulative acceptance rate (merged /
-opened). bad = closed unmerged or CI failed. The last line reads
+opened). bad = closed unmerged or CI failed (after the maintainer's re-run, where they re-run).
+The same pushes are then reviewed by other maintainers (`REVIEWERS`), each on two fresh repositories: one who closes
+F401 only in tests ("place"), a CI that fails 20 % of runs at random and a maintainer who re-runs a red check once
+("flaky-ci", the base commit's CI green), one whose taste flips after 10 pushes ("flip"), one who writes why when
+closing ("words"). Each prints `learning[NAME]: bad PRs memory-on A, memory-off B; merged memory-on C, memory-off D`
+with the target 3·A ≤ B and C ≥ D. The last line is the default reviewer's:
 `learning: bad PRs memory-on A, memory-off B; merged memory-on C, memory-off D` (totals over all pushes).
 To change the seed, edit the unpacked folder and run `python -m benchmarks.learning --pack FOLDER` (same bytes for the
 same files).
@@ -35,6 +40,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,6 +51,50 @@ CLOSES = {"F401"}  # the reviewer's hidden preference
 CI_FAILS = {"F841"}  # the CI's hidden verdict
 TENANT_ON, TENANT_OFF = 9_300_001, 9_310_000
 _CODES = re.compile(r"\b([A-Z]{1,8}[0-9]{1,4})\b")
+_PATH = re.compile(r" in (\S+)$")
+
+
+@dataclass(frozen=True)
+class Review:
+    """What the simulated maintainer sees of one memfix PR."""
+
+    codes: frozenset[str]
+    path: str
+    push: int  # which push opened it, from 1
+
+
+@dataclass(frozen=True)
+class Reviewer:
+    """A maintainer with hidden preferences, and the repository's CI: `breaks`, the changes its tests catch;
+    `noise`, how often a run fails for reasons of its own (a seeded draw); `rerun`, whether the maintainer runs a red
+    check again once; `merges`, which green PRs the maintainer merges; `why`, what they write when closing one."""
+
+    name: str
+    describe: str
+    merges: Callable[[Review], bool]
+    breaks: Callable[[Review], bool] = lambda review: False
+    noise: float = 0.0
+    rerun: bool = False
+    why: Callable[[Review], str | None] = lambda review: None
+
+
+def _in_tests(review: Review) -> bool:
+    return "/test/" in f"/{review.path}" or review.path.rsplit("/", 1)[-1].startswith("test_")
+
+
+REVIEWERS = (
+    Reviewer("default", "the CI fails F841 fixes; the reviewer closes F401 (imports are the package's API)",
+             lambda r: not r.codes & CLOSES, breaks=lambda r: bool(r.codes & CI_FAILS)),
+    Reviewer("place", "closes F401 fixes in tests (test imports are fixtures), merges them in library code",
+             lambda r: not ("F401" in r.codes and _in_tests(r))),
+    Reviewer("flaky-ci", "merges every green PR; the CI fails 20 % of runs at random and the maintainer re-runs a "
+             "red check once", lambda r: True, noise=0.2, rerun=True),
+    Reviewer("flip", "closes F401 fixes for 10 pushes, then (a new maintainer) merges them",
+             lambda r: "F401" not in r.codes or r.push > 10),
+    Reviewer("words", "closes F401 fixes and says why in the closing comment; merges the rest",
+             lambda r: "F401" not in r.codes,
+             why=lambda r: "We keep these imports: they are re-exported." if "F401" in r.codes else None),
+)
 
 
 @dataclass
@@ -66,9 +116,10 @@ class Arm:
     remembers: bool
     per_push: list[Tally] = field(default_factory=list)
     seen: set[int] = field(default_factory=set)
+    tenants: int = 0  # which reviewer's installations: each reviewer's runs start from nothing
 
     def tenant(self, push: int) -> int:
-        return TENANT_ON if self.remembers else TENANT_OFF + push
+        return TENANT_ON + self.tenants if self.remembers else TENANT_OFF + 1000 * self.tenants + push
 
     def total(self, upto: int | None = None) -> Tally:
         t = Tally()
@@ -120,44 +171,55 @@ class Harness:
 
     # ---- one push, reviewed ----
 
-    def push(self, arm: Arm, number: int, files: dict[str, str]) -> Tally:
+    def push(self, arm: Arm, number: int, files: dict[str, str], reviewer: Reviewer, rng: random.Random) -> Tally:
         tenant, tally = arm.tenant(number), Tally()
         sha = self.gh.push(arm.repo, "main", files)
+        self.gh.add_check_run(arm.repo, sha, "tests", conclusion="success")  # CI on main: green
         self.post("push", self.P.push(installation=tenant, repo=arm.repo, after=sha,
                                       commits=[{"added": sorted(files), "modified": [], "removed": []}]))
         self.drain()
         fresh = [p for p in self.gh.pulls(arm.repo) if p["head"]["ref"].startswith("memfix/")
                  and p["state"] == "open" and p["number"] not in arm.seen]
-        verdicts = {}
+        reviews, red = {}, {}
         for pr in fresh:  # the repository's CI reports on each new PR's commit
             arm.seen.add(pr["number"])
             tally.opened += 1
-            codes = set(_CODES.findall(pr["title"]))
-            red = bool(codes & CI_FAILS)
-            verdicts[pr["number"]] = (codes, red)
-            self.gh.add_check_run(arm.repo, pr["head"]["sha"], "tests", conclusion="failure" if red else "success",
-                                  title="1 test failed" if red else "all tests passed",
-                                  summary="test_side_effects: the removed assignment's call no longer runs"
-                                  if red else "")
-            self.post("check_suite", self.P.check_suite_completed(
-                installation=tenant, repo=arm.repo, head_sha=pr["head"]["sha"], head_branch=pr["head"]["ref"],
-                conclusion="failure" if red else "success", suite_id=next(self._suites)))
+            path = _PATH.search(pr["title"])
+            review = Review(frozenset(_CODES.findall(pr["title"])), path.group(1) if path else "", number)
+            reviews[pr["number"]] = review
+            red[pr["number"]] = reviewer.breaks(review) or rng.random() < reviewer.noise
+            self._ci(arm, tenant, pr, red[pr["number"]])
+        self.drain()
+        for pr in fresh:  # a flaky CI's maintainer runs a red check again: it passes unless the change broke it
+            if red[pr["number"]] and reviewer.rerun:
+                red[pr["number"]] = reviewer.breaks(reviews[pr["number"]]) or rng.random() < reviewer.noise
+                self._ci(arm, tenant, pr, red[pr["number"]])
         self.drain()
         for pr in fresh:  # the reviewer decides
-            codes, red = verdicts[pr["number"]]
-            merge = not red and not (codes & CLOSES)
+            review = reviews[pr["number"]]
+            merge = not red[pr["number"]] and reviewer.merges(review)
             current = self.gh.pull(arm.repo, pr["number"])
             if merge and current["draft"]:
                 raise RuntimeError(f"PR #{pr['number']} is green but still a draft")
             self.gh.close_pull(arm.repo, pr["number"], merged=merge)
+            if not merge and (why := reviewer.why(review)):
+                self.gh.add_comment(arm.repo, pr["number"], why, user="maintainer")
             self.post("pull_request", self.P.pull_request_closed(
                 installation=tenant, repo=arm.repo, number=pr["number"], branch=pr["head"]["ref"], merged=merge,
                 sha=current["head"]["sha"], closer="maintainer"))
             tally.merged += merge
-            tally.ci_failed += red
-            tally.closed += not merge and not red
+            tally.ci_failed += red[pr["number"]]
+            tally.closed += not merge and not red[pr["number"]]
         self.drain()
         return tally
+
+    def _ci(self, arm: Arm, tenant: int, pr: dict, red: bool) -> None:
+        self.gh.add_check_run(arm.repo, pr["head"]["sha"], "tests", conclusion="failure" if red else "success",
+                              title="1 test failed" if red else "all tests passed",
+                              summary="test_side_effects: the removed assignment's call no longer runs" if red else "")
+        self.post("check_suite", self.P.check_suite_completed(
+            installation=tenant, repo=arm.repo, head_sha=pr["head"]["sha"], head_branch=pr["head"]["ref"],
+            conclusion="failure" if red else "success", suite_id=next(self._suites)))
 
 
 def unpacked() -> Path:
@@ -202,6 +264,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-push", type=int, default=2, help="seed files added per push (default 2)")
     parser.add_argument("--pushes", type=int, default=0, help="stop after this many pushes (default: all files)")
+    parser.add_argument("--reviewer", action="append", choices=[r.name for r in REVIEWERS],
+                        help="only these reviewers (default: all; the last line is always the default one's)")
     parser.add_argument("--pack", type=Path, metavar="FOLDER", help="rewrite the seed archive from FOLDER and stop")
     args = parser.parse_args()
     if args.pack:
@@ -211,29 +275,23 @@ def main() -> None:
     files = seed_files(seed)
     batches = [files[i:i + args.per_push] for i in range(0, len(files), args.per_push)]
     batches = batches[:args.pushes] if args.pushes else batches
-    arms = [Arm("memory-on", "bench/learning-on", True), Arm("memory-off", "bench/learning-off", False)]
+    reviewers = [r for r in REVIEWERS if not args.reviewer or r.name in args.reviewer or r.name == "default"]
     started = time.perf_counter()
+    results: dict[str, tuple[Arm, Arm]] = {}
     with tempfile.TemporaryDirectory(prefix="memfix-learning-") as tmp:
         os.chmod(tmp, 0o755)  # the embedded server may run as another system user when we are root
         harness = Harness(tmp)
         try:
-            for arm in arms:
-                harness.gh.add_repo(arm.repo, {**CI_WORKFLOW, "LICENSE.txt": (seed / "LICENSE.txt").read_text()})
-            print(f"{len(batches)} pushes of {args.per_push} NLTK 3.4.5 files; reviewer closes {sorted(CLOSES)}, "
-                  f"CI fails {sorted(CI_FAILS)}")
-            print(f"{'push':>4}  {'memory-on: opened merged closed ci-red accept':<46}"
-                  f"{'memory-off: opened merged closed ci-red accept'}")
-            for number, batch in enumerate(batches, 1):
-                contents = {path: (seed / path).read_text(encoding="utf-8") for path in batch}
-                row = [f"{number:>4}"]
-                for arm in arms:
-                    arm.per_push.append(harness.push(arm, number, contents))
-                    p, t = arm.per_push[-1], arm.total()
-                    rate = f"{t.merged / t.opened:.2f}" if t.opened else "  - "
-                    row.append(f"{p.opened:>18} {p.merged:>6} {p.closed:>6} {p.ci_failed:>6} {rate:>6}    ")
-                print("  ".join(row), flush=True)
+            for index, reviewer in enumerate(reviewers):
+                results[reviewer.name] = run_reviewer(harness, seed, batches, reviewer, index, args.per_push)
         finally:
             harness.close()
+    for reviewer in reviewers:
+        on, off = (a.total() for a in results[reviewer.name])
+        met = "met" if on.bad * 3 <= off.bad and on.merged >= off.merged else "not met"
+        print(f"learning[{reviewer.name}]: bad PRs memory-on {on.bad}, memory-off {off.bad}; merged memory-on "
+              f"{on.merged}, memory-off {off.merged} (target 3·A ≤ B and C ≥ D: {met})")
+    arms = results["default"]
     on, off = (a.total() for a in arms)
     on10, off10 = (a.total(10) for a in arms)
     print(f"after 10 pushes: bad PRs memory-on {on10.bad}, memory-off {off10.bad} "
@@ -242,6 +300,29 @@ def main() -> None:
     print(f"opened memory-on {on.opened}, memory-off {off.opened}; {time.perf_counter() - started:.0f} s")
     print(f"learning: bad PRs memory-on {on.bad}, memory-off {off.bad}; merged memory-on {on.merged}, "
           f"memory-off {off.merged}")
+
+
+def run_reviewer(harness: Harness, seed: Path, batches: list[list[str]], reviewer: Reviewer, index: int,
+                 per_push: int) -> tuple[Arm, Arm]:
+    """The same pushes to two fresh repositories, memory on and off, reviewed by one maintainer; prints its table."""
+    arms = (Arm("memory-on", f"bench/{reviewer.name}-on", True, tenants=index),
+            Arm("memory-off", f"bench/{reviewer.name}-off", False, tenants=index))
+    rng = random.Random(f"{reviewer.name}-ci")  # the same draws run to run, shared by both arms in turn
+    for arm in arms:
+        harness.gh.add_repo(arm.repo, {**CI_WORKFLOW, "LICENSE.txt": (seed / "LICENSE.txt").read_text()})
+    print(f"[{reviewer.name}] {len(batches)} pushes of {per_push} NLTK 3.4.5 files; {reviewer.describe}")
+    print(f"{'push':>4}  {'memory-on: opened merged closed ci-red accept':<46}"
+          f"{'memory-off: opened merged closed ci-red accept'}")
+    for number, batch in enumerate(batches, 1):
+        contents = {path: (seed / path).read_text(encoding="utf-8") for path in batch}
+        row = [f"{number:>4}"]
+        for arm in arms:
+            arm.per_push.append(harness.push(arm, number, contents, reviewer, rng))
+            p, t = arm.per_push[-1], arm.total()
+            rate = f"{t.merged / t.opened:.2f}" if t.opened else "  - "
+            row.append(f"{p.opened:>18} {p.merged:>6} {p.closed:>6} {p.ci_failed:>6} {rate:>6}    ")
+        print("  ".join(row), flush=True)
+    return arms
 
 
 if __name__ == "__main__":
