@@ -278,3 +278,23 @@ def test_refine_goes_through_the_runners_own_path_and_survives_template_braces(m
     assert any(e.run_id == str(refine_runs[0]["id"]) and e.status == "PROMOTED" for e in envelopes)
     [reply] = [c["body"] for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
     assert "Revised `billing.py`" in reply and "checks ×" in reply
+
+
+def test_a_held_rule_is_tried_again_in_one_exploratory_pr_a_week_later(serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
+    [pr] = memfix_pulls(fake_github)
+    fake_github.close_pull(REPO, pr["number"], merged=False)
+    serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=pr["number"],
+                                               branch=pr["head"]["ref"], merged=False, sha=pr["head"]["sha"]))
+    assert serve.drain()
+    with serve.services.db.tenant(tenant_id) as conn:  # a week and a day pass
+        conn.execute("UPDATE rule_decisions SET created_at = created_at - interval '8 days'")
+    push(serve, fake_github, tenant_id, {"app/a.py": "import os\n", "app/b.py": "import sys\n"})
+    tried = [p for p in memfix_pulls(fake_github) if p["number"] != pr["number"]]
+    assert len(tried) == 1 and "F401" in tried[0]["title"]  # one file only: one exploratory PR
+    assert "### Tried again on purpose" in tried[0]["body"] and "at most one such PR" in tried[0]["body"]
+    with serve.services.db.tenant(tenant_id) as conn:
+        assert conn.execute("SELECT exploratory FROM proposals WHERE pr_number = %s",
+                            (tried[0]["number"],)).fetchone()["exploratory"] is True
+    push(serve, fake_github, tenant_id, {"app/c.py": "import re\n"})  # the week's budget is spent
+    assert len(memfix_pulls(fake_github)) == 2

@@ -231,3 +231,39 @@ def test_the_migration_makes_rows_of_the_decisions_tags_also_as_an_owner_that_is
                     ("S311", "hold", None, "alice", "@alice asked memfix not to propose S311 fixes here", ids[1]),
                     ("E711", "enable", None, "bob", "", ids[2])]
     assert forced  # lifted for the migration's one statement only
+
+
+def _age_decisions(db, tenant, days: int) -> None:
+    with db.tenant(tenant) as conn:
+        conn.execute("UPDATE rule_decisions SET created_at = created_at - make_interval(days => %s)", (days,))
+
+
+def test_a_learned_hold_is_tried_again_once_a_week_and_said(db, tenant_id):
+    import random
+
+    policy = Policy(db, Insights(db, NoEmbedder()), rng=random.Random(5))
+    propose(db, tenant_id, ["F401"], "closed", "e1")
+    policy.learn(tenant_id, REPO, "autofix")
+    assert policy.for_run(tenant_id, REPO, "autofix").held == ("F401",)  # just decided: not tried again yet
+    _age_decisions(db, tenant_id, 8)
+    plan = policy.for_run(tenant_id, REPO, "autofix")
+    assert plan.held == () and plan.exploring is not None and plan.exploring.code == "F401"
+    assert any("tried again in this run on purpose" in line for line in plan.used())
+    with db.tenant(tenant_id) as conn:  # the run opened its exploratory PR: the week's budget is spent
+        conn.execute("UPDATE proposals SET exploratory = true WHERE fingerprint = 'e1'")
+        conn.execute("UPDATE proposals SET created_at = now()")
+    assert policy.for_run(tenant_id, REPO, "autofix").held == ("F401",)
+
+
+def test_a_persons_hold_is_never_explored_and_a_rule_the_team_now_names_is_tried_at_once(db, tenant_id):
+    import random
+
+    policy = Policy(db, Insights(db, NoEmbedder()), rng=random.Random(5))
+    policy.hold(tenant_id, REPO, ["S311"], "alice", None)
+    _age_decisions(db, tenant_id, 30)
+    assert policy.for_run(tenant_id, REPO, "autofix").held == ("S311",)
+    propose(db, tenant_id, ["F401"], "closed", "f1")
+    policy.learn(tenant_id, REPO, "autofix")  # a fresh learned hold, under a week old
+    assert policy.for_run(tenant_id, REPO, "autofix").held == ("F401", "S311")
+    plan = policy.for_run(tenant_id, REPO, "autofix", named=("F401",))  # the team's ruff config now selects it
+    assert plan.exploring is not None and plan.exploring.code == "F401" and plan.held == ("S311",)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
-from core.models import Patch, Verification
+from core.models import Patch, Verification, rule_code
 from core.pipelines.biome import RECOMMENDED_CORRECTNESS, is_js
 from core.pipelines.comments import comment_problem
 from core.pipelines.detect import Linter
@@ -41,6 +41,8 @@ class Project(Protocol):
     def lines(self) -> tuple[str, ...]: ...  # what the run's output says of the project
     @property
     def problems(self) -> tuple[str, ...]: ...  # what in the project's configuration could not be used, and why
+    @property
+    def named(self) -> tuple[str, ...]: ...  # the rules the team's lint configuration names, one by one
 
     def linter(self, held: tuple[str, ...] = ()) -> Linter: ...
     def ignored(self, path: str) -> bool: ...
@@ -80,6 +82,10 @@ class PythonProject:
     @property
     def problems(self) -> tuple[str, ...]:
         return ()
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        return tuple(c for c in self.profile.team.select or () if rule_code(c) == c)
 
     def checks(self, verification: Verification, patch: Patch, view: View) -> Verification:
         """Valid for the project's oldest supported Python, and the public surface and dynamic uses of the
@@ -135,6 +141,10 @@ class JsProject:
     @property
     def problems(self) -> tuple[str, ...]:
         return self.profile.problems
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        return ()  # Biome's configuration turns groups and rules on; memfix reads no history of it
 
     def linter(self, held: tuple[str, ...] = ()) -> Biome:
         return self.biome.with_config(self.profile.config_files(), skip=held)

@@ -22,6 +22,7 @@ installation's other repositories as an action point, never applied there.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from core.models import Insight, PointStatus, ProposalState, Stance, rule_code
 from core.pipelines.confidence import RISK, Record, risk_of
+from core.pipelines.explore import EXPLORE_DAYS, explore
 from core.pipelines.proposals import Proposals
 from core.pipelines.verify import PROMOTE_THRESHOLD
 
@@ -57,7 +59,8 @@ _ENABLED = """
 SELECT rule, created_at FROM rule_decisions WHERE repository = %(r)s AND stance = %(enable)s ORDER BY created_at, id
 """
 _HOLDS = """
-SELECT rule, reason, insight_id, decided_by FROM rule_decisions
+SELECT rule, reason, insight_id, decided_by, created_at < now() - make_interval(secs => %(ripe)s) AS ripe
+FROM rule_decisions
 WHERE repository = %(r)s AND stance = %(hold)s AND (%(p)s::text IS NULL OR pipeline IS NULL OR pipeline = %(p)s::text)
 ORDER BY insight_id
 """
@@ -133,6 +136,7 @@ class Hold:
     reason: str
     insight_id: int
     by: str  # LEARNED or the person's login
+    ripe: bool = False  # decided longer ago than the exploration budget's period: it may be tried again
 
     def describe(self) -> str:
         who = "learned" if self.by == LEARNED else f"asked by @{self.by}"
@@ -148,6 +152,7 @@ class RepoPolicy:
     holds: dict[str, Hold] = field(default_factory=dict)
     overridden: dict[str, Hold] = field(default_factory=dict)  # held, but `always_propose` in memfix.yml
     suggestions: list[str] = field(default_factory=list)  # holds learned in the installation's other repositories
+    exploring: Hold | None = None  # a learned hold this run tries again on purpose (not in `holds`)
 
     @property
     def held(self) -> tuple[str, ...]:
@@ -160,6 +165,10 @@ class RepoPolicy:
     def used(self) -> list[str]:
         """What memory changed in this run, in words (the "Learnings used" of an offline run)."""
         lines = [h.describe() for h in self.holds.values()]
+        if self.exploring is not None:
+            lines.append(f"{self.exploring.code} is held back ({self.exploring.reason}) and tried again in this run "
+                         f"on purpose: at most one such PR per repository every {EXPLORE_DAYS} days; merge it to have "
+                         f"{self.exploring.code} proposed again, close it to keep it held")
         lines += [f"{c} would be held back ({h.reason}) but `always_propose` in `.github/memfix.yml` keeps it"
                   for c, h in self.overridden.items()]
         return lines
@@ -167,8 +176,9 @@ class RepoPolicy:
 
 class Policy:
     def __init__(self, db: Database, insights: Insights, proposals: Proposals | None = None, *,
-                 threshold: float = PROMOTE_THRESHOLD):
+                 threshold: float = PROMOTE_THRESHOLD, rng: random.Random | None = None):
         self.db = db
+        self.rng = rng or random.Random()  # exploration's draws (a test gives a seeded one)
         self.insights = insights
         self.threshold = threshold  # the confidence a fix needs to be published (MEMFIX_PROMOTE_THRESHOLD)
         self.proposals = proposals or Proposals(db)  # the evidence: what became of memfix's PRs
@@ -183,17 +193,27 @@ class Policy:
         """The holds in force in this repository (for `pipeline`: a person's and that pipeline's learned ones), the
         first decision on each rule."""
         with self.db.tenant(tenant_id) as conn:
-            rows = conn.execute(_HOLDS, {"r": repo, "p": pipeline, "hold": Stance.HOLD}).fetchall()
+            rows = conn.execute(_HOLDS, {"r": repo, "p": pipeline, "hold": Stance.HOLD,
+                                         "ripe": EXPLORE_DAYS * 86400}).fetchall()
         holds: dict[str, Hold] = {}
         for row in rows:
-            holds.setdefault(row["rule"], Hold(row["rule"], row["reason"], row["insight_id"], row["decided_by"]))
+            holds.setdefault(row["rule"], Hold(row["rule"], row["reason"], row["insight_id"], row["decided_by"],
+                                               row["ripe"]))
         return holds
 
-    def for_run(self, tenant_id: int, repo: str, pipeline: str, always: tuple[str, ...] = ()) -> RepoPolicy:
+    def for_run(self, tenant_id: int, repo: str, pipeline: str, always: tuple[str, ...] = (),
+                named: tuple[str, ...] = ()) -> RepoPolicy:
+        """The policy for one run; `named`: the rules the repository's lint configuration names today (a learned
+        hold of one of them is tried again at once)."""
         holds = self.holds(tenant_id, repo, pipeline)
         kept = {c: h for c, h in holds.items() if c in always}
-        return RepoPolicy(self.records(tenant_id, repo, pipeline), {c: h for c, h in holds.items() if c not in kept},
-                          kept, self._suggestions(tenant_id, repo, set(holds)))
+        records = self.records(tenant_id, repo, pipeline)
+        in_force = {c: h for c, h in holds.items() if c not in kept}
+        learned = [c for c, h in in_force.items() if h.by == LEARNED and (h.ripe or c in named)]
+        tried = explore(learned, records, self.rng, selected_now=named, budget_open=bool(learned) and
+                        not self.proposals.explored_since(tenant_id, repo, EXPLORE_DAYS)) if learned else None
+        exploring = in_force.pop(tried) if tried else None
+        return RepoPolicy(records, in_force, kept, self._suggestions(tenant_id, repo, set(holds)), exploring)
 
     def learn(self, tenant_id: int, repo: str, pipeline: str, source_ref: str | None = None) -> list[str]:
         """After an outcome: hold what the evidence says to hold, lift learned holds it no longer supports.

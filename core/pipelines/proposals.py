@@ -48,6 +48,7 @@ class Proposal:
     ci_refined: bool
     refines: int
     closed_by: str | None
+    exploratory: bool = False  # it tried a held rule again on purpose
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,14 @@ class Proposals:
             return conn.execute(
                 "UPDATE proposals SET ci_reported = %s WHERE id = %s AND ci_reported IS DISTINCT FROM %s",
                 (sha, proposal_id, sha)).rowcount == 1
+
+    def explored_since(self, tenant_id: int, repo: str, days: float) -> bool:
+        """Whether memfix opened an exploratory PR in this repository within `days`: the exploration budget."""
+        with self.db.tenant(tenant_id) as conn:
+            return conn.execute(
+                "SELECT 1 FROM proposals WHERE repository = %s AND exploratory"
+                " AND created_at > now() - make_interval(secs => %s) LIMIT 1", (repo, days * 86400)).fetchone() \
+                is not None
 
     def supersede(self, tenant_id: int, proposal_id: int, sha: str) -> bool:
         """failed → passed when the checks pass on a re-run of the same commit: the failure no longer counts (the

@@ -62,6 +62,7 @@ class Draft:
     insight_ids: list[int]
     provider: str
     model: str | None
+    exploratory: bool = False  # it tries a held rule again on purpose (the exploration budget counts it)
 
 
 class Publisher:
@@ -109,6 +110,6 @@ class Publisher:
             base_branch=base_branch, pr_number=pr.number, head_sha=head, state=ProposalState.OPEN, run_id=draft.run_id,
             insight_ids=draft.insight_ids,
             finding_codes=sorted({f.code for f in patch.findings}), diff="\n".join(patch.changed_lines()),
-            rationale=patch.rationale, provider=draft.provider, model=draft.model, **ci,
+            rationale=patch.rationale, provider=draft.provider, model=draft.model, exploratory=draft.exploratory, **ci,
         )
         return Published(action, pr.number, pr.html_url)

@@ -104,6 +104,7 @@ class RunReport:
     records: dict[str, Record] = field(default_factory=dict)  # each rule's record in this repository
     seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step: scan, fix and verify, learn
     language: str = "python"
+    exploring: str | None = None  # a held rule this run tried again on purpose, in one file
 
     @property
     def promoted(self) -> list[FileOutcome]:
@@ -241,7 +242,8 @@ class PipelineRunner:
                  project: Project, llm: LLM, mirror: Mirror | None, reading: Reading) -> RunContext:
         """The run started in the run log, with everything it knows (the learned policy read first)."""
         selection = project.selection
-        plan = self.learner.policy.for_run(request.tenant_id, request.repo, request.pipeline, config.always_propose)
+        plan = self.learner.policy.for_run(request.tenant_id, request.repo, request.pipeline, config.always_propose,
+                                           project.named)
         run = self.runs.start(request, provider=llm.provider, model=llm.model, mirror=mirror)
         report = RunReport(run.id, request.repo, request.pipeline, llm.provider, llm.model,
                            target=project.target,
@@ -298,6 +300,11 @@ class PipelineRunner:
             report.files_scanned = len(files)
             held = ctx.plan.held
             report.findings = [f for f in scan.result() if not within((f.code,), held)] if scan else []
+            if ctx.plan.exploring is not None:  # one exploratory PR: the rule tried again in one file only
+                tried = ctx.plan.exploring.code
+                first = next((f.path for f in report.findings if f.code == tried), None)
+                report.findings = [f for f in report.findings if f.code != tried or f.path == first]
+                report.exploring = tried if first else None
             steps.done("scan")
             found = {f.code for f in report.findings}
             report.notes += [s for s in ctx.plan.suggestions if any(f" {c} " in s for c in found)]
@@ -345,7 +352,10 @@ class PipelineRunner:
             raise
 
     def _score(self, ctx: RunContext, verification: Verification, patch: Patch) -> tuple[float, str]:
-        result = score(verification, confidence(verification, patch.confidence), patch, ctx.plan.records)
+        records = ctx.plan.records
+        if ctx.report.exploring:  # tried again on purpose: its record must not keep it from being proposed
+            records = {code: record for code, record in records.items() if code != ctx.report.exploring}
+        result = score(verification, confidence(verification, patch.confidence), patch, records)
         return result.value, result.why
 
     @staticmethod
@@ -614,7 +624,8 @@ class PipelineRunner:
                 continue
             title = pr_title(request.pipeline, outcome)
             draft = Draft(title, pr_body(request, report, outcome, publisher.ci), request.base_branch, report.run_id,
-                          self._credited(ctx, outcome), report.provider, report.model)
+                          self._credited(ctx, outcome), report.provider, report.model,
+                          exploratory=report.exploring is not None and report.exploring in outcome.codes)
             outcome.published = publisher.publish(request.tenant_id, request.repo, request.pipeline, outcome.patch,
                                                   draft)
             opened += outcome.published.action != PublishAction.SKIPPED
