@@ -15,7 +15,9 @@ A simulated maintainer with hidden, fixed preferences reviews every PR memfix op
 - a reviewer who closes any PR that removes imports (F401: "they are this package's API") and merges the rest
   once CI is green; a PR whose CI failed is closed too.
 Per push and arm it prints PRs opened, merged, closed, CI-failed, and the cumulative acceptance rate (merged /
-opened). bad = closed unmerged or CI failed (after the maintainer's re-run, where they re-run).
+opened). bad = closed unmerged or CI failed (after the maintainer's re-run, where they re-run). Pushes are a day
+apart: after each, the dates memfix keeps (its decisions, its PRs) move back a day, so exploration's budget of one
+exploratory PR per repository a week plays out as it would over 20 days.
 The same pushes are then reviewed by other maintainers (`REVIEWERS`), each on two fresh repositories: one who closes
 F401 only in tests ("place"), a CI that fails 20 % of runs at random and a maintainer who re-runs a red check once
 ("flaky-ci", the base commit's CI green), one whose taste flips after 10 pushes ("flip"), one who writes why when
@@ -211,7 +213,16 @@ class Harness:
             tally.ci_failed += red[pr["number"]]
             tally.closed += not merge and not red[pr["number"]]
         self.drain()
+        self.day_passes(tenant)
         return tally
+
+    def day_passes(self, tenant: int) -> None:
+        """Pushes are a day apart: what memfix dates (its decisions, its PRs) moves a day into the past, so
+        exploration's weekly budget works in the benchmark's minutes as it does in a team's weeks."""
+        with self.services.db.tenant(tenant) as conn:
+            conn.execute("UPDATE rule_decisions SET created_at = created_at - interval '1 day'")
+            conn.execute("UPDATE proposals SET created_at = created_at - interval '1 day',"
+                         " updated_at = updated_at - interval '1 day'")
 
     def _ci(self, arm: Arm, tenant: int, pr: dict, red: bool) -> None:
         self.gh.add_check_run(arm.repo, pr["head"]["sha"], "tests", conclusion="failure" if red else "success",

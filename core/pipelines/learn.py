@@ -110,8 +110,9 @@ class Learner:
                 repository=job.repo, insight_type="solution", category=category_for(codes), workflow_type=
                 proposal.pipeline, title=f"Reviewers merged memfix's fix for {codes} in {proposal.path}",
                 detail=proposal.rationale or proposal.diff[:500], source_ref=self._pr(job), tags=("merged",)))
+            taken = self.policy.taken_again(job.tenant_id, job.repo, proposal, self._pr(job))
             return JobResult(f"Merged: {len(ids)} insight(s) credited; the fix is remembered as a solution.",
-                             self.policy.learn(job.tenant_id, job.repo, proposal.pipeline, self._pr(job)))
+                             taken + self.policy.learn(job.tenant_id, job.repo, proposal.pipeline, self._pr(job)))
         self.insights.save(job.tenant_id, Insight(
             repository=job.repo, insight_type="pain_point", category=category_for(codes), severity="low",
             workflow_type=proposal.pipeline,

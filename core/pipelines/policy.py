@@ -37,7 +37,7 @@ from core.pipelines.verify import PROMOTE_THRESHOLD
 if TYPE_CHECKING:
     from core.db import Connection, Database
     from core.memory.insights import Insights, SaveResult
-    from core.pipelines.proposals import ProposalOutcome
+    from core.pipelines.proposals import Proposal, ProposalOutcome
 
 MIN_CLOSED, MIN_BAD, LOW_ESTIMATE = 2, 3, 0.25
 LEARNED = "learned"  # who decided a hold the evidence made
@@ -243,6 +243,16 @@ class Policy:
                                                      f"@{by} asked memfix not to propose {code} fixes here"),
                            records.get(code, Record()), source_ref) for code in codes]
 
+    def taken_again(self, tenant_id: int, repo: str, proposal: Proposal, source_ref: str | None) -> list[str]:
+        """Reviewers merged an exploratory PR: the team's taste changed, so the rules it tried again are enabled
+        as a person's word would (their record starts afresh from here). What changed, in words."""
+        if not proposal.exploratory:
+            return []
+        learned = [c for c, h in self.holds(tenant_id, repo, proposal.pipeline).items()
+                   if h.by == LEARNED and c in proposal.finding_codes]
+        self.enable(tenant_id, repo, learned, LEARNED, source_ref)
+        return [f"proposing {code} again: reviewers merged the PR that tried it again" for code in learned]
+
     def enable(self, tenant_id: int, repo: str, codes: list[str], by: str, source_ref: str | None) -> list[int]:
         """A person re-enables rules (`/remember decision enable F401`): their holds go; the decision is kept."""
         lifted = []
@@ -251,7 +261,9 @@ class Policy:
                 lifted += [r["id"] for r in conn.execute(_LIFT, {"r": repo, "hold": Stance.HOLD, "rule": code})]
             self._decide(tenant_id, repo, Decision(code, Stance.ENABLE, by), Insight(
                 repository=repo, insight_type="decision", category="maintainability", workflow_type="review",
-                title=f"Propose {code} fixes in {repo} again", detail=f"@{by} re-enabled {code} fixes",
+                title=f"Propose {code} fixes in {repo} again",
+                detail=f"@{by} re-enabled {code} fixes" if by != LEARNED else
+                f"reviewers merged memfix's exploratory {code} fix: proposed again",
                 source_ref=source_ref, tags=("policy", Stance.ENABLE, code, f"by:{by}")))
         return lifted
 
