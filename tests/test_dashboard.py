@@ -90,7 +90,7 @@ def test_curation_needs_the_csrf_token_and_goes_through_the_commands(serve, tena
         assert web.post(f"{base}/rules/F401", data={"action": "enable"}).status_code == 403  # no token
         done = web.post(f"{base}/rules/F401", data={"action": "enable", "csrf": csrf(page)})
         assert "propose F401 fixes in this repository again" in done.text
-        assert services.policy.holds(tenant_id, REPO) == {}
+        assert services.policy.holds(tenant_id, REPO) == []
         web.post(f"{base}/insights/{insight_id}", data={"action": "edit", "csrf": csrf(page), "title": "SQL from "
                  "f-strings in login", "detail": "use parameters", "suggestion": ""})
         assert services.insights.get(tenant_id, insight_id).title == "SQL from f-strings in login"

@@ -55,11 +55,12 @@ def test_a_hold_a_person_asks_for_is_lifted_by_forgetting_its_decision(serve, fa
     reply = command(serve, fake_github, tenant_id, "/remember decision hold s311")
     assert "memfix will not propose S311 fixes in this repository" in reply
     [decision] = ids(reply)
-    assert policy.holds(tenant_id, REPO, "refactor")["S311"].by == "alice"  # a person's: every pipeline
+    [hold] = policy.holds(tenant_id, REPO, "refactor")
+    assert (hold.code, hold.by, hold.scope) == ("S311", "alice", None)  # a person's: every pipeline, everywhere
     assert f"decision `insight:{decision}`" in policy.for_run(tenant_id, REPO, "autofix").used()[0]
     assert ids(command(serve, fake_github, tenant_id, "/recall hold back S311"))[0] == decision  # its record
     assert f"Forgot insight {decision}" in command(serve, fake_github, tenant_id, f"/forget insight:{decision}")
-    assert policy.holds(tenant_id, REPO) == {}
+    assert policy.holds(tenant_id, REPO) == []
 
 
 def test_remember_with_a_bad_header_explains_what_is_wrong(serve, fake_github, tenant_id):

@@ -82,13 +82,13 @@ def test_learn_holds_a_rule_as_a_decision_insight_and_forget_lifts_it(db, policy
     [changed] = policy.learn(tenant_id, REPO, "autofix")
     assert changed.startswith("now holding back F401")
     plan = policy.for_run(tenant_id, REPO, "autofix")
-    assert plan.held == ("F401",) and "2 closed" in plan.records["F401"].describe()
-    hold = plan.holds["F401"]
+    assert plan.held_for("a.py", "library") == ("F401",) and "2 closed" in plan.records["F401"].describe()
+    [hold] = plan.holds
     decision = policy.insights.get(tenant_id, hold.insight_id)
     assert decision.insight_type == "decision" and "policy" in decision.tags
     assert policy.learn(tenant_id, REPO, "autofix") == []  # no new evidence, no second decision
     assert policy.insights.delete(tenant_id, hold.insight_id, repository=REPO)  # /forget
-    assert policy.for_run(tenant_id, REPO, "autofix").held == ()
+    assert policy.for_run(tenant_id, REPO, "autofix").held_for("a.py", "library") == ()
 
 
 def test_always_propose_overrides_a_hold_and_says_so(db, policy, tenant_id):
@@ -100,7 +100,8 @@ def test_always_propose_overrides_a_hold_and_says_so(db, policy, tenant_id):
 
 def test_a_person_holds_and_enables(db, policy, tenant_id):
     [i] = policy.hold(tenant_id, REPO, ["S311"], "alice", None)
-    assert policy.for_run(tenant_id, REPO, "refactor").holds["S311"].by == "alice"  # a person's: every pipeline
+    [hold] = policy.for_run(tenant_id, REPO, "refactor").holds
+    assert (hold.code, hold.by, hold.scope) == ("S311", "alice", None)  # a person's: every pipeline, everywhere
     assert policy.enable(tenant_id, REPO, ["S311"], "bob", None) == [i]
     assert policy.for_run(tenant_id, REPO, "autofix").held == ()
 
@@ -143,9 +144,9 @@ def test_a_decision_is_a_row_its_insight_the_record_and_forgetting_the_insight_l
     assert record.insight_type == "decision" and record.title == f"Hold back S311 fixes in {REPO}"
     with db.tenant(tenant_id) as conn:  # the policy reads the row: the record's tags decide nothing
         conn.execute("UPDATE workflow_insights SET tags = '{}' WHERE id = %s", (held,))
-    assert policy.holds(tenant_id, REPO, "refactor") == {"S311": Hold("S311", reason, held, "Alice")}
+    assert policy.holds(tenant_id, REPO, "refactor") == [Hold("S311", reason, held, "Alice")]
     assert policy.insights.delete(tenant_id, held, repository=REPO)  # /forget insight:N
-    assert decisions(db, tenant_id) == [] and policy.holds(tenant_id, REPO) == {}
+    assert decisions(db, tenant_id) == [] and policy.holds(tenant_id, REPO) == []
 
 
 def test_a_learned_hold_is_for_its_own_pipeline(db, policy, tenant_id):
@@ -155,8 +156,8 @@ def test_a_learned_hold_is_for_its_own_pipeline(db, policy, tenant_id):
     [row] = decisions(db, tenant_id)
     assert (row["rule"], row["stance"], row["pipeline"], row["decided_by"]) == ("F401", "hold", "autofix", "learned")
     assert row["reason"] == "reviewers closed 2 of its PRs and merged none"
-    assert policy.for_run(tenant_id, REPO, "autofix").held == ("F401",)
-    assert policy.for_run(tenant_id, REPO, "refactor").held == ()
+    assert policy.for_run(tenant_id, REPO, "autofix").held_for("a.py", "library") == ("F401",)
+    assert policy.for_run(tenant_id, REPO, "refactor").held_for("a.py", "library") == ()
 
 
 def test_an_enable_is_a_row_the_rules_record_starts_from_until_it_is_forgotten(db, policy, tenant_id):
