@@ -88,13 +88,15 @@ class Score:
     why: str  # how the figure was reached, for the PR body, the reply and the CLI
 
 
-def score(verification: Verification, checks: float, patch: Patch, records: dict[str, Record]) -> Score:
+def score(verification: Verification, checks: float, patch: Patch, records: dict[str, Record],
+          where: str = "this repository") -> Score:
+    """`records`: each rule's record where the patch is (`where`: the repository, or the file's kind of place)."""
     codes = sorted({f.code for f in patch.findings}) or ["MODEL"]
     worst = min(codes, key=lambda c: RISK[risk_of(c)])
     risk = RISK[risk_of(worst)]
     record = records.get(worst, Record())
     value = round(min(max(checks * risk * record.factor, 0.0), 1.0), 4)
-    history = record.describe()
+    history = record.describe(where)
     why = (f"{checks:.2f} checks × {risk:.2f} ({worst}: {risk_of(worst)} risk) × {record.factor:.2f} "
            f"({worst}: {history}) = {value:.2f}")
     return Score(value, why)

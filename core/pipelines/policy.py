@@ -214,6 +214,12 @@ class RepoPolicy:
     overridden: list[Hold] = field(default_factory=list)  # held, but `always_propose` in memfix.yml
     suggestions: list[str] = field(default_factory=list)  # holds learned in the installation's other repositories
     enables: list[Enable] = field(default_factory=list)
+    contexts: dict[str, dict[str, Record]] = field(default_factory=dict)  # Evidence.contexts
+
+    def records_in(self, kind: str) -> dict[str, Record]:
+        """Each rule's record in one kind of place (what a fix in a file of that kind is judged by)."""
+        scope = kind_scope(kind)
+        return {code: here[scope] for code, here in self.contexts.items() if scope in here}
 
     def _excepted(self, hold: Hold, path: str | None = None, kind: str = "") -> bool:
         """A later enable of the rule applies to `path` (None: to some file)."""
@@ -281,9 +287,10 @@ class Policy:
 
     def for_run(self, tenant_id: int, repo: str, pipeline: str, always: tuple[str, ...] = ()) -> RepoPolicy:
         holds, enabled = self.holds(tenant_id, repo, pipeline), self._enabled(tenant_id, repo)
-        return RepoPolicy(self.evidence(tenant_id, repo, pipeline, enabled).records,
-                          [h for h in holds if h.code not in always], [h for h in holds if h.code in always],
-                          self._suggestions(tenant_id, repo, {h.code for h in holds}), enabled)
+        evidence = self.evidence(tenant_id, repo, pipeline, enabled)
+        return RepoPolicy(evidence.records, [h for h in holds if h.code not in always],
+                          [h for h in holds if h.code in always],
+                          self._suggestions(tenant_id, repo, {h.code for h in holds}), enabled, evidence.contexts)
 
     def learn(self, tenant_id: int, repo: str, pipeline: str, source_ref: str | None = None) -> list[str]:
         """After an outcome: hold what the evidence says to hold, where it says so; lift learned holds it no longer

@@ -22,7 +22,7 @@ from core.pipelines.confidence import Record, score
 from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.detect import Linter
 from core.pipelines.languages import Language, Project
-from core.pipelines.places import Places
+from core.pipelines.places import Places, kind_scope, words
 from core.pipelines.policy import RepoPolicy
 from core.pipelines.present import pr_body, pr_title, summary
 from core.pipelines.project import Selection, within
@@ -103,6 +103,7 @@ class RunReport:
     injected: bool = False  # a model was given the learnings
     held: tuple[str, ...] = ()  # rules the learned policy held back, and where when not everywhere (`F401 in tests`)
     records: dict[str, Record] = field(default_factory=dict)  # each rule's record in this repository
+    contexts: dict[str, dict[str, Record]] = field(default_factory=dict)  # and in each kind of place and folder
     seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step: scan, fix and verify, learn
     language: str = "python"
 
@@ -261,7 +262,8 @@ class PipelineRunner:
                                     f"{selection.chosen_by}" + (f"; beyond it, from .github/memfix.yml "
                                     f"`rules: extend`: {', '.join(selection.extended)}"
                                     if selection.extended else ""), *project.lines],
-                           used=plan.used(), records=plan.records, held=plan.named(), language=request.language)
+                           used=plan.used(), records=plan.records, contexts=plan.contexts, held=plan.named(),
+                           language=request.language)
         return RunContext(request, workspace, config, project, selection, plan, llm, project.linter(plan.held),
                           reading, run, report, Places(workspace.read))
 
@@ -358,7 +360,9 @@ class PipelineRunner:
             raise
 
     def _score(self, ctx: RunContext, verification: Verification, patch: Patch) -> tuple[float, str]:
-        result = score(verification, confidence(verification, patch.confidence), patch, ctx.plan.records)
+        kind = ctx.places.of(patch.path)  # a fix is judged by its rules' record in this kind of place
+        result = score(verification, confidence(verification, patch.confidence), patch, ctx.plan.records_in(kind),
+                       words(kind_scope(kind)))
         return result.value, result.why
 
     @staticmethod
@@ -633,8 +637,9 @@ class PipelineRunner:
             if outcome.patch is None or request.base_branch is None:
                 continue
             title = pr_title(request.pipeline, outcome)
-            draft = Draft(title, pr_body(request, report, outcome, publisher.ci), request.base_branch, report.run_id,
-                          self._credited(ctx, outcome), report.provider, report.model, ctx.places.of(outcome.path))
+            kind = ctx.places.of(outcome.path)
+            draft = Draft(title, pr_body(request, report, outcome, publisher.ci, kind), request.base_branch,
+                          report.run_id, self._credited(ctx, outcome), report.provider, report.model, kind)
             outcome.published = publisher.publish(request.tenant_id, request.repo, request.pipeline, outcome.patch,
                                                   draft)
             opened += outcome.published.action != PublishAction.SKIPPED
