@@ -96,7 +96,7 @@ def test_always_propose_overrides_a_hold_and_says_so(db, policy, tenant_id):
     propose(db, tenant_id, ["B009"], "open", "b1", ci_failures=1)
     policy.learn(tenant_id, REPO, "autofix")
     plan = policy.for_run(tenant_id, REPO, "autofix", always=("B009",))
-    assert plan.held == () and "always_propose" in plan.used()[0]
+    assert plan.holds == [] and [h.code for h in plan.overridden] == ["B009"] and "always_propose" in plan.used()[0]
 
 
 def test_a_person_holds_and_enables(db, policy, tenant_id):
@@ -104,7 +104,7 @@ def test_a_person_holds_and_enables(db, policy, tenant_id):
     [hold] = policy.for_run(tenant_id, REPO, "refactor").holds
     assert (hold.code, hold.by, hold.scope) == ("S311", "alice", None)  # a person's: every pipeline, everywhere
     assert policy.enable(tenant_id, REPO, ["S311"], "bob", None) == [i]
-    assert policy.for_run(tenant_id, REPO, "autofix").held == ()
+    assert policy.for_run(tenant_id, REPO, "autofix").holds == []
 
 
 def test_a_learned_hold_the_evidence_no_longer_supports_is_lifted(db, policy, tenant_id):
@@ -124,7 +124,7 @@ def test_a_hold_is_offered_to_the_other_repositories_never_applied(db, policy, t
                      (tenant_id, tenant_id * 100 + 1))
     policy.learn(tenant_id, REPO, "autofix")
     other = policy.for_run(tenant_id, "acme/other", "autofix")
-    assert other.held == ()
+    assert other.holds == []
     [suggestion] = other.suggestions
     assert "holds back F401" in suggestion and "/remember decision hold F401" in suggestion
     assert REPO not in suggestion  # read in acme/other by people who may not see acme/policy
