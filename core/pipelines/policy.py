@@ -338,7 +338,7 @@ class Policy:
             with self.db.tenant(tenant_id) as conn:
                 holds = conn.execute(_RULE_HOLDS, {"r": repo, "hold": Stance.HOLD, "rule": code}).fetchall()
                 ids = [h["insight_id"] for h in holds if contains(scope, h["scope"])]
-                lifted += [r["id"] for r in conn.execute(_LIFT, {"r": repo, "ids": ids})] if ids else []
+                lifted += sorted(r["id"] for r in conn.execute(_LIFT, {"r": repo, "ids": ids})) if ids else []
             self._decide(tenant_id, repo, Decision(code, Stance.ENABLE, by, scope=scope), Insight(
                 repository=repo, insight_type="decision", category="maintainability", workflow_type="review",
                 title=f"Propose {code} fixes in {repo} again" + (f" ({words(scope)})" if scope else ""),
