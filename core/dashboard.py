@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
 from core.models import CATEGORIES, INSIGHT_TYPES, SEVERITIES, CommandJob, JobResult
+from core.pipelines.places import words
 from core.pipelines.proposals import ProposalCounts
 
 if TYPE_CHECKING:
@@ -48,11 +49,13 @@ class Week:
 
 @dataclass(frozen=True)
 class RuleStanding:
-    """A rule in one repository: its record from memfix's PRs there, and the hold in force, if any."""
+    """A rule in one repository: its record from memfix's PRs there and in each kind of place they changed, and the
+    holds in force, each with where it applies."""
 
     code: str
     record: Record | None
-    hold: Hold | None
+    holds: list[Hold]
+    places: list[str]  # its record in each kind of place, in words
 
 
 @dataclass(frozen=True)
@@ -142,8 +145,10 @@ class Dashboard:
         o = self.owners
         filters = {k: v for k, v in filters.items() if v in {"type": INSIGHT_TYPES, "severity": SEVERITIES,
                                                               "category": CATEGORIES}.get(k, ())}
-        records, holds = self.policy.records(tenant, repo), self.policy.holds(tenant, repo)
-        rules = [RuleStanding(c, records.get(c), holds.get(c)) for c in sorted({*records, *holds})]
+        evidence, holds = self.policy.evidence(tenant, repo), self.policy.holds(tenant, repo)
+        rules = [RuleStanding(c, evidence.records.get(c), [h for h in holds if h.code == c],
+                              [r.describe(words(s)) for s, r in sorted(evidence.kinds(c).items())])
+                 for c in sorted({*evidence.records, *(h.code for h in holds)})]
         searched = bool(query.strip())
         if searched:
             insights = o.insights.found(tenant, query, repository=repo, insight_type=filters.get("type"), k=PAGE)

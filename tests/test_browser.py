@@ -96,4 +96,4 @@ def test_a_maintainer_signs_in_searches_reads_a_run_and_re_enables_a_rule(chromi
         shot(page, "9-other-installation-refused")
     finally:
         page.close()
-    assert serve.services.policy.holds(tenant_id, REPO) == {}
+    assert serve.services.policy.holds(tenant_id, REPO) == []

@@ -111,7 +111,7 @@ def test_red_ci_comments_once_records_and_holds_the_rule_back_on_the_next_push(s
     assert len(open_memfix_pulls(fake_github)) == 1
     mirror = [r for r in fake_github.check_runs(REPO) if r["name"] == "memfix autofix"][-1]  # the run's summary
     assert "held back by what memfix learned here: F401" in mirror["output"]["summary"]
-    [hold] = services.policy.for_run(tenant_id, REPO, "autofix").holds.values()
+    [hold] = services.policy.for_run(tenant_id, REPO, "autofix").holds
     recalled = services.review_steps.recall  # /recall shows the decision
     assert hold.insight_id and recalled
 
@@ -121,7 +121,7 @@ def test_red_ci_comments_once_records_and_holds_the_rule_back_on_the_next_push(s
                                            number=pr["number"], comment_id=cid))
     assert serve.drain()
     assert any("propose F401 fixes in this repository again" in b for b in bot_comments(fake_github, pr["number"]))
-    assert services.policy.for_run(tenant_id, REPO, "autofix").held == ()
+    assert services.policy.for_run(tenant_id, REPO, "autofix").holds == []
     push(serve, fake_github, tenant_id, {"app/third.py": UNUSED_3})
     mirror = [r for r in fake_github.check_runs(REPO) if r["name"] == "memfix autofix"][-1]
     assert len(open_memfix_pulls(fake_github)) == 2, mirror["output"]
@@ -277,7 +277,7 @@ def test_a_re_run_that_passes_supersedes_the_failure_and_corrects_the_record(ser
     push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
     [pr] = open_memfix_pulls(fake_github)
     ci(serve, fake_github, tenant_id, pr, "failure")  # a flaky run: the base has no checks to compare with
-    assert serve.services.policy.for_run(tenant_id, REPO, "autofix").held == ("F401",)
+    assert serve.services.policy.for_run(tenant_id, REPO, "autofix").named() == ("F401 in library modules",)
 
     ci(serve, fake_github, tenant_id, pr, "success")  # the maintainer re-runs it: green on the same commit
     assert fake_github.pull(REPO, pr["number"])["draft"] is False
@@ -285,6 +285,6 @@ def test_a_re_run_that_passes_supersedes_the_failure_and_corrects_the_record(ser
     assert (row["ci_state"], row["ci_failures"], row["ci_passes"]) == ("passed", 0, 1)
     failed, passed = bot_comments(fake_github, pr["number"])
     assert "checks failed" in failed and "passed when run again" in passed and "proposing F401 again" in passed
-    assert serve.services.policy.for_run(tenant_id, REPO, "autofix").held == ()
+    assert serve.services.policy.for_run(tenant_id, REPO, "autofix").named() == ()
     ci(serve, fake_github, tenant_id, pr, "success", skip_run=True)  # redelivered: nothing twice
     assert len(bot_comments(fake_github, pr["number"])) == 2

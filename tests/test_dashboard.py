@@ -90,7 +90,7 @@ def test_curation_needs_the_csrf_token_and_goes_through_the_commands(serve, tena
         assert web.post(f"{base}/rules/F401", data={"action": "enable"}).status_code == 403  # no token
         done = web.post(f"{base}/rules/F401", data={"action": "enable", "csrf": csrf(page)})
         assert "propose F401 fixes in this repository again" in done.text
-        assert services.policy.holds(tenant_id, REPO) == {}
+        assert services.policy.holds(tenant_id, REPO) == []
         web.post(f"{base}/insights/{insight_id}", data={"action": "edit", "csrf": csrf(page), "title": "SQL from "
                  "f-strings in login", "detail": "use parameters", "suggestion": ""})
         assert services.insights.get(tenant_id, insight_id).title == "SQL from f-strings in login"
@@ -148,6 +148,24 @@ def test_every_list_of_every_page_shows_its_rows(serve, tenant_id):
         assert "E711 still present <code>ffffffffff</code>" in page and f'href="/runs/{run_id}"' in page
         health = web.get(f"{serve.url}/installations/{tenant_id}/health").text
         assert "<td>acme/api</td><td>0</td><td>1</td><td>0%</td>" in health
+
+
+def test_the_policy_table_shows_each_holds_scope_and_the_record_per_kind_of_place(serve, tenant_id):
+    services = serve.services
+    for n, (path, state) in enumerate((("shop/__init__.py", "closed"), ("api/__init__.py", "closed"),
+                                       ("shop/cart.py", "merged"))):
+        services.proposals.save(tenant_id, repository=REPO, pipeline="autofix", fingerprint=f"ctx{n}", path=path,
+                                branch=f"memfix/autofix/ctx-{n}", base_branch="main", pr_number=20 + n, state=state,
+                                finding_codes=["F401"])
+    [learned] = services.policy.learn(tenant_id, REPO, "autofix")
+    with client() as web:
+        page = html.unescape(web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text)
+    row = page[page.index('id="rule-F401"'):].split("</tr>")[0]
+    assert "1 merged, 2 closed in this repository" in row
+    assert "0 merged, 2 closed in package __init__ and index files" in row
+    assert "1 merged, 0 closed in library modules" in row
+    assert "held back</span> in package __init__ and index files — reviewers closed 2 of its PRs" in row
+    assert '<span class="ok">proposed</span> elsewhere' in row and learned.split("`")[-2] in row  # insight:N
 
 
 # ---- sign-in with GitHub ----

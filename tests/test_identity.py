@@ -37,7 +37,7 @@ def test_a_rename_takes_memory_holds_and_letters_along(db, tenant_id):
     assert said == "acme/old is now acme/new: its memory moved with it"
     assert titles(db, tenant_id, "acme/old") == []
     assert "Tokens logged in debug output" in titles(db, tenant_id, "acme/new")
-    assert Policy(db, Insights(db, NoEmbedder())).holds(tenant_id, "acme/new").keys() == {"F401"}
+    assert [h.code for h in Policy(db, Insights(db, NoEmbedder())).holds(tenant_id, "acme/new")] == ["F401"]
     [(entry, _)] = Entries(db).search(tenant_id, "deploys fridays", repository="acme/new")
     assert entry.source_ref == "github://acme/new/.memory/letter_20240101_a1b2.md"  # the letter's next sync matches
     assert [e.path for e in HealingLog(ring, db).recent(tenant_id, "acme/new")] == ["a.py"]
@@ -55,7 +55,7 @@ def test_a_name_another_repository_takes_starts_empty_and_the_former_memory_is_k
     assert said == ("acme/app is another repository now (id 602); the memory of the former one (id 601) is kept "
                     "apart as acme/app#601")
     assert titles(db, tenant_id, "acme/app") == []
-    assert Policy(db, Insights(db, NoEmbedder())).holds(tenant_id, "acme/app") == {}
+    assert Policy(db, Insights(db, NoEmbedder())).holds(tenant_id, "acme/app") == []
     assert HealingLog(ring, db).recent(tenant_id, "acme/app") == []  # the ring forgot the name too
     assert "Payroll keys in the repository" in titles(db, tenant_id, "acme/app#601")  # kept, apart
     assert Tenants(db).repositories(tenant_id) == ["acme/app"]

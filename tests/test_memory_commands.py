@@ -55,11 +55,42 @@ def test_a_hold_a_person_asks_for_is_lifted_by_forgetting_its_decision(serve, fa
     reply = command(serve, fake_github, tenant_id, "/remember decision hold s311")
     assert "memfix will not propose S311 fixes in this repository" in reply
     [decision] = ids(reply)
-    assert policy.holds(tenant_id, REPO, "refactor")["S311"].by == "alice"  # a person's: every pipeline
+    [hold] = policy.holds(tenant_id, REPO, "refactor")
+    assert (hold.code, hold.by, hold.scope) == ("S311", "alice", None)  # a person's: every pipeline, everywhere
     assert f"decision `insight:{decision}`" in policy.for_run(tenant_id, REPO, "autofix").used()[0]
     assert ids(command(serve, fake_github, tenant_id, "/recall hold back S311"))[0] == decision  # its record
     assert f"Forgot insight {decision}" in command(serve, fake_github, tenant_id, f"/forget insight:{decision}")
-    assert policy.holds(tenant_id, REPO) == {}
+    assert policy.holds(tenant_id, REPO) == []
+
+
+def test_a_decision_in_a_glob_holds_the_rule_there_and_an_enable_in_it_lifts_it(serve, fake_github, tenant_id):
+    policy = serve.services.policy
+    reply = command(serve, fake_github, tenant_id, "/remember decision hold F401 in tests/**")
+    assert "memfix will not propose F401 fixes in `tests/**` of this repository" in reply
+    assert "`/remember decision enable F401 in tests/**`" in reply
+    [decision] = ids(reply)
+    plan = policy.for_run(tenant_id, REPO, "autofix")
+    assert plan.held_for("tests/x.py", "test") == ("F401",) and plan.held_for("src/x.py", "library") == ()
+    assert ids(command(serve, fake_github, tenant_id, "/recall hold back F401"))[0] == decision  # its record
+    assert "(`tests/**` only)" in policy.insights.get(tenant_id, decision).title
+
+    reply = command(serve, fake_github, tenant_id, "/remember decision enable F401 in src/**")
+    assert "memfix will propose F401 fixes in `src/**` of this repository again" in reply
+    assert "no hold within `src/**` was in force; the decision is remembered" in reply
+    assert policy.for_run(tenant_id, REPO, "autofix").held_for("tests/x.py", "test") == ("F401",)
+    reply = command(serve, fake_github, tenant_id, "/remember decision enable F401 in tests/**")
+    assert f"lifted hold `insight:{decision}`" in reply and policy.holds(tenant_id, REPO) == []
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("/remember decision hold F401 in ../elsewhere/**", "is not a repository path pattern"),
+    ("/remember decision hold F401 in kind:views", "kind:views is not a kind of place; the kinds are kind:library"),
+])
+def test_a_decision_in_a_scope_that_cannot_be_says_why_and_holds_nothing(serve, fake_github, tenant_id, text,
+                                                                         problem):
+    reply = command(serve, fake_github, tenant_id, text)
+    assert "❌" in reply and problem in reply
+    assert serve.services.policy.holds(tenant_id, REPO) == []
 
 
 def test_remember_with_a_bad_header_explains_what_is_wrong(serve, fake_github, tenant_id):

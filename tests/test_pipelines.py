@@ -75,10 +75,41 @@ def test_a_pr_closed_unmerged_is_never_proposed_again(serve, fake_github, tenant
     first, second = memfix_pulls(fake_github)  # the closed change is not proposed again; F401 is held, F541 is not
     assert first["number"] == pr["number"] and "F401" not in second["title"] and "F541" in second["title"]
     assert "import os" in fake_github.file(REPO, second["head"]["ref"], "app/util.py")
-    assert "F401 held back (learned): its record here (0 merged, 1 closed" in second["body"]  # said, and undoable
-    assert "`/remember decision enable F401` proposes it again" in second["body"]
+    assert "F401 held back in library modules (learned): its record here (0 merged, 1 closed" in second["body"]
+    assert "`/remember decision enable F401 in kind:library` proposes it again" in second["body"]
     rejected = serve.services.insights.search(tenant_id, "rejected change F401", repository=REPO)
     assert any("Reviewers rejected memfix's change" in h.insight.title for h in rejected)
+
+
+def close(serve, gh, tenant: int, pr: dict) -> None:
+    gh.close_pull(REPO, pr["number"], merged=False)
+    serve("pull_request", P.pull_request_closed(installation=tenant, repo=REPO, number=pr["number"],
+                                               branch=pr["head"]["ref"], merged=False, sha=pr["head"]["sha"]))
+    assert serve.drain()
+
+
+def test_fixes_closed_in_tests_hold_the_rule_in_tests_and_library_modules_still_get_it(serve, fake_github,
+                                                                                        tenant_id):
+    body = "\n\ndef test_it():\n    assert True\n"
+    push(serve, fake_github, tenant_id, {"tests/test_cart.py": "import os\n" + body,
+                                         "tests/test_user.py": "import sys\n" + body})
+    first = memfix_pulls(fake_github)
+    assert len(first) == 2
+    for pr in first:  # reviewers keep their test files' imports
+        close(serve, fake_github, tenant_id, pr)
+    with serve.services.db.tenant(tenant_id) as conn:
+        assert {r["place"] for r in conn.execute("SELECT place FROM proposals").fetchall()} == {"test"}
+
+    push(serve, fake_github, tenant_id, {"tests/test_orders.py": "import json\n" + body,
+                                         "app/orders.py": "import re\n\n\ndef total(items):\n    return sum(items)\n"})
+    [pr] = [p for p in memfix_pulls(fake_github) if p["number"] not in {f["number"] for f in first}]
+    assert pr["head"]["ref"].startswith("memfix/autofix/app-orders-py-")
+    assert "### Learnings used\n- F401 held back in tests (learned): its record here (0 merged, 1 closed" in pr["body"]
+    # judged by its record where it is: none in library modules, so it is promoted as a first fix would be
+    assert "× 1.00 (F401: no record in library modules) = 0.85" in pr["body"]
+    assert "- F401 fixes: 0 merged, 2 closed in this repository; no record in library modules" in pr["body"]
+    mirror = [r for r in fake_github.check_runs(REPO) if r["name"] == "memfix autofix"][-1]
+    assert "held back by what memfix learned here: F401 in tests" in mirror["output"]["summary"]
 
 
 def test_offline_a_merge_credits_no_learning_nothing_was_given(serve, fake_github, tenant_id):

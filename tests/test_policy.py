@@ -14,14 +14,14 @@ from core.db import migrate, migration_files
 from core.memory.embeddings import NoEmbedder
 from core.memory.insights import Insights
 from core.pipelines.confidence import Record
-from core.pipelines.policy import Hold, Policy, hold_reason, records_from
+from core.pipelines.policy import Hold, Policy, evidence_from, hold_reason, hold_scopes, records_from
 from core.pipelines.proposals import ProposalOutcome
 
 REPO = "acme/policy"
 
 
-def row(codes, state="open", ci_failures=0, ci_passes=0, refines=0):
-    return ProposalOutcome(tuple(codes), state, datetime.now(UTC), ci_failures, ci_passes, refines)
+def row(codes, state="open", ci_failures=0, ci_passes=0, refines=0, path="a.py", place=None):
+    return ProposalOutcome(tuple(codes), state, datetime.now(UTC), ci_failures, ci_passes, refines, path, place)
 
 
 def test_a_closed_pr_is_blamed_on_the_rules_never_merged_here():
@@ -74,12 +74,13 @@ def policy(db):
     return Policy(db, Insights(db, NoEmbedder()))
 
 
-def propose(db, tenant, codes, state, fingerprint, **ci):
+def propose(db, tenant, codes, state, fingerprint, path="a.py", place=None, **ci):
     with db.tenant(tenant, register=True) as conn:
         conn.execute(
             "INSERT INTO proposals (tenant_id, repository, pipeline, fingerprint, path, branch, base_branch, state,"
-            " finding_codes, ci_failures) VALUES (%s, %s, 'autofix', %s, 'a.py', %s, 'main', %s, %s, %s)",
-            (tenant, REPO, fingerprint, f"memfix/autofix/{fingerprint}", state, codes, ci.get("ci_failures", 0)))
+            " finding_codes, ci_failures, place) VALUES (%s, %s, 'autofix', %s, %s, %s, 'main', %s, %s, %s, %s)",
+            (tenant, REPO, fingerprint, path, f"memfix/autofix/{fingerprint}", state, codes, ci.get("ci_failures", 0),
+             place))
 
 
 def test_learn_holds_a_rule_as_a_decision_insight_and_forget_lifts_it(db, policy, tenant_id):
@@ -89,27 +90,28 @@ def test_learn_holds_a_rule_as_a_decision_insight_and_forget_lifts_it(db, policy
     propose(db, tenant_id, ["F401"], "closed", "a2")
     assert policy.learn(tenant_id, REPO, "autofix") == []  # still held: one decision, not two
     plan = policy.for_run(tenant_id, REPO, "autofix")
-    assert plan.held == ("F401",) and "2 closed" in plan.records["F401"].describe()
-    hold = plan.holds["F401"]
+    assert plan.held_for("a.py", "library") == ("F401",) and "2 closed" in plan.records["F401"].describe()
+    [hold] = plan.holds
     decision = policy.insights.get(tenant_id, hold.insight_id)
     assert decision.insight_type == "decision" and "policy" in decision.tags
     assert policy.learn(tenant_id, REPO, "autofix") == []  # no new evidence, no second decision
     assert policy.insights.delete(tenant_id, hold.insight_id, repository=REPO)  # /forget
-    assert policy.for_run(tenant_id, REPO, "autofix").held == ()
+    assert policy.for_run(tenant_id, REPO, "autofix").held_for("a.py", "library") == ()
 
 
 def test_always_propose_overrides_a_hold_and_says_so(db, policy, tenant_id):
     propose(db, tenant_id, ["B009"], "open", "b1", ci_failures=1)
     policy.learn(tenant_id, REPO, "autofix")
     plan = policy.for_run(tenant_id, REPO, "autofix", always=("B009",))
-    assert plan.held == () and "always_propose" in plan.used()[0]
+    assert plan.holds == [] and [h.code for h in plan.overridden] == ["B009"] and "always_propose" in plan.used()[0]
 
 
 def test_a_person_holds_and_enables(db, policy, tenant_id):
     [i] = policy.hold(tenant_id, REPO, ["S311"], "alice", None)
-    assert policy.for_run(tenant_id, REPO, "refactor").holds["S311"].by == "alice"  # a person's: every pipeline
+    [hold] = policy.for_run(tenant_id, REPO, "refactor").holds
+    assert (hold.code, hold.by, hold.scope) == ("S311", "alice", None)  # a person's: every pipeline, everywhere
     assert policy.enable(tenant_id, REPO, ["S311"], "bob", None) == [i]
-    assert policy.for_run(tenant_id, REPO, "autofix").held == ()
+    assert policy.for_run(tenant_id, REPO, "autofix").holds == []
 
 
 def test_a_learned_hold_the_evidence_no_longer_supports_is_lifted(db, policy, tenant_id):
@@ -131,7 +133,7 @@ def test_a_hold_is_offered_to_the_other_repositories_never_applied(db, policy, t
                      (tenant_id, tenant_id * 100 + 1))
     policy.learn(tenant_id, REPO, "autofix")
     other = policy.for_run(tenant_id, "acme/other", "autofix")
-    assert other.held == ()
+    assert other.holds == []
     [suggestion] = other.suggestions
     assert "holds back F401" in suggestion and "/remember decision hold F401" in suggestion
     assert REPO not in suggestion  # read in acme/other by people who may not see acme/policy
@@ -152,9 +154,9 @@ def test_a_decision_is_a_row_its_insight_the_record_and_forgetting_the_insight_l
     assert record.insight_type == "decision" and record.title == f"Hold back S311 fixes in {REPO}"
     with db.tenant(tenant_id) as conn:  # the policy reads the row: the record's tags decide nothing
         conn.execute("UPDATE workflow_insights SET tags = '{}' WHERE id = %s", (held,))
-    assert policy.holds(tenant_id, REPO, "refactor") == {"S311": Hold("S311", reason, held, "Alice")}
+    assert policy.holds(tenant_id, REPO, "refactor") == [Hold("S311", reason, held, "Alice")]
     assert policy.insights.delete(tenant_id, held, repository=REPO)  # /forget insight:N
-    assert decisions(db, tenant_id) == [] and policy.holds(tenant_id, REPO) == {}
+    assert decisions(db, tenant_id) == [] and policy.holds(tenant_id, REPO) == []
 
 
 def test_a_learned_hold_is_for_its_own_pipeline(db, policy, tenant_id):
@@ -164,8 +166,8 @@ def test_a_learned_hold_is_for_its_own_pipeline(db, policy, tenant_id):
     [row] = decisions(db, tenant_id)
     assert (row["rule"], row["stance"], row["pipeline"], row["decided_by"]) == ("F401", "hold", "autofix", "learned")
     assert row["reason"] == "reviewers closed 2 of its PRs and merged none"
-    assert policy.for_run(tenant_id, REPO, "autofix").held == ("F401",)
-    assert policy.for_run(tenant_id, REPO, "refactor").held == ()
+    assert policy.for_run(tenant_id, REPO, "autofix").held_for("a.py", "library") == ("F401",)
+    assert policy.for_run(tenant_id, REPO, "refactor").held_for("a.py", "library") == ()
 
 
 def test_an_enable_is_a_row_the_rules_record_starts_from_until_it_is_forgotten(db, policy, tenant_id):
@@ -244,15 +246,15 @@ def test_a_learned_hold_is_tried_again_once_a_week_and_said(db, tenant_id):
     policy = Policy(db, Insights(db, NoEmbedder()), rng=random.Random(5))
     propose(db, tenant_id, ["F401"], "closed", "e1")
     policy.learn(tenant_id, REPO, "autofix")
-    assert policy.for_run(tenant_id, REPO, "autofix").held == ("F401",)  # just decided: not tried again yet
+    assert policy.for_run(tenant_id, REPO, "autofix").named() == ("F401 in library modules",)  # just decided
     _age_decisions(db, tenant_id, 8)
     plan = policy.for_run(tenant_id, REPO, "autofix")
-    assert plan.held == () and plan.exploring is not None and plan.exploring.code == "F401"
+    assert plan.named() == () and plan.exploring is not None and plan.exploring.code == "F401"
     assert any("tried again in this run on purpose" in line for line in plan.used())
     with db.tenant(tenant_id) as conn:  # the run opened its exploratory PR: the week's budget is spent
         conn.execute("UPDATE proposals SET exploratory = true WHERE fingerprint = 'e1'")
         conn.execute("UPDATE proposals SET created_at = now()")
-    assert policy.for_run(tenant_id, REPO, "autofix").held == ("F401",)
+    assert policy.for_run(tenant_id, REPO, "autofix").named() == ("F401 in library modules",)
 
 
 def test_a_persons_hold_is_never_explored_and_a_rule_the_team_now_names_is_tried_at_once(db, tenant_id):
@@ -264,6 +266,126 @@ def test_a_persons_hold_is_never_explored_and_a_rule_the_team_now_names_is_tried
     assert policy.for_run(tenant_id, REPO, "autofix").held == ("S311",)
     propose(db, tenant_id, ["F401"], "closed", "f1")
     policy.learn(tenant_id, REPO, "autofix")  # a fresh learned hold, under a week old
-    assert policy.for_run(tenant_id, REPO, "autofix").held == ("F401", "S311")
+    assert policy.for_run(tenant_id, REPO, "autofix").named() == ("S311", "F401 in library modules")
     plan = policy.for_run(tenant_id, REPO, "autofix", named=("F401",))  # the team's ruff config now selects it
-    assert plan.exploring is not None and plan.exploring.code == "F401" and plan.held == ("S311",)
+    assert plan.exploring is not None and plan.exploring.code == "F401" and plan.named() == ("S311",)
+# ---- context: evidence per kind of place and folder, holds as narrow as it supports ----
+
+def test_evidence_is_kept_per_kind_of_place_and_folder_with_the_repositorys_blame():
+    evidence = evidence_from([row(["F541"], "merged", path="src/a.py"),
+                              row(["F401", "F541"], "closed", path="src/pkg/__init__.py"),
+                              row(["F401"], "closed", path="tests/test_a.py", place="generated")])  # as proposed
+    assert evidence.records["F401"] == Record(closed=2)
+    assert evidence.kinds("F401") == {"kind:init": Record(closed=1), "kind:generated": Record(closed=1)}
+    assert evidence.kinds("F541") == {"kind:library": Record(merged=1), "kind:init": Record()}  # not blamed
+    assert evidence.record("F401", "src/**") == evidence.record("F401", "src/pkg/**") == Record(closed=1)
+    assert evidence.record("F401", "tests/**") == Record(closed=1)
+
+
+def closed_in(*paths):
+    return evidence_from([row(["F401"], "closed", path=p) for p in paths])
+
+
+@pytest.mark.parametrize("evidence, scopes", [
+    (closed_in("a/__init__.py", "b/__init__.py"), ["kind:init"]),
+    (evidence_from([row(["F401"], "closed", path="a/__init__.py"), row(["F401"], "closed", path="b/__init__.py"),
+                    row(["F401"], "merged", path="a/models.py")]), ["kind:init"]),  # library modules take it
+    (closed_in("a/__init__.py", "a/models.py"), [None]),  # two kinds agree
+    (closed_in("a/__init__.py", "b/__init__.py", "tests/test_a.py"), [None]),
+    (evidence_from([row(["F401"], "closed", path="a/__init__.py"), row(["F401"], "closed", path="b/__init__.py"),
+                    row(["F401"], "closed", path="tests/test_a.py"), row(["F401"], "closed", path="tests/test_b.py"),
+                    *[row(["F401"], "merged", path=f"lib/m{i}.py") for i in range(8)]]),
+     ["kind:init", "kind:test"]),  # each bad on its own, and library modules take it: not the whole repository
+    (evidence_from([row(["F401"], "closed", path="legacy/old/a.py"), row(["F401"], "closed", path="legacy/old/b.py"),
+                    row(["F401"], "closed", path="legacy/c.py"),
+                    *[row(["F401"], "merged", path=f"src/m{i}.py") for i in range(4)]]),
+     ["legacy/old/**"]),  # no kind is bad as a whole: the narrowest folder that is
+    (closed_in("a/__init__.py"), ["kind:init"]),  # one close keeps its fixes there under the bar: held there
+])
+def test_a_hold_takes_the_narrowest_scope_the_evidence_supports(evidence, scopes):
+    assert sorted(hold_scopes("F401", evidence), key=str) == sorted(scopes, key=str)
+
+
+def test_f401_closed_in_package_inits_is_held_there_and_still_proposed_in_library_modules(db, policy, tenant_id):
+    propose(db, tenant_id, ["F401"], "closed", "i1", path="shop/__init__.py")
+    propose(db, tenant_id, ["F401"], "merged", "i2", path="shop/cart.py")
+    propose(db, tenant_id, ["F401"], "closed", "i3", path="shop/api/__init__.py")
+    [changed] = policy.learn(tenant_id, REPO, "autofix")
+    assert changed.startswith("now holding back F401 in package `__init__` and index files: reviewers closed 2")
+    plan = policy.for_run(tenant_id, REPO, "autofix")
+    assert plan.held == () and plan.scoped  # not left out of the linter: it is fixed elsewhere
+    assert plan.held_for("shop/orders/__init__.py", "init") == ("F401",)
+    assert plan.held_for("shop/orders/cart.py", "library") == ()
+    assert plan.named() == ("F401 in package `__init__` and index files",)
+    assert "F401 held back in package `__init__` and index files (learned)" in plan.used()[0]
+    assert "`/remember decision enable F401 in kind:init`" in plan.used()[0]
+    [hold] = plan.holds
+    record = policy.insights.get(tenant_id, hold.insight_id)  # what /recall shows
+    assert record.title == f"Hold back F401 fixes in {REPO} (package `__init__` and index files only)"
+    assert "Evidence in package `__init__` and index files: 0 merged, 2 closed" in record.detail
+
+
+def test_closed_in_two_kinds_holds_the_rule_in_the_whole_repository(db, policy, tenant_id):
+    propose(db, tenant_id, ["F401"], "closed", "j1", path="shop/__init__.py")
+    propose(db, tenant_id, ["F401"], "closed", "j2", path="shop/cart.py")
+    [changed] = policy.learn(tenant_id, REPO, "autofix")
+    assert changed == "now holding back F401: reviewers closed 2 of its PRs and merged none " \
+        f"(decision `insight:{policy.holds(tenant_id, REPO)[0].insight_id}`)"
+    assert policy.for_run(tenant_id, REPO, "autofix").held == ("F401",)  # the linter leaves it out everywhere
+
+
+def test_a_narrow_hold_widens_when_another_kind_agrees_and_narrows_when_one_disagrees(db, policy, tenant_id):
+    propose(db, tenant_id, ["F401"], "closed", "k1", path="shop/__init__.py")
+    propose(db, tenant_id, ["F401"], "closed", "k2", path="shop/api/__init__.py")
+    policy.learn(tenant_id, REPO, "autofix")
+    propose(db, tenant_id, ["F401"], "closed", "k3", path="shop/cart.py")
+    assert policy.learn(tenant_id, REPO, "autofix")[0] == \
+        "widening the hold on F401 in package `__init__` and index files to this repository"
+    [hold] = policy.holds(tenant_id, REPO)
+    assert hold.scope is None
+    for n in range(4):  # library modules' fixes are merged after all (a person re-ran them)
+        propose(db, tenant_id, ["F401"], "merged", f"k{4 + n}", path=f"shop/m{n}.py")
+    lifted, narrowed = policy.learn(tenant_id, REPO, "autofix")
+    assert lifted.startswith("proposing F401 again: 4 merged, 3 closed in this repository")
+    assert narrowed.startswith("now holding back F401 in package `__init__` and index files")
+    assert [h.scope for h in policy.holds(tenant_id, REPO)] == ["kind:init"]
+
+
+def test_a_person_holds_a_rule_in_a_glob_only(db, policy, tenant_id):
+    [i] = policy.hold(tenant_id, REPO, ["F401"], "alice", None, "tests/**")
+    plan = policy.for_run(tenant_id, REPO, "refactor")
+    assert plan.held_for("tests/x.py", "test") == ("F401",)
+    assert plan.held_for("tests/unit/x.py", "test") == ("F401",)
+    assert plan.held_for("src/x.py", "library") == plan.held_for("src/tests.py", "library") == ()
+    assert plan.held == ()
+    assert plan.holds == [Hold("F401", "@alice asked memfix not to propose F401 fixes in `tests/**`", i, "alice",
+                               "tests/**")]
+    assert decisions(db, tenant_id)[0]["rule"] == "F401"
+    assert policy.learn(tenant_id, REPO, "autofix") == []
+
+
+def test_an_enable_in_a_scope_lifts_the_holds_within_it_and_excepts_itself_from_wider_ones(db, policy, tenant_id):
+    [everywhere] = policy.hold(tenant_id, REPO, ["F401"], "alice", None)
+    [legacy] = policy.hold(tenant_id, REPO, ["F401"], "alice", None, "src/legacy/**")
+    [tests] = policy.hold(tenant_id, REPO, ["F401"], "alice", None, "kind:test")
+    assert policy.enable(tenant_id, REPO, ["F401"], "bob", None, "src/**") == [legacy]  # within src/**
+    plan = policy.for_run(tenant_id, REPO, "autofix")
+    assert [h.insight_id for h in plan.holds] == [everywhere, tests]
+    assert plan.held_for("src/legacy/a.py", "library") == plan.held_for("src/a.py", "library") == ()
+    assert plan.held_for("src/test_a.py", "test") == ()  # the enable came after the hold on tests
+    assert plan.held_for("lib/a.py", "library") == plan.held_for("tests/test_a.py", "test") == ("F401",)
+    assert plan.held == ()  # fixed in src/**: the linter cannot leave it out
+    assert any("F401 proposed in `src/**` all the same" in line for line in plan.used())
+    [later] = policy.hold(tenant_id, REPO, ["F401"], "carol", None, "src/**")  # a later hold applies again
+    assert policy.for_run(tenant_id, REPO, "autofix").held_for("src/a.py", "library") == ("F401",)
+    assert policy.enable(tenant_id, REPO, ["F401"], "bob", None) == [everywhere, tests, later]  # every hold
+    assert policy.holds(tenant_id, REPO) == []
+
+
+def test_an_enable_in_a_scope_restarts_the_record_there_only(db, policy, tenant_id):
+    propose(db, tenant_id, ["F841"], "closed", "m1", path="src/a.py")
+    propose(db, tenant_id, ["F841"], "closed", "m2", path="lib/b.py")
+    policy.enable(tenant_id, REPO, ["F841"], "bob", None, "src/**")
+    evidence = policy.evidence(tenant_id, REPO)
+    assert evidence.records["F841"] == Record(closed=1)
+    assert evidence.record("F841", "lib/**") == Record(closed=1) and evidence.record("F841", "src/**") == Record()

@@ -25,6 +25,8 @@ from core.models import (
     Stance,
     rule_code,
 )
+from core.pipelines.places import parse_scope
+from core.pipelines.places import words as scope_words
 
 if TYPE_CHECKING:
     from core.memory.entries import Entries
@@ -51,7 +53,9 @@ _TYPE_WORDS = (
     ("decision", ("should", "must", "always", "never", "prefer", "we use", "let's", "agreed")),
 )
 MAX_POINTS = 10
-_POLICY = re.compile(rf"^decision\s+(?P<verb>{'|'.join(Stance)})\s+(?P<codes>[A-Za-z0-9][A-Za-z0-9,/\s]*)$", re.I)
+# `decision hold F401, F841` or `decision enable F401 in src/**` (a path glob, or a kind of place: `kind:init`)
+_POLICY = re.compile(rf"^decision\s+(?P<verb>{'|'.join(Stance)})\s+(?P<codes>[A-Za-z0-9][A-Za-z0-9,/\s]*?)"
+                     r"(?:\s+in\s+(?P<scope>\S+))?$", re.I)
 MAX_REVIEW_CHARS = 65_536  # GitHub's own limit for a review body
 POINTS_SCHEMA = {
     "type": "object",
@@ -136,7 +140,7 @@ class ReviewSteps:
         source = f"{self.web_url}/{job.repo}/issues/{job.issue_number}#issuecomment-{job.comment_id}" \
             if job.comment_id else None  # the dashboard's curation has no comment to point at
         if self.policy is not None and (match := _POLICY.match(job.args.strip())):
-            return self._policy(job, Stance(match["verb"].lower()), match["codes"], source)
+            return self._policy(job, Stance(match["verb"].lower()), match["codes"], match["scope"], source)
         if job.args.strip():
             try:
                 results = [self.insights.save(job.tenant_id, parse_remember(job.args, job.repo, source))]
@@ -153,22 +157,31 @@ class ReviewSteps:
                           f"(provider `{self.llm.provider}`, model `{self.llm.model}`)", results)
         return self._save_points(job.tenant_id, job.repo, review_points(texts), source, "the review and discussion")
 
-    def _policy(self, job: CommandJob, verb: Stance, codes_text: str, source: str | None) -> JobResult:
-        """A person's decision on a rule: proposed again here (its holds lifted), or held back."""
-        words = [c for c in re.split(r"[\s,]+", codes_text) if c]
-        if bad := [c for c in words if rule_code(c) is None]:
+    def _policy(self, job: CommandJob, verb: Stance, codes_text: str, scope_text: str | None,
+                source: str | None) -> JobResult:
+        """A person's decision on a rule, everywhere or where the scope says: proposed again there (the holds within
+        it lifted), or held back there."""
+        named = [c for c in re.split(r"[\s,]+", codes_text) if c]
+        if bad := [c for c in named if rule_code(c) is None]:
             raise PermanentError(f"{', '.join(bad)} is not a rule (a ruff code like F401, or a Biome rule like "
                                  "lint/suspicious/noDoubleEquals)")
-        codes = list(dict.fromkeys(code for c in words if (code := rule_code(c))))
+        codes = list(dict.fromkeys(code for c in named if (code := rule_code(c))))
+        try:
+            scope = parse_scope(scope_text) if scope_text else None
+        except ValueError as exc:
+            raise PermanentError(str(exc)) from exc
+        where = f"in {scope_words(scope)} of this repository" if scope else "in this repository"
         if verb == Stance.ENABLE:
-            lifted = self.policy.enable(job.tenant_id, job.repo, codes, job.author, source)
-            return JobResult(f"memfix will propose {', '.join(codes)} fixes in this repository again.",
+            lifted = self.policy.enable(job.tenant_id, job.repo, codes, job.author, source, scope)
+            return JobResult(f"memfix will propose {', '.join(codes)} fixes {where} again.",
                              [f"lifted hold `insight:{i}`" for i in lifted]
-                             or ["no hold was in force; the decision is remembered"])
-        ids = self.policy.hold(job.tenant_id, job.repo, codes, job.author, source)
-        return JobResult(f"memfix will not propose {', '.join(codes)} fixes in this repository.",
-                         [f"decision `insight:{i}`; `/remember decision enable {c}` or `/forget insight:{i}` undoes it"
-                          for i, c in zip(ids, codes, strict=True)])
+                             or [f"no hold {'within ' + scope_words(scope) + ' ' if scope else ''}was in force; "
+                                 "the decision is remembered"])
+        ids = self.policy.hold(job.tenant_id, job.repo, codes, job.author, source, scope)
+        undo = f" in {scope}" if scope else ""
+        return JobResult(f"memfix will not propose {', '.join(codes)} fixes {where}.",
+                         [f"decision `insight:{i}`; `/remember decision enable {c}{undo}` or `/forget insight:{i}` "
+                          "undoes it" for i, c in zip(ids, codes, strict=True)])
 
     def _model_points(self, repo: str, texts: list[str], source: str | None) -> list[Insight]:
         """The review's key points as insights, extracted by the model from text it is told is data."""

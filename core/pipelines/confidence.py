@@ -51,6 +51,10 @@ class Record:
     ci_passed: int = 0
     refined: int = 0  # `/refine` asked
 
+    def __add__(self, other: Record) -> Record:
+        return Record(self.merged + other.merged, self.closed + other.closed, self.ci_failed + other.ci_failed,
+                      self.ci_passed + other.ci_passed, self.refined + other.refined)
+
     @property
     def bad(self) -> int:
         return self.closed + self.ci_failed
@@ -68,14 +72,14 @@ class Record:
     def known(self) -> bool:
         return bool(self.merged or self.closed or self.ci_failed or self.ci_passed or self.refined)
 
-    def describe(self) -> str:
+    def describe(self, where: str = "this repository") -> str:
         if not self.known:
-            return "no record in this repository"
+            return f"no record in {where}"
         parts = [f"{self.merged} merged", f"{self.closed} closed"]
         parts += [f"{self.ci_failed} failed CI"] if self.ci_failed else []
         parts += [f"{self.ci_passed} passed CI"] if self.ci_passed else []
         parts += [f"{self.refined} /refine"] if self.refined else []
-        return ", ".join(parts) + " in this repository"
+        return ", ".join(parts) + f" in {where}"
 
 
 @dataclass(frozen=True)
@@ -84,13 +88,15 @@ class Score:
     why: str  # how the figure was reached, for the PR body, the reply and the CLI
 
 
-def score(verification: Verification, checks: float, patch: Patch, records: dict[str, Record]) -> Score:
+def score(verification: Verification, checks: float, patch: Patch, records: dict[str, Record],
+          where: str = "this repository") -> Score:
+    """`records`: each rule's record where the patch is (`where`: the repository, or the file's kind of place)."""
     codes = sorted({f.code for f in patch.findings}) or ["MODEL"]
     worst = min(codes, key=lambda c: RISK[risk_of(c)])
     risk = RISK[risk_of(worst)]
     record = records.get(worst, Record())
     value = round(min(max(checks * risk * record.factor, 0.0), 1.0), 4)
-    history = record.describe()
+    history = record.describe(where)
     why = (f"{checks:.2f} checks × {risk:.2f} ({worst}: {risk_of(worst)} risk) × {record.factor:.2f} "
            f"({worst}: {history}) = {value:.2f}")
     return Score(value, why)

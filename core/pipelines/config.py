@@ -96,6 +96,11 @@ def path_matches(pattern: str, path: str) -> bool:
     return _matches(_pattern_parts(pattern), PurePosixPath(path.replace("\\", "/").removeprefix("./")).parts)
 
 
+def is_path_pattern(text: str) -> bool:
+    """Whether `text` can be a repository path pattern: short, inside the repository, `/`-separated."""
+    return 0 < len(text) <= MAX_PATTERN_CHARS and ".." not in text.split("/") and not {"\\", "\x00"} & set(text)
+
+
 def _pipeline(name: str) -> str:
     if name not in PIPELINES:
         raise ValueError(f"unknown pipeline {name!r}; expected one of {', '.join(PIPELINES)}")
@@ -164,7 +169,7 @@ def _ignore(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None
         return None
     good = []
     for item in items[:MAX_IGNORES]:
-        if len(item) > MAX_PATTERN_CHARS or ".." in item.split("/") or "\\" in item or "\x00" in item:
+        if not is_path_pattern(item):
             problems.append(f"`{key}`: {shown(item)} is not a repository path pattern; ignored")
         else:
             good.append(item)

@@ -4,18 +4,26 @@ rules memfix holds back because of it.
 Evidence comes from memfix's own PRs (the `proposals` table): merged, closed unmerged (and by whom), CI failed,
 CI passed, `/refine` asked. A PR fixes one file and may fix several rules; a bad outcome is blamed on the rules in
 it that have never been merged in this repository (all of them when each has been merged), so a rule reviewers
-keep taking is not held back for sharing a file with one they keep closing.
+keep taking is not held back for sharing a file with one they keep closing. Each outcome also counts in the
+contexts of its file (core/pipelines/places.py): its kind of place (`kind:init`, `kind:test`, ...) and each folder it
+lies in (`src/**`, `src/legacy/**`).
 
 The estimate of acceptance is the mean of a Beta(1 + merged, 1 + closed + CI failed) posterior (`Record`). A rule
 is held back — not proposed in that repository — when
 - none of its fixes was merged and reviewers closed two of its PRs, or CI failed on one; or
 - at least three bad outcomes leave the estimate below 0.25.
+A learned hold has the narrowest scope the evidence supports (`hold_scopes`): the kinds of place whose own record
+says so (F401 held in `__init__` files, still proposed in library modules), else the narrowest folders whose record
+does; the whole repository only when the rule's record there says so and bad outcomes in two kinds or more agree.
+A person's decision may have a scope too (`/remember decision hold F401 in tests/**`); an enable lifts the holds
+within its scope, and a hold wider than it, decided before it, does not apply there.
 A decision on a rule is a row of `rule_decisions` (what the policy reads) with a `decision` insight as its record
 (`/recall` shows it; `/forget` of it deletes the row too). A person's decision applies to every pipeline, a learned
 hold to its own. A person re-enables a rule with `/forget insight:N`, `/remember decision enable F401` or
 `always_propose: [F401]` in `.github/memfix.yml`, and holds one back with `/remember decision hold F401`; a re-enabled
-rule's record starts afresh. New evidence (another outcome of that rule) decides again: a learned hold the evidence no
-longer supports is lifted, and a rule a person re-enabled is held again only by new evidence.
+rule's record starts afresh where the enable applies. New evidence (another outcome of that rule) decides again: a
+learned hold the evidence no longer supports is lifted, and a rule a person re-enabled is held again only by new
+evidence.
 Rules with a better record are proposed first within `max_prs`. A hold learned in one repository is offered to the
 installation's other repositories as an action point, never applied there.
 """
@@ -23,7 +31,8 @@ installation's other repositories as an action point, never applied there.
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -31,6 +40,7 @@ from typing import TYPE_CHECKING
 from core.models import Insight, PointStatus, ProposalState, Stance, rule_code
 from core.pipelines.confidence import RISK, Record, risk_of
 from core.pipelines.explore import EXPLORE_DAYS, explore
+from core.pipelines.places import KIND, contains, covers, directories, kind_scope, place, words
 from core.pipelines.proposals import Proposals
 from core.pipelines.verify import PROMOTE_THRESHOLD
 
@@ -45,35 +55,47 @@ LEARNED = "learned"  # who decided a hold the evidence made
 
 @dataclass(frozen=True)
 class Decision:
-    """A decision on one rule, as `rule_decisions` keeps it: who took it (a login, or LEARNED), why, and the pipeline
-    it is for (None: every pipeline, as a person's word is)."""
+    """A decision on one rule, as `rule_decisions` keeps it: who took it (a login, or LEARNED), why, the pipeline
+    it is for (None: every pipeline, as a person's word is) and where it applies (None: the whole repository)."""
 
     rule: str
     stance: Stance
     by: str
     reason: str = ""
     pipeline: str | None = None
+    scope: str | None = None
+
+
+@dataclass(frozen=True)
+class Enable:
+    """A person's word to propose a rule again where `scope` says: its record there counts from this decision on,
+    and a hold decided before it does not apply there."""
+
+    rule: str
+    scope: str | None
+    insight_id: int
+    created_at: datetime
 
 
 _ENABLED = """
-SELECT rule, created_at FROM rule_decisions WHERE repository = %(r)s AND stance = %(enable)s ORDER BY created_at, id
+SELECT rule, scope, insight_id, created_at FROM rule_decisions WHERE repository = %(r)s AND stance = %(enable)s
+ORDER BY created_at, id
 """
 _HOLDS = """
-SELECT rule, reason, insight_id, decided_by, created_at < now() - make_interval(secs => %(ripe)s) AS ripe
+SELECT rule, scope, reason, insight_id, decided_by, created_at < now() - make_interval(secs => %(ripe)s) AS ripe
 FROM rule_decisions
 WHERE repository = %(r)s AND stance = %(hold)s AND (%(p)s::text IS NULL OR pipeline IS NULL OR pipeline = %(p)s::text)
 ORDER BY insight_id
 """
 _DECIDE = """
-INSERT INTO rule_decisions (tenant_id, repository, rule, stance, pipeline, decided_by, reason, insight_id)
-VALUES (%(t)s, %(r)s, %(rule)s, %(stance)s, %(p)s, %(by)s, %(reason)s, %(i)s)
+INSERT INTO rule_decisions (tenant_id, repository, rule, stance, pipeline, decided_by, reason, insight_id, scope)
+VALUES (%(t)s, %(r)s, %(rule)s, %(stance)s, %(p)s, %(by)s, %(reason)s, %(i)s, %(scope)s)
+"""
+_RULE_HOLDS = """
+SELECT insight_id, scope FROM rule_decisions WHERE repository = %(r)s AND stance = %(hold)s AND rule = %(rule)s
 """
 # The hold's record goes, and its row with it.
-_LIFT = """
-DELETE FROM workflow_insights WHERE id IN (
-  SELECT insight_id FROM rule_decisions WHERE repository = %(r)s AND stance = %(hold)s AND rule = %(rule)s)
-RETURNING id
-"""
+_LIFT = "DELETE FROM workflow_insights WHERE repository = %(r)s AND id = ANY(%(ids)s) RETURNING id"
 _OFFER = """
 INSERT INTO action_points (tenant_id, source_insight_id, source_repository, target_repository, similarity)
 SELECT %(t)s, %(i)s, %(r)s, name, 1.0 FROM (
@@ -81,7 +103,7 @@ SELECT %(t)s, %(i)s, %(r)s, name, 1.0 FROM (
 WHERE name <> %(r)s ON CONFLICT (source_insight_id, target_repository) DO NOTHING
 """
 _SUGGESTED = """
-SELECT a.id, d.rule FROM action_points AS a
+SELECT a.id, d.rule, d.scope FROM action_points AS a
 JOIN rule_decisions AS d ON d.tenant_id = a.tenant_id AND d.insight_id = a.source_insight_id
 WHERE a.target_repository = %(r)s AND a.status = %(open)s AND d.stance = %(hold)s ORDER BY a.id, d.id
 """
@@ -104,30 +126,73 @@ def hold_reason(code: str, record: Record, threshold: float = PROMOTE_THRESHOLD)
     return None
 
 
-def records_from(rows: list[ProposalOutcome], since: dict[str, datetime] | None = None) -> dict[str, Record]:
-    """Per rule, from memfix's PRs in one repository and pipeline (see the module's note on blame). `since`: a rule a
-    person re-enabled starts afresh, counting only PRs that changed after that."""
-    since = since or {}
+@dataclass(frozen=True)
+class Evidence:
+    """Per rule, its record in the repository and in each context its PRs' files were in: a kind of place
+    (`kind:init`) or a folder (`src/**`)."""
 
-    def counted(r: ProposalOutcome) -> set[str]:
-        return {c for c in r.finding_codes if c not in since or r.updated_at > since[c]}
+    records: dict[str, Record] = field(default_factory=dict)
+    contexts: dict[str, dict[str, Record]] = field(default_factory=dict)
 
-    merged = Counter(c for r in rows if r.state == ProposalState.MERGED for c in counted(r))
-    closed, failed, passed, refined = Counter[str](), Counter[str](), Counter[str](), Counter[str]()
-    for r in rows:
-        codes = counted(r)
-        if not codes:
-            continue
+    def record(self, code: str, scope: str | None = None) -> Record:
+        return self.records.get(code, Record()) if scope is None else self.contexts.get(code, {}).get(scope, Record())
+
+    def kinds(self, code: str) -> dict[str, Record]:
+        """The rule's record in each kind of place it was proposed in."""
+        return {s: r for s, r in self.contexts.get(code, {}).items() if s.startswith(KIND)}
+
+
+def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) -> Evidence:
+    """Per rule and context, from memfix's PRs in one repository and pipeline (see the module's note on blame). A rule
+    a person re-enabled starts afresh where the enable applies, counting only PRs there that changed after it."""
+    placed = [(r, r.place or place(r.path)) for r in rows]
+
+    def counted(r: ProposalOutcome, kind: str) -> set[str]:
+        return {c for c in r.finding_codes
+                if all(r.updated_at > e.created_at for e in enabled if e.rule == c and covers(e.scope, r.path, kind))}
+
+    counts = [(r, kind, counted(r, kind)) for r, kind in placed]
+    merged = Counter(c for r, _, codes in counts if r.state == ProposalState.MERGED for c in codes)
+    records: dict[str, Record] = {}
+    contexts: dict[str, dict[str, Record]] = defaultdict(dict)
+    for r, kind, codes in counts:
         suspects = {c for c in codes if not merged[c]} or codes
-        if r.state == ProposalState.CLOSED:
-            closed.update(suspects)
-        for c in suspects:
-            failed[c] += r.ci_failures
         for c in codes:
-            passed[c] += r.ci_passes
-            refined[c] += r.refines
-    every = set(merged) | set(closed) | set(failed) | set(passed) | set(refined)
-    return {c: Record(merged[c], closed[c], failed[c], passed[c], refined[c]) for c in sorted(every)}
+            blamed = c in suspects
+            seen = Record(int(r.state == ProposalState.MERGED), int(blamed and r.state == ProposalState.CLOSED),
+                          r.ci_failures if blamed else 0, r.ci_passes, r.refines)
+            records[c] = records.get(c, Record()) + seen
+            for scope in (kind_scope(kind), *directories(r.path)):
+                contexts[c][scope] = contexts[c].get(scope, Record()) + seen
+    return Evidence(dict(sorted(records.items())), dict(contexts))
+
+
+def records_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) -> dict[str, Record]:
+    """Per rule, from memfix's PRs in one repository and pipeline."""
+    return evidence_from(rows, enabled).records
+
+
+def hold_scopes(code: str, evidence: Evidence, threshold: float = PROMOTE_THRESHOLD) -> dict[str | None, str]:
+    """Where the evidence says to hold `code` back, and why: the narrowest contexts it supports (see the module)."""
+    whole = hold_reason(code, evidence.record(code), threshold)
+    kinds = evidence.kinds(code)
+    if whole and sum(1 for r in kinds.values() if r.bad) >= 2:
+        return {None: whole}  # bad outcomes in two kinds of place or more agree
+    held: dict[str | None, str] = {s: reason for s, r in kinds.items() if (reason := hold_reason(code, r, threshold))}
+    if held:
+        return held
+    folders = {s: reason for s, r in evidence.contexts.get(code, {}).items()
+               if not s.startswith(KIND) and (reason := hold_reason(code, r, threshold))}
+    return {s: reason for s, reason in folders.items() if not any(o != s and contains(s, o) for o in folders)}
+
+
+def _in(scope: str | None) -> str:
+    return f" in {words(scope)}" if scope else ""
+
+
+def _command(code: str, scope: str | None) -> str:
+    """The rule and scope as `/remember decision hold|enable` takes them."""
+    return f"{code} in {scope}" if scope else code
 
 
 @dataclass(frozen=True)
@@ -136,27 +201,61 @@ class Hold:
     reason: str
     insight_id: int
     by: str  # LEARNED or the person's login
+    scope: str | None = None  # None: the whole repository
     ripe: bool = False  # decided longer ago than the exploration budget's period: it may be tried again
+
+    @property
+    def where(self) -> str:
+        return f"in {words(self.scope)}"
 
     def describe(self) -> str:
         who = "learned" if self.by == LEARNED else f"asked by @{self.by}"
-        return (f"{self.code} held back ({who}): {self.reason} — decision `insight:{self.insight_id}`; "
-                f"`/forget insight:{self.insight_id}` or `/remember decision enable {self.code}` proposes it again")
+        return (f"{self.code} held back{_in(self.scope)} ({who}): {self.reason} — decision `insight:{self.insight_id}`;"
+                f" `/forget insight:{self.insight_id}` or `/remember decision enable {_command(self.code, self.scope)}`"
+                " proposes it again")
 
 
 @dataclass
 class RepoPolicy:
-    """What the policy says for one run: records, holds in force, holds a configuration overrides, suggestions."""
+    """What the policy says for one run: records, holds in force, holds a configuration overrides, suggestions, and
+    a person's enables that make exceptions to older holds."""
 
     records: dict[str, Record] = field(default_factory=dict)
-    holds: dict[str, Hold] = field(default_factory=dict)
-    overridden: dict[str, Hold] = field(default_factory=dict)  # held, but `always_propose` in memfix.yml
+    holds: list[Hold] = field(default_factory=list)
+    overridden: list[Hold] = field(default_factory=list)  # held, but `always_propose` in memfix.yml
     suggestions: list[str] = field(default_factory=list)  # holds learned in the installation's other repositories
+    enables: list[Enable] = field(default_factory=list)
+    contexts: dict[str, dict[str, Record]] = field(default_factory=dict)  # Evidence.contexts
     exploring: Hold | None = None  # a learned hold this run tries again on purpose (not in `holds`)
+
+    def records_in(self, kind: str) -> dict[str, Record]:
+        """Each rule's record in one kind of place (what a fix in a file of that kind is judged by)."""
+        scope = kind_scope(kind)
+        return {code: here[scope] for code, here in self.contexts.items() if scope in here}
+
+    def _excepted(self, hold: Hold, path: str | None = None, kind: str = "") -> bool:
+        """A later enable of the rule applies to `path` (None: to some file)."""
+        return any(e.rule == hold.code and e.insight_id > hold.insight_id
+                   and (path is None or covers(e.scope, path, kind)) for e in self.enables)
 
     @property
     def held(self) -> tuple[str, ...]:
-        return tuple(sorted(self.holds))
+        """The rules held back in every file: the linter runs without them."""
+        return tuple(sorted({h.code for h in self.holds if h.scope is None and not self._excepted(h)}))
+
+    @property
+    def scoped(self) -> bool:
+        """Whether a file's place decides what is held back in it."""
+        return any(h.code not in self.held for h in self.holds)
+
+    def held_for(self, path: str, kind: str) -> tuple[str, ...]:
+        """The rules held back in `path`, a file of this kind of place."""
+        return tuple(sorted({h.code for h in self.holds if covers(h.scope, path, kind)
+                             and not self._excepted(h, path, kind)}))
+
+    def named(self) -> tuple[str, ...]:
+        """The holds in force as a summary names them: `F401`, `F811 in tests`."""
+        return tuple(dict.fromkeys(h.code + _in(h.scope) for h in self.holds))
 
     def rank(self, codes: set[str]) -> float:
         """A patch's place in the queue: its weakest rule's acceptance estimate (higher goes first)."""
@@ -164,13 +263,17 @@ class RepoPolicy:
 
     def used(self) -> list[str]:
         """What memory changed in this run, in words (the "Learnings used" of an offline run)."""
-        lines = [h.describe() for h in self.holds.values()]
+        lines = [h.describe() for h in self.holds]
         if self.exploring is not None:
-            lines.append(f"{self.exploring.code} is held back ({self.exploring.reason}) and tried again in this run "
-                         f"on purpose: at most one such PR per repository every {EXPLORE_DAYS} days; merge it to have "
-                         f"{self.exploring.code} proposed again, close it to keep it held")
-        lines += [f"{c} would be held back ({h.reason}) but `always_propose` in `.github/memfix.yml` keeps it"
-                  for c, h in self.overridden.items()]
+            lines.append(f"{self.exploring.code} is held back{_in(self.exploring.scope)} ({self.exploring.reason}) and "
+                         f"tried again in this run on purpose: at most one such PR per repository every "
+                         f"{EXPLORE_DAYS} days; merge it to have {self.exploring.code} proposed again, close it to "
+                         "keep it held")
+        lines += [f"{h.code} would be held back{_in(h.scope)} ({h.reason}) but `always_propose` in "
+                  "`.github/memfix.yml` keeps it" for h in self.overridden]
+        lines += [f"{e.rule} proposed in {words(e.scope)} all the same: a person's decision `insight:{e.insight_id}`"
+                  for e in self.enables if e.scope and any(h.code == e.rule and h.insight_id < e.insight_id
+                                                           for h in self.holds)]
         return lines
 
 
@@ -178,102 +281,127 @@ class Policy:
     def __init__(self, db: Database, insights: Insights, proposals: Proposals | None = None, *,
                  threshold: float = PROMOTE_THRESHOLD, rng: random.Random | None = None):
         self.db = db
-        self.rng = rng or random.Random()  # exploration's draws (a test gives a seeded one)
         self.insights = insights
         self.threshold = threshold  # the confidence a fix needs to be published (MEMFIX_PROMOTE_THRESHOLD)
+        self.rng = rng or random.Random()  # exploration's draws (a test gives a seeded one)
         self.proposals = proposals or Proposals(db)  # the evidence: what became of memfix's PRs
 
-    def records(self, tenant_id: int, repo: str, pipeline: str | None = None) -> dict[str, Record]:
+    def evidence(self, tenant_id: int, repo: str, pipeline: str | None = None,
+                 enabled: list[Enable] | None = None) -> Evidence:
         rows = self.proposals.outcomes(tenant_id, repo, pipeline)
-        with self.db.tenant(tenant_id) as conn:
-            enabled = conn.execute(_ENABLED, {"r": repo, "enable": Stance.ENABLE}).fetchall()
-        return records_from(rows, {row["rule"]: row["created_at"] for row in enabled})
+        return evidence_from(rows, self._enabled(tenant_id, repo) if enabled is None else enabled)
 
-    def holds(self, tenant_id: int, repo: str, pipeline: str | None = None) -> dict[str, Hold]:
+    def records(self, tenant_id: int, repo: str, pipeline: str | None = None) -> dict[str, Record]:
+        return self.evidence(tenant_id, repo, pipeline).records
+
+    def holds(self, tenant_id: int, repo: str, pipeline: str | None = None) -> list[Hold]:
         """The holds in force in this repository (for `pipeline`: a person's and that pipeline's learned ones), the
-        first decision on each rule."""
+        first decision on each rule and scope."""
         with self.db.tenant(tenant_id) as conn:
             rows = conn.execute(_HOLDS, {"r": repo, "p": pipeline, "hold": Stance.HOLD,
                                          "ripe": EXPLORE_DAYS * 86400}).fetchall()
-        holds: dict[str, Hold] = {}
+        holds: dict[tuple[str, str | None], Hold] = {}
         for row in rows:
-            holds.setdefault(row["rule"], Hold(row["rule"], row["reason"], row["insight_id"], row["decided_by"],
-                                               row["ripe"]))
-        return holds
+            holds.setdefault((row["rule"], row["scope"]), Hold(row["rule"], row["reason"], row["insight_id"],
+                                                               row["decided_by"], row["scope"], row["ripe"]))
+        return list(holds.values())
 
     def for_run(self, tenant_id: int, repo: str, pipeline: str, always: tuple[str, ...] = (),
                 named: tuple[str, ...] = ()) -> RepoPolicy:
         """The policy for one run; `named`: the rules the repository's lint configuration names today (a learned
         hold of one of them is tried again at once)."""
-        holds = self.holds(tenant_id, repo, pipeline)
-        kept = {c: h for c, h in holds.items() if c in always}
-        records = self.records(tenant_id, repo, pipeline)
-        in_force = {c: h for c, h in holds.items() if c not in kept}
-        learned = [c for c, h in in_force.items() if h.by == LEARNED and (h.ripe or c in named)]
-        tried = explore(learned, records, self.rng, selected_now=named, budget_open=bool(learned) and
-                        not self.proposals.explored_since(tenant_id, repo, EXPLORE_DAYS)) if learned else None
-        exploring = in_force.pop(tried) if tried else None
-        return RepoPolicy(records, in_force, kept, self._suggestions(tenant_id, repo, set(holds)), exploring)
+        holds, enabled = self.holds(tenant_id, repo, pipeline), self._enabled(tenant_id, repo)
+        evidence = self.evidence(tenant_id, repo, pipeline, enabled)
+        in_force = [h for h in holds if h.code not in always]
+        learned = sorted({h.code for h in in_force if h.by == LEARNED and (h.ripe or h.code in named)})
+        tried = explore(learned, evidence.records, self.rng, selected_now=named,
+                        budget_open=not self.proposals.explored_since(tenant_id, repo, EXPLORE_DAYS)) \
+            if learned else None
+        exploring = next((h for h in in_force if h.code == tried), None)
+        return RepoPolicy(evidence.records, [h for h in in_force if h.code != tried],
+                          [h for h in holds if h.code in always],
+                          self._suggestions(tenant_id, repo, {h.code for h in holds}), enabled, evidence.contexts,
+                          exploring)
 
     def learn(self, tenant_id: int, repo: str, pipeline: str, source_ref: str | None = None) -> list[str]:
-        """After an outcome: hold what the evidence says to hold, lift learned holds it no longer supports.
-        Returns what changed, in words."""
-        records = self.records(tenant_id, repo, pipeline)
+        """After an outcome: hold what the evidence says to hold, where it says so; lift learned holds it no longer
+        supports there. Returns what changed, in words."""
+        evidence = self.evidence(tenant_id, repo, pipeline)
         holds = self.holds(tenant_id, repo, pipeline)
         changed = []
-        for code, record in records.items():
+        for code in evidence.records:
             if rule_code(code) != code:  # a decision names a linter's rule (a model's MODEL is none)
                 continue
-            reason = hold_reason(code, record, self.threshold)
-            hold = holds.get(code)
-            if reason and hold is None:
-                saved = self._hold(tenant_id, repo, Decision(code, Stance.HOLD, LEARNED, reason, pipeline), record,
-                                   source_ref)
-                changed.append(f"now holding back {code}: {reason} (decision `insight:{saved}`)")
-                self._offer(tenant_id, repo, saved)
-            elif not reason and hold is not None and hold.by == LEARNED:
+            wanted = hold_scopes(code, evidence, self.threshold)
+            gone = [h for h in holds if h.code == code and h.by == LEARNED and h.scope not in wanted]
+            kept = [h for h in holds if h.code == code and h not in gone]
+            for hold in gone:
                 self.insights.delete(tenant_id, hold.insight_id, repository=repo)
-                changed.append(f"proposing {code} again: {record.describe()}")
+                wider = next((s for s in wanted if contains(s, hold.scope)), hold.scope)
+                record = evidence.record(code, hold.scope)
+                changed.append(f"widening the hold on {code}{_in(hold.scope)} to {words(wider)}" if wider != hold.scope
+                               else f"proposing {code} again{_in(hold.scope)}: {record.describe()}")
+            for scope, reason in wanted.items():
+                if any(contains(h.scope, scope) for h in kept):
+                    continue
+                decision = Decision(code, Stance.HOLD, LEARNED, reason, pipeline, scope)
+                saved = self._hold(tenant_id, repo, decision, evidence.record(code, scope), source_ref)
+                changed.append(f"now holding back {code}{_in(scope)}: {reason} (decision `insight:{saved}`)")
+                self._offer(tenant_id, repo, saved)
         return changed
 
-    def hold(self, tenant_id: int, repo: str, codes: list[str], by: str, source_ref: str | None) -> list[int]:
-        """A person holds rules back (`/remember decision hold F401`)."""
-        records = self.records(tenant_id, repo)
+    def hold(self, tenant_id: int, repo: str, codes: list[str], by: str, source_ref: str | None,
+             scope: str | None = None) -> list[int]:
+        """A person holds rules back (`/remember decision hold F401`, `… hold F401 in tests/**`)."""
+        evidence = self.evidence(tenant_id, repo)
+        where = f"in {words(scope)}" if scope else "here"
         return [self._hold(tenant_id, repo, Decision(code, Stance.HOLD, by,
-                                                     f"@{by} asked memfix not to propose {code} fixes here"),
-                           records.get(code, Record()), source_ref) for code in codes]
+                                                     f"@{by} asked memfix not to propose {code} fixes {where}",
+                                                     scope=scope),
+                           evidence.record(code, scope), source_ref) for code in codes]
 
     def taken_again(self, tenant_id: int, repo: str, proposal: Proposal, source_ref: str | None) -> list[str]:
         """Reviewers merged an exploratory PR: the team's taste changed, so the rules it tried again are enabled
         as a person's word would (their record starts afresh from here). What changed, in words."""
         if not proposal.exploratory:
             return []
-        learned = [c for c, h in self.holds(tenant_id, repo, proposal.pipeline).items()
-                   if h.by == LEARNED and c in proposal.finding_codes]
+        learned = sorted({h.code for h in self.holds(tenant_id, repo, proposal.pipeline)
+                          if h.by == LEARNED and h.code in proposal.finding_codes})
         self.enable(tenant_id, repo, learned, LEARNED, source_ref)
         return [f"proposing {code} again: reviewers merged the PR that tried it again" for code in learned]
 
-    def enable(self, tenant_id: int, repo: str, codes: list[str], by: str, source_ref: str | None) -> list[int]:
-        """A person re-enables rules (`/remember decision enable F401`): their holds go; the decision is kept."""
+    def enable(self, tenant_id: int, repo: str, codes: list[str], by: str, source_ref: str | None,
+               scope: str | None = None) -> list[int]:
+        """A person re-enables rules (`/remember decision enable F401`, `… enable F401 in src/**`): their holds within
+        that scope go (every one, without a scope); the decision is kept."""
         lifted = []
         for code in codes:
             with self.db.tenant(tenant_id) as conn:
-                lifted += [r["id"] for r in conn.execute(_LIFT, {"r": repo, "hold": Stance.HOLD, "rule": code})]
-            self._decide(tenant_id, repo, Decision(code, Stance.ENABLE, by), Insight(
+                holds = conn.execute(_RULE_HOLDS, {"r": repo, "hold": Stance.HOLD, "rule": code}).fetchall()
+                ids = [h["insight_id"] for h in holds if contains(scope, h["scope"])]
+                lifted += sorted(r["id"] for r in conn.execute(_LIFT, {"r": repo, "ids": ids})) if ids else []
+            self._decide(tenant_id, repo, Decision(code, Stance.ENABLE, by, scope=scope), Insight(
                 repository=repo, insight_type="decision", category="maintainability", workflow_type="review",
-                title=f"Propose {code} fixes in {repo} again",
-                detail=f"@{by} re-enabled {code} fixes" if by != LEARNED else
-                f"reviewers merged memfix's exploratory {code} fix: proposed again",
-                source_ref=source_ref, tags=("policy", Stance.ENABLE, code, f"by:{by}")))
+                title=f"Propose {code} fixes in {repo} again" + (f" ({words(scope)})" if scope else ""),
+                detail=f"@{by} re-enabled {code} fixes{_in(scope)}" if by != LEARNED else
+                f"reviewers merged memfix's exploratory {code} fix: proposed again", source_ref=source_ref,
+                tags=("policy", Stance.ENABLE, code, f"by:{by}")))
         return lifted
 
+    def _enabled(self, tenant_id: int, repo: str) -> list[Enable]:
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(_ENABLED, {"r": repo, "enable": Stance.ENABLE}).fetchall()
+        return [Enable(r["rule"], r["scope"], r["insight_id"], r["created_at"]) for r in rows]
+
     def _hold(self, tenant_id: int, repo: str, decision: Decision, record: Record, source_ref: str | None) -> int:
-        code = decision.rule
+        code, scope = decision.rule, decision.scope
         return self._decide(tenant_id, repo, decision, Insight(
             repository=repo, insight_type="decision", category="maintainability", severity="medium",
-            workflow_type=decision.pipeline or "review", title=f"Hold back {code} fixes in {repo}",
-            detail=f"{decision.reason}\nEvidence: {record.describe()}. Re-enable with `/forget` of this insight, "
-                   f"`/remember decision enable {code}`, or `always_propose: [{code}]` in `.github/memfix.yml`.",
+            workflow_type=decision.pipeline or "review",
+            title=f"Hold back {code} fixes in {repo}" + (f" ({words(scope)} only)" if scope else ""),
+            detail=f"{decision.reason}\nEvidence{_in(scope)}: {record.describe()}. Re-enable with `/forget` of this "
+                   f"insight, `/remember decision enable {_command(code, scope)}`, or `always_propose: [{code}]` in "
+                   "`.github/memfix.yml`.",
             source_ref=source_ref, tags=("policy", Stance.HOLD, code, f"by:{decision.by}")))
 
     def _decide(self, tenant_id: int, repo: str, decision: Decision, record: Insight) -> int:
@@ -281,7 +409,7 @@ class Policy:
         def row(conn: Connection, saved: list[SaveResult]) -> None:
             conn.execute(_DECIDE, {"t": tenant_id, "r": repo, "rule": decision.rule, "stance": decision.stance,
                                    "p": decision.pipeline, "by": decision.by, "reason": decision.reason,
-                                   "i": saved[0].insight.id})
+                                   "i": saved[0].insight.id, "scope": decision.scope})
 
         saved = self.insights.save_many(tenant_id, [record], dedupe=False, then=row)[0].insight.id
         assert saved is not None  # a saved insight has its id
@@ -298,5 +426,5 @@ class Policy:
         with self.db.tenant(tenant_id) as conn:
             rows = conn.execute(_SUGGESTED, {"r": repo, "open": PointStatus.OPEN, "hold": Stance.HOLD}).fetchall()
         return [f"suggestion (action point {row['id']}): another repository of this installation holds back "
-                f"{row['rule']}; `/remember decision hold {row['rule']}` does the same here"
-                for row in rows if row["rule"] not in here]
+                f"{row['rule']}{_in(row['scope'])}; `/remember decision hold {_command(row['rule'], row['scope'])}` "
+                "does the same here" for row in rows if row["rule"] not in here]

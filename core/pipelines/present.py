@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from core.memory.sanitize import escape_braces
 from core.models import AttemptStatus, CiState, JobResult
 from core.pipelines.confidence import Record
+from core.pipelines.places import kind_scope, words
 from core.pipelines.project import within
 
 if TYPE_CHECKING:
@@ -19,7 +20,9 @@ def pr_title(pipeline: str, outcome: FileOutcome) -> str:
     return f"{'fix' if pipeline == 'autofix' else 'improve'} {codes} in {outcome.path}"
 
 
-def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: CiState = CiState.WAITING) -> str:
+def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: CiState = CiState.WAITING,
+            kind: str | None = None) -> str:
+    """`kind`: the file's kind of place, whose record is shown beside the repository's where they differ."""
     patch, v = outcome.patch, outcome.verification
     assert patch is not None and v is not None  # only a verified patch is proposed
     lines = [f"memfix **{request.pipeline}** proposes this single-file change to `{patch.path}`.", ""]
@@ -45,6 +48,7 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: Ci
     if patch.rationale:
         lines += ["### Rationale", escape_braces(patch.rationale), ""]
     lines += ["### Record here", *(f"- {code} fixes: {report.records.get(code, Record()).describe()}"
+                                   f"{_record_in(report, code, kind)}"
                                    for code in sorted({f.code for f in patch.findings})), ""]
     if patch.origin == "model" and report.injected and report.learnings:
         lines += ["### Learnings injected", *(
@@ -61,6 +65,14 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: Ci
     lines += [ci_line(ci), "",
               "Comment `/refine <feedback>` to have memfix revise this patch; merge or close it to teach memfix."]
     return "\n".join(lines)
+
+
+def _record_in(report: RunReport, code: str, kind: str | None) -> str:
+    """The rule's record in the file's kind of place, when it differs from its record in the repository."""
+    if kind is None:
+        return ""
+    here = report.contexts.get(code, {}).get(kind_scope(kind), Record())
+    return f"; {here.describe(words(kind_scope(kind)))}" if here != report.records.get(code, Record()) else ""
 
 
 def ci_line(ci: CiState) -> str:

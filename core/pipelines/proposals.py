@@ -48,6 +48,7 @@ class Proposal:
     ci_refined: bool
     refines: int
     closed_by: str | None
+    place: str | None  # the kind of place its file was (core/pipelines/places.py); None: from before kinds were kept
     exploratory: bool = False  # it tried a held rule again on purpose
 
 
@@ -61,6 +62,8 @@ class ProposalOutcome:
     ci_failures: int = 0
     ci_passes: int = 0
     refines: int = 0
+    path: str = ""  # the file it changed
+    place: str | None = None  # the kind of place that file was when it was proposed
 
 
 @dataclass(frozen=True)

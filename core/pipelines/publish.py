@@ -63,6 +63,7 @@ class Draft:
     provider: str
     model: str | None
     exploratory: bool = False  # it tries a held rule again on purpose (the exploration budget counts it)
+    place: str | None = None  # the kind of place the file is (core/pipelines/places.py): the evidence's context
 
 
 class Publisher:
@@ -110,6 +111,7 @@ class Publisher:
             base_branch=base_branch, pr_number=pr.number, head_sha=head, state=ProposalState.OPEN, run_id=draft.run_id,
             insight_ids=draft.insight_ids,
             finding_codes=sorted({f.code for f in patch.findings}), diff="\n".join(patch.changed_lines()),
-            rationale=patch.rationale, provider=draft.provider, model=draft.model, exploratory=draft.exploratory, **ci,
+            rationale=patch.rationale, provider=draft.provider, model=draft.model, exploratory=draft.exploratory,
+            place=draft.place, **ci,
         )
         return Published(action, pr.number, pr.html_url)

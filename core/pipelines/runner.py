@@ -22,6 +22,7 @@ from core.pipelines.confidence import Record, score
 from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.detect import Linter
 from core.pipelines.languages import Language, Project
+from core.pipelines.places import Places, kind_scope, words
 from core.pipelines.policy import RepoPolicy
 from core.pipelines.present import pr_body, pr_title, summary
 from core.pipelines.project import Selection, within
@@ -100,8 +101,9 @@ class RunReport:
     remembered: list[str] = field(default_factory=list)  # what earlier runs left, and what this run added to it
     rules: Selection | None = None  # the rules proposed, and which configuration chose them
     injected: bool = False  # a model was given the learnings
-    held: tuple[str, ...] = ()  # rules the learned policy held back
+    held: tuple[str, ...] = ()  # rules the learned policy held back, and where when not everywhere (`F401 in tests`)
     records: dict[str, Record] = field(default_factory=dict)  # each rule's record in this repository
+    contexts: dict[str, dict[str, Record]] = field(default_factory=dict)  # and in each kind of place and folder
     seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step: scan, fix and verify, learn
     language: str = "python"
     exploring: str | None = None  # a held rule this run tried again on purpose, in one file
@@ -177,14 +179,24 @@ class RunContext:
     selection: Selection  # the rules this run proposes, and who chose them
     plan: RepoPolicy  # the learned policy for the run's repository and pipeline
     llm: LLM  # the installation's model, or the one the repository's configuration names
-    linter: Linter  # with the project's decisions and the held rules left out
+    linter: Linter  # with the project's decisions and the rules held everywhere left out
     repository: Reading
     run: Run
     report: RunReport
+    places: Places  # each file's kind of place, for holds with a scope
+    scanned: dict[str, list[Finding]] = field(default_factory=dict)  # each file's findings, held rules' too
 
     @property
     def select(self) -> tuple[str, ...]:
         return self.selection.rules
+
+    def held_for(self, path: str) -> tuple[str, ...]:
+        """The rules held back in this file (its kind of place is read only when a hold depends on it)."""
+        return self.plan.held_for(path, self.places.of(path)) if self.plan.scoped else self.plan.held
+
+    def linter_for(self, held: tuple[str, ...]) -> Linter:
+        """The run's linter, without these held rules too (a rule held in some files is fixed in the others)."""
+        return self.linter if held == self.plan.held else self.project.linter(held)
 
     @property
     def memory_key(self) -> tuple[int, str, str]:
@@ -252,9 +264,10 @@ class PipelineRunner:
                                     f"{selection.chosen_by}" + (f"; beyond it, from .github/memfix.yml "
                                     f"`rules: extend`: {', '.join(selection.extended)}"
                                     if selection.extended else ""), *project.lines],
-                           used=plan.used(), records=plan.records, held=plan.held, language=request.language)
+                           used=plan.used(), records=plan.records, contexts=plan.contexts, held=plan.named(),
+                           language=request.language)
         return RunContext(request, workspace, config, project, selection, plan, llm, project.linter(plan.held),
-                          reading, run, report)
+                          reading, run, report, Places(workspace.read))
 
     def refine(self, request: RunRequest, workspace: LocalWorkspace, revision: Revision,
                config: RepoConfig, llm: LLM | None = None) -> tuple[FileOutcome, int]:
@@ -298,8 +311,10 @@ class PipelineRunner:
             report.notes += ctx.project.problems
             report.notes += self._foreign_links(request)
             report.files_scanned = len(files)
-            held = ctx.plan.held
-            report.findings = [f for f in scan.result() if not within((f.code,), held)] if scan else []
+            scanned = scan.result() if scan else []
+            for f in scanned:
+                ctx.scanned.setdefault(f.path, []).append(f)
+            report.findings = [f for f in scanned if not within((f.code,), ctx.held_for(f.path))]
             if ctx.plan.exploring is not None:  # one exploratory PR: the rule tried again in one file only
                 tried = ctx.plan.exploring.code
                 first = next((f.path for f in report.findings if f.code == tried), None)
@@ -352,10 +367,12 @@ class PipelineRunner:
             raise
 
     def _score(self, ctx: RunContext, verification: Verification, patch: Patch) -> tuple[float, str]:
-        records = ctx.plan.records
+        kind = ctx.places.of(patch.path)  # a fix is judged by its rules' record in this kind of place
+        records = ctx.plan.records_in(kind)
         if ctx.report.exploring:  # tried again on purpose: its record must not keep it from being proposed
             records = {code: record for code, record in records.items() if code != ctx.report.exploring}
-        result = score(verification, confidence(verification, patch.confidence), patch, records)
+        result = score(verification, confidence(verification, patch.confidence), patch, records,
+                       words(kind_scope(kind)))
         return result.value, result.why
 
     @staticmethod
@@ -394,8 +411,13 @@ class PipelineRunner:
         # Offline, a file no finding of which ruff can fix safely is left as it is: it need not be read.
         wanted = {path for path, findings in files if ctx.llm.model or any(f.fixable for f in findings)}
         texts = {path: ctx.workspace.read(path) if path in wanted else None for path, _ in files}
-        bases = ruff_patches(ctx.linter, ctx.workspace.root, {p: f for p, f in files if texts[p] is not None},
-                             ctx.select)
+        # Files with the same rules held back share a linter that leaves those rules alone, to its fixpoint too.
+        alike: dict[tuple[str, ...], dict[str, list[Finding]]] = defaultdict(dict)
+        for path, findings in files:
+            if texts[path] is not None:
+                alike[ctx.held_for(path)][path] = findings
+        bases = {path: patch for held, group in alike.items()
+                 for path, patch in ruff_patches(ctx.linter_for(held), ctx.workspace.root, group, ctx.select).items()}
         waiting: list[FileOutcome] = []
         model_files = 0
         for path, findings in files:
@@ -427,8 +449,10 @@ class PipelineRunner:
         if patches:
             self.runs.phase(ctx.run, Phase.VERIFYING,
                             f"verifying {len(patches)} ruff fix{'es' if len(patches) > 1 else ''}")
-            # The scan already knows each original's findings (same rules, same relative path): reuse them.
-            known = {o.path: o.findings for o in waiting if o.patch is not None and not o.attempts}
+            # The scan already knows each original's findings (same rules, same relative path): reuse them, with those
+            # of rules held back in that file only, which the verifying linter still sees.
+            known = {o.path: ctx.scanned.get(o.path, o.findings) for o in waiting if o.patch is not None
+                     and not o.attempts}
             verdicts = {p.path: self._compatible(ctx, v, p)
                         for p, v in zip(patches, verify_many(ctx.linter, patches, ctx.select, before=known).values(),
                                         strict=True)}
@@ -606,7 +630,7 @@ class PipelineRunner:
         report = ctx.report
         model = outcome.patch is not None and outcome.patch.origin == "model"
         given = [h.insight.id for h in report.learnings] if report.injected and model else []
-        return given + [h.insight_id for h in ctx.plan.holds.values()]
+        return given + [h.insight_id for h in ctx.plan.holds]
 
     def _publish(self, ctx: RunContext, publisher: Publisher, max_prs: int) -> None:
         request, report = ctx.request, ctx.report
@@ -623,9 +647,10 @@ class PipelineRunner:
             if outcome.patch is None or request.base_branch is None:
                 continue
             title = pr_title(request.pipeline, outcome)
-            draft = Draft(title, pr_body(request, report, outcome, publisher.ci), request.base_branch, report.run_id,
-                          self._credited(ctx, outcome), report.provider, report.model,
-                          exploratory=report.exploring is not None and report.exploring in outcome.codes)
+            kind = ctx.places.of(outcome.path)
+            draft = Draft(title, pr_body(request, report, outcome, publisher.ci, kind), request.base_branch,
+                          report.run_id, self._credited(ctx, outcome), report.provider, report.model,
+                          exploratory=report.exploring is not None and report.exploring in outcome.codes, place=kind)
             outcome.published = publisher.publish(request.tenant_id, request.repo, request.pipeline, outcome.patch,
                                                   draft)
             opened += outcome.published.action != PublishAction.SKIPPED
