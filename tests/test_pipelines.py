@@ -329,3 +329,26 @@ def test_a_held_rule_is_tried_again_in_one_exploratory_pr_a_week_later(serve, fa
                             (tried[0]["number"],)).fetchone()["exploratory"] is True
     push(serve, fake_github, tenant_id, {"app/c.py": "import re\n"})  # the week's budget is spent
     assert len(memfix_pulls(fake_github)) == 2
+
+
+def test_a_reason_given_when_closing_is_offered_back_as_a_decision_and_becomes_one_when_sent(
+        serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
+    [pr] = memfix_pulls(fake_github)
+    fake_github.add_comment(REPO, pr["number"], "We keep these imports in app/util.py: F401 is noise here.",
+                            user="alice")
+    fake_github.add_comment(REPO, pr["number"], "F541 too", user="mallory")  # no write access: not offered
+    fake_github.close_pull(REPO, pr["number"], merged=False)
+    serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=pr["number"],
+                                               branch=pr["head"]["ref"], merged=False, sha=pr["head"]["sha"]))
+    assert serve.drain()
+    [offer] = [c["body"] for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
+    assert "`/remember decision hold F401 in app/util.py`" in offer and "F541" not in offer
+
+    cid = fake_github.add_comment(REPO, pr["number"], "/remember decision hold F401 in app/util.py",
+                                  user="alice")["id"]
+    serve("issue_comment", P.issue_comment("/remember decision hold F401 in app/util.py", installation=tenant_id,
+                                           repo=REPO, number=pr["number"], comment_id=cid))
+    assert serve.drain()
+    plan = serve.services.policy.for_run(tenant_id, REPO, "autofix")
+    assert any(h.code == "F401" and h.scope == "app/util.py" and h.by == "alice" for h in plan.holds)
