@@ -93,9 +93,10 @@ REVIEWERS = (
              "red check once", lambda r: True, noise=0.2, rerun=True),
     Reviewer("flip", "closes F401 fixes for 10 pushes, then (a new maintainer) merges them",
              lambda r: "F401" not in r.codes or r.push > 10),
-    Reviewer("words", "closes F401 fixes and says why in the closing comment; merges the rest",
-             lambda r: "F401" not in r.codes,
-             why=lambda r: "We keep these imports: they are re-exported." if "F401" in r.codes else None),
+    Reviewer("words", "closes F401 fixes in tests and says why in the closing comment, then sends the decision memfix "
+             "offers back; merges the rest", lambda r: not ("F401" in r.codes and _in_tests(r)),
+             why=lambda r: f"No F401 removals in {r.path}: test imports are fixtures."
+             if "F401" in r.codes and _in_tests(r) else None),
 )
 
 
@@ -149,6 +150,7 @@ class Harness:
         settings = fake_github_settings(self.gh, Settings.from_env({"MEMFIX_DATA_DIR": tmp}),
                                         github_webhook_secret=payloads.SECRET, job_retry_base_seconds=0.01)
         self.services = Services(settings, local=True)
+        self.services.policy.rng = random.Random(345)  # exploration's draws: the same run to run
         self.server = make_server("127.0.0.1", 0, create_app(self.services), threaded=True,
                                   request_handler=_QuietHandler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -204,11 +206,20 @@ class Harness:
             if merge and current["draft"]:
                 raise RuntimeError(f"PR #{pr['number']} is green but still a draft")
             self.gh.close_pull(arm.repo, pr["number"], merged=merge)
-            if not merge and (why := reviewer.why(review)):
-                self.gh.add_comment(arm.repo, pr["number"], why, user="maintainer")
+            why = reviewer.why(review) if not merge else None
+            if why:
+                self.gh.add_comment(arm.repo, pr["number"], why, user="alice")
             self.post("pull_request", self.P.pull_request_closed(
                 installation=tenant, repo=arm.repo, number=pr["number"], branch=pr["head"]["ref"], merged=merge,
                 sha=current["head"]["sha"], closer="maintainer"))
+            if why:  # memfix offers the decision back; the maintainer sends the command it names
+                self.drain()
+                offered = [c["body"] for c in self.gh.comments(arm.repo, pr["number"])
+                           if c["user"]["login"].endswith("[bot]") and "Reply `/remember" in c["body"]]
+                for command in re.findall(r"Reply `(/remember decision [^`]+)`", "\n".join(offered))[:1]:
+                    cid = self.gh.add_comment(arm.repo, pr["number"], command, user="alice")["id"]
+                    self.post("issue_comment", self.P.issue_comment(command, installation=tenant, repo=arm.repo,
+                                                                    number=pr["number"], comment_id=cid))
             tally.merged += merge
             tally.ci_failed += red[pr["number"]]
             tally.closed += not merge and not red[pr["number"]]
