@@ -58,6 +58,7 @@ import sys
 import tarfile
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -448,13 +449,7 @@ def main() -> None:
     args = parser.parse_args()
     chosen = [p for p in PROJECTS if not args.project or p.requirement.split("==")[0] == args.project]
     python = projects_python(PROJECTS)
-    results = []
-    for project in chosen:
-        print(f"… {project.requirement}", file=sys.stderr, flush=True)
-        try:
-            results.append(run_project(project, python, args.keep))
-        except Exception as exc:  # noqa: BLE001 — one project's failure is reported, the others still run
-            results.append(Result(project.requirement, checks=[f"the run failed: {exc!r}"[:300]]))  # a breakage
+    results = run_each(chosen, lambda p: p.requirement, lambda p: run_project(p, python, args.keep), Result)
     print(f"{'project':26} {'oldest (ran on)':16} {'tests':>6} {'applied':>7} {'vetoed':>6} {'broke':>5} "
           f"{'again':>5} {'taste':>9} {'memfix s':>8} {'ruff s':>6}")
     for r in results:
@@ -478,13 +473,31 @@ def main() -> None:
             where = problem.split(":")[0]
             rules = ", ".join(sorted(set(r.codes.get(where, []))))
             print(f"    on Python {r.interpreter}: {problem}  [rules: {rules}]")
-        for path in r.non_idempotent:
-            print(f"    changed again by a second run: {path}")
-        for off in r.off_taste:
-            print(f"    off taste: {off}")
-        for veto in r.vetoed:
-            print(f"    vetoed: {veto}")
+        print_kept(r)
     print_totals([r for r in results if not r.skipped], "projects with a ruff configuration")
+
+
+def run_each(projects: list[Any], name: Callable[[Any], str], run: Callable[[Any], Any],
+             failed: Callable[..., Any]) -> list[Any]:
+    """Each project's result; one project's failure is reported as a breakage and the others still run."""
+    results = []
+    for project in projects:
+        print(f"… {name(project)}", file=sys.stderr, flush=True)
+        try:
+            results.append(run(project))
+        except Exception as exc:  # noqa: BLE001
+            results.append(failed(name(project), checks=[f"the run failed: {exc!r}"[:300]]))
+    return results
+
+
+def print_kept(r: Any) -> None:
+    """What every peer benchmark says under a project's row: files changed twice, changes off taste, vetoes."""
+    for path in r.non_idempotent:
+        print(f"    changed again by a second run: {path}")
+    for off in r.off_taste:
+        print(f"    off taste: {off}")
+    for veto in r.vetoed:
+        print(f"    vetoed: {veto}")
 
 
 def print_totals(ran: list, configured: str) -> None:

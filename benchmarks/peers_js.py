@@ -52,7 +52,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tarfile
 import tempfile
 import time
@@ -62,7 +61,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from benchmarks.peers import apply_both, changed_lines, memfix, print_totals
+from benchmarks.peers import apply_both, changed_lines, memfix, print_kept, print_totals, run_each
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".memfix" / "bench" / "peers_js"
@@ -539,13 +538,7 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="leave the trees under .memfix/bench/peers_js/work")
     args = parser.parse_args()
     chosen = [p for p in PROJECTS if not args.project or args.project in (p.name, p.repo)]
-    results = []
-    for project in chosen:
-        print(f"… {project.repo}", file=sys.stderr, flush=True)
-        try:
-            results.append(run_project(project, args.keep))
-        except Exception as exc:  # noqa: BLE001 — one project's failure is reported, the others still run
-            results.append(Result(project.repo, checks=[f"the run failed: {exc!r}"[:300]]))  # a breakage
+    results = run_each(chosen, lambda p: p.repo, lambda p: run_project(p, args.keep), Result)
     print(f"{'project':24} {'commit':12} {'engines.node':24} {'lint':6} {'rules':>5} {'tests':>6} {'applied':>7} "
           f"{'vetoed':>6} {'broke':>5} {'again':>5} {'taste':>7} {'memfix s':>8} {'biome s':>7} {'tests s':>7}")
     for r in results:
@@ -564,12 +557,7 @@ def main() -> None:
             print(f"    flaky, not counted: {test} failed in one of two runs after memfix")
         for problem in r.checks:
             print(f"    broke: {problem}")
-        for path in r.non_idempotent:
-            print(f"    changed again by a second run: {path}")
-        for off in r.off_taste:
-            print(f"    off taste: {off}")
-        for veto in r.vetoed:
-            print(f"    vetoed: {veto}")
+        print_kept(r)
         for note in r.notes:
             print(f"    note: {note}")
     print_totals([r for r in results if not r.skipped], "projects with a lint configuration and changes")

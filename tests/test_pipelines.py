@@ -25,6 +25,14 @@ def push(serve, gh, tenant: int, files: dict[str, str], listed: list[str] | None
     return sha
 
 
+def close_unmerged(serve, gh, tenant: int, pr: dict) -> None:
+    """A reviewer closes memfix's PR without merging it; memfix hears of it."""
+    gh.close_pull(REPO, pr["number"], merged=False)
+    serve("pull_request", P.pull_request_closed(installation=tenant, repo=REPO, number=pr["number"],
+                                               branch=pr["head"]["ref"], merged=False, sha=pr["head"]["sha"]))
+    assert serve.drain()
+
+
 def memfix_pulls(gh) -> list[dict]:
     return [p for p in gh.pulls(REPO) if p["head"]["ref"].startswith("memfix/")]
 
@@ -66,10 +74,7 @@ def test_push_with_a_fixable_bug_opens_one_verified_single_file_pr(serve, fake_g
 def test_a_pr_closed_unmerged_is_never_proposed_again(serve, fake_github, tenant_id):
     push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
     [pr] = memfix_pulls(fake_github)
-    fake_github.close_pull(REPO, pr["number"], merged=False)
-    serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=pr["number"],
-                                               branch=pr["head"]["ref"], merged=False, sha=pr["head"]["sha"]))
-    assert serve.drain()
+    close_unmerged(serve, fake_github, tenant_id, pr)
 
     push(serve, fake_github, tenant_id, {"other.md": "x"}, listed=["app/util.py"])
     first, second = memfix_pulls(fake_github)  # the closed change is not proposed again; F401 is held, F541 is not
@@ -314,10 +319,7 @@ def test_refine_goes_through_the_runners_own_path_and_survives_template_braces(m
 def test_a_held_rule_is_tried_again_in_one_exploratory_pr_a_week_later(serve, fake_github, tenant_id):
     push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
     [pr] = memfix_pulls(fake_github)
-    fake_github.close_pull(REPO, pr["number"], merged=False)
-    serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=pr["number"],
-                                               branch=pr["head"]["ref"], merged=False, sha=pr["head"]["sha"]))
-    assert serve.drain()
+    close_unmerged(serve, fake_github, tenant_id, pr)
     with serve.services.db.tenant(tenant_id) as conn:  # a week and a day pass
         conn.execute("UPDATE rule_decisions SET created_at = created_at - interval '8 days'")
     push(serve, fake_github, tenant_id, {"app/a.py": "import os\n", "app/b.py": "import sys\n"})
@@ -338,10 +340,7 @@ def test_a_reason_given_when_closing_is_offered_back_as_a_decision_and_becomes_o
     fake_github.add_comment(REPO, pr["number"], "We keep these imports in app/util.py: F401 is noise here.",
                             user="alice")
     fake_github.add_comment(REPO, pr["number"], "F541 too", user="mallory")  # no write access: not offered
-    fake_github.close_pull(REPO, pr["number"], merged=False)
-    serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=pr["number"],
-                                               branch=pr["head"]["ref"], merged=False, sha=pr["head"]["sha"]))
-    assert serve.drain()
+    close_unmerged(serve, fake_github, tenant_id, pr)
     [offer] = [c["body"] for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
     assert "`/remember decision hold F401 in app/util.py`" in offer and "F541" not in offer
 
