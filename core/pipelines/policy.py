@@ -229,9 +229,10 @@ class RepoPolicy:
     exploring: Hold | None = None  # a learned hold this run tries again on purpose (not in `holds`)
 
     def records_in(self, kind: str) -> dict[str, Record]:
-        """Each rule's record in one kind of place (what a fix in a file of that kind is judged by)."""
-        scope = kind_scope(kind)
-        return {code: here[scope] for code, here in self.contexts.items() if scope in here}
+        """Each rule's record in one kind of place (what a fix in a file of that kind is judged by); a rule tried
+        again on purpose is judged without it, or its record would keep the try from being proposed."""
+        scope, tried = kind_scope(kind), self.exploring.code if self.exploring else None
+        return {code: here[scope] for code, here in self.contexts.items() if scope in here and code != tried}
 
     def _excepted(self, hold: Hold, path: str | None = None, kind: str = "") -> bool:
         """A later enable of the rule applies to `path` (None: to some file)."""

@@ -223,9 +223,9 @@ class PipelineRunner:
         problems: list[str] = []
         if config is None:
             config, problems = parse_config(workspace.config_text())
-        project = self._project(request, workspace, config)
-        files = [p for p in workspace.files()
-                 if self.language(request).owns(p) and not config.ignored(p) and not project.ignored(p)]
+        language = self.language(request)
+        project = language.project(workspace.read, config, request.pipeline)
+        files = [p for p in workspace.files() if language.owns(p) and not config.ignored(p) and not project.ignored(p)]
         # Held rules are not known before the database answers: the scan leaves them in, and they are dropped after.
         scan = self._scanner.submit(project.linter().check, workspace.root, files, project.selection.rules,
                                     listed=True) if files else None
@@ -368,10 +368,7 @@ class PipelineRunner:
 
     def _score(self, ctx: RunContext, verification: Verification, patch: Patch) -> tuple[float, str]:
         kind = ctx.places.of(patch.path)  # a fix is judged by its rules' record in this kind of place
-        records = ctx.plan.records_in(kind)
-        if ctx.report.exploring:  # tried again on purpose: its record must not keep it from being proposed
-            records = {code: record for code, record in records.items() if code != ctx.report.exploring}
-        result = score(verification, confidence(verification, patch.confidence), patch, records,
+        result = score(verification, confidence(verification, patch.confidence), patch, ctx.plan.records_in(kind),
                        words(kind_scope(kind)))
         return result.value, result.why
 
