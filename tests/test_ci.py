@@ -288,3 +288,53 @@ def test_a_re_run_that_passes_supersedes_the_failure_and_corrects_the_record(ser
     assert serve.services.policy.for_run(tenant_id, REPO, "autofix").named() == ()
     ci(serve, fake_github, tenant_id, pr, "success", skip_run=True)  # redelivered: nothing twice
     assert len(bot_comments(fake_github, pr["number"])) == 2
+
+
+def test_a_repository_whose_ci_lied_before_gets_a_failure_run_again_once_before_it_counts(serve, fake_github,
+                                                                                         tenant_id):
+    fake_github.push(REPO, "main", CI)
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [first] = open_memfix_pulls(fake_github)
+    ci(serve, fake_github, tenant_id, first, "failure")  # memfix knows nothing of this CI yet: the failure counts
+    assert fake_github.reruns(REPO) == []
+    ci(serve, fake_github, tenant_id, first, "success")  # the maintainer's re-run passes: the CI lied once
+
+    push(serve, fake_github, tenant_id, {"app/io.py": UNUSED_2})
+    [second] = [p for p in open_memfix_pulls(fake_github) if p["number"] != first["number"]]
+    ci(serve, fake_github, tenant_id, second, "failure")
+    [red] = [r["id"] for r in fake_github.check_runs(REPO) if r["head_sha"] == second["head"]["sha"]]
+    assert fake_github.reruns(REPO) == [red]  # GitHub Actions: the job is run again on the same commit
+    row = proposal(serve, tenant_id, second["number"])
+    assert (row["ci_state"], row["ci_failures"], row["ci_rerun"]) == ("waiting", 0, second["head"]["sha"])
+    assert bot_comments(fake_github, second["number"]) == []  # nothing to say until the re-run reports
+    assert serve.services.policy.for_run(tenant_id, REPO, "autofix").named() == ()
+
+    ci(serve, fake_github, tenant_id, second, "success")  # the re-run passes: ready, no failure on record
+    assert fake_github.pull(REPO, second["number"])["draft"] is False
+    row = proposal(serve, tenant_id, second["number"])
+    assert (row["ci_state"], row["ci_failures"], row["ci_passes"]) == ("passed", 0, 1)
+
+    push(serve, fake_github, tenant_id, {"app/words.py": UNUSED_3})
+    [third] = [p for p in open_memfix_pulls(fake_github) if p["number"] not in (first["number"], second["number"])]
+    ci(serve, fake_github, tenant_id, third, "failure")
+    ci(serve, fake_github, tenant_id, third, "failure")  # red again on memfix's re-run: now it counts, once
+    assert len(fake_github.reruns(REPO)) == 2
+    [comment] = bot_comments(fake_github, third["number"])
+    assert "checks failed on this change" in comment and "failed again when memfix ran them a second time" in comment
+    assert proposal(serve, tenant_id, third["number"])["ci_failures"] == 1
+
+
+def test_a_failure_memfix_may_not_re_run_counts_at_once(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", CI)
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [first] = open_memfix_pulls(fake_github)
+    ci(serve, fake_github, tenant_id, first, "failure")
+    ci(serve, fake_github, tenant_id, first, "success")
+    push(serve, fake_github, tenant_id, {"app/io.py": UNUSED_2})
+    [second] = [p for p in open_memfix_pulls(fake_github) if p["number"] != first["number"]]
+    fake_github.set_status(REPO, second["head"]["sha"], "ci/jenkins", "failure")  # a status has no re-run
+    ci(serve, fake_github, tenant_id, second, "success")
+    assert fake_github.reruns(REPO) == []
+    [comment] = bot_comments(fake_github, second["number"])
+    assert "**ci/jenkins** (status): failure" in comment and "a second time" not in comment
+    assert proposal(serve, tenant_id, second["number"])["ci_failures"] == 1

@@ -429,3 +429,18 @@ def test_commit_checks_reads_check_runs_and_statuses(fake, gh):
     assert checks["ci/jenkins"].summary == "agent lost"
     [note] = gh.check_annotations("acme/checks", checks["tests"].id)
     assert note["message"] == "m"
+
+
+def test_rerun_check_runs_an_actions_job_again_asks_another_app_and_says_when_it_cannot(fake, gh):
+    sha = fake.add_repo("acme/reruns", {"a.py": "x = 1\n"})
+    fake.add_check_run("acme/reruns", sha, "tests", conclusion="failure")
+    fake.add_check_run("acme/reruns", sha, "circle", conclusion="failure", app="circleci-checks")
+    fake.set_status("acme/reruns", sha, "ci/jenkins", "failure")
+    checks = {c.name: c for c in gh.commit_checks("acme/reruns", sha)}
+    assert gh.rerun_check("acme/reruns", checks["tests"]) and gh.rerun_check("acme/reruns", checks["circle"])
+    assert fake.reruns("acme/reruns") == [checks["tests"].id, checks["circle"].id]
+    assert not gh.rerun_check("acme/reruns", checks["ci/jenkins"])  # a commit status has no re-run
+    fake.fail_next("POST", rf".*/actions/jobs/{checks['tests'].id}/rerun", 403,
+                   body={"message": "Resource not accessible by integration"})
+    assert not gh.rerun_check("acme/reruns", checks["tests"])  # the installation lacks `actions: write`
+    assert len(fake.reruns("acme/reruns")) == 2

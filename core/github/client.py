@@ -399,6 +399,21 @@ class InstallationClient:
         return ([CheckResult.from_check_run(r) for r in runs]
                 + [CheckResult.from_status(s) for s in combined.get("statuses") or []])
 
+    def rerun_check(self, repo: str, check: CheckResult) -> bool:
+        """Runs a failed check again on the same commit: a GitHub Actions job by its id (a job's id is its check
+        run's; needs `actions: write`), another App's check run by asking that App; a commit status has no re-run.
+        False when there is nothing to re-run or GitHub refuses."""
+        if check.kind != "check" or not check.id:
+            return False
+        how = f"actions/jobs/{check.id}/rerun" if check.app == "github-actions" else f"check-runs/{check.id}/rerequest"
+        try:
+            self._json("POST", f"{_split(repo)}/{how}")
+        except GitHubPermanentError as exc:
+            if exc.status in (403, 404, 422):  # no permission, gone, or not re-runnable: the failure stands
+                return False
+            raise
+        return True
+
     def check_annotations(self, repo: str, check_run_id: int) -> list[dict[str, Any]]:
         """A check run's annotations (file, line, level, message): the first page is enough to say what failed."""
         return self._json("GET", f"{_split(repo)}/check-runs/{int(check_run_id)}/annotations",

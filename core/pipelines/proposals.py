@@ -50,6 +50,8 @@ class Proposal:
     closed_by: str | None
     place: str | None  # the kind of place its file was (core/pipelines/places.py); None: from before kinds were kept
     exploratory: bool = False  # it tried a held rule again on purpose
+    ci_flakes: int = 0  # failures a re-run of the same commit overturned
+    ci_rerun: str | None = None  # the head_sha whose failed checks memfix ran again
 
 
 @dataclass(frozen=True)
@@ -174,8 +176,24 @@ class Proposals:
         with self.db.tenant(tenant_id) as conn:
             return conn.execute(
                 "UPDATE proposals SET ci_state = %s, ci_failures = greatest(ci_failures - 1, 0),"
-                " ci_passes = ci_passes + 1, updated_at = now() WHERE id = %s AND head_sha = %s AND ci_state = %s",
+                " ci_passes = ci_passes + 1, ci_flakes = ci_flakes + 1, updated_at = now()"
+                " WHERE id = %s AND head_sha = %s AND ci_state = %s",
                 (CiState.PASSED, proposal_id, sha, CiState.FAILED)).rowcount == 1
+
+    def flakes(self, tenant_id: int, repo: str, days: float = 90) -> int:
+        """How often, lately, this repository's checks failed on a memfix commit and passed when run again on it:
+        its CI's record of failing for reasons of its own."""
+        with self.db.tenant(tenant_id) as conn:
+            row = conn.execute("SELECT coalesce(sum(ci_flakes), 0) AS n FROM proposals WHERE repository = %s"
+                               " AND updated_at > now() - make_interval(secs => %s)", (repo, days * 86400)).fetchone()
+            return int(row["n"]) if row else 0
+
+    def claim_rerun(self, tenant_id: int, proposal_id: int, sha: str) -> bool:
+        """The one re-run memfix asks for on a commit; False when it already asked."""
+        with self.db.tenant(tenant_id) as conn:
+            return conn.execute(
+                "UPDATE proposals SET ci_rerun = %s WHERE id = %s AND head_sha = %s AND ci_state = %s"
+                " AND ci_rerun IS DISTINCT FROM %s", (sha, proposal_id, sha, CiState.WAITING, sha)).rowcount == 1
 
     def claim_refinement(self, tenant_id: int, proposal_id: int) -> bool:
         """The one refinement a CI failure gets."""

@@ -354,7 +354,23 @@ class PipelineService:
         judgement = judge(verdict, base, pr.base_sha)
         if not judgement.counted:
             return self._ci_noise(gh, job, proposal, pr, judgement, notes)
+        if again := self._run_again(gh, job, proposal, judgement):
+            return JobResult(again, notes)
         return self._ci_failed(gh, job, (proposal, pr), judgement, notes)
+
+    def _run_again(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, judgement: Judgement) -> str:
+        """In a repository whose checks have failed memfix's commits and then passed on the same commits (its
+        record), a failure is run again once, by memfix, before it counts: the verdict waits for that run."""
+        tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
+        if proposal.ci_rerun == sha or not (flakes := self.proposals.flakes(tenant, repo)) \
+                or not self.proposals.claim_rerun(tenant, proposal.id, sha):
+            return ""
+        again = [c for c in judgement.counted if gh.rerun_check(repo, c)]
+        if not again:
+            return ""
+        return (f"PR #{proposal.pr_number}: {CiVerdict(tuple(again)).names()} failed on `{sha[:7]}`; this "
+                f"repository's checks have passed on a re-run of a failed memfix commit {flakes} time(s) lately, so "
+                "memfix runs them again once before counting the failure.")
 
     def _rerun_passed(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, pr: PullRequest,
                       notes: list[str]) -> JobResult:
@@ -412,6 +428,9 @@ class PipelineService:
                 "", *report, ""]
         if judgement.compared:
             body += [f"Each passed on the base commit `{pr.base_sha[:7]}`.", ""]
+        if proposal.ci_rerun == sha:
+            body += ["They failed again when memfix ran them a second time (this repository's checks have failed "
+                     "and then passed on the same commit before, so one failure alone is not counted).", ""]
         if judgement.noise:
             body += ["Not counted (CI noise, not this change):", *judgement.noise_lines(), ""]
         body += [f"- {n}" for n in notes if n.startswith(("now holding back", "proposing"))]

@@ -97,6 +97,7 @@ class Repo:
     reviews: dict[int, list[dict]] = field(default_factory=dict)  # pull number → reviews
     statuses: list[dict] = field(default_factory=list)  # commit statuses, oldest first
     annotations: dict[int, list[dict]] = field(default_factory=dict)  # check run id → annotations
+    reruns: list[int] = field(default_factory=list)  # check run ids someone asked to run again
     drafts: bool = True  # False: the plan has no draft PRs (GitHub answers 422)
     next_number: int = 1  # issues and pull requests share one counter, like GitHub
 
@@ -380,6 +381,11 @@ class FakeGitHub(FakeServer):
         with self._lock:
             return copy.deepcopy(self._repo(repo).reviews.get(number, []))
 
+    def reruns(self, repo: str) -> list[int]:
+        """The check run ids someone (memfix) asked to run again, in order."""
+        with self._lock:
+            return list(self._repo(repo).reruns)
+
     def check_runs(self, repo: str) -> list[dict]:
         with self._lock:
             return copy.deepcopy(list(self._repo(repo).check_runs.values()))
@@ -572,6 +578,8 @@ class FakeGitHub(FakeServer):
             (["GET"], f"{repo}/commits/<ref>/check-runs", self._commit_check_runs),
             (["GET"], f"{repo}/commits/<ref>/status", self._combined_status),
             (["GET"], f"{repo}/check-runs/<int:run_id>/annotations", self._check_annotations),
+            (["POST"], f"{repo}/check-runs/<int:run_id>/rerequest", self._rerequest_check_run),
+            (["POST"], f"{repo}/actions/jobs/<int:run_id>/rerun", self._rerun_job),
             (["POST"], "/graphql", self._graphql),
             (["GET"], "/login/oauth/authorize", self._oauth_authorize),
             (["POST"], "/login/oauth/authorize", self._oauth_approve),
@@ -940,6 +948,25 @@ class FakeGitHub(FakeServer):
         state = "failure" if states & {"failure", "error"} else "pending" if not states or "pending" in states \
             else "success"
         return jsonify(state=state, sha=sha, total_count=len(latest), statuses=list(latest.values()))
+
+    def _rerequest_check_run(self, repo: Repo, run_id: int):
+        """GitHub asks the check run's App to run it again; GitHub Actions' own runs are re-run as jobs instead."""
+        run = repo.check_runs.get(run_id)
+        if run is None:
+            raise ApiError(404, "Not Found")
+        if run["app"]["slug"] == "github-actions":
+            raise ApiError(422, "Unprocessable Entity: re-run GitHub Actions jobs through the Actions API")
+        repo.reruns.append(run_id)
+        return Response(status=201)
+
+    def _rerun_job(self, repo: Repo, run_id: int):
+        run = repo.check_runs.get(run_id)
+        if run is None or run["app"]["slug"] != "github-actions":
+            raise ApiError(404, "Not Found")
+        if run["status"] != "completed":
+            raise ApiError(403, "This job is already running")
+        repo.reruns.append(run_id)
+        return Response(status=201)
 
     def _check_annotations(self, repo: Repo, run_id: int):
         if run_id not in repo.check_runs:
