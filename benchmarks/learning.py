@@ -79,6 +79,12 @@ class Reviewer:
     rerun: bool = False
     why: Callable[[Review], str | None] = lambda review: None
 
+    def red(self, review: Review, run: int) -> bool:
+        """Whether the CI's `run`-th run (from 0) of this PR's commit fails: the change broke it, or noise drawn from
+        the PR and the run alone, so both arms get the same luck on the same PR."""
+        luck = random.Random(f"{self.name}:{review.push}:{review.path}:{sorted(review.codes)}:{run}").random()
+        return self.breaks(review) or luck < self.noise
+
 
 def _in_tests(review: Review) -> bool:
     return "/test/" in f"/{review.path}" or review.path.rsplit("/", 1)[-1].startswith("test_")
@@ -119,6 +125,7 @@ class Arm:
     remembers: bool
     per_push: list[Tally] = field(default_factory=list)
     seen: set[int] = field(default_factory=set)
+    reruns: int = 0  # how many of memfix's re-runs of a check the CI has answered
     tenants: int = 0  # which reviewer's installations: each reviewer's runs start from nothing
 
     def tenant(self, push: int) -> int:
@@ -175,7 +182,7 @@ class Harness:
 
     # ---- one push, reviewed ----
 
-    def push(self, arm: Arm, number: int, files: dict[str, str], reviewer: Reviewer, rng: random.Random) -> Tally:
+    def push(self, arm: Arm, number: int, files: dict[str, str], reviewer: Reviewer) -> Tally:
         tenant, tally = arm.tenant(number), Tally()
         sha = self.gh.push(arm.repo, "main", files)
         self.gh.add_check_run(arm.repo, sha, "tests", conclusion="success")  # CI on main: green
@@ -184,19 +191,29 @@ class Harness:
         self.drain()
         fresh = [p for p in self.gh.pulls(arm.repo) if p["head"]["ref"].startswith("memfix/")
                  and p["state"] == "open" and p["number"] not in arm.seen]
-        reviews, red = {}, {}
+        reviews, red, runs = {}, {}, {}
         for pr in fresh:  # the repository's CI reports on each new PR's commit
             arm.seen.add(pr["number"])
             tally.opened += 1
             path = _PATH.search(pr["title"])
             review = Review(frozenset(_CODES.findall(pr["title"])), path.group(1) if path else "", number)
-            reviews[pr["number"]] = review
-            red[pr["number"]] = reviewer.breaks(review) or rng.random() < reviewer.noise
+            reviews[pr["number"]], runs[pr["number"]] = review, 0
+            red[pr["number"]] = reviewer.red(review, 0)
             self._ci(arm, tenant, pr, red[pr["number"]])
+        self.drain()
+        asked = self.gh.reruns(arm.repo)[arm.reruns:]  # memfix ran a red check again itself: the CI answers
+        arm.reruns += len(asked)
+        shas = {r["id"]: r["head_sha"] for r in self.gh.check_runs(arm.repo)}
+        for pr in fresh:
+            if pr["head"]["sha"] in {shas.get(rid) for rid in asked}:
+                runs[pr["number"]] += 1
+                red[pr["number"]] = reviewer.red(reviews[pr["number"]], runs[pr["number"]])
+                self._ci(arm, tenant, pr, red[pr["number"]])
         self.drain()
         for pr in fresh:  # a flaky CI's maintainer runs a red check again: it passes unless the change broke it
             if red[pr["number"]] and reviewer.rerun:
-                red[pr["number"]] = reviewer.breaks(reviews[pr["number"]]) or rng.random() < reviewer.noise
+                runs[pr["number"]] += 1
+                red[pr["number"]] = reviewer.red(reviews[pr["number"]], runs[pr["number"]])
                 self._ci(arm, tenant, pr, red[pr["number"]])
         self.drain()
         for pr in fresh:  # the reviewer decides
@@ -329,7 +346,6 @@ def run_reviewer(harness: Harness, seed: Path, batches: list[list[str]], reviewe
     """The same pushes to two fresh repositories, memory on and off, reviewed by one maintainer; prints its table."""
     arms = (Arm("memory-on", f"bench/{reviewer.name}-on", True, tenants=index),
             Arm("memory-off", f"bench/{reviewer.name}-off", False, tenants=index))
-    rng = random.Random(f"{reviewer.name}-ci")  # the same draws run to run, shared by both arms in turn
     for arm in arms:
         harness.gh.add_repo(arm.repo, {**CI_WORKFLOW, "LICENSE.txt": (seed / "LICENSE.txt").read_text()})
     print(f"[{reviewer.name}] {len(batches)} pushes of {per_push} NLTK 3.4.5 files; {reviewer.describe}")
@@ -339,7 +355,7 @@ def run_reviewer(harness: Harness, seed: Path, batches: list[list[str]], reviewe
         contents = {path: (seed / path).read_text(encoding="utf-8") for path in batch}
         row = [f"{number:>4}"]
         for arm in arms:
-            arm.per_push.append(harness.push(arm, number, contents, reviewer, rng))
+            arm.per_push.append(harness.push(arm, number, contents, reviewer))
             p, t = arm.per_push[-1], arm.total()
             rate = f"{t.merged / t.opened:.2f}" if t.opened else "  - "
             row.append(f"{p.opened:>18} {p.merged:>6} {p.closed:>6} {p.ci_failed:>6} {rate:>6}    ")

@@ -19,7 +19,8 @@ REPOSITORY_COLUMNS = (("jobs", "repository"), ("runs", "repository"), ("memory_e
                       ("workflow_insights", "repository"), ("action_points", "source_repository"),
                       ("action_points", "target_repository"), ("healing_envelopes", "repository"),
                       ("breakers", "repository"), ("proposals", "repository"), ("ring_reads", "repository"),
-                      ("curations", "repository"), ("rule_decisions", "repository"))
+                      ("curations", "repository"), ("rule_decisions", "repository"),
+                      ("held_back", "repository"))
 
 
 class Tenants:

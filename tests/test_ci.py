@@ -122,9 +122,11 @@ def test_red_ci_comments_once_records_and_holds_the_rule_back_on_the_next_push(s
     assert serve.drain()
     assert any("propose F401 fixes in this repository again" in b for b in bot_comments(fake_github, pr["number"]))
     assert services.policy.for_run(tenant_id, REPO, "autofix").holds == []
-    push(serve, fake_github, tenant_id, {"app/third.py": UNUSED_3})
+    push(serve, fake_github, tenant_id, {"app/third.py": UNUSED_3})  # app/more.py, held back before, comes too
     mirror = [r for r in fake_github.check_runs(REPO) if r["name"] == "memfix autofix"][-1]
-    assert len(open_memfix_pulls(fake_github)) == 2, mirror["output"]
+    assert sorted(p["title"] for p in open_memfix_pulls(fake_github)) == [
+        "memfix: fix F401 in app/more.py", "memfix: fix F401 in app/third.py", "memfix: fix F401 in app/util.py"], \
+        mirror["output"]
 
 
 def test_a_repository_without_ci_gets_its_pr_ready_at_once_and_told_so(serve, fake_github, tenant_id):
@@ -312,7 +314,8 @@ def test_a_repository_whose_ci_lied_before_gets_a_failure_run_again_once_before_
     ci(serve, fake_github, tenant_id, second, "success")  # the re-run passes: ready, no failure on record
     assert fake_github.pull(REPO, second["number"])["draft"] is False
     row = proposal(serve, tenant_id, second["number"])
-    assert (row["ci_state"], row["ci_failures"], row["ci_passes"]) == ("passed", 0, 1)
+    assert (row["ci_state"], row["ci_failures"], row["ci_passes"], row["ci_flakes"]) == ("passed", 0, 1, 1)
+    assert serve.services.proposals.flakes(tenant_id, REPO) == 2
 
     push(serve, fake_github, tenant_id, {"app/words.py": UNUSED_3})
     [third] = [p for p in open_memfix_pulls(fake_github) if p["number"] not in (first["number"], second["number"])]

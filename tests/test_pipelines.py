@@ -333,6 +333,34 @@ def test_a_held_rule_is_tried_again_in_one_exploratory_pr_a_week_later(serve, fa
     assert len(memfix_pulls(fake_github)) == 2
 
 
+def test_the_files_a_hold_held_back_come_back_into_the_next_run_when_it_lifts(serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
+    [pr] = memfix_pulls(fake_github)
+    close_unmerged(serve, fake_github, tenant_id, pr)  # F401 held back
+    push(serve, fake_github, tenant_id, {"app/a.py": "import os\n", "app/b.py": "import sys\n"})
+    assert [p["number"] for p in memfix_pulls(fake_github)] == [pr["number"]]  # held: the two files remembered
+    policy = serve.services.policy
+    assert policy.lifted(tenant_id, REPO, "autofix") == []
+
+    cid = fake_github.add_comment(REPO, pr["number"], "/remember decision enable F401 in app/a.py", user="alice")["id"]
+    serve("issue_comment", P.issue_comment("/remember decision enable F401 in app/a.py", installation=tenant_id,
+                                           repo=REPO, number=pr["number"], comment_id=cid))
+    assert serve.drain()
+    [back] = policy.lifted(tenant_id, REPO, "autofix")  # lifted in app/a.py only: app/b.py stays held
+    assert (back.rule, back.path, back.place) == ("F401", "app/a.py", "library")
+
+    push(serve, fake_github, tenant_id, {"docs/conf.py": "project = 'api'\n"})  # a push that changes no such file
+    [came] = [p for p in memfix_pulls(fake_github) if p["number"] != pr["number"]]
+    assert "app/a.py" in came["title"] and "F401" in came["title"]
+    with serve.services.db.tenant(tenant_id) as conn:
+        said = conn.execute("SELECT result FROM jobs WHERE job_key = %s",
+                            (runs(serve, tenant_id)[-1]["job_key"],)).fetchone()["result"]
+    assert "1 PR(s)" in said and "; 1 file(s) where F401 had been held back are in this run again" in said
+    assert policy.lifted(tenant_id, REPO, "autofix") == []  # brought back once
+    push(serve, fake_github, tenant_id, {"docs/conf.py": "project = 'api2'\n"})
+    assert len(memfix_pulls(fake_github)) == 2
+
+
 def test_a_reason_given_when_closing_is_offered_back_as_a_decision_and_becomes_one_when_sent(
         serve, fake_github, tenant_id):
     push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})

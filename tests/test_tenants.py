@@ -82,7 +82,7 @@ def test_migrations_apply_once_even_when_four_processes_race(pg_url):
 
 
 TENANT_TABLES = ["installations", "repositories", "jobs", "runs", "memory_entries", "workflow_insights", "breakers",
-                 "proposals", "action_points", "healing_envelopes", "rule_decisions"]
+                 "proposals", "action_points", "healing_envelopes", "rule_decisions", "held_back"]
 
 
 @pytest.fixture(scope="module")
@@ -120,10 +120,12 @@ def test_every_tenant_table_is_isolated_for_the_application_login(db, app_login,
                      " run_id) VALUES (%s, 'victim/app', 'autofix', 'f1', 'a.py', 'memfix/x', 'main', %s)",
                      (victim, run_id))
     from core.pipelines.breaker import Breakers, Trial
-    from core.pipelines.policy import Policy
+    from core.pipelines.policy import HeldBack, Policy
 
     Breakers(db).record(victim, "victim/app", "autofix", Trial.SYNTAX)
-    Policy(db, Insights(db, NoEmbedder())).hold(victim, "victim/app", ["S311"], "mallory", None)
+    policy = Policy(db, Insights(db, NoEmbedder()))
+    policy.hold(victim, "victim/app", ["S311"], "mallory", None)
+    policy.keep_held(victim, "victim/app", "autofix", [HeldBack("S311", "app/keys.py", "library")])
 
     with app_login.tenant(tenant_id) as conn:
         assert conn.execute("SELECT current_user AS u").fetchone()["u"] == "memfix_login"

@@ -102,6 +102,18 @@ SELECT %(t)s, %(i)s, %(r)s, name, 1.0 FROM (
   SELECT full_name AS name FROM repositories UNION SELECT repository FROM proposals) AS others
 WHERE name <> %(r)s ON CONFLICT (source_insight_id, target_repository) DO NOTHING
 """
+_KEEP_HELD = """
+INSERT INTO held_back (tenant_id, repository, pipeline, rule, path, place)
+SELECT %(t)s, %(r)s, %(p)s, h.rule, h.path, h.place
+FROM unnest(%(rules)s::text[], %(paths)s::text[], %(places)s::text[]) AS h (rule, path, place)
+ON CONFLICT (tenant_id, repository, pipeline, rule, path) DO UPDATE SET place = EXCLUDED.place, held_at = now()
+"""
+_HELD_BACK = "SELECT rule, path, place, held_at FROM held_back WHERE repository = %(r)s AND pipeline = %(p)s"
+# Only rows not held again since they were read: a run that holds the rule there again keeps its row.
+_BROUGHT_BACK = """
+DELETE FROM held_back AS h USING unnest(%(rules)s::text[], %(paths)s::text[], %(at)s::timestamptz[]) AS b (rule, path, at)
+WHERE h.repository = %(r)s AND h.pipeline = %(p)s AND h.rule = b.rule AND h.path = b.path AND h.held_at = b.at
+"""
 _SUGGESTED = """
 SELECT a.id, d.rule, d.scope FROM action_points AS a
 JOIN rule_decisions AS d ON d.tenant_id = a.tenant_id AND d.insight_id = a.source_insight_id
@@ -215,6 +227,16 @@ class Hold:
                 " proposes it again")
 
 
+@dataclass(frozen=True)
+class HeldBack:
+    """A held rule's findings a run left in one file, a file of this kind of place."""
+
+    rule: str
+    path: str
+    place: str
+    held_at: datetime | None = None
+
+
 @dataclass
 class RepoPolicy:
     """What the policy says for one run: records, holds in force, holds a configuration overrides, suggestions, and
@@ -228,11 +250,13 @@ class RepoPolicy:
     contexts: dict[str, dict[str, Record]] = field(default_factory=dict)  # Evidence.contexts
     exploring: Hold | None = None  # a learned hold this run tries again on purpose (not in `holds`)
 
-    def records_in(self, kind: str) -> dict[str, Record]:
-        """Each rule's record in one kind of place (what a fix in a file of that kind is judged by); a rule tried
-        again on purpose is judged without it, or its record would keep the try from being proposed."""
+    def records_for(self, path: str, kind: str) -> dict[str, Record]:
+        """Each rule's record in the kind of place `path` is (what a fix there is judged by). A rule tried again on
+        purpose, or one a person enabled where `path` is, is judged without it: else the record that held it would
+        keep the try, or the person's word, from being proposed."""
         scope, tried = kind_scope(kind), self.exploring.code if self.exploring else None
-        return {code: here[scope] for code, here in self.contexts.items() if scope in here and code != tried}
+        return {code: here[scope] for code, here in self.contexts.items() if scope in here and code != tried
+                and not any(e.rule == code and e.scope and covers(e.scope, path, kind) for e in self.enables)}
 
     def _excepted(self, hold: Hold, path: str | None = None, kind: str = "") -> bool:
         """A later enable of the rule applies to `path` (None: to some file)."""
@@ -323,6 +347,31 @@ class Policy:
                           [h for h in holds if h.code in always],
                           self._suggestions(tenant_id, repo, {h.code for h in holds}), enabled, evidence.contexts,
                           exploring)
+
+    def keep_held(self, tenant_id: int, repo: str, pipeline: str, held: list[HeldBack]) -> None:
+        """Remembers the files a run left held rules' findings in, to bring them back when the hold lifts."""
+        held = list({(h.rule, h.path): h for h in held}.values())  # one row a rule and file, however many findings
+        if held:
+            with self.db.tenant(tenant_id) as conn:
+                conn.execute(_KEEP_HELD, {"t": tenant_id, "r": repo, "p": pipeline, "rules": [h.rule for h in held],
+                                          "paths": [h.path for h in held], "places": [h.place for h in held]})
+
+    def lifted(self, tenant_id: int, repo: str, pipeline: str) -> list[HeldBack]:
+        """What holds held back that they no longer hold: a person enabled the rule there, the team merged its
+        exploratory PR, or the hold was forgotten."""
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(_HELD_BACK, {"r": repo, "p": pipeline}).fetchall()
+        if not rows:
+            return []
+        now = RepoPolicy(holds=self.holds(tenant_id, repo, pipeline), enables=self._enabled(tenant_id, repo))
+        return [h for r in rows if (h := HeldBack(**r)).rule not in now.held_for(h.path, h.place)]
+
+    def brought_back(self, tenant_id: int, repo: str, pipeline: str, back: list[HeldBack]) -> None:
+        """The lifted files went into a run: forgotten here (a run that held them again has kept them anew)."""
+        if back:
+            with self.db.tenant(tenant_id) as conn:
+                conn.execute(_BROUGHT_BACK, {"r": repo, "p": pipeline, "rules": [h.rule for h in back],
+                                             "paths": [h.path for h in back], "at": [h.held_at for h in back]})
 
     def learn(self, tenant_id: int, repo: str, pipeline: str, source_ref: str | None = None) -> list[str]:
         """After an outcome: hold what the evidence says to hold, where it says so; lift learned holds it no longer

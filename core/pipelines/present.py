@@ -87,8 +87,9 @@ def ci_line(ci: CiState) -> str:
 def summary(report: RunReport) -> str:
     fixed = len(report.promoted)
     held = f"; held back by what memfix learned here: {', '.join(report.held)}" if report.held else ""
+    back = f"; {report.back}" if report.back else ""
     return (f"{len(report.findings)} findings in {report.files_scanned} files; {fixed} verified "
-            f"patch{'es' if fixed != 1 else ''}; {len(report.prs)} PR(s){held}")
+            f"patch{'es' if fixed != 1 else ''}; {len(report.prs)} PR(s){held}{back}")
 
 
 def report_json(report: RunReport) -> dict[str, Any]:

@@ -150,9 +150,10 @@ class Proposals:
         counter = "ci_passes" if verdict == CiState.PASSED else "ci_failures"
         with self.db.tenant(tenant_id) as conn:
             return conn.execute(
-                f"UPDATE proposals SET ci_state = %s, ci_detail = %s, {counter} = {counter} + 1, updated_at = now()"
+                f"UPDATE proposals SET ci_state = %s, ci_detail = %s, {counter} = {counter} + 1, updated_at = now(),"
+                " ci_flakes = ci_flakes + (%s AND ci_rerun IS NOT DISTINCT FROM head_sha)::int"  # memfix's re-run passed
                 " WHERE id = %s AND head_sha = %s AND ci_state = %s",
-                (verdict, detail, proposal_id, sha, CiState.WAITING),
+                (verdict, detail, verdict == CiState.PASSED, proposal_id, sha, CiState.WAITING),
             ).rowcount == 1
 
     def reported(self, tenant_id: int, proposal_id: int, sha: str) -> bool:

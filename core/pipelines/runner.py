@@ -23,7 +23,7 @@ from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.detect import Linter
 from core.pipelines.languages import Language, Project
 from core.pipelines.places import Places, kind_scope, words
-from core.pipelines.policy import RepoPolicy
+from core.pipelines.policy import HeldBack, RepoPolicy
 from core.pipelines.present import pr_body, pr_title, summary
 from core.pipelines.project import Selection, within
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
@@ -102,6 +102,7 @@ class RunReport:
     rules: Selection | None = None  # the rules proposed, and which configuration chose them
     injected: bool = False  # a model was given the learnings
     held: tuple[str, ...] = ()  # rules the learned policy held back, and where when not everywhere (`F401 in tests`)
+    back: str = ""  # files in the run again because the holds that held them back lifted, in words
     records: dict[str, Record] = field(default_factory=dict)  # each rule's record in this repository
     contexts: dict[str, dict[str, Record]] = field(default_factory=dict)  # and in each kind of place and folder
     seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step: scan, fix and verify, learn
@@ -320,6 +321,10 @@ class PipelineRunner:
                 first = next((f.path for f in report.findings if f.code == tried), None)
                 report.findings = [f for f in report.findings if f.code != tried or f.path == first]
                 report.exploring = tried if first else None
+            if request.base_branch:  # what the holds left, to bring back into a run when they lift
+                kept = {id(f) for f in report.findings}
+                self.learner.policy.keep_held(request.tenant_id, request.repo, request.pipeline, [
+                    HeldBack(f.code, f.path, ctx.places.of(f.path)) for f in scanned if id(f) not in kept])
             steps.done("scan")
             found = {f.code for f in report.findings}
             report.notes += [s for s in ctx.plan.suggestions if any(f" {c} " in s for c in found)]
@@ -368,7 +373,7 @@ class PipelineRunner:
 
     def _score(self, ctx: RunContext, verification: Verification, patch: Patch) -> tuple[float, str]:
         kind = ctx.places.of(patch.path)  # a fix is judged by its rules' record in this kind of place
-        result = score(verification, confidence(verification, patch.confidence), patch, ctx.plan.records_in(kind),
+        result = score(verification, confidence(verification, patch.confidence), patch, ctx.plan.records_for(patch.path, kind),
                        words(kind_scope(kind)))
         return result.value, result.why
 

@@ -118,7 +118,11 @@ class PipelineService:
     # ---- triggers ----
 
     def on_push(self, job: PushJob) -> list[RunReport]:
-        paths = _checked([p for p in (*job.added, *job.modified) if is_source(p)])
+        """AutoFix on the files the push changed, and on the files whose held rules' holds have lifted since."""
+        changed = _checked([p for p in (*job.added, *job.modified) if is_source(p)])
+        policy = self.runner.learner.policy
+        back = policy.lifted(job.tenant_id, job.repo, "autofix")
+        paths = list(dict.fromkeys([*changed, *_checked(sorted({h.path for h in back}))]))
         gh = self.github(job.tenant_id)
         self.sweep(gh, job.tenant_id, job.repo)
         if not paths:
@@ -126,8 +130,15 @@ class PipelineService:
         settings = self.repo_settings(gh, job.repo, job.default_branch, job.after)
         if not settings.config.enabled("autofix"):
             return []  # a push gets no reply: switched off is said by the configuration, not each push
-        return self._runs(RunRequest(job.tenant_id, job.repo, "autofix", "push", job.key),
-                          Target(job.after, job.default_branch), paths, settings, gh=gh)
+        reports = self._runs(RunRequest(job.tenant_id, job.repo, "autofix", "push", job.key),
+                             Target(job.after, job.default_branch), paths, settings, gh=gh)
+        if back:
+            said = (f"{len({h.path for h in back})} file(s) where {', '.join(sorted({h.rule for h in back}))} had "
+                    "been held back are in this run again: the hold has lifted")
+            for report in reports:
+                report.back = said
+            policy.brought_back(job.tenant_id, job.repo, "autofix", back)
+        return reports
 
     def on_command(self, job: CommandJob) -> JobResult:
         path, guidance = job.path_and_guidance
