@@ -111,7 +111,8 @@ ON CONFLICT (tenant_id, repository, pipeline, rule, path) DO UPDATE SET place = 
 _HELD_BACK = "SELECT rule, path, place, held_at FROM held_back WHERE repository = %(r)s AND pipeline = %(p)s"
 # Only rows not held again since they were read: a run that holds the rule there again keeps its row.
 _BROUGHT_BACK = """
-DELETE FROM held_back AS h USING unnest(%(rules)s::text[], %(paths)s::text[], %(at)s::timestamptz[]) AS b (rule, path, at)
+DELETE FROM held_back AS h
+USING unnest(%(rules)s::text[], %(paths)s::text[], %(at)s::timestamptz[]) AS b (rule, path, at)
 WHERE h.repository = %(r)s AND h.pipeline = %(p)s AND h.rule = b.rule AND h.path = b.path AND h.held_at = b.at
 """
 _SUGGESTED = """

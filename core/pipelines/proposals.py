@@ -146,12 +146,13 @@ class Proposals:
             return {r["repository"] for r in conn.execute("SELECT DISTINCT repository FROM proposals").fetchall()}
 
     def settle(self, tenant_id: int, proposal_id: int, sha: str, verdict: CiState, detail: str = "") -> bool:
-        """waiting → passed | failed, once per commit: a redelivered or repeated event finds nothing to change."""
+        """waiting → passed | failed, once per commit: a redelivered or repeated event finds nothing to change. A pass
+        on the re-run memfix asked for counts as the CI having lied once."""
         counter = "ci_passes" if verdict == CiState.PASSED else "ci_failures"
         with self.db.tenant(tenant_id) as conn:
             return conn.execute(
                 f"UPDATE proposals SET ci_state = %s, ci_detail = %s, {counter} = {counter} + 1, updated_at = now(),"
-                " ci_flakes = ci_flakes + (%s AND ci_rerun IS NOT DISTINCT FROM head_sha)::int"  # memfix's re-run passed
+                " ci_flakes = ci_flakes + (%s AND ci_rerun IS NOT DISTINCT FROM head_sha)::int"
                 " WHERE id = %s AND head_sha = %s AND ci_state = %s",
                 (verdict, detail, verdict == CiState.PASSED, proposal_id, sha, CiState.WAITING),
             ).rowcount == 1

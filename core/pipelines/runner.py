@@ -373,8 +373,8 @@ class PipelineRunner:
 
     def _score(self, ctx: RunContext, verification: Verification, patch: Patch) -> tuple[float, str]:
         kind = ctx.places.of(patch.path)  # a fix is judged by its rules' record in this kind of place
-        result = score(verification, confidence(verification, patch.confidence), patch, ctx.plan.records_for(patch.path, kind),
-                       words(kind_scope(kind)))
+        result = score(verification, confidence(verification, patch.confidence), patch,
+                       ctx.plan.records_for(patch.path, kind), words(kind_scope(kind)))
         return result.value, result.why
 
     @staticmethod
