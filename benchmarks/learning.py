@@ -43,7 +43,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 ARCHIVE = Path(__file__).resolve().parent / "learning_repo.tar.xz"
@@ -78,12 +78,14 @@ class Reviewer:
     noise: float = 0.0
     rerun: bool = False
     why: Callable[[Review], str | None] = lambda review: None
+    trials: int = 1  # a CI's luck decides: the pushes are played again with other luck, and the totals summed
+    luck: int = 0
 
     def red(self, review: Review, run: int) -> bool:
         """Whether the CI's `run`-th run (from 0) of this PR's commit fails: the change broke it, or noise drawn from
-        the PR and the run alone, so both arms get the same luck on the same PR."""
-        luck = random.Random(f"{self.name}:{review.push}:{review.path}:{sorted(review.codes)}:{run}").random()
-        return self.breaks(review) or luck < self.noise
+        the PR, the run and the trial alone, so both arms get the same luck on the same PR."""
+        luck = random.Random(f"{self.name}:{self.luck}:{review.push}:{review.path}:{sorted(review.codes)}:{run}")
+        return self.breaks(review) or luck.random() < self.noise
 
 
 def _in_tests(review: Review) -> bool:
@@ -96,7 +98,7 @@ REVIEWERS = (
     Reviewer("place", "closes F401 fixes in tests (test imports are fixtures), merges them in library code",
              lambda r: not ("F401" in r.codes and _in_tests(r))),
     Reviewer("flaky-ci", "merges every green PR; the CI fails 20 % of runs at random and the maintainer re-runs a "
-             "red check once", lambda r: True, noise=0.2, rerun=True),
+             "red check once", lambda r: True, noise=0.2, rerun=True, trials=5),
     Reviewer("flip", "closes F401 fixes for 10 pushes, then (a new maintainer) merges them",
              lambda r: "F401" not in r.codes or r.push > 10),
     Reviewer("words", "closes F401 fixes in tests and says why in the closing comment, then sends the decision memfix "
@@ -117,6 +119,10 @@ class Tally:
     def bad(self) -> int:
         return self.closed + self.ci_failed
 
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(self.opened + other.opened, self.merged + other.merged, self.closed + other.closed,
+                     self.ci_failed + other.ci_failed)
+
 
 @dataclass
 class Arm:
@@ -132,11 +138,7 @@ class Arm:
         return TENANT_ON + self.tenants if self.remembers else TENANT_OFF + 1000 * self.tenants + push
 
     def total(self, upto: int | None = None) -> Tally:
-        t = Tally()
-        for p in self.per_push[:upto]:
-            t.opened, t.merged, t.closed, t.ci_failed = (t.opened + p.opened, t.merged + p.merged,
-                                                         t.closed + p.closed, t.ci_failed + p.ci_failed)
-        return t
+        return sum(self.per_push[:upto], Tally())
 
 
 class Harness:
@@ -343,12 +345,25 @@ def main() -> None:
 
 def run_reviewer(harness: Harness, seed: Path, batches: list[list[str]], reviewer: Reviewer, index: int,
                  per_push: int) -> tuple[Arm, Arm]:
+    """The reviewer's trials (one unless a CI's luck decides), each arm's pushes summed over them."""
+    played = [play(harness, seed, batches, replace(reviewer, luck=t), index + 100 * t, per_push)
+              for t in range(reviewer.trials)]
+    on, off = (Arm(arms[0].name, arms[0].repo, arms[0].remembers,
+                   [sum(push, Tally()) for push in zip(*(a.per_push for a in arms), strict=True)])
+               for arms in zip(*played, strict=True))
+    return on, off
+
+
+def play(harness: Harness, seed: Path, batches: list[list[str]], reviewer: Reviewer, tenants: int,
+         per_push: int) -> tuple[Arm, Arm]:
     """The same pushes to two fresh repositories, memory on and off, reviewed by one maintainer; prints its table."""
-    arms = (Arm("memory-on", f"bench/{reviewer.name}-on", True, tenants=index),
-            Arm("memory-off", f"bench/{reviewer.name}-off", False, tenants=index))
+    trial = f"-{reviewer.luck}" if reviewer.trials > 1 else ""
+    arms = (Arm("memory-on", f"bench/{reviewer.name}{trial}-on", True, tenants=tenants),
+            Arm("memory-off", f"bench/{reviewer.name}{trial}-off", False, tenants=tenants))
     for arm in arms:
         harness.gh.add_repo(arm.repo, {**CI_WORKFLOW, "LICENSE.txt": (seed / "LICENSE.txt").read_text()})
-    print(f"[{reviewer.name}] {len(batches)} pushes of {per_push} NLTK 3.4.5 files; {reviewer.describe}")
+    luck = f" (the CI's luck {reviewer.luck + 1} of {reviewer.trials})" if trial else ""
+    print(f"[{reviewer.name}] {len(batches)} pushes of {per_push} NLTK 3.4.5 files; {reviewer.describe}{luck}")
     print(f"{'push':>4}  {'memory-on: opened merged closed ci-red accept':<46}"
           f"{'memory-off: opened merged closed ci-red accept'}")
     for number, batch in enumerate(batches, 1):

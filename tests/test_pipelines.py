@@ -361,6 +361,23 @@ def test_the_files_a_hold_held_back_come_back_into_the_next_run_when_it_lifts(se
     assert len(memfix_pulls(fake_github)) == 2
 
 
+def test_held_back_files_over_the_runs_pr_cap_wait_for_the_next_run(serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
+    [pr] = memfix_pulls(fake_github)
+    close_unmerged(serve, fake_github, tenant_id, pr)
+    push(serve, fake_github, tenant_id, {f"app/m{i}.py": f"import os\n\nX = {i}\n" for i in range(5)})
+    cid = fake_github.add_comment(REPO, pr["number"], "/remember decision enable F401", user="alice")["id"]
+    serve("issue_comment", P.issue_comment("/remember decision enable F401", installation=tenant_id, repo=REPO,
+                                           number=pr["number"], comment_id=cid))
+    assert serve.drain()
+    push(serve, fake_github, tenant_id, {"docs/conf.py": "project = 'api'\n"})
+    assert len(memfix_pulls(fake_github)) == 1 + 3  # at most 3 PRs a run
+    assert len(serve.services.policy.lifted(tenant_id, REPO, "autofix")) == 2  # the rest still remembered
+    push(serve, fake_github, tenant_id, {"docs/conf.py": "project = 'api2'\n"})
+    assert len(memfix_pulls(fake_github)) == 1 + 5
+    assert serve.services.policy.lifted(tenant_id, REPO, "autofix") == []
+
+
 def test_a_reason_given_when_closing_is_offered_back_as_a_decision_and_becomes_one_when_sent(
         serve, fake_github, tenant_id):
     push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})

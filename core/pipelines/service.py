@@ -137,7 +137,8 @@ class PipelineService:
                     "been held back are in this run again: the hold has lifted")
             for report in reports:
                 report.back = said
-            policy.brought_back(job.tenant_id, job.repo, "autofix", back)
+            waiting = {o.path for r in reports for o in r.promoted if o.published is None}  # over the PR cap
+            policy.brought_back(job.tenant_id, job.repo, "autofix", [h for h in back if h.path not in waiting])
         return reports
 
     def on_command(self, job: CommandJob) -> JobResult:
