@@ -13,6 +13,7 @@ from core.models import (
     InstallationJob,
     IssueJob,
     Job,
+    LineCommentJob,
     PullRequestClosedJob,
     PushJob,
     RepositoryJob,
@@ -164,6 +165,37 @@ def _review(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
             head_ref=(pr.get("head") or {}).get("ref") or "",
         ),
         "approved review",
+    )
+
+
+def _line_comment(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
+    if p.get("action") != "created":
+        return Routed(None, "review comment not newly created")
+    comment = p.get("comment") or {}
+    if (comment.get("user") or {}).get("login") == bot or (comment.get("user") or {}).get("type") == "Bot":
+        return Routed(None, "comment by a bot")
+    pr = p.get("pull_request") or {}
+    head = (pr.get("head") or {}).get("ref")
+    if not _memfix_branch(head):
+        return Routed(None, "review comment is not on a memfix PR")
+    if not (comment.get("body") or "").strip():
+        return Routed(None, "review comment has no text")
+    on_line = comment.get("subject_type") != "file"  # a comment on a whole file has no line
+    return Routed(
+        LineCommentJob(
+            tenant_id=tenant,
+            delivery_id=delivery,
+            repo=_repo(p),
+            pr_number=int(pr.get("number") or 0),
+            comment_id=int(comment.get("id") or 0),
+            thread_id=int(comment.get("in_reply_to_id") or comment.get("id") or 0),
+            author=(comment.get("user") or {}).get("login") or "",
+            body=comment["body"],
+            path=comment.get("path") or "",
+            hunk=(comment.get("diff_hunk") or "")[-2000:] if on_line else "",
+            head_ref=head,
+        ),
+        "comment on a line of a memfix PR",
     )
 
 
@@ -320,6 +352,7 @@ _ROUTES = {
     "push": _push,
     "issue_comment": _issue_comment,
     "pull_request_review": _review,
+    "pull_request_review_comment": _line_comment,
     "pull_request": _pull_request,
     "issues": _issues,
     "installation": _installation,

@@ -228,8 +228,8 @@ class JobRunner:
 def _thread(job: Job) -> tuple[str, int] | None:
     """Where a reply goes (repository, issue or PR): jobs a person is waiting on get one; pushes and lifecycle
     events only report failures."""
-    if job.number is None or job.repo is None or job.kind == "pr_closed":
-        return None
+    if job.number is None or job.repo is None or job.kind in ("pr_closed", "line_comment"):
+        return None  # nobody asked: what they say back, if anything, is their handler's own comment
     return job.repo, job.number
 
 
@@ -237,5 +237,5 @@ def _what(job: Job) -> str:
     if isinstance(job, CommandJob):
         return f"`/{job.command}`"
     return {"push": "Push processing", "review": "Saving the review", "issue": "AutoFix for this issue",
-            "pr_closed": "Recording the PR outcome",
+            "pr_closed": "Recording the PR outcome", "line_comment": "Reading the comment on a line",
             "checks": "Reading the repository's checks", "installation": "Installation update"}.get(job.kind, job.kind)

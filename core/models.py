@@ -174,6 +174,31 @@ class PullRequestClosedJob(Job):
 
 
 @dataclass(frozen=True)
+class LineCommentJob(Job):
+    """A person's comment on a line of a memfix PR's diff: words that may be offered back as a decision, in its
+    thread."""
+
+    kind: ClassVar[str] = "line_comment"
+    repo: str
+    pr_number: int = 0
+    comment_id: int = 0
+    thread_id: int = 0  # the thread's first comment, where a reply goes (GitHub takes no reply to a reply)
+    author: str = ""
+    body: str = ""
+    path: str = ""  # the file the comment is on
+    hunk: str = ""  # the diff down to the line commented on (GitHub's `diff_hunk`, its end); "" on a whole file
+    head_ref: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"line_comment:{self.repo}:{self.comment_id}"
+
+    @property
+    def number(self) -> int | None:
+        return self.pr_number
+
+
+@dataclass(frozen=True)
 class ChecksJob(Job):
     """The repository's CI reported on a commit of a memfix branch: the behavioural verdict on memfix's change.
     The worker reads every check on the commit; the event only says when to look."""

@@ -1,7 +1,8 @@
 """Who may make memfix act: GitHub's own word on a person's permission, never `author_association` alone.
 
-A command, an approving review that becomes memory, or a `memfix` label starts work (and model spend) only
-when GitHub's collaborator-permission endpoint says the person has write, maintain or admin on that repository.
+A command, an approving review that becomes memory, a comment on a line of memfix's PR that may be offered back
+as a decision, or a `memfix` label starts work (and model spend) only when GitHub's collaborator-permission
+endpoint says the person has write, maintain or admin on that repository.
 Answers are cached for a few minutes per installation, person and repository.
 """
 
@@ -12,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from core.models import CommandJob, IssueJob, Job, ReviewJob
+from core.models import CommandJob, IssueJob, Job, LineCommentJob, ReviewJob
 
 WRITE_ROLES = frozenset({"admin", "maintain", "write"})
 CACHE_SECONDS = 300.0
@@ -47,12 +48,12 @@ class Permissions:
 
     def refusal(self, job: Job) -> str | None:
         """None when the person behind the job may make memfix act; else the polite answer (may be empty:
-        an approving review from a reader is simply not memory, and nobody asked memfix anything)."""
+        an approving review or a line comment from a reader is simply not memory, and nobody asked memfix anything)."""
         if isinstance(job, CommandJob):
             who, what = job.author, f"`/{job.command}`"
         elif isinstance(job, IssueJob):
             who, what = job.author, "the `memfix` label"
-        elif isinstance(job, ReviewJob):
+        elif isinstance(job, ReviewJob | LineCommentJob):
             who, what = job.author, ""
         else:
             return None

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from core.memory.entries import Entries
     from core.memory.insights import Insights
     from core.memory.letters import LetterSync
+    from core.memory.offers import DecisionOffers
     from core.memory.review import ReviewSteps
     from core.memory.ring import HealingLog
     from core.permissions import Permissions
@@ -278,26 +279,16 @@ class Services:
         result = self.pipeline_runner.learner.on_pr_closed(job)
         if not job.merged:
             try:
-                self._offer_decisions(job)
+                self.decision_offers.after_closing(job)
             except Exception:  # noqa: BLE001 — an offer is a courtesy: the outcome is learned already
                 log.warning("job %s: could not offer the closing comment's decision", job.key, exc_info=True)
         return result
 
-    def _offer_decisions(self, job: PullRequestClosedJob) -> None:
-        """A person with write access who said why when closing memfix's PR, naming a rule or a path, is offered that
-        decision back as a one-line command in one reply (nothing is decided until they send it)."""
-        from core.memory.review import decision_offers
+    @cached_property
+    def decision_offers(self) -> DecisionOffers:
+        from core.memory.offers import DecisionOffers
 
-        proposal = self.proposals.by_branch(job.tenant_id, job.repo, job.head_ref)
-        if proposal is None or proposal.pr_number != job.pr_number:
-            return
-        gh = self.github(job.tenant_id)
-        said = [c.get("body") or "" for c in gh.list_issue_comments(job.repo, job.pr_number)
-                if (c.get("user") or {}).get("type") != "Bot"
-                and self.permissions.can_write(job.tenant_id, job.repo, (c.get("user") or {}).get("login") or "")]
-        if offers := decision_offers(said, proposal.finding_codes, proposal.path):
-            gh.comment(job.repo, job.pr_number, "\n".join(["You said why when closing this; memfix can remember "
-                                                           "it as a decision:", *(f"- {o}" for o in offers)]))
+        return DecisionOffers(self.proposals, self.github, self.permissions.can_write, self.llm)
 
     @cached_property
     def runner(self) -> JobRunner:
@@ -310,6 +301,7 @@ class Services:
                 "push": self.on_push,
                 "review": self.review_steps.review,
                 "pr_closed": self.on_pr_closed,
+                "line_comment": self.decision_offers.on_line_comment,
                 "issue": self.pipelines.on_issue,
                 "checks": self.pipelines.on_checks,
                 "repository": self.tenants.on_repository,

@@ -3,7 +3,15 @@
 import pytest
 
 from core.events import parse_command, route
-from core.models import CommandJob, InstallationJob, Job, PullRequestClosedJob, PushJob, ReviewJob
+from core.models import (
+    CommandJob,
+    InstallationJob,
+    Job,
+    LineCommentJob,
+    PullRequestClosedJob,
+    PushJob,
+    ReviewJob,
+)
 from tests.fakes import payloads as P
 
 BOT = "memfix[bot]"
@@ -95,6 +103,38 @@ def test_only_memfix_prs_closing_become_outcome_jobs():
     p["pull_request"]["merged"] = True
     job = route("pull_request", p, "d", BOT).job
     assert isinstance(job, PullRequestClosedJob) and job.merged
+
+
+def _line_comment(branch: str, **comment) -> dict:
+    said = {"id": 77, "body": "keep this import", "path": "pkg/a.py", "diff_hunk": "@@ -1,2 +1 @@\n-import os",
+            "user": {"login": "alice", "type": "User"}, **comment}
+    return P.line_comment(said, installation=7, repo="o/r", number=12, branch=branch)
+
+
+def test_a_comment_on_a_line_of_a_memfix_pr_is_a_line_comment_job():
+    job = route("pull_request_review_comment", _line_comment("memfix/autofix/pkg-a-py-1"), "d", BOT).job
+    assert isinstance(job, LineCommentJob)
+    assert (job.pr_number, job.comment_id, job.thread_id, job.author, job.path) == (12, 77, 77, "alice", "pkg/a.py")
+    assert job.hunk.endswith("-import os") and job.key == "line_comment:o/r:77"
+    assert Job.from_json(job.to_json()) == job
+    reply = route("pull_request_review_comment", _line_comment("memfix/x", in_reply_to_id=70), "d", BOT).job
+    assert reply.thread_id == 70  # GitHub takes replies under a thread's first comment only
+    whole_file = route("pull_request_review_comment", _line_comment("memfix/x", subject_type="file"), "d", BOT).job
+    assert whole_file.hunk == ""
+
+
+@pytest.mark.parametrize("branch, changes, action, reason", [
+    ("feature", {}, "created", "not on a memfix PR"),
+    ("memfix/x", {"user": {"login": BOT, "type": "Bot"}}, "created", "itself"),
+    ("memfix/x", {"user": {"login": "ci-app[bot]", "type": "Bot"}}, "created", "by a bot"),
+    ("memfix/x", {"body": "  "}, "created", "no text"),
+    ("memfix/x", {}, "edited", "not newly created"),
+])
+def test_other_line_comments_are_not_memfix_business(branch, changes, action, reason):
+    p = _line_comment(branch, **changes)
+    p["action"] = action
+    routed = route("pull_request_review_comment", p, "d", BOT)
+    assert routed.job is None and reason in routed.reason
 
 
 def test_issue_labelled_memfix():

@@ -336,6 +336,20 @@ def test_comment_edit_and_react(fake, gh):
     ]
 
 
+def test_a_reply_goes_into_the_thread_of_a_comment_on_a_line(fake, gh):
+    fake.push(REPO, "feature", {"src/app.py": "print('hello')\n"})
+    number = fake.open_pull(REPO, "feature")["number"]
+    said = fake.add_review_comment(REPO, number, "keep the accent", path="src/app.py", line=1, side="LEFT")
+    assert said["diff_hunk"].endswith("-print('héllo')")  # GitHub's hunk ends at the line commented on
+
+    reply = gh.reply_in_thread(REPO, number, said["id"], "noted")
+
+    assert [(c["user"]["login"], c["body"], c["in_reply_to_id"]) for c in fake.review_comments(REPO, number)] == [
+        ("alice", "keep the accent", None), ("memfix[bot]", "noted", said["id"])]
+    with pytest.raises(GitHubPermanentError):  # a reply to a reply is refused, as on GitHub
+        gh.reply_in_thread(REPO, number, reply, "again")
+
+
 def test_check_run_create_and_update(fake, gh):
     head = fake.branch_sha(REPO, "main")
     run_id = gh.create_check_run(

@@ -186,17 +186,3 @@ def test_a_lone_surrogate_is_refused_once_with_a_reason(serve, fake_github, tena
     with serve.services.db.tenant(tenant_id) as conn:
         [job] = conn.execute("SELECT status, attempts FROM jobs WHERE kind = 'command'").fetchall()
     assert job == {"status": "failed", "attempts": 1}
-
-
-def test_words_on_a_closed_pr_are_offered_back_as_the_command_that_decides_them():
-    from core.memory.review import decision_offers
-
-    codes, path = ("F401", "F541"), "pkg/__init__.py"
-    assert decision_offers(["We keep these f401 imports: they are re-exported."], codes, path) == [
-        "Hold F401 in this repository? Reply `/remember decision hold F401`."]
-    assert decision_offers(["Not in pkg/__init__.py please"], codes, path) == [
-        "Hold F401 in `pkg/__init__.py`? Reply `/remember decision hold F401 in pkg/__init__.py`.",
-        "Hold F541 in `pkg/__init__.py`? Reply `/remember decision hold F541 in pkg/__init__.py`."]
-    assert decision_offers(["F541 is fine, but nothing under pkg"], codes, path) == [
-        "Hold F541 in `pkg/**`? Reply `/remember decision hold F541 in pkg/**`."]
-    assert decision_offers(["thanks, not now"], codes, path) == []

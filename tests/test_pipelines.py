@@ -396,3 +396,94 @@ def test_a_reason_given_when_closing_is_offered_back_as_a_decision_and_becomes_o
     assert serve.drain()
     plan = serve.services.policy.for_run(tenant_id, REPO, "autofix")
     assert any(h.code == "F401" and h.scope == "app/util.py" and h.by == "alice" for h in plan.holds)
+
+
+# ---- words on a line of memfix's PR ----
+
+ONE_RULE = "import os\n\n\ndef answer():\n    return 42\n"  # F401 alone: the fix removes line 1
+
+
+def comment_on_line(serve, gh, tenant: int, pr: dict, body: str, *, user: str = "alice", side: str = "LEFT") -> dict:
+    """A person comments on line 1 of memfix's PR (LEFT: the import the fix removed); memfix hears of it."""
+    said = gh.add_review_comment(REPO, pr["number"], body, path="app/util.py", line=1, side=side, user=user)
+    return deliver_line_comment(serve, tenant, pr, said)
+
+
+def deliver_line_comment(serve, tenant: int, pr: dict, said: dict, delivery: str | None = None) -> dict:
+    payload = P.line_comment(said, installation=tenant, repo=REPO, number=pr["number"], branch=pr["head"]["ref"],
+                             sha=pr["head"]["sha"])
+    assert serve("pull_request_review_comment", payload, delivery=delivery) == 202
+    assert serve.drain()
+    return said
+
+
+def thread_replies(gh, pr: dict, said: dict) -> list[str]:
+    return [c["body"] for c in gh.review_comments(REPO, pr["number"])
+            if c["in_reply_to_id"] == said["id"] and c["user"]["login"] == "memfix[bot]"]
+
+
+def test_an_objection_on_a_line_the_fix_changed_is_offered_back_in_its_thread_and_decides_once_sent(
+        serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {"app/util.py": ONE_RULE})
+    [pr] = memfix_pulls(fake_github)
+    said = fake_github.add_review_comment(REPO, pr["number"], "Keep this: the plugin loader imports it by name.",
+                                         path="app/util.py", line=1, side="LEFT", user="alice")
+    deliver_line_comment(serve, tenant_id, pr, said, delivery="line-1")
+
+    [offer] = thread_replies(fake_github, pr, said)
+    assert "Hold F401 in `app/util.py`? Send `/remember decision hold F401 in app/util.py`." in offer
+    assert not [c for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
+    # Redelivered, by GitHub (the same delivery) or replayed (a new one): still one reply.
+    deliver_line_comment(serve, tenant_id, pr, said, delivery="line-1")
+    deliver_line_comment(serve, tenant_id, pr, said, delivery="line-1-again")
+    assert len(thread_replies(fake_github, pr, said)) == 1
+    assert not serve.services.policy.for_run(tenant_id, REPO, "autofix").holds  # an offer decides nothing
+
+    command = "/remember decision hold F401 in app/util.py"
+    cid = fake_github.add_comment(REPO, pr["number"], command, user="alice")["id"]
+    serve("issue_comment", P.issue_comment(command, installation=tenant_id, repo=REPO, number=pr["number"],
+                                           comment_id=cid))
+    assert serve.drain()
+    plan = serve.services.policy.for_run(tenant_id, REPO, "autofix")
+    assert any(h.code == "F401" and h.scope == "app/util.py" and h.by == "alice" for h in plan.holds)
+
+
+def test_a_line_comment_gets_no_offer_from_a_reader_for_praise_or_a_question(serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {"app/util.py": ONE_RULE})
+    [pr] = memfix_pulls(fake_github)
+    quiet = [comment_on_line(serve, fake_github, tenant_id, pr, "Keep this, it is used.", user="mallory"),
+             comment_on_line(serve, fake_github, tenant_id, pr, "nice, thanks"),
+             comment_on_line(serve, fake_github, tenant_id, pr, "Is this used anywhere?"),
+             comment_on_line(serve, fake_github, tenant_id, pr, "Keep this.", side="RIGHT")]  # a line left alone
+    assert [thread_replies(fake_github, pr, said) for said in quiet] == [[], [], [], []]
+    assert not [c for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
+
+    # A command sent in the thread is not run there: memfix says where commands are read.
+    said = comment_on_line(serve, fake_github, tenant_id, pr, "/remember decision hold F401 in app/util.py")
+    [pointer] = thread_replies(fake_github, pr, said)
+    assert "send `/remember` there" in pointer and not serve.services.policy.for_run(tenant_id, REPO, "autofix").holds
+
+
+def test_with_a_model_the_words_on_a_line_and_at_closing_become_its_decisions(model_settings, serve, fake_github,
+                                                                             model_server, tenant_id):
+    push(serve, fake_github, tenant_id, {"app/util.py": ONE_RULE})
+    [pr] = memfix_pulls(fake_github)
+    asked = len(chat_requests(model_server))
+    model_server.script_chat({"reading": "imports in app/ are loaded by name, so F401 fixes break them",
+                              "decisions": [{"stance": "hold", "codes": ["F401"], "scope": "app/**",
+                                             "why": "plugins are imported by name"}]})
+    said = comment_on_line(serve, fake_github, tenant_id, pr, "Our plugins import these by name; ignore the linter.")
+
+    [offer] = thread_replies(fake_github, pr, said)
+    assert "memfix read your comment as: imports in app/ are loaded by name, so F401 fixes break them" in offer
+    assert "Send `/remember decision hold F401 in app/**`. (plugins are imported by name)" in offer
+    [ask] = chat_requests(model_server)[asked:]
+    assert "Our plugins import these by name" in ask["messages"][-1]["content"]
+
+    model_server.script_chat({"reading": "F401 is unwanted in this repository",
+                              "decisions": [{"stance": "hold", "codes": ["F401"], "scope": None, "why": "team taste"}]})
+    fake_github.add_comment(REPO, pr["number"], "We never take these import removals.", user="alice")
+    close_unmerged(serve, fake_github, tenant_id, pr)
+    [closing] = [c["body"] for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
+    assert "memfix read your words as: F401 is unwanted in this repository" in closing
+    assert "Reply `/remember decision hold F401`. (team taste)" in closing

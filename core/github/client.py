@@ -437,6 +437,12 @@ class InstallationClient:
     def edit_comment(self, repo: str, comment_id: int, body: str) -> None:
         self._json("PATCH", f"{_split(repo)}/issues/comments/{comment_id}", json={"body": body})
 
+    def reply_in_thread(self, repo: str, number: int, comment_id: int, body: str) -> int:
+        """A reply under a comment on a line of a PR's diff; `comment_id` is the thread's first comment (GitHub
+        refuses a reply to a reply)."""
+        url = f"{_split(repo)}/pulls/{number}/comments/{comment_id}/replies"
+        return int(self._object("POST", url, json={"body": body})["id"])
+
     def react(self, repo: str, comment_id: int, content: str = "eyes") -> None:
         self._json(
             "POST", f"{_split(repo)}/issues/comments/{comment_id}/reactions", json={"content": content}

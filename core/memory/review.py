@@ -115,26 +115,6 @@ def parse_remember(text: str, repository: str, source_ref: str | None) -> Insigh
                    source_ref=source_ref, tags=("remember",))
 
 
-def decision_offers(comments: list[str], codes: tuple[str, ...], path: str) -> list[str]:
-    """What a person's words on a closed memfix PR name — one of its rules, its file or the file's folder — offered
-    back as the one command that would decide it (never applied without that command): `/remember decision hold F401
-    in pkg/__init__.py`."""
-    folder = path.rpartition("/")[0]
-    offers: list[str] = []
-    for text in comments:
-        lowered = text.lower()
-        named = [c for c in codes if c.lower() in lowered] or (list(codes) if path in text or
-                                                                (folder and folder in text) else [])
-        scope = path if path in text else f"{folder}/**" if folder and folder in text else ""
-        for code in named:
-            command = f"/remember decision hold {code}" + (f" in {scope}" if scope else "")
-            where = f" in `{scope}`" if scope else " in this repository"
-            offer = f"Hold {code}{where}? Reply `{command}`."
-            if offer not in offers:
-                offers.append(offer)
-    return offers
-
-
 def review_points(texts: list[str]) -> list[str]:
     """Key points from review text without a model: bullet items, else paragraphs; commands and quotes dropped."""
     points: list[str] = []

@@ -1,8 +1,9 @@
 """A stateful fake of GitHub's REST API, served over real HTTP on 127.0.0.1 (use its .url as GITHUB_API_URL).
 
 It models what memfix touches: App JWT → installation tokens, repositories whose branches point at commits
-(each commit a full path → content snapshot), contents, refs, pull requests, issues, comments, reactions,
-check runs, commit comments and collaborator permissions. Tests read state through the helper methods.
+(each commit a full path → content snapshot), contents, refs, pull requests, issues, comments, review comments on
+lines and their threads, reactions, check runs, commit comments and collaborator permissions. Tests read state
+through the helper methods.
 """
 
 from __future__ import annotations
@@ -91,6 +92,7 @@ class Repo:
     branches: dict[str, str] = field(default_factory=dict)  # name → head commit sha
     issues: dict[int, dict] = field(default_factory=dict)  # number → issue or pull request
     comments: dict[int, dict] = field(default_factory=dict)  # id → issue comment
+    review_comments: dict[int, dict] = field(default_factory=dict)  # id → comment on a line of a PR's diff
     reactions: dict[int, list[dict]] = field(default_factory=dict)  # comment id → reactions
     check_runs: dict[int, dict] = field(default_factory=dict)
     commit_comments: list[dict] = field(default_factory=list)
@@ -249,6 +251,30 @@ class FakeGitHub(FakeServer):
             r.reviews.setdefault(number, []).append(review)
             return copy.deepcopy(review)
 
+    def add_review_comment(self, repo: str, number: int, body: str, *, path: str, line: int, side: str = "RIGHT",
+                           user: str = "alice") -> dict:
+        """A human comments on one line of a pull request's diff (RIGHT: the line as changed, LEFT: as it was);
+        the comment carries its `diff_hunk`, which ends at that line, as GitHub's does."""
+        with self._lock:
+            r = self._repo(repo)
+            pr = self._pull(r, number)
+            patch = next((f["patch"] for f in self._diff(r, pr) if f["filename"] == path), "")
+            hunk = _hunk_to(patch, line, side)
+            if hunk is None:
+                raise ApiError(422, "Unprocessable Entity: pull_request_review_thread.line could not be resolved")
+            cid, now = next(self._ids), _iso(_now())
+            r.review_comments[cid] = {
+                "id": cid, "number": number, "pull_request_review_id": next(self._ids), "diff_hunk": hunk,
+                "path": path, "line": line, "original_line": line, "side": side, "start_line": None,
+                "subject_type": "line", "commit_id": self._head_sha(r, pr), "in_reply_to_id": None, "body": body,
+                "user": self._user(user),
+                "author_association": "COLLABORATOR" if user in r.collaborators else "NONE",
+                "html_url": self._html(r, f"pull/{number}#discussion_r{cid}"),
+                "url": self._api(r, f"pulls/comments/{cid}"), "pull_request_url": self._api(r, f"pulls/{number}"),
+                "created_at": now, "updated_at": now,
+            }
+            return _public(r.review_comments[cid])
+
     def close_pull(self, repo: str, number: int, merged: bool) -> None:
         """A human merges (head's changes land on base) or closes a pull request."""
         with self._lock:
@@ -372,6 +398,11 @@ class FakeGitHub(FakeServer):
     def comments(self, repo: str, number: int) -> list[dict]:
         with self._lock:
             return [copy.deepcopy(c) for c in self._repo(repo).comments.values() if c["number"] == number]
+
+    def review_comments(self, repo: str, number: int) -> list[dict]:
+        """A pull request's comments on lines, replies included (`in_reply_to_id` names the thread's first)."""
+        with self._lock:
+            return [_public(c) for c in self._repo(repo).review_comments.values() if c["number"] == number]
 
     def reactions(self, repo: str, comment_id: int) -> list[dict]:
         with self._lock:
@@ -567,6 +598,7 @@ class FakeGitHub(FakeServer):
             (["GET"], f"{repo}/pulls/<int:number>/files", self._list_pull_files),
             (["GET"], f"{repo}/pulls/<int:number>/reviews", self._list_reviews),
             (["POST"], f"{repo}/pulls/<int:number>/reviews", self._create_review),
+            (["POST"], f"{repo}/pulls/<int:number>/comments/<int:comment_id>/replies", self._reply_in_thread),
             (["GET"], f"{repo}/issues/<int:number>/comments", self._list_comments),
             (["POST"], f"{repo}/issues/<int:number>/comments", self._create_comment),
             (["PATCH"], f"{repo}/issues/comments/<int:comment_id>", self._edit_comment),
@@ -835,6 +867,23 @@ class FakeGitHub(FakeServer):
                   "html_url": self._html(repo, f"pull/{number}#pullrequestreview-{next(self._ids)}")}
         repo.reviews.setdefault(number, []).append(review)
         return jsonify(review), 200
+
+    def _reply_in_thread(self, repo: Repo, number: int, comment_id: int):
+        """GitHub answers only a thread's first comment: a reply to a reply is refused, as there."""
+        first = repo.review_comments.get(comment_id)
+        if first is None or first["number"] != number:
+            raise ApiError(404, "Not Found")
+        if first["in_reply_to_id"] is not None:
+            raise ApiError(422, "Validation Failed: in_reply_to_id cannot be a reply to a reply")
+        cid, now = next(self._ids), _iso(_now())
+        caller = self._caller()
+        repo.review_comments[cid] = {
+            **copy.deepcopy(first), "id": cid, "in_reply_to_id": comment_id, "body": request.get_json()["body"],
+            "user": self._user(caller), "author_association": "NONE",
+            "html_url": self._html(repo, f"pull/{number}#discussion_r{cid}"),
+            "url": self._api(repo, f"pulls/comments/{cid}"), "created_at": now, "updated_at": now,
+        }
+        return jsonify(_public(repo.review_comments[cid])), 201
 
     def _list_comments(self, repo: Repo, number: int):
         if number not in repo.issues:
@@ -1106,8 +1155,25 @@ def _hunks(patch: str) -> list[range]:
             for m in re.finditer(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", patch, re.M)]
 
 
+def _hunk_to(patch: str, line: int, side: str) -> str | None:
+    """A file's patch from its hunk's header down to `line` on `side`, as GitHub's `diff_hunk`; None when the diff
+    does not show that line."""
+    start, old, new = 0, 0, 0
+    lines = patch.split("\n")
+    for index, text in enumerate(lines):
+        if header := re.match(r"@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@", text):
+            start, old, new = index, int(header[1]), int(header[2])
+            continue
+        mark = text[:1] or "\\"  # an empty line is no line of the file
+        if (side == "RIGHT" and mark in "+ " and new == line) or (side == "LEFT" and mark in "- " and old == line):
+            return "\n".join(lines[start:index + 1])
+        old += mark in "- "
+        new += mark in "+ "
+    return None
+
+
 def _public(comment: dict) -> dict:
-    return {k: v for k, v in comment.items() if k != "number"}
+    return copy.deepcopy({k: v for k, v in comment.items() if k != "number"})
 
 
 def _page(items: list) -> list:

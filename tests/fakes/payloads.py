@@ -106,6 +106,17 @@ def pull_request_closed(*, installation: int, repo: str, number: int, branch: st
     return p
 
 
+def line_comment(comment: dict, *, installation: int, repo: str, number: int, branch: str,
+                 sha: str = "b" * 40) -> dict:
+    """A person's comment on a line of a pull request's diff (as the fake GitHub made it) is delivered."""
+    p = _place(example("pull_request_review_comment", "created"), installation=installation, repo=repo)
+    p["comment"].update(copy.deepcopy(comment))
+    p["pull_request"]["number"] = number
+    p["pull_request"]["head"].update(ref=branch, sha=sha)
+    p["sender"].update(login=comment["user"]["login"], type=comment["user"]["type"])
+    return p
+
+
 def issue_labelled(*, installation: int, repo: str, number: int, title: str, body: str, label: str = "memfix",
                    login: str = "alice") -> dict:
     p = _place(example("issues", "labeled"), installation=installation, repo=repo)
