@@ -3,7 +3,7 @@ real PostgreSQL. The model's requests are read back from the fake to prove what 
 
 from __future__ import annotations
 
-from core.models import Insight
+from core.models import Insight, LineCommentJob
 from tests.fakes import payloads as P
 
 REPO = "acme/api"
@@ -436,6 +436,12 @@ def test_an_objection_on_a_line_the_fix_changed_is_offered_back_in_its_thread_an
     # Redelivered, by GitHub (the same delivery) or replayed (a new one): still one reply.
     deliver_line_comment(serve, tenant_id, pr, said, delivery="line-1")
     deliver_line_comment(serve, tenant_id, pr, said, delivery="line-1-again")
+    assert len(thread_replies(fake_github, pr, said)) == 1
+    # A retry after the reply went out but before the job was marked done finds its reply by the mark.
+    job = LineCommentJob(tenant_id, "retry", REPO, pr_number=pr["number"], comment_id=said["id"],
+                         thread_id=said["id"], author="alice", body=said["body"], path="app/util.py",
+                         hunk=said["diff_hunk"], head_ref=pr["head"]["ref"])
+    assert "offered already" in serve.services.decision_offers.on_line_comment(job).summary
     assert len(thread_replies(fake_github, pr, said)) == 1
     assert not serve.services.policy.for_run(tenant_id, REPO, "autofix").holds  # an offer decides nothing
 

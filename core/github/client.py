@@ -437,6 +437,10 @@ class InstallationClient:
     def edit_comment(self, repo: str, comment_id: int, body: str) -> None:
         self._json("PATCH", f"{_split(repo)}/issues/comments/{comment_id}", json={"body": body})
 
+    def review_comments(self, repo: str, number: int) -> list[dict[str, Any]]:
+        """A pull request's comments on lines of its diff, replies included."""
+        return self._pages(f"{_split(repo)}/pulls/{number}/comments")
+
     def reply_in_thread(self, repo: str, number: int, comment_id: int, body: str) -> int:
         """A reply under a comment on a line of a PR's diff; `comment_id` is the thread's first comment (GitHub
         refuses a reply to a reply)."""

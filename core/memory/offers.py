@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_DECISIONS = 3
+OFFER_MARK = "<!-- memfix:offer={comment} -->"  # a retried job finds the reply an earlier attempt posted
 DECISIONS_SCHEMA = {
     "type": "object",
     "properties": {
@@ -169,6 +170,7 @@ def offer_decisions(llm: LLM | None, words: Words) -> Offers:
 
 class Replies(Protocol):
     def list_issue_comments(self, repo: str, number: int) -> list[dict[str, Any]]: ...
+    def review_comments(self, repo: str, number: int) -> list[dict[str, Any]]: ...
     def comment(self, repo: str, number: int, body: str) -> int: ...
     def reply_in_thread(self, repo: str, number: int, comment_id: int, body: str) -> int: ...
 
@@ -214,9 +216,12 @@ class DecisionOffers:
         offers = offer_decisions(self.llm, words)
         if not offers.decisions:
             return JobResult("The comment asks for no decision; nothing offered.")
+        mark = OFFER_MARK.format(comment=job.comment_id)
+        if any(mark in (c.get("body") or "") for c in gh.review_comments(job.repo, job.pr_number)):
+            return JobResult("The comment's decisions were offered already (an earlier attempt replied).")
         gh.reply_in_thread(job.repo, job.pr_number, job.thread_id, "\n".join([
             "memfix can remember this as a decision; nothing is decided until you send the command as a comment on "
-            "this pull request:", *offers.lines("your comment", verb="Send")]))
+            "this pull request:", *offers.lines("your comment", verb="Send"), mark]))
         return JobResult(f"Offered {len(offers.decisions)} decision(s) in the comment's thread.")
 
     def _proposal(self, tenant_id: int, repo: str, branch: str, number: int) -> Proposal | None:

@@ -599,6 +599,7 @@ class FakeGitHub(FakeServer):
             (["GET"], f"{repo}/pulls/<int:number>/reviews", self._list_reviews),
             (["POST"], f"{repo}/pulls/<int:number>/reviews", self._create_review),
             (["POST"], f"{repo}/pulls/<int:number>/comments/<int:comment_id>/replies", self._reply_in_thread),
+            (["GET"], f"{repo}/pulls/<int:number>/comments", self._list_review_comments),
             (["GET"], f"{repo}/issues/<int:number>/comments", self._list_comments),
             (["POST"], f"{repo}/issues/<int:number>/comments", self._create_comment),
             (["PATCH"], f"{repo}/issues/comments/<int:comment_id>", self._edit_comment),
@@ -867,6 +868,9 @@ class FakeGitHub(FakeServer):
                   "html_url": self._html(repo, f"pull/{number}#pullrequestreview-{next(self._ids)}")}
         repo.reviews.setdefault(number, []).append(review)
         return jsonify(review), 200
+
+    def _list_review_comments(self, repo: Repo, number: int):
+        return jsonify(_page([_public(c) for c in repo.review_comments.values() if c["number"] == number]))
 
     def _reply_in_thread(self, repo: Repo, number: int, comment_id: int):
         """GitHub answers only a thread's first comment: a reply to a reply is refused, as there."""
