@@ -3,6 +3,7 @@ real PostgreSQL. The model's requests are read back from the fake to prove what 
 
 from __future__ import annotations
 
+from core.events import route
 from core.models import Insight, LineCommentJob
 from tests.fakes import payloads as P
 
@@ -388,6 +389,11 @@ def test_a_reason_given_when_closing_is_offered_back_as_a_decision_and_becomes_o
     close_unmerged(serve, fake_github, tenant_id, pr)
     [offer] = [c["body"] for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
     assert "`/remember decision hold F401 in app/util.py`" in offer and "F541" not in offer
+    closed = route("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=pr["number"],
+                                                         branch=pr["head"]["ref"], merged=False,
+                                                         sha=pr["head"]["sha"]), "retry", "memfix[bot]").job
+    serve.services.decision_offers.after_closing(closed)  # a retry of the job after its reply went out
+    assert len([c for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]) == 1
 
     cid = fake_github.add_comment(REPO, pr["number"], "/remember decision hold F401 in app/util.py",
                                   user="alice")["id"]

@@ -191,14 +191,18 @@ class DecisionOffers:
         if proposal is None:
             return
         gh = self.github(job.tenant_id)
-        said = tuple(body for c in gh.list_issue_comments(job.repo, job.pr_number)
+        comments, mark = gh.list_issue_comments(job.repo, job.pr_number), OFFER_MARK.format(comment=job.key)
+        if any(mark in (c.get("body") or "") for c in comments):
+            return  # an earlier attempt of this job offered them
+        said = tuple(body for c in comments
                      if (body := c.get("body") or "") and parse_command(body) is None  # a command is not a reason
                      and (c.get("user") or {}).get("type") != "Bot"
                      and self.can_write(job.tenant_id, job.repo, (c.get("user") or {}).get("login") or ""))
         offers = offer_decisions(self.llm, Words(said, proposal.finding_codes, proposal.path))
         if offers.decisions:
             gh.comment(job.repo, job.pr_number, "\n".join([
-                "You said why when closing this; memfix can remember it as a decision:", *offers.lines("your words")]))
+                "You said why when closing this; memfix can remember it as a decision:", *offers.lines("your words"),
+                mark]))
 
     def on_line_comment(self, job: LineCommentJob) -> JobResult:
         """A comment on a line of memfix's PR (its author may write: the runner asked GitHub) that names one of its
