@@ -81,6 +81,7 @@ class Reviewer:
     rerun: bool = False
     why: Callable[[Review], str | None] = lambda review: None
     trials: int = 1  # a CI's luck decides: the pushes are played again with other luck, and the totals summed
+    flips: tuple[str, int] | None = None  # (rule, push): the taste changes after that push, for that rule
     luck: int = 0
 
     def red(self, review: Review, run: int) -> bool:
@@ -102,7 +103,7 @@ REVIEWERS = (
     Reviewer("flaky-ci", "merges every green PR; the CI fails 20 % of runs at random and the maintainer re-runs a "
              "red check once", lambda r: True, noise=0.2, rerun=True, trials=5),
     Reviewer("flip", "closes F401 fixes for 10 pushes, then (a new maintainer) merges them",
-             lambda r: "F401" not in r.codes or r.push > 10),
+             lambda r: "F401" not in r.codes or r.push > 10, flips=("F401", 10)),
     Reviewer("words", "closes F401 fixes in tests and says why in the closing comment, then sends the decision memfix "
              "offers back; merges the rest", lambda r: not ("F401" in r.codes and _in_tests(r)),
              why=lambda r: f"No F401 removals in {r.path}: test imports are fixtures."
@@ -116,6 +117,7 @@ class Tally:
     merged: int = 0
     closed: int = 0
     ci_failed: int = 0
+    merged_rules: tuple[str, ...] = ()  # each merged PR's rules
 
     @property
     def bad(self) -> int:
@@ -123,7 +125,7 @@ class Tally:
 
     def __add__(self, other: Tally) -> Tally:
         return Tally(self.opened + other.opened, self.merged + other.merged, self.closed + other.closed,
-                     self.ci_failed + other.ci_failed)
+                     self.ci_failed + other.ci_failed, self.merged_rules + other.merged_rules)
 
 
 @dataclass
@@ -242,6 +244,7 @@ class Harness:
                     self.post("issue_comment", self.P.issue_comment(command, installation=tenant, repo=arm.repo,
                                                                     number=pr["number"], comment_id=cid))
             tally.merged += merge
+            tally.merged_rules += tuple(sorted(review.codes)) if merge else ()
             tally.ci_failed += red[pr["number"]]
             tally.closed += not merge and not red[pr["number"]]
         self.drain()
@@ -334,6 +337,11 @@ def main() -> None:
         met = "met" if on.bad * 3 <= off.bad and on.merged >= off.merged else "not met"
         print(f"learning[{reviewer.name}]: bad PRs memory-on {on.bad}, memory-off {off.bad}; merged memory-on "
               f"{on.merged}, memory-off {off.merged} (target 3·A ≤ B and C ≥ D: {met})")
+        if reviewer.flips:
+            rule, push = reviewer.flips
+            after = [sum(p.merged_rules.count(rule) for p in a.per_push[push:]) for a in results[reviewer.name]]
+            print(f"learning[{reviewer.name}]: {rule} fixes merged after push {push}, the flip: memory-on {after[0]}, "
+                  f"memory-off {after[1]} (target: merged again: {'met' if after[0] else 'not met'})")
     arms = results["default"]
     on, off = (a.total() for a in arms)
     on10, off10 = (a.total(10) for a in arms)
