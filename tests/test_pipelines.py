@@ -334,6 +334,27 @@ def test_a_held_rule_is_tried_again_in_one_exploratory_pr_a_week_later(serve, fa
     assert len(memfix_pulls(fake_github)) == 2
 
 
+def test_a_scoped_hold_is_explored_in_a_file_it_held_and_a_merge_lifts_it_there_only(serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {"tests/test_a.py": "import os\n"})
+    [pr] = memfix_pulls(fake_github)
+    close_unmerged(serve, fake_github, tenant_id, pr)  # F401 held in tests
+    with serve.services.db.tenant(tenant_id) as conn:  # a week and a day pass
+        conn.execute("UPDATE rule_decisions SET created_at = created_at - interval '8 days'")
+    push(serve, fake_github, tenant_id, {"app/lib.py": "import os\n", "tests/test_b.py": "import sys\n"})
+    new = {p["title"]: p for p in memfix_pulls(fake_github) if p["number"] != pr["number"]}
+    assert sorted(new) == ["memfix: fix F401 in app/lib.py", "memfix: fix F401 in tests/test_b.py"]
+    tried = new["memfix: fix F401 in tests/test_b.py"]  # the try is in a file the hold held, not in library code
+    assert "### Tried again on purpose" in tried["body"]
+    assert "### Tried again on purpose" not in new["memfix: fix F401 in app/lib.py"]["body"]
+    fake_github.close_pull(REPO, tried["number"], merged=True)
+    serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=tried["number"],
+                                               branch=tried["head"]["ref"], merged=True, sha=tried["head"]["sha"]))
+    assert serve.drain()
+    with serve.services.db.tenant(tenant_id) as conn:
+        enabled = conn.execute("SELECT rule, scope FROM rule_decisions WHERE stance = 'enable'").fetchall()
+    assert [(e["rule"], e["scope"]) for e in enabled] == [("F401", "kind:test")]
+
+
 def test_the_files_a_hold_held_back_come_back_into_the_next_run_when_it_lifts(serve, fake_github, tenant_id):
     push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
     [pr] = memfix_pulls(fake_github)

@@ -416,10 +416,12 @@ class Policy:
         as a person's word would (their record starts afresh from here). What changed, in words."""
         if not proposal.exploratory:
             return []
-        learned = sorted({h.code for h in self.holds(tenant_id, repo, proposal.pipeline)
-                          if h.by == LEARNED and h.code in proposal.finding_codes})
-        self.enable(tenant_id, repo, learned, LEARNED, source_ref)
-        return [f"proposing {code} again: reviewers merged the PR that tried it again" for code in learned]
+        kind = proposal.place or place(proposal.path)  # only the holds that held it there: the PR tried those
+        tried = [h for h in self.holds(tenant_id, repo, proposal.pipeline) if h.by == LEARNED
+                 and h.code in proposal.finding_codes and covers(h.scope, proposal.path, kind)]
+        for hold in tried:
+            self.enable(tenant_id, repo, [hold.code], LEARNED, source_ref, hold.scope)
+        return [f"proposing {h.code} again{_in(h.scope)}: reviewers merged the PR that tried it again" for h in tried]
 
     def enable(self, tenant_id: int, repo: str, codes: list[str], by: str, source_ref: str | None,
                scope: str | None = None) -> list[int]:

@@ -57,7 +57,7 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: Ci
             for h in report.learnings), ""]
     if report.used:
         lines += ["### Learnings used", *(f"- {escape_braces(u)}" for u in report.used), ""]
-    if report.exploring and report.exploring in outcome.codes:
+    if report.exploring and report.explored == outcome.path:
         lines += ["### Tried again on purpose", f"memfix had learned to hold back {report.exploring} in this "
                   "repository; this PR tries it once more, so a team whose taste changed gets it back without a "
                   f"command. Merge it and {report.exploring} is proposed again; close it and it stays held (at most "

@@ -22,7 +22,7 @@ from core.pipelines.confidence import Record, score
 from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.detect import Linter
 from core.pipelines.languages import Language, Project
-from core.pipelines.places import Places, kind_scope, words
+from core.pipelines.places import Places, covers, kind_scope, words
 from core.pipelines.policy import HeldBack, RepoPolicy
 from core.pipelines.present import pr_body, pr_title, summary
 from core.pipelines.project import Selection, within
@@ -108,6 +108,7 @@ class RunReport:
     seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step: scan, fix and verify, learn
     language: str = "python"
     exploring: str | None = None  # a held rule this run tried again on purpose, in one file
+    explored: str | None = None  # that file
 
     @property
     def promoted(self) -> list[FileOutcome]:
@@ -316,11 +317,13 @@ class PipelineRunner:
             for f in scanned:
                 ctx.scanned.setdefault(f.path, []).append(f)
             report.findings = [f for f in scanned if not within((f.code,), ctx.held_for(f.path))]
-            if ctx.plan.exploring is not None:  # one exploratory PR: the rule tried again in one file only
-                tried = ctx.plan.exploring.code
-                first = next((f.path for f in report.findings if f.code == tried), None)
-                report.findings = [f for f in report.findings if f.code != tried or f.path == first]
-                report.exploring = tried if first else None
+            if (hold := ctx.plan.exploring) is not None:  # one exploratory PR: tried again in one file the hold held
+                def held(f: Finding) -> bool:
+                    return f.code == hold.code and covers(hold.scope, f.path, ctx.places.of(f.path))
+
+                first = next((f.path for f in report.findings if held(f)), None)
+                report.findings = [f for f in report.findings if not held(f) or f.path == first]
+                report.exploring, report.explored = (hold.code, first) if first else (None, None)
             if request.base_branch:  # what the holds left, to bring back into a run when they lift
                 kept = {id(f) for f in report.findings}
                 self.learner.policy.keep_held(request.tenant_id, request.repo, request.pipeline, [
@@ -652,7 +655,7 @@ class PipelineRunner:
             kind = ctx.places.of(outcome.path)
             draft = Draft(title, pr_body(request, report, outcome, publisher.ci, kind), request.base_branch,
                           report.run_id, self._credited(ctx, outcome), report.provider, report.model,
-                          exploratory=report.exploring is not None and report.exploring in outcome.codes, place=kind)
+                          exploratory=report.explored == outcome.path, place=kind)
             outcome.published = publisher.publish(request.tenant_id, request.repo, request.pipeline, outcome.patch,
                                                   draft)
             opened += outcome.published.action != PublishAction.SKIPPED
