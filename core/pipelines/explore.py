@@ -4,8 +4,9 @@ taste changed gets it back without a command, and a team that still closes it se
 Which held rule is tried is Thompson sampling over each rule's Beta posterior (1 + merged, 1 + closed + CI failed):
 a rule with some merges is tried more often than one never merged, but none is ruled out for ever. The budget is one
 exploratory PR per repository per `EXPLORE_DAYS`; a held rule the repository's own lint configuration now selects by
-name is tried at once, outside the budget (the team just said it wants it). Only learned holds are explored: a
-person's decision stays until a person changes it.
+name is tried at once, outside the budget (the team just said it wants it). The try is one file the hold covers, and
+a merged try lifts the hold there only (`Policy.taken_again`). Only learned holds are explored: a person's decision
+stays until a person changes it.
 """
 
 from __future__ import annotations
