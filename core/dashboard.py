@@ -56,6 +56,7 @@ class RuleStanding:
     record: Record | None
     holds: list[Hold]
     places: list[str]  # its record in each kind of place, in words
+    waiting: int = 0  # files its holds left findings in, proposed when they lift
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ class RepositoryView:
     envelopes: list[Envelope]
     filters: dict[str, str] = field(default_factory=dict)
     in_force: dict[str, RuleChoice] = field(default_factory=dict)  # pipeline → its latest run's rules
+    ci_flakes: int = 0  # failures of its checks on memfix commits that a re-run of the same commit overturned, lately
 
 
 @dataclass(frozen=True)
@@ -146,8 +148,9 @@ class Dashboard:
         filters = {k: v for k, v in filters.items() if v in {"type": INSIGHT_TYPES, "severity": SEVERITIES,
                                                               "category": CATEGORIES}.get(k, ())}
         evidence, holds = self.policy.evidence(tenant, repo), self.policy.holds(tenant, repo)
+        waiting = self.policy.waiting(tenant, repo)
         rules = [RuleStanding(c, evidence.records.get(c), [h for h in holds if h.code == c],
-                              [r.describe(words(s)) for s, r in sorted(evidence.kinds(c).items())])
+                              [r.describe(words(s)) for s, r in sorted(evidence.kinds(c).items())], waiting.get(c, 0))
                  for c in sorted({*evidence.records, *(h.code for h in holds)})]
         searched = bool(query.strip())
         if searched:
@@ -158,7 +161,7 @@ class Dashboard:
                                           limit=PAGE)
         return RepositoryView(tenant, repo, o.runs.latest(tenant, [repo], PAGE), rules, insights, searched,
                               o.entries.newest(tenant, repo, PAGE), o.healing.stored(tenant, repo, PAGE), filters,
-                              o.runs.rules_in_force(tenant, repo))
+                              o.runs.rules_in_force(tenant, repo), o.proposals.flakes(tenant, repo))
 
     def run(self, tenant: int, run_id: int) -> RunView | None:
         run = self.owners.runs.get(tenant, run_id)

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from core.models import Envelope, Insight
+from core.pipelines.policy import HeldBack
 from core.pipelines.runner import RunRequest
 from core.settings import read_env_file
 
@@ -158,9 +159,15 @@ def test_the_policy_table_shows_each_holds_scope_and_the_record_per_kind_of_plac
                                 branch=f"memfix/autofix/ctx-{n}", base_branch="main", pr_number=20 + n, state=state,
                                 finding_codes=["F401"])
     [learned] = services.policy.learn(tenant_id, REPO, "autofix")
+    services.policy.keep_held(tenant_id, REPO, "autofix", [HeldBack("F401", "web/__init__.py", "init"),
+                                                           HeldBack("F401", "cli/__init__.py", "init")])
+    with services.db.tenant(tenant_id) as conn:  # a failure a re-run of the same commit overturned
+        conn.execute("UPDATE proposals SET ci_flakes = 1 WHERE fingerprint = 'ctx2'")
     with client() as web:
         page = html.unescape(web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text)
+    assert "passed when run again on it 1 time(s) in 90 days" in page
     row = page[page.index('id="rule-F401"'):].split("</tr>")[0]
+    assert "2 file(s) held back, proposed again when the hold lifts" in row
     assert "1 merged, 2 closed in this repository" in row
     assert "0 merged, 2 closed in package __init__ and index files" in row
     assert "1 merged, 0 closed in library modules" in row

@@ -367,6 +367,13 @@ class Policy:
         now = RepoPolicy(holds=self.holds(tenant_id, repo, pipeline), enables=self._enabled(tenant_id, repo))
         return [h for r in rows if (h := HeldBack(**r)).rule not in now.held_for(h.path, h.place)]
 
+    def waiting(self, tenant_id: int, repo: str) -> dict[str, int]:
+        """Per rule, how many files hold back its findings now, to be proposed when the hold lifts."""
+        with self.db.tenant(tenant_id) as conn:
+            return {r["rule"]: r["n"] for r in conn.execute(
+                "SELECT rule, count(DISTINCT path) AS n FROM held_back WHERE repository = %s GROUP BY rule",
+                (repo,)).fetchall()}
+
     def brought_back(self, tenant_id: int, repo: str, pipeline: str, back: list[HeldBack]) -> None:
         """The lifted files went into a run: forgotten here (a run that held them again has kept them anew)."""
         if back:
