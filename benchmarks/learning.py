@@ -104,6 +104,8 @@ REVIEWERS = (
              "red check once", lambda r: True, noise=0.2, rerun=True, trials=5),
     Reviewer("flip", "closes F401 fixes for 10 pushes, then (a new maintainer) merges them",
              lambda r: "F401" not in r.codes or r.push > 10, flips=("F401", 10)),
+    Reviewer("turn", "merges every green PR for 10 pushes, then (a new maintainer) closes F401 fixes",
+             lambda r: "F401" not in r.codes or r.push <= 10),
     Reviewer("words", "closes F401 fixes in tests and says why in the closing comment, then sends the decision memfix "
              "offers back; merges the rest", lambda r: not ("F401" in r.codes and _in_tests(r)),
              why=lambda r: f"No F401 removals in {r.path}: test imports are fixtures."

@@ -355,6 +355,26 @@ def test_a_scoped_hold_is_explored_in_a_file_it_held_and_a_merge_lifts_it_there_
     assert [(e["rule"], e["scope"]) for e in enabled] == [("F401", "kind:test")]
 
 
+def test_a_rule_reviewers_merged_then_close_three_times_in_a_row_is_held_back(serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {f"app/a{i}.py": f"import os\n\nA = {i}\n" for i in range(3)})
+    took = memfix_pulls(fake_github)
+    for pr in took:
+        fake_github.close_pull(REPO, pr["number"], merged=True)
+        serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=pr["number"],
+                                                   branch=pr["head"]["ref"], merged=True, sha=pr["head"]["sha"]))
+        assert serve.drain()
+    push(serve, fake_github, tenant_id, {f"app/b{i}.py": f"import os\n\nB = {i}\n" for i in range(3)})
+    turned = [p for p in memfix_pulls(fake_github) if p not in took and p["state"] == "open"]
+    assert len(took) == len(turned) == 3
+    for n, pr in enumerate(turned, 1):  # a new maintainer: no more F401 removals
+        close_unmerged(serve, fake_github, tenant_id, pr)
+        assert bool(serve.services.policy.for_run(tenant_id, REPO, "autofix").holds) == (n == 3)  # not by chance
+    [hold] = serve.services.policy.for_run(tenant_id, REPO, "autofix").holds
+    assert hold.code == "F401" and "turned down its last 3 PRs after merging 3" in hold.reason
+    push(serve, fake_github, tenant_id, {"app/c.py": "import os\n"})
+    assert len(memfix_pulls(fake_github)) == 6  # held back: no new PR
+
+
 def test_the_files_a_hold_held_back_come_back_into_the_next_run_when_it_lifts(serve, fake_github, tenant_id):
     push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
     [pr] = memfix_pulls(fake_github)

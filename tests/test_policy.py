@@ -26,13 +26,30 @@ def row(codes, state="open", ci_failures=0, ci_passes=0, refines=0, path="a.py",
 
 def test_a_closed_pr_is_blamed_on_the_rules_never_merged_here():
     records = records_from([row(["F541"], "merged"), row(["F401", "F541"], "closed"), row(["F401"], "closed")])
-    assert records["F401"] == Record(merged=0, closed=2)
+    assert records["F401"] == Record(merged=0, closed=2, lately=2)
     assert records["F541"] == Record(merged=1, closed=0)
 
 
 def test_with_every_rule_merged_before_a_close_blames_them_all():
     records = records_from([row(["F541"], "merged"), row(["F401"], "merged"), row(["F401", "F541"], "closed")])
     assert records["F401"].closed == records["F541"].closed == 1
+
+
+def test_a_rule_reviewers_merged_and_now_turn_down_three_times_in_a_row_is_held():
+    def took():  # rows are dated when made: the order they are made in is the order they happened in
+        return [row(["F401"], "merged", path=f"m{i}.py") for i in range(6)]
+
+    def turned(n=3):
+        return [row(["F401"], "closed", path=f"n{i}.py") for i in range(n)]
+
+    record = records_from([*took(), *turned()])["F401"]
+    assert (record.merged, record.closed, record.lately) == (6, 3, 3) and record.posterior > 0.6
+    assert "turned down its last 3 PRs after merging 6: their taste changed" in hold_reason("F401", record)
+    assert hold_reason("F401", records_from([*took(), *turned(2)])["F401"]) is None  # two closes may be chance
+    closed_first = records_from([*turned(), *took()])["F401"]  # closed, then merged since: nothing turned
+    assert closed_first.lately == 0 and hold_reason("F401", closed_first) is None
+    failed = records_from([*took(), row(["F401"], "open", ci_failures=2), row(["F401"], "closed")])["F401"]
+    assert failed.lately == 3
 
 
 def test_ci_and_refine_evidence_is_counted():
@@ -275,11 +292,12 @@ def test_evidence_is_kept_per_kind_of_place_and_folder_with_the_repositorys_blam
     evidence = evidence_from([row(["F541"], "merged", path="src/a.py"),
                               row(["F401", "F541"], "closed", path="src/pkg/__init__.py"),
                               row(["F401"], "closed", path="tests/test_a.py", place="generated")])  # as proposed
-    assert evidence.records["F401"] == Record(closed=2)
-    assert evidence.kinds("F401") == {"kind:init": Record(closed=1), "kind:generated": Record(closed=1)}
+    one = Record(closed=1, lately=1)
+    assert evidence.records["F401"] == Record(closed=2, lately=2)
+    assert evidence.kinds("F401") == {"kind:init": one, "kind:generated": one}
     assert evidence.kinds("F541") == {"kind:library": Record(merged=1), "kind:init": Record()}  # not blamed
-    assert evidence.record("F401", "src/**") == evidence.record("F401", "src/pkg/**") == Record(closed=1)
-    assert evidence.record("F401", "tests/**") == Record(closed=1)
+    assert evidence.record("F401", "src/**") == evidence.record("F401", "src/pkg/**") == one
+    assert evidence.record("F401", "tests/**") == one
 
 
 def closed_in(*paths):
@@ -387,5 +405,6 @@ def test_an_enable_in_a_scope_restarts_the_record_there_only(db, policy, tenant_
     propose(db, tenant_id, ["F841"], "closed", "m2", path="lib/b.py")
     policy.enable(tenant_id, REPO, ["F841"], "bob", None, "src/**")
     evidence = policy.evidence(tenant_id, REPO)
-    assert evidence.records["F841"] == Record(closed=1)
-    assert evidence.record("F841", "lib/**") == Record(closed=1) and evidence.record("F841", "src/**") == Record()
+    assert evidence.records["F841"] == Record(closed=1, lately=1)
+    assert evidence.record("F841", "lib/**") == Record(closed=1, lately=1)
+    assert evidence.record("F841", "src/**") == Record()

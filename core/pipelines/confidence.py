@@ -50,10 +50,13 @@ class Record:
     ci_failed: int = 0  # the repository's CI failed on memfix's fix
     ci_passed: int = 0
     refined: int = 0  # `/refine` asked
+    lately: int = 0  # bad outcomes since the last merge: how a taste that turned shows before the totals do
 
     def __add__(self, other: Record) -> Record:
+        """This record, then `other` (outcomes are added oldest first)."""
         return Record(self.merged + other.merged, self.closed + other.closed, self.ci_failed + other.ci_failed,
-                      self.ci_passed + other.ci_passed, self.refined + other.refined)
+                      self.ci_passed + other.ci_passed, self.refined + other.refined,
+                      other.lately if other.merged else self.lately + other.lately)
 
     @property
     def bad(self) -> int:

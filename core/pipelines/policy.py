@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from core.pipelines.proposals import Proposal, ProposalOutcome
 
 MIN_CLOSED, MIN_BAD, LOW_ESTIMATE = 2, 3, 0.25
+TURNED = 3  # bad outcomes in a row after merges: the reviewers' taste changed
 LEARNED = "learned"  # who decided a hold the evidence made
 
 
@@ -131,6 +132,9 @@ def hold_reason(code: str, record: Record, threshold: float = PROMOTE_THRESHOLD)
         return f"reviewers closed {record.closed} of its PRs and merged none"
     if not record.merged and record.ci_failed:
         return f"the repository's CI failed on {record.ci_failed} of its fixes and none was merged"
+    if record.merged and record.lately >= TURNED:
+        return (f"reviewers turned down its last {record.lately} PRs after merging {record.merged}: their taste "
+                "changed")
     if record.bad >= MIN_BAD and record.posterior < LOW_ESTIMATE:
         return f"its acceptance estimate is {record.posterior:.2f} ({record.describe()})"
     if risk >= threshold > risk * record.factor:
@@ -158,7 +162,7 @@ class Evidence:
 def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) -> Evidence:
     """Per rule and context, from memfix's PRs in one repository and pipeline (see the module's note on blame). A rule
     a person re-enabled starts afresh where the enable applies, counting only PRs there that changed after it."""
-    placed = [(r, r.place or place(r.path)) for r in rows]
+    placed = [(r, r.place or place(r.path)) for r in sorted(rows, key=lambda r: r.updated_at)]  # oldest first
 
     def counted(r: ProposalOutcome, kind: str) -> set[str]:
         return {c for c in r.finding_codes
@@ -172,8 +176,9 @@ def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) -
         suspects = {c for c in codes if not merged[c]} or codes
         for c in codes:
             blamed = c in suspects
-            seen = Record(int(r.state == ProposalState.MERGED), int(blamed and r.state == ProposalState.CLOSED),
-                          r.ci_failures if blamed else 0, r.ci_passes, r.refines)
+            took = r.state == ProposalState.MERGED
+            bad = int(blamed and r.state == ProposalState.CLOSED), r.ci_failures if blamed else 0
+            seen = Record(int(took), *bad, r.ci_passes, r.refines, 0 if took else sum(bad))
             records[c] = records.get(c, Record()) + seen
             for scope in (kind_scope(kind), *directories(r.path)):
                 contexts[c][scope] = contexts[c].get(scope, Record()) + seen
