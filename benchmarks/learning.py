@@ -22,7 +22,8 @@ The same pushes are then reviewed by other maintainers (`REVIEWERS`), each on tw
 F401 only in tests ("place"), a CI that fails 20 % of runs at random and a maintainer who re-runs a red check once
 ("flaky-ci", the base commit's CI green; a run's luck is drawn from the PR and the run's number, so both arms get the
 same luck on the same PR, and the CI answers the re-runs memfix asks for; five trials of other luck, summed), one
-whose taste flips after 10 pushes ("flip"), one who writes why when closing ("words"). Each prints
+whose taste flips after 10 pushes ("flip"), one who merges everything for 10 pushes and then closes F401 ("turn"),
+one who writes why when closing ("words"). Each prints
 `learning[NAME]: bad PRs memory-on A, memory-off B; merged memory-on C, memory-off D` with the target 3·A ≤ B and
 C ≥ D. The last line is the default reviewer's:
 `learning: bad PRs memory-on A, memory-off B; merged memory-on C, memory-off D` (totals over all pushes).
