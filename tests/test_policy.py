@@ -14,7 +14,16 @@ from core.db import migrate, migration_files
 from core.memory.embeddings import NoEmbedder
 from core.memory.insights import Insights
 from core.pipelines.confidence import Record
-from core.pipelines.policy import Hold, Policy, evidence_from, hold_reason, hold_scopes, records_from
+from core.pipelines.policy import (
+    Enable,
+    Hold,
+    Policy,
+    RepoPolicy,
+    evidence_from,
+    hold_reason,
+    hold_scopes,
+    records_from,
+)
 from core.pipelines.proposals import ProposalOutcome
 
 REPO = "acme/policy"
@@ -398,6 +407,16 @@ def test_an_enable_in_a_scope_lifts_the_holds_within_it_and_excepts_itself_from_
     assert policy.for_run(tenant_id, REPO, "autofix").held_for("src/a.py", "library") == ("F401",)
     assert policy.enable(tenant_id, REPO, ["F401"], "bob", None) == [everywhere, tests, later]  # every hold
     assert policy.holds(tenant_id, REPO) == []
+
+
+def test_a_fix_where_a_person_enabled_its_rule_is_judged_without_the_record_that_held_it():
+    evidence = evidence_from([row(["F401"], "closed", path="app/util.py"), row(["E711"], "closed", path="app/x.py")])
+    plan = RepoPolicy(contexts=evidence.contexts, enables=[
+        Enable("F401", "app/a.py", 9, datetime.now(UTC)), Enable("E711", None, 10, datetime.now(UTC))])
+    assert set(plan.records_for("app/b.py", "library")) == {"F401", "E711"}  # library modules' record counts here
+    assert set(plan.records_for("app/a.py", "library")) == {"E711"}  # the person's word where the fix is
+    tried = RepoPolicy(contexts=evidence.contexts, exploring=Hold("F401", "closed", 1, "learned", "kind:library"))
+    assert set(tried.records_for("app/b.py", "library")) == {"E711"}  # a try is not judged by what held it
 
 
 def test_an_enable_in_a_scope_restarts_the_record_there_only(db, policy, tenant_id):

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_DECISIONS = 3
-OFFER_MARK = "<!-- memfix:offer={comment} -->"  # a retried job finds the reply an earlier attempt posted
+OFFER_MARK = "<!-- memfix:offer={key} -->"  # a retried job finds the reply an earlier attempt posted
 DECISIONS_SCHEMA = {
     "type": "object",
     "properties": {
@@ -191,7 +191,7 @@ class DecisionOffers:
         if proposal is None:
             return
         gh = self.github(job.tenant_id)
-        comments, mark = gh.list_issue_comments(job.repo, job.pr_number), OFFER_MARK.format(comment=job.key)
+        comments, mark = gh.list_issue_comments(job.repo, job.pr_number), OFFER_MARK.format(key=job.key)
         if any(mark in (c.get("body") or "") for c in comments):
             return  # an earlier attempt of this job offered them
         said = tuple(body for c in comments
@@ -220,7 +220,7 @@ class DecisionOffers:
         offers = offer_decisions(self.llm, words)
         if not offers.decisions:
             return JobResult("The comment asks for no decision; nothing offered.")
-        mark = OFFER_MARK.format(comment=job.comment_id)
+        mark = OFFER_MARK.format(key=job.key)
         if any(mark in (c.get("body") or "") for c in gh.review_comments(job.repo, job.pr_number)):
             return JobResult("The comment's decisions were offered already (an earlier attempt replied).")
         gh.reply_in_thread(job.repo, job.pr_number, job.thread_id, "\n".join([

@@ -324,7 +324,7 @@ class PipelineRunner:
                 first = next((f.path for f in report.findings if held(f)), None)
                 report.findings = [f for f in report.findings if not held(f) or f.path == first]
                 report.exploring, report.explored = (hold.code, first) if first else (None, None)
-            if request.base_branch:  # what the holds left, to bring back into a run when they lift
+            if request.base_branch and request.pipeline == "autofix":  # what holds left, for the push after they lift
                 kept = {id(f) for f in report.findings}
                 self.learner.policy.keep_held(request.tenant_id, request.repo, request.pipeline, [
                     HeldBack(f.code, f.path, ctx.places.of(f.path)) for f in scanned if id(f) not in kept])
