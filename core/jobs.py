@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
+from core import marks
 from core.errors import PermanentError, TransientError
 from core.models import CommandJob, Job, JobResult
 
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MARK = "<!-- memfix:job={key} -->"  # lets a person (and memfix) tell which job a comment answers
 
 
 class GitHubReplies(Protocol):
@@ -94,6 +94,7 @@ class JobRunner:
         handlers: dict[str, Handler],
         ledger: JobLedger,
         github: Callable[[int], GitHubReplies],
+        bot_login: str,
         *,
         max_attempts: int = 3,
         refusal: Callable[[Job], str | None] = lambda job: None,
@@ -102,6 +103,7 @@ class JobRunner:
         self.handlers = handlers
         self.ledger = ledger
         self.github = github
+        self.bot_login = bot_login  # whose comments carry memfix's marks
         self.max_attempts = max_attempts
         self.refusal = refusal  # who may make memfix act: asked before anything is acknowledged or started
         self.observe = observe  # the repository's id and name, before any memory is read (renames, reused names)
@@ -191,17 +193,15 @@ class JobRunner:
 
     def _left_reply(self, job: Job, repo: str, number: int) -> int | None:
         """memfix's reply to this job on the issue, found by the job's mark, when an earlier attempt posted it."""
-        mark = MARK.format(key=job.key)
         try:
             comments = self.github(job.tenant_id).list_issue_comments(repo, number)
         except Exception:  # noqa: BLE001 — at worst a second reply, never a lost job
             log.warning("job %s: could not look for an earlier attempt's reply", job.key, exc_info=True)
             return None
-        found = next((c["id"] for c in comments if mark in (c.get("body") or "")
-                      and (c.get("user") or {}).get("type") == "Bot"), None)
+        found = marks.left(comments, marks.JOB.format(key=job.key), self.bot_login)
         if found is not None:
-            self.ledger.set_reply(job, found)
-        return found
+            self.ledger.set_reply(job, found["id"])
+        return found["id"] if found else None
 
     def _report(self, job: Job, reply_id: int | None, text: str) -> None:
         gh = self.github(job.tenant_id)
@@ -222,7 +222,7 @@ class JobRunner:
 
     @staticmethod
     def _body(job: Job, text: str) -> str:
-        return f"{text}\n\n{MARK.format(key=job.key)}"
+        return f"{text}\n\n{marks.JOB.format(key=job.key)}"
 
 
 def _thread(job: Job) -> tuple[str, int] | None:

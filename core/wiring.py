@@ -288,7 +288,8 @@ class Services:
     def decision_offers(self) -> DecisionOffers:
         from core.memory.offers import DecisionOffers
 
-        return DecisionOffers(self.proposals, self.github, self.permissions.can_write, self.llm)
+        return DecisionOffers(self.proposals, self.github, self.permissions.can_write, self.settings.bot_login,
+                              self.llm)
 
     @cached_property
     def runner(self) -> JobRunner:
@@ -306,7 +307,8 @@ class Services:
                 "checks": self.pipelines.on_checks,
                 "repository": self.tenants.on_repository,
             }
-            return JobRunner(handlers, JobLedger(self.db), self.github, max_attempts=self.settings.job_max_attempts,
+            return JobRunner(handlers, JobLedger(self.db), self.github, self.settings.bot_login,
+                             max_attempts=self.settings.job_max_attempts,
                              refusal=self.permissions.refusal,
                              observe=self._observe)
 

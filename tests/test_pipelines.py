@@ -501,6 +501,31 @@ def test_an_objection_on_a_line_the_fix_changed_is_offered_back_in_its_thread_an
     assert any(h.code == "F401" and h.scope == "app/util.py" and h.by == "alice" for h in plan.holds)
 
 
+def test_an_outsiders_copy_of_memfixs_mark_never_stops_an_offer(serve, fake_github, tenant_id):
+    push(serve, fake_github, tenant_id, {"app/util.py": ONE_RULE})
+    [pr] = memfix_pulls(fake_github)
+    said = fake_github.add_review_comment(REPO, pr["number"], "Keep this: the plugin loader imports it by name.",
+                                         path="app/util.py", line=1, side="LEFT", user="alice")
+    payload = P.line_comment(said, installation=tenant_id, repo=REPO, number=pr["number"], branch=pr["head"]["ref"],
+                             sha=pr["head"]["sha"])
+    key = route("pull_request_review_comment", payload, "line-x", "memfix[bot]").job.key
+    # The mark is built from public ids: an outsider posts it first, in the thread and in the conversation.
+    fake_github.add_review_comment(REPO, pr["number"], f"<!-- memfix:offer={key} -->", path="app/util.py", line=1,
+                                   side="LEFT", user="mallory")
+    deliver_line_comment(serve, tenant_id, pr, said, delivery="line-x")
+    [offer] = thread_replies(fake_github, pr, said)
+    assert "Send `/remember decision hold F401 in app/util.py`" in offer
+
+    fake_github.add_comment(REPO, pr["number"], "We keep these imports in app/util.py.", user="alice")
+    closing = P.pull_request_closed(installation=tenant_id, repo=REPO, number=pr["number"], branch=pr["head"]["ref"],
+                                    merged=False, sha=pr["head"]["sha"])
+    closed = route("pull_request", closing, "c", "memfix[bot]").job
+    fake_github.add_comment(REPO, pr["number"], f"<!-- memfix:offer={closed.key} -->", user="mallory")
+    close_unmerged(serve, fake_github, tenant_id, pr)
+    [offer] = [c["body"] for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
+    assert "`/remember decision hold F401 in app/util.py`" in offer
+
+
 def test_a_line_comment_gets_no_offer_from_a_reader_for_praise_or_a_question(serve, fake_github, tenant_id):
     push(serve, fake_github, tenant_id, {"app/util.py": ONE_RULE})
     [pr] = memfix_pulls(fake_github)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from core import marks
 from core.errors import PermanentError, TransientError
 from core.events import parse_command
 from core.memory.sanitize import escape_braces
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_DECISIONS = 3
-OFFER_MARK = "<!-- memfix:offer={key} -->"  # a retried job finds the reply an earlier attempt posted
 DECISIONS_SCHEMA = {
     "type": "object",
     "properties": {
@@ -182,6 +182,7 @@ class DecisionOffers:
     proposals: Proposals
     github: Callable[[int], Replies]
     can_write: Callable[[int, str, str], bool]  # (tenant, repo, login): GitHub's word (core/permissions.py)
+    bot_login: str  # memfix's own comments: only they carry its marks
     llm: LLM | None = None
 
     def after_closing(self, job: PullRequestClosedJob) -> None:
@@ -191,8 +192,8 @@ class DecisionOffers:
         if proposal is None:
             return
         gh = self.github(job.tenant_id)
-        comments, mark = gh.list_issue_comments(job.repo, job.pr_number), OFFER_MARK.format(key=job.key)
-        if any(mark in (c.get("body") or "") for c in comments):
+        comments, mark = gh.list_issue_comments(job.repo, job.pr_number), marks.OFFER.format(key=job.key)
+        if marks.left(comments, mark, self.bot_login):
             return  # an earlier attempt of this job offered them
         said = tuple(body for c in comments
                      if (body := c.get("body") or "") and parse_command(body) is None  # a command is not a reason
@@ -220,8 +221,8 @@ class DecisionOffers:
         offers = offer_decisions(self.llm, words)
         if not offers.decisions:
             return JobResult("The comment asks for no decision; nothing offered.")
-        mark = OFFER_MARK.format(key=job.key)
-        if any(mark in (c.get("body") or "") for c in gh.review_comments(job.repo, job.pr_number)):
+        mark = marks.OFFER.format(key=job.key)
+        if marks.left(gh.review_comments(job.repo, job.pr_number), mark, self.bot_login):
             return JobResult("The comment's decisions were offered already (an earlier attempt replied).")
         gh.reply_in_thread(job.repo, job.pr_number, job.thread_id, "\n".join([
             "memfix can remember this as a decision; nothing is decided until you send the command as a comment on "
