@@ -13,6 +13,8 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, ClassVar, Literal
 
+from core.memory.sanitize import printable
+
 COMMANDS = ("autofix", "refactor", "remember", "recall", "forget", "refine")
 
 
@@ -546,6 +548,9 @@ class Finding:
     source: str = "ruff"  # ruff | model
     # ruff's safe fix as edits (row, column, end row, end column, new text), 1-based, columns in characters
     edits: tuple[tuple[int, int, int, int, str], ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:  # a tool's words are data: they may quote a NUL from the file
+        object.__setattr__(self, "message", printable(self.message))
 
     @property
     def key(self) -> tuple[str, str]:

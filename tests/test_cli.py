@@ -79,6 +79,25 @@ def test_symlinks_are_never_followed_and_never_abort_the_run(cli, tmp_path):
     assert code == 0 and "hunter2" not in out and "note: skipped `leak.py`" in out
 
 
+def test_a_binary_or_undecodable_file_is_said_once_as_what_it_is_and_the_run_goes_on(cli, tmp_path):
+    (tmp_path / "good.py").write_text("import os\nx = 1\n")
+    (tmp_path / "nul_in_string.py").write_bytes(b'import sys\nx = "\x00"\n')  # fixable F401 beside the NUL
+    (tmp_path / "nul_in_code.py").write_bytes(b"x = 1 \x00 2\n")  # the linter's message quotes the NUL
+    (tmp_path / "latin.py").write_bytes(b"import re\nname = '\xe9t\xe9'\n")  # Latin-1, not UTF-8
+    code, out, err = cli("autofix", str(tmp_path), "--json")
+    report = json.loads(out)
+    assert code == 0 and "\\u0000" not in out  # no NUL reached the output: the tool's words are escaped
+    outcomes = {o["path"]: o for o in report["outcomes"]}
+    assert outcomes["good.py"]["status"] == "PROMOTED"  # the other files' fixes go ahead
+    assert outcomes["nul_in_string.py"]["note"] == "binary (it contains a NUL byte): left as it is"
+    assert "\\x00" in outcomes["nul_in_code.py"]["note"]
+    assert "latin.py" not in outcomes and not [f for f in report["findings"] if f["path"] == "latin.py"]
+    assert [n for n in report["notes"] if "latin.py" in n] == [
+        "skipped `latin.py`: it cannot be read as text (stream did not contain valid UTF-8)"]
+    code, out, _ = cli("recall", "stream did not contain valid UTF-8", "--repo", report["repository"])
+    assert "E902" not in out  # nothing a model could fix, nothing to remember
+
+
 def test_text_output_shows_numbered_diffs_folded_never_cut_and_why_a_file_is_unfixed(cli, tmp_path):
     (tmp_path / "many.py").write_text("import os\nimport sys\nimport json\nimport re\n\nprint(f'x')\n")
     (tmp_path / "bare.py").write_text("try:\n    x = 1\nexcept:\n    x = 2\n")

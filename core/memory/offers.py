@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from core import marks
 from core.errors import PermanentError, TransientError
 from core.events import parse_command
-from core.memory.sanitize import escape_braces
+from core.memory.sanitize import code, escape_braces, inert
 from core.models import JobResult, LineCommentJob, PullRequestClosedJob, Stance, rule_code
 from core.pipelines.places import parse_scope
 
@@ -76,9 +76,10 @@ class Offer:
         return f"/remember decision {self.stance} {', '.join(self.codes)}" + (f" in {self.scope}" if self.scope else "")
 
     def markdown(self, verb: str = "Reply") -> str:
-        where = f" in `{self.scope}`" if self.scope else " in this repository"
-        why = f" ({self.why})" if self.why else ""
-        return f"{self.stance.capitalize()} {', '.join(self.codes)}{where}? {verb} `{self.command}`.{why}"
+        """The offer as a line of a comment: the place and the command as code, the model's reason inert."""
+        where = f" in {code(self.scope)}" if self.scope else " in this repository"
+        why = f" ({inert(self.why)})" if self.why else ""
+        return f"{self.stance.capitalize()} {', '.join(self.codes)}{where}? {verb} {code(self.command)}.{why}"
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ class Offers:
     reading: str = ""  # the model's one-line reading of the words; "" when read without a model
 
     def lines(self, whose: str, verb: str = "Reply") -> list[str]:
-        read = [f"memfix read {whose} as: {self.reading}"] if self.reading else []
+        read = [f"memfix read {whose} as: {inert(self.reading)}"] if self.reading else []
         return read + [f"- {o.markdown(verb)}" for o in self.decisions]
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.bounded import user_text
 from core.errors import GitHubPermanentError, PermanentError
-from core.memory.sanitize import escape_braces
+from core.memory.sanitize import escape_braces, inert
 from core.models import (
     CATEGORIES,
     INSIGHT_TYPES,
@@ -226,7 +226,7 @@ class ReviewSteps:
         if not hits:
             return JobResult(f"Nothing in memory matches “{_quote(query)}”.")
         return JobResult(f"Best matches for “{_quote(query)}”:",
-                         [f"`{h.layer}:{h.id}` score {h.score:.2f} — {h.text}" for h in hits])
+                         [f"`{h.layer}:{h.id}` score {h.score:.2f} — {inert(h.text)}" for h in hits])
 
     def edit(self, tenant_id: int, repo: str, insight_id: int, *, title: str, detail: str,
              suggestion: str) -> JobResult:
@@ -300,14 +300,14 @@ def parse_memory_id(text: str) -> tuple[str, int]:
 
 
 def _quote(text: str) -> str:
-    return " ".join(text.split())[:100].replace("`", "'")
+    return inert(" ".join(text.split())[:100].replace("`", "'"))
 
 
 def _saved(summary: str, results: list[SaveResult]) -> JobResult:
     details = []
     for r in results:
         i = r.insight
-        line = f"`insight:{i.id}` [{i.insight_type}] [{i.category}] {i.title}"
+        line = f"`insight:{i.id}` [{i.insight_type}] [{i.category}] {inert(i.title)}"
         if r.merged:
             line += f" (merged with an existing insight, seen {i.seen_count}×)"
         if r.paired_with:

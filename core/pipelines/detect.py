@@ -47,6 +47,7 @@ class Linter(Protocol):
     """What the runner asks of a linter: findings, safe fixes on copies, and which files and rules are its."""
 
     syntax_code: str  # the code of a finding that says the file does not parse
+    unreadable_code: str  # the code of a finding that says the file cannot be read as text (not UTF-8, say)
 
     def owns(self, path: str) -> bool: ...
     def knows(self, selector: str) -> bool: ...
@@ -148,6 +149,7 @@ class Ruff:
     """The ruff binary, run as a subprocess (never through a shell)."""
 
     syntax_code = "invalid-syntax"
+    unreadable_code = "E902"  # ruff's io-error: always asked for, so an unreadable file is said, not skipped quietly
 
     def __init__(self, binary: str | None = None, timeout: float = 300.0,
                  project_args: tuple[str, ...] = ("--target-version", TARGET_VERSION)):
@@ -181,7 +183,8 @@ class Ruff:
         if not files or not select:
             return []
         findings: list[Finding] = []
-        for out in self._run_batches(["--output-format", "json", "--select", ",".join(select)], files, root):
+        asked = select if selected(self.unreadable_code, select) else (*select, self.unreadable_code)
+        for out in self._run_batches(["--output-format", "json", "--select", ",".join(asked)], files, root):
             try:
                 findings.extend(_finding(root, item) for item in json.loads(out))
             except (ValueError, TypeError, KeyError, AttributeError) as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from core.memory.sanitize import escape_braces
+from core.memory.sanitize import code, escape_braces, inert
 from core.models import AttemptStatus, CiState, JobResult
 from core.pipelines.confidence import Record
 from core.pipelines.places import kind_scope, words
@@ -25,10 +25,10 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: Ci
     """`kind`: the file's kind of place, whose record is shown beside the repository's where they differ."""
     patch, v = outcome.patch, outcome.verification
     assert patch is not None and v is not None  # only a verified patch is proposed
-    lines = [f"memfix **{request.pipeline}** proposes this single-file change to `{patch.path}`.", ""]
+    lines = [f"memfix **{request.pipeline}** proposes this single-file change to {code(patch.path)}.", ""]
     if request.issue_number:
         lines += [f"Fixes #{request.issue_number}", ""]
-    lines += ["### Findings", *(f"- line {f.line}: `{f.code}` {escape_braces(f.message)}" for f in patch.findings), ""]
+    lines += ["### Findings", *(f"- line {f.line}: `{f.code}` {inert(escape_braces(f.message))}" for f in patch.findings), ""]
     lines += ["### Verification",
               f"- parses: {'yes' if v.parses else 'no'}; targeted findings gone: {'yes' if v.targeted_gone else 'no'};"
               f" new findings: {len(v.new_findings)}; one file: {'yes' if v.single_file else 'no'};"
@@ -46,17 +46,17 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: Ci
                   + (f"; {', '.join(beyond)} beyond it, asked for in `.github/memfix.yml` `rules: extend`"
                      if beyond else ""), ""]
     if patch.rationale:
-        lines += ["### Rationale", escape_braces(patch.rationale), ""]
+        lines += ["### Rationale", inert(escape_braces(patch.rationale)), ""]
     lines += ["### Record here", *(f"- {code} fixes: {report.records.get(code, Record()).describe()}"
                                    f"{_record_in(report, code, kind)}"
                                    for code in sorted({f.code for f in patch.findings})), ""]
     if patch.origin == "model" and report.injected and report.learnings:
         lines += ["### Learnings injected", *(
-            f"- `insight:{h.insight.id}` {escape_braces(h.insight.title)}"
+            f"- `insight:{h.insight.id}` {inert(escape_braces(h.insight.title))}"
             + (f" ([source]({h.insight.source_ref}))" if (h.insight.source_ref or "").startswith("http") else "")
             for h in report.learnings), ""]
     if report.used:
-        lines += ["### Learnings used", *(f"- {escape_braces(u)}" for u in report.used), ""]
+        lines += ["### Learnings used", *(f"- {inert(escape_braces(u))}" for u in report.used), ""]
     if report.exploring and report.explored == outcome.path:
         lines += ["### Tried again on purpose", f"memfix had learned to hold back {report.exploring} in this "
                   "repository; this PR tries it once more, so a team whose taste changed gets it back without a "

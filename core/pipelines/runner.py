@@ -313,7 +313,7 @@ class PipelineRunner:
             report.notes += ctx.project.problems
             report.notes += self._foreign_links(request)
             report.files_scanned = len(files)
-            scanned = scan.result() if scan else []
+            scanned = _readable(scan.result() if scan else [], ctx.linter.unreadable_code, report.notes)
             for f in scanned:
                 ctx.scanned.setdefault(f.path, []).append(f)
             report.findings = [f for f in scanned if not within((f.code,), ctx.held_for(f.path))]
@@ -416,6 +416,8 @@ class PipelineRunner:
         # Offline, a file no finding of which ruff can fix safely is left as it is: it need not be read.
         wanted = {path for path, findings in files if ctx.llm.model or any(f.fixable for f in findings)}
         texts = {path: ctx.workspace.read(path) if path in wanted else None for path, _ in files}
+        binary = {path for path, text in texts.items() if text is not None and "\x00" in text}
+        texts.update(dict.fromkeys(binary))  # git's own test for binary: no table stores or search takes a NUL
         # Files with the same rules held back share a linter that leaves those rules alone, to its fixpoint too.
         alike: dict[tuple[str, ...], dict[str, list[Finding]]] = defaultdict(dict)
         for path, findings in files:
@@ -436,7 +438,8 @@ class PipelineRunner:
                 self._settle(ctx, waiting, progress, len(files))
                 outcome = self._model_fix(ctx, outcome, original, base, remaining, query)
             elif original is None and path in wanted:
-                outcome.note = "file is not UTF-8 text"
+                outcome.note = "binary (it contains a NUL byte): left as it is" if path in binary else \
+                    "not UTF-8 text: left as it is"
             elif base is None:
                 outcome.note = "no safe fix" + ("" if ctx.llm.model else " (offline: no model configured)")
             else:
@@ -673,6 +676,14 @@ class _Steps:
         now = time.perf_counter()
         self.seconds[step] = round(now - self.last, 3)
         self.last = now
+
+
+def _readable(scanned: list[Finding], unreadable_code: str, notes: list[str]) -> list[Finding]:
+    """The findings in files the linter could read; each file it could not read said once in `notes`, as what it
+    is (not a finding to fix, nothing a model could fix, nothing to learn)."""
+    unreadable = {f.path: f.message for f in scanned if f.code == unreadable_code}
+    notes += [f"skipped `{path}`: it cannot be read as text ({why})" for path, why in sorted(unreadable.items())]
+    return [f for f in scanned if f.path not in unreadable] if unreadable else scanned
 
 
 def _remembered(earlier: RunRecord | None, learned: list[Any], report: RunReport) -> list[str]:
