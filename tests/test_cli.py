@@ -152,3 +152,10 @@ def test_a_checkout_with_python_and_typescript_gets_one_run_per_language(cli, tm
     assert code == 0 and "lint/correctness/noUnusedLabels" in out and "app.py" not in out
     assert "outer:" not in (tmp_path / "web" / "first.ts").read_text()
     assert "import os" in (tmp_path / "app.py").read_text()  # the Python run was not asked for
+
+    # The JavaScript run remembers the JavaScript run before it, never the Python run between them.
+    code, out, _ = cli("autofix", str(tmp_path), "--json")
+    again = json.loads(out)
+    assert code == 0 and [r["language"] for r in again] == ["python", "javascript"]
+    [said] = [line for line in again[1]["remembered"] if line.startswith("Remembered from run")]
+    assert said.startswith(f"Remembered from run {runs[1]['run_id'] + 1} ")  # the --language javascript run

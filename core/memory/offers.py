@@ -134,8 +134,8 @@ def decision_offers(words: Words) -> tuple[Offer, ...]:
         named = [c for c in words.codes if _names_rule(text, c)]
         if not named and (place or (words.line and words.line.changed and len(words.codes) == 1 and objects(text))):
             named = list(words.codes)
-        for code in named:
-            offer = Offer(Stance.HOLD, (code,), place or (words.line.path if words.line else None))
+        for rule in named:
+            offer = Offer(Stance.HOLD, (rule,), place or (words.line.path if words.line else None))
             if offer not in offers:
                 offers.append(offer)
     return tuple(offers)

@@ -31,6 +31,7 @@ from core.pipelines.detect import DetectError, inside
 
 JS_EXTENSIONS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 PARSE = "parse"  # Biome's category for a file it cannot parse
+UNREADABLE = "unreadable"  # memfix's, for a file it does not hand Biome: not UTF-8 text
 _BATCH = 400  # paths per Biome run: far below any command-line limit
 _PARALLEL_RUNS = 2
 _ENV_DROPPED = ("NODE_OPTIONS", "BIOME_CONFIG_PATH", "BIOME_BINARY")
@@ -60,6 +61,7 @@ class Biome:
     extends, at their relative paths), written into a scratch folder for each run."""
 
     syntax_code = PARSE
+    unreadable_code = UNREADABLE
 
     def __init__(self, binary: str | None = None, files: Mapping[str, str] | None = None, *,
                  skip: tuple[str, ...] = (), timeout: float = 300.0):
@@ -106,7 +108,7 @@ class Biome:
             self._write(work, {p: t for p, t in texts.items() if t is not None})
             # GitHub's annotation format: one line a finding (the JSON reporter repeats the whole file in each one)
             outs = self._runs(["lint", "--reporter=github"], [p for p in files if texts[p] is not None], work)
-        findings: list[Finding] = []
+        findings = [Finding(p, 1, 1, UNREADABLE, "not UTF-8 text", source="biome") for p in files if texts[p] is None]
         for out in outs:
             findings.extend(f for f in _annotations(out, texts, self.binary)
                             if f.code == PARSE or selected(f.code, select))

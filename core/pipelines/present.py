@@ -28,7 +28,8 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: Ci
     lines = [f"memfix **{request.pipeline}** proposes this single-file change to {code(patch.path)}.", ""]
     if request.issue_number:
         lines += [f"Fixes #{request.issue_number}", ""]
-    lines += ["### Findings", *(f"- line {f.line}: `{f.code}` {inert(escape_braces(f.message))}" for f in patch.findings), ""]
+    lines += ["### Findings", *(f"- line {f.line}: `{f.code}` {inert(escape_braces(f.message))}"
+                                for f in patch.findings), ""]
     lines += ["### Verification",
               f"- parses: {'yes' if v.parses else 'no'}; targeted findings gone: {'yes' if v.targeted_gone else 'no'};"
               f" new findings: {len(v.new_findings)}; one file: {'yes' if v.single_file else 'no'};"
@@ -106,7 +107,7 @@ def report_json(report: RunReport) -> dict[str, Any]:
                       "pr": o.published.pr_number if o.published else None} for o in report.outcomes],
         "learnings": [{"id": h.insight.id, "title": h.insight.title, "score": round(h.score, 3)}
                       for h in report.learnings],
-        "learned": report.learned, "prompt_tokens": report.prompt_tokens,
+        "learned": report.learned, "remembered": report.remembered, "prompt_tokens": report.prompt_tokens,
         "config_problems": report.config_problems, "notes": report.notes, "target": report.target,
         "rules": {"selected": list(report.rules.rules), "chosen_by": report.rules.chosen_by,
                   "extended": list(report.rules.extended)} if report.rules else None,

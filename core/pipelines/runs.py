@@ -42,6 +42,7 @@ class Run:
     pipeline: str
     mirror: Mirror | None = None
     phase: Phase = Phase.QUEUED
+    language: str = "python"
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,7 @@ class RunLog:
                  f"{_HOST}:{os.getpid()}", request.language),
             ).fetchone()
         assert row is not None  # an INSERT … RETURNING returns its row
-        return Run(row["id"], tenant_id, repository, pipeline, mirror)
+        return Run(row["id"], tenant_id, repository, pipeline, mirror, language=request.language)
 
     def phase(self, run: Run, phase: Phase, summary: str = "", **counts: int) -> None:
         phase = Phase(phase)  # a phase the table does not know fails here, before the database
@@ -158,12 +159,13 @@ class RunLog:
                          (json.dumps({"rules": rules, "chosen_by": chosen_by, "extended": extended}), run.id))
 
     def previous(self, run: Run) -> RunRecord | None:
-        """The last finished run of the same repository and pipeline before this one: what memory already holds."""
+        """The last finished run of the same repository, pipeline and language before this one: what memory already
+        holds (a run of the other language found other files)."""
         with self.db.tenant(run.tenant_id) as conn:
             row = conn.execute(
                 f"SELECT {_COLUMNS} FROM runs WHERE repository = %s"
-                " AND pipeline = %s AND phase = %s AND id < %s ORDER BY id DESC LIMIT 1",
-                (run.repository, run.pipeline, Phase.DONE, run.id)).fetchone()
+                " AND pipeline = %s AND language = %s AND phase = %s AND id < %s ORDER BY id DESC LIMIT 1",
+                (run.repository, run.pipeline, run.language, Phase.DONE, run.id)).fetchone()
         return _record(row) if row else None
 
     def get(self, tenant_id: int, run_id: int) -> RunRecord | None:
