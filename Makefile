@@ -17,8 +17,9 @@ setup: $(STAMP)
 run: $(STAMP)
 	$(BIN)/memfix autofix samples/shop
 
+PORT ?= 8000
 serve: $(STAMP)
-	$(BIN)/memfix serve
+	$(BIN)/memfix serve --port $(PORT)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
