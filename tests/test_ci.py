@@ -204,7 +204,7 @@ def test_offline_the_pr_says_which_learnings_were_used_and_never_claims_injectio
     assert pr["title"] == "memfix: fix F541 in app/mixed.py"  # the held rule's fix is not in it
     assert "import os" in fake_github.file(REPO, pr["head"]["ref"], "app/mixed.py")
     body = pr["body"]
-    assert "### Learnings used" in body and "F401 held back (asked by @alice)" in body
+    assert "### Learnings used" in body and "F401 held back (asked by @\u200balice)" in body  # named, not pinged
     assert "Learnings injected" not in body and "F541 fixes: no record in this repository" in body
     mirror = [r for r in fake_github.check_runs(REPO) if r["name"] == "memfix autofix"][-1]["output"]["summary"]
     assert "held back by what memfix learned here: F401" in mirror and "Learnings used" in mirror
