@@ -313,14 +313,16 @@ def health(installation: int) -> Any:
 
 # ---- curation: through the comment commands' own services, recorded ----
 
-@bp.post("/installations/<int:installation>/repos/<repo:repo>/rules/<code>")
+@bp.post("/installations/<int:installation>/repos/<repo:repo>/rules")
 @signed_in
-def rule(installation: int, repo: str, code: str) -> Any:
+def rule(installation: int, repo: str) -> Any:
+    """A person's decision on a rule, in a place or everywhere: `/remember decision hold|enable RULE [in PLACE]`."""
     _require_writable(installation, repo)
-    verb = request.form.get("action")
+    verb, code, place = (request.form.get(k, "").strip() for k in ("action", "rule", "place"))
     if verb not in tuple(Stance):
         abort(400, "action must be enable or hold")
-    flash(_curate(lambda: site().board.curate(installation, repo, g.who, "remember", f"decision {verb} {code}")))
+    decision = f"decision {verb} {code}" + (f" in {place}" if place else "")
+    flash(_curate(lambda: site().board.curate(installation, repo, g.who, "remember", decision)))
     return redirect(url_for("dashboard.repository", installation=installation, repo=repo))
 
 

@@ -88,8 +88,8 @@ def test_curation_needs_the_csrf_token_and_goes_through_the_commands(serve, tena
     base = f"{serve.url}/installations/{tenant_id}/repos/{REPO}"
     with client() as web:
         page = web.get(base).text
-        assert web.post(f"{base}/rules/F401", data={"action": "enable"}).status_code == 403  # no token
-        done = web.post(f"{base}/rules/F401", data={"action": "enable", "csrf": csrf(page)})
+        assert web.post(f"{base}/rules", data={"action": "enable", "rule": "F401"}).status_code == 403  # no token
+        done = web.post(f"{base}/rules", data={"action": "enable", "rule": "F401", "csrf": csrf(page)})
         assert "propose F401 fixes in this repository again" in done.text
         assert services.policy.holds(tenant_id, REPO) == []
         web.post(f"{base}/insights/{insight_id}", data={"action": "edit", "csrf": csrf(page), "title": "SQL from "
@@ -175,6 +175,45 @@ def test_the_policy_table_shows_each_holds_scope_and_the_record_per_kind_of_plac
     assert '<span class="ok">proposed</span> elsewhere' in row and learned.split("`")[-2] in row  # insight:N
 
 
+def test_a_repository_without_pr_outcomes_offers_the_decision_form_and_the_next_run_follows_it(serve, tenant_id,
+                                                                                                tmp_path):
+    from core.pipelines.workspace import LocalWorkspace
+
+    services = serve.services
+    repo = "local/sample"
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "app.py").write_text('print(f"hello")\n')
+    (tmp_path / "tests" / "test_app.py").write_text('print(f"test")\n')
+    base = f"{serve.url}/installations/{tenant_id}/repos/{repo}"
+    with client() as web:
+        page = web.get(base).text
+        assert "No PR outcomes yet." in page and 'id="decide"' in page and 'id="decide-place"' in page
+        fields = {"csrf": csrf(page), "action": "hold", "rule": "F541"}
+        bad = web.post(f"{base}/rules", data={**fields, "rule": "F999"})
+        assert "Not done: F999 is not a rule of the linters memfix runs" in html.unescape(bad.text)
+        bad = web.post(f"{base}/rules", data={**fields, "place": "../elsewhere/**"})
+        assert "is not a repository path pattern" in html.unescape(bad.text)
+        bad = web.post(f"{base}/rules", data={**fields, "rule": ""})
+        assert "Not done: nothing was saved: a decision reads" in html.unescape(bad.text)
+        assert services.policy.holds(tenant_id, repo) == [] and services.insights.for_repository(tenant_id, repo) == []
+        done = html.unescape(web.post(f"{base}/rules", data={**fields, "place": "tests/**"}).text)
+        assert "memfix will not propose F541 fixes in `tests/**` of this repository" in done
+        assert "held back</span> in tests/** — @local asked memfix not to propose F541 fixes in `tests/**`" in done
+
+    def run() -> dict[str, list[str]]:
+        request = RunRequest(tenant_id, repo, "autofix", "local")
+        report = services.pipeline_runner.run(request, LocalWorkspace(tmp_path))
+        return {o.path: [f.code for f in o.findings] for o in report.promoted}
+
+    assert run() == {"app.py": ["F541"]}  # held in tests/**, fixed elsewhere
+    with client() as web:
+        page = web.get(base).text
+        web.post(f"{base}/rules", data={"csrf": csrf(page), "action": "enable", "rule": "F541", "place": "tests/**"})
+    assert run() == {"app.py": ["F541"], "tests/test_app.py": ["F541"]}
+    log = [(c.actor, c.target) for c in services.dashboard.curations(tenant_id, repo)]
+    assert log == [("local", "decision enable F541 in tests/**"), ("local", "decision hold F541 in tests/**")]
+
+
 # ---- sign-in with GitHub ----
 
 
@@ -219,8 +258,8 @@ def test_a_reader_sees_but_cannot_curate(serve, fake_github, tenant_id):
         sign_in(serve, web)
         page = web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text
         assert "held back" in page and "Propose again" not in page
-        refused = web.post(f"{serve.url}/installations/{tenant_id}/repos/{REPO}/rules/F401",
-                           data={"action": "enable", "csrf": csrf(page)})
+        refused = web.post(f"{serve.url}/installations/{tenant_id}/repos/{REPO}/rules",
+                           data={"action": "enable", "rule": "F401", "csrf": csrf(page)})
         assert refused.status_code == 403 and serve.services.policy.holds(tenant_id, REPO)
 
 
@@ -323,7 +362,7 @@ def test_a_link_cannot_make_a_page_say_something(serve, tenant_id):
     with client() as web:
         page = web.get(base, params={"done": "Your session expired: sign in at evil.example"}).text
         assert "evil.example" not in page
-        done = web.post(f"{base}/rules/F401", data={"action": "enable", "csrf": csrf(page)})
+        done = web.post(f"{base}/rules", data={"action": "enable", "rule": "F401", "csrf": csrf(page)})
         assert "propose F401 fixes in this repository again" in done.text  # said once, from the session
         assert "propose F401 fixes" not in web.get(base).text
 
