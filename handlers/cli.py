@@ -81,6 +81,7 @@ def _serve(args: argparse.Namespace) -> int:
         else:
             from waitress.server import create_server
 
+            from handlers.dashboard import dashboard_link
             from handlers.devserver import create_app
 
             app = create_app(services)
@@ -94,8 +95,9 @@ def _serve(args: argparse.Namespace) -> int:
                 print(f"memfix: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
                 return 2
             app.config["MEMFIX_ADDRESS"] = _address(args.host, server.effective_port)
+            # The one line that shows the local dashboard's token: its link is the way in, for whoever started it
             print(f"memfix listening on http://{args.host}:{server.effective_port}/webhook, dashboard at "
-                  f"http://{args.host}:{server.effective_port}/ (GitHub API: {settings.github_api_url})", flush=True)
+                  f"{dashboard_link(app)} (GitHub API: {settings.github_api_url})", flush=True)
             if settings.remote_setup and not settings.github_app_id:
                 import secrets
 
