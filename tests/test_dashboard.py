@@ -90,6 +90,20 @@ def test_local_mode_shows_the_local_installation_to_this_machine_only(serve, ten
         assert web.get(f"{serve.url}/installations/{tenant_id}/health").status_code == 200
 
 
+def test_the_link_keeps_the_rest_of_its_address_and_a_new_starts_token_voids_the_old_sessions(serve, tenant_id):
+    token = serve.app.config["MEMFIX_DASHBOARD_TOKEN"]
+    page = f"{serve.url}/installations/{tenant_id}/repos/{REPO}"
+    with client() as web:
+        opened = web.get(page, params={"q": "login query", "token": token})
+        assert opened.status_code == 200 and opened.history[0].status_code == 302
+        assert str(opened.url) == f"{page}?q=login+query"  # the token dropped, the search kept
+        kept = serve.app.session_interface.get_signing_serializer(serve.app).loads(web.cookies["session"])
+        assert "MEMFIX_DASHBOARD_TOKEN" in kept and token not in str(kept)  # a digest of it, never the token
+        serve.app.config["MEMFIX_DASHBOARD_TOKEN"] = "the-next-start"  # the same session secret, a new token
+        refused = web.get(page)
+        assert refused.status_code == 403 and "Open the link memfix serve printed" in refused.text
+
+
 def test_curation_needs_the_csrf_token_and_goes_through_the_commands(serve, tenant_id):
     services = serve.services
     insight_id, _ = seed(services, tenant_id)
