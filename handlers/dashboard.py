@@ -70,7 +70,7 @@ class Site:
     has bound its port, and prints the links."""
 
     services: Services
-    signs_in: bool  # the App's OAuth client is configured; without it, local mode: this machine only
+    signs_in: bool  # the App's OAuth client is configured; without it, local mode: the printed link, this machine
 
     @property
     def settings(self) -> Settings:

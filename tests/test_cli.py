@@ -61,6 +61,8 @@ def test_a_decision_from_the_shell_is_the_comment_commands_and_the_next_run_foll
     code, out, _ = cli("autofix", str(checkout), "--apply")
     assert code == 0 and "held back" not in out and "Applied 2 verified patch(es)" in out
     assert (checkout / "tests" / "test_app.py").read_text() == 'print("test")\n'
+    code, _, err = cli("remember", "decision hold F541", "--repo", str(checkout))  # a folder, not its memory's name
+    assert code == 0 and f"runs of the folder {checkout} are filed under {repo}: --repo {repo}" in err
 
 
 @pytest.mark.parametrize("text, problem", [
