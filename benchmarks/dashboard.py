@@ -100,7 +100,9 @@ def main() -> None:
             services.policy.hold(TENANT, REPO, ["F401"], "bench", None)
             print(f"seeded {args.insights:,} insights, {args.runs:,} runs ({args.runs * 3:,} attempts), 500 PRs in "
                   f"{time.perf_counter() - started:.1f} s")
-            web = create_app(services).test_client()
+            app = create_app(services)
+            web = app.test_client()
+            web.get(f"/?token={app.config['MEMFIX_DASHBOARD_TOKEN']}")  # signed in as memfix serve's printed link does
             base = f"/installations/{TENANT}"
             pages = {
                 "installation": base,

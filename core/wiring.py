@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from core.memory.ring import HealingLog
     from core.permissions import Permissions
     from core.pipelines.breaker import Breakers
+    from core.pipelines.detect import Ruff
+    from core.pipelines.languages import Language
     from core.pipelines.policy import Policy
     from core.pipelines.proposals import Proposals
     from core.pipelines.runner import PipelineRunner
@@ -144,9 +146,11 @@ class Services:
     @cached_property
     def review_steps(self) -> ReviewSteps:
         from core.memory.review import ReviewSteps, github_review_texts
+        from core.pipelines.languages import known_rule
 
         return ReviewSteps(self.insights, self.entries, github_review_texts(self.github, self.settings.bot_login),
-                           self.llm, self.settings.github_web_url, self.policy)
+                           self.llm, self.settings.github_web_url, self.policy,
+                           lambda code: known_rule(code, self.languages))
 
     @cached_property
     def dashboard(self) -> Dashboard:
@@ -201,19 +205,29 @@ class Services:
         return llm_from_settings(self.settings)
 
     @cached_property
-    def pipeline_runner(self) -> PipelineRunner:
-        from core.pipelines.biome import Biome, find_biome
+    def ruff(self) -> Ruff:
         from core.pipelines.detect import Ruff
-        from core.pipelines.languages import JavaScript, Language, Python
+
+        return Ruff()
+
+    @cached_property
+    def languages(self) -> tuple[Language, ...]:
+        from core.pipelines.biome import Biome, find_biome
+        from core.pipelines.languages import JavaScript, Python
+
+        languages: tuple[Language, ...] = (Python(self.ruff),)
+        if binary := find_biome():  # without Biome, JavaScript and TypeScript runs say it is not installed
+            languages += (JavaScript(Biome(binary)),)
+        return languages
+
+    @cached_property
+    def pipeline_runner(self) -> PipelineRunner:
         from core.pipelines.learn import Learner
         from core.pipelines.runner import Limits, PipelineRunner
 
-        s, ruff = self.settings, Ruff()
-        languages: tuple[Language, ...] = (Python(ruff),)
-        if binary := find_biome():  # without Biome, JavaScript and TypeScript runs say it is not installed
-            languages += (JavaScript(Biome(binary)),)
+        s, ruff = self.settings, self.ruff
         return PipelineRunner(
-            languages=languages, llm=self.llm, context=self.prompt_context, healing=self.healing,
+            languages=self.languages, llm=self.llm, context=self.prompt_context, healing=self.healing,
             breakers=self.breakers,
             runs=self.runs, learner=Learner(self.insights, self.proposals, self.policy, s.github_web_url,
                                             ruff.rule_words),

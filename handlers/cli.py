@@ -19,6 +19,7 @@ from core.settings import SettingsError, get_settings
 if TYPE_CHECKING:
     from core.pipelines.runner import RunReport
 
+LOCAL_PERSON = "local"  # who decides from this machine (the local dashboard's person too)
 _opened: list = []  # the Services this command started: closed on any exit, the embedded PostgreSQL with them
 
 
@@ -80,6 +81,7 @@ def _serve(args: argparse.Namespace) -> int:
         else:
             from waitress.server import create_server
 
+            from handlers.dashboard import dashboard_link
             from handlers.devserver import create_app
 
             app = create_app(services)
@@ -93,8 +95,9 @@ def _serve(args: argparse.Namespace) -> int:
                 print(f"memfix: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
                 return 2
             app.config["MEMFIX_ADDRESS"] = _address(args.host, server.effective_port)
+            # The one line that shows the local dashboard's token: its link is the way in, for whoever started it
             print(f"memfix listening on http://{args.host}:{server.effective_port}/webhook, dashboard at "
-                  f"http://{args.host}:{server.effective_port}/ (GitHub API: {settings.github_api_url})", flush=True)
+                  f"{dashboard_link(app)} (GitHub API: {settings.github_api_url})", flush=True)
             if settings.remote_setup and not settings.github_app_id:
                 import secrets
 
@@ -167,12 +170,15 @@ def _settings(args: argparse.Namespace) -> int:
 
 
 def _remember(args: argparse.Namespace) -> int:
-    from core.memory.review import parse_remember
+    """`/remember` from a shell: the comment command itself, so a decision holds or enables a rule here as there."""
+    from core.models import CommandJob
 
-    result = _services().insights.save(args.installation, parse_remember(args.text, args.repo, "cli"))
-    i = result.insight
-    note = " (merged with an existing insight)" if result.merged else ""
-    print(f"insight:{i.id} {i.label} {i.title}{note}" + ("" if result.embedded else " (stored without embedding)"))
+    if Path(args.repo).is_dir() and not args.repo.startswith("local/"):
+        print(f"note: runs of the folder {args.repo} are filed under {_local_name(Path(args.repo))}: "
+              f"--repo {_local_name(Path(args.repo))} is what they read", file=sys.stderr)
+    job = CommandJob(tenant_id=args.installation, delivery_id="cli", repo=args.repo, command="remember",
+                     args=args.text, author=LOCAL_PERSON)
+    print(_services().commands.handle(job).markdown())
     return 0
 
 
@@ -353,7 +359,8 @@ def _print(report: RunReport, args: argparse.Namespace) -> None:
     print(f"Took {sum(report.seconds.values()):.1f} s: "
           + ", ".join(f"{step} {seconds:.2f} s" for step, seconds in report.seconds.items()) + ".")
     print(f"Memory files this checkout under {report.repo}: `memfix recall QUERY --repo {report.repo}`, and the "
-          "dashboard of `memfix serve` shows it.")
+          "dashboard of `memfix serve` shows it; `memfix remember \"decision hold CODE [in PLACE]\" --repo "
+          f"{report.repo}` holds a rule back here (`enable` proposes it again).")
     if report.promoted:
         verb = "Applied" if args.apply else "Re-run with --apply to write"
         print(f"{verb} {len(report.promoted)} verified patch(es).")
@@ -407,7 +414,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--url", help="also ask this URL (the web server's /healthz)")
     p.add_argument("--max-age", type=float, default=120.0, help="seconds a heartbeat may be old")
     command("settings", _settings, "show the settings in force (secrets as set/unset)")
-    p = memory("remember", _remember, "save an insight: '[type category [severity]: ]title' then detail")
+    p = memory("remember", _remember, "what /remember does on GitHub: save an insight ('[type category "
+               "[severity]: ]title' then detail), or decide on a rule ('decision hold|enable CODES [in PLACE]')")
     p.add_argument("text")
     p.add_argument("--repo", required=True, help="OWNER/NAME")
     p = memory("recall", _recall, "search both memory layers of one repository (or, with --all, every one)")

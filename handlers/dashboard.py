@@ -3,8 +3,10 @@ and one-click App registration. Served by `memfix serve` at `/`, and on AWS by i
 
 Who sees what: with the App's OAuth client configured, a person signs in with GitHub and sees the installations and
 repositories GitHub says they can access, curating only where they may write; every query runs under row-level
-security for one installation. Without it (local), only loopback may look, at the local installation, and every
-page says so. A page a person may not see is 404, never another installation's data.
+security for one installation. Without it (local), the dashboard is for the person who started it: the link `memfix
+serve` prints carries a token that signs their browser in, and even then only this machine may look (loopback, no
+proxy's forwarding header, a Host naming this machine), at the local installation, and every page says so. A page a
+person may not see is 404, never another installation's data.
 
 The views live on the `dashboard` blueprint; `install` registers it and leaves what they need on the app as one
 `Site` (`site()`). Every URL of its own, in Python and in the templates, is built by `url_for`.
@@ -12,6 +14,7 @@ The views live on the `dashboard` blueprint; `install` registers it and leaves w
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import ipaddress
 import os
@@ -62,11 +65,12 @@ bp = Blueprint("dashboard", __name__, template_folder=str(resources.files("handl
 @dataclass(frozen=True)
 class Site:
     """What the views need, kept on the app as `app.extensions["memfix"]`. Where the server listens
-    (MEMFIX_ADDRESS) and the one-time setup token (MEMFIX_SETUP_TOKEN) stay in `app.config`: whoever serves the
-    app sets them once it has bound its port."""
+    (MEMFIX_ADDRESS) and the tokens of the links `memfix serve` prints (MEMFIX_DASHBOARD_TOKEN, made here in local
+    mode; the one-time MEMFIX_SETUP_TOKEN) stay in `app.config`: whoever serves the app sets the address once it
+    has bound its port, and prints the links."""
 
     services: Services
-    signs_in: bool  # the App's OAuth client is configured; without it, local mode: this machine only
+    signs_in: bool  # the App's OAuth client is configured; without it, local mode: the printed link, this machine
 
     @property
     def settings(self) -> Settings:
@@ -90,13 +94,22 @@ def install(app: Flask, services: Services) -> None:
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
                       SESSION_COOKIE_SECURE=bool(s.public_url and s.public_url.startswith("https://")),
                       PERMANENT_SESSION_LIFETIME=SESSION_HOURS * 3600)
-    app.extensions["memfix"] = Site(services, signs_in=bool(s.github_client_id and s.github_client_secret))
+    app.extensions["memfix"] = here = Site(services, signs_in=bool(s.github_client_id and s.github_client_secret))
+    if not here.signs_in:  # local: for whoever holds the link memfix serve prints, whatever address they seem at
+        app.config["MEMFIX_DASHBOARD_TOKEN"] = secrets.token_urlsafe(32)
     app.url_map.converters["repo"] = RepoConverter  # before the blueprint's rules, which use it, are added
     app.register_blueprint(bp)
 
 
 def site() -> Site:
     return current_app.extensions["memfix"]
+
+
+def dashboard_link(app: Flask) -> str:
+    """Where a browser opens the dashboard: in local mode with the token that signs it in (printed once, at start)."""
+    address = (app.config.get("MEMFIX_ADDRESS") or "http://127.0.0.1").rstrip("/")
+    token = app.config.get("MEMFIX_DASHBOARD_TOKEN")
+    return f"{address}/?token={token}" if token else f"{address}/"
 
 
 # ---- who asks, and what they may see ----
@@ -106,17 +119,26 @@ def public_url() -> str:
     return (site().settings.public_url or current_app.config.get("MEMFIX_ADDRESS") or "http://127.0.0.1").rstrip("/")
 
 
+def holds_link(token_setting: str) -> bool:
+    """Whether this browser holds the token of a link memfix serve printed (`token_setting` names it in app.config):
+    offered as `?token=`, compared in constant time and then kept in the signed session as a digest (never the token
+    itself, and a new start's token makes old sessions void), or kept from before."""
+    token = current_app.config.get(token_setting)
+    if not token:
+        return False
+    digest = hashlib.sha256(token.encode()).hexdigest()
+    if "token" in request.args:
+        if not hmac.compare_digest(request.args["token"].encode(), token.encode()):
+            return False
+        session[token_setting] = digest
+        return True
+    return hmac.compare_digest(str(session.get(token_setting, "")).encode(), digest.encode())
+
+
 def remote_setup() -> bool:
     """MEMFIX_REMOTE_SETUP: /setup and its callback open to whoever holds the one-time token memfix serve printed
-    (it is kept in their signed session for the round trip through GitHub); nothing else opens."""
-    token = current_app.config.get("MEMFIX_SETUP_TOKEN")
-    if not token or request.endpoint not in ("dashboard.setup", "dashboard.setup_callback"):
-        return False
-    offered = request.args.get("token") or session.get("setup_token") or ""
-    if not hmac.compare_digest(offered.encode(), token.encode()):
-        return False
-    session["setup_token"] = token
-    return True
+    (kept in their signed session for the round trip through GitHub); nothing else opens."""
+    return request.endpoint in ("dashboard.setup", "dashboard.setup_callback") and holds_link("MEMFIX_SETUP_TOKEN")
 
 
 def this_machine(host: str) -> bool:
@@ -129,17 +151,15 @@ def this_machine(host: str) -> bool:
 
 
 @bp.before_request
-def who() -> None:
+def who() -> Any:
     """Every dashboard request: who asks (`g.who`), what they may see (`g.access`), and the refusals."""
     g.local, g.csrf = not site().signs_in, session.setdefault("csrf", secrets.token_urlsafe(24))
     g.who, g.access, g.stale = None, {}, False
     if any("\x00" in v for values in request.values.listvalues() for v in values):
         abort(400, "a field of this request contains a NUL character, which memfix neither stores nor searches")
     if g.local:
-        if remote_setup():  # registration from the container's host, say: the token shown in the log only
-            return
-        _this_machine_only()
-        g.who, g.access = "local", {site().settings.local_installation: None}  # None: every repository, with write
+        if (refused := _local_person()) is not None:
+            return refused
     elif sid := session.get("sid"):
         if found := site().services.sessions.load(sid):
             g.who, g.access = found.login, found.access
@@ -147,6 +167,40 @@ def who() -> None:
             g.stale = True  # what GitHub said lapsed (an hour): ask again before showing anything
     if request.method == "POST" and not hmac.compare_digest(request.form.get("csrf", ""), g.csrf):
         abort(403, "the form's CSRF token does not match this session; reload the page and try again")
+    return _without_token() if g.local else None
+
+
+def _local_person() -> Any:
+    """Local mode: the person holding the link memfix serve printed, asking from this machine; else a refusal."""
+    if remote_setup():  # registration from the container's host, say: the token shown in the log only
+        return None
+    _this_machine_only()
+    if not holds_link("MEMFIX_DASHBOARD_TOKEN"):  # loopback is no identity: a proxy adding no header looks local
+        return _open_the_link()
+    g.who, g.access = "local", {site().settings.local_installation: None}  # None: every repository, with write
+    return None
+
+
+def _open_the_link() -> Any:
+    """What a browser without the link's token reads: where the link is, and nothing of the dashboard."""
+    where = ("Open the link memfix serve printed as it started, on its line `memfix listening on …, dashboard at "
+             "http://…/?token=…` in the terminal or log where it runs: it signs this browser in. Each start prints "
+             "a new one.")
+    if "token" in request.args:
+        title, why = "This link is not this dashboard's", ("Its token is not the one this memfix serve printed: a "
+                                                           "link from an earlier start, or changed on the way.")
+    else:
+        title, why = "Open the link memfix serve printed", "This dashboard is for the person who started it."
+    return page("message.html", title=title, text=f"{why} {where}"), 403
+
+
+def _without_token() -> Any:
+    """The page asked for again without its token (now kept in the session), so the token stays out of the history
+    and of any Referer; None when there is none to drop."""
+    if "token" not in request.args or request.method != "GET":
+        return None
+    query = urlencode([(k, v) for k, v in request.args.items(multi=True) if k != "token"])
+    return redirect(request.script_root + request.path + (f"?{query}" if query else ""))
 
 
 def _this_machine_only() -> None:
@@ -313,14 +367,16 @@ def health(installation: int) -> Any:
 
 # ---- curation: through the comment commands' own services, recorded ----
 
-@bp.post("/installations/<int:installation>/repos/<repo:repo>/rules/<code>")
+@bp.post("/installations/<int:installation>/repos/<repo:repo>/rules")
 @signed_in
-def rule(installation: int, repo: str, code: str) -> Any:
+def rule(installation: int, repo: str) -> Any:
+    """A person's decision on a rule, in a place or everywhere: `/remember decision hold|enable RULE [in PLACE]`."""
     _require_writable(installation, repo)
-    verb = request.form.get("action")
+    verb, code, place = (request.form.get(k, "").strip() for k in ("action", "rule", "place"))
     if verb not in tuple(Stance):
         abort(400, "action must be enable or hold")
-    flash(_curate(lambda: site().board.curate(installation, repo, g.who, "remember", f"decision {verb} {code}")))
+    decision = f"decision {verb} {code}" + (f" in {place}" if place else "")
+    flash(_curate(lambda: site().board.curate(installation, repo, g.who, "remember", decision)))
     return redirect(url_for("dashboard.repository", installation=installation, repo=repo))
 
 
@@ -386,7 +442,7 @@ def setup_callback() -> Any:
         app = convert_manifest(site().settings, request.args.get("code", ""))
         saved = save_credentials(app, _env_file())
         current_app.config["MEMFIX_SETUP_TOKEN"] = None  # used: registration happens once
-        session.pop("setup_token", None)
+        session.pop("MEMFIX_SETUP_TOKEN", None)
     except MemfixError as exc:
         return page("message.html", title="Registration failed",
                     text=f"{exc}. GitHub's codes are good once, for an hour: start again."), 400

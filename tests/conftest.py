@@ -143,6 +143,7 @@ def serve(serve_settings, fake_github):
     from werkzeug.serving import make_server
 
     from core.wiring import Services
+    from handlers.dashboard import dashboard_link
     from handlers.devserver import create_app
     from tests.fakes import payloads as P
 
@@ -167,6 +168,8 @@ def serve(serve_settings, fake_github):
 
     post.services = services
     post.url = f"http://127.0.0.1:{server.server_port}"
+    post.app = app
+    post.link = dashboard_link(app)  # what memfix serve prints: in local mode, with the token that signs a browser in
     post.drain = lambda: services.queue.drain(timeout=30)
     yield post
     server.shutdown()

@@ -14,7 +14,7 @@ from tests.test_dashboard import REPO, seed
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SHOTS = Path(__file__).resolve().parents[1] / "test-output" / "browser"
-pytestmark = [pytest.mark.browser, pytest.mark.signin,
+pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(CHROMIUM is None, reason="NO BROWSER: install Debian's chromium to run the "
                                                            "browser tests (.ci/run does)")]
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -32,10 +32,13 @@ def chromium():
 
 
 @pytest.fixture
-def serve_settings(github_settings, fake_github, tenant_id):
-    return github_settings.with_(local_installation=tenant_id, github_web_url_setting=fake_github.url,
-                                 github_client_id=fake_github.client_id, session_secret="browser-test-secret",
-                                 github_client_secret=fake_github.client_secret)
+def serve_settings(request, github_settings, fake_github, tenant_id):
+    """Sign-in with GitHub for a test marked `signin`; else local mode (the link memfix serve prints)."""
+    settings = github_settings.with_(local_installation=tenant_id, github_web_url_setting=fake_github.url)
+    if request.node.get_closest_marker("signin"):
+        settings = settings.with_(github_client_id=fake_github.client_id, session_secret="browser-test-secret",
+                                  github_client_secret=fake_github.client_secret)
+    return settings
 
 
 def shot(page, name: str) -> None:
@@ -43,6 +46,7 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+@pytest.mark.signin
 def test_a_maintainer_signs_in_searches_reads_a_run_and_re_enables_a_rule(chromium, serve, fake_github, tenant_id):
     other = tenant_id + 1
     fake_github.add_installation(tenant_id, [REPO])
@@ -97,3 +101,29 @@ def test_a_maintainer_signs_in_searches_reads_a_run_and_re_enables_a_rule(chromi
     finally:
         page.close()
     assert serve.services.policy.holds(tenant_id, REPO) == []
+
+
+def test_the_local_dashboard_opens_by_its_link_and_holds_a_rule_in_a_place_before_any_pr(chromium, serve, tenant_id):
+    repo = "local/sample"
+    page = chromium.new_page()
+    try:
+        refused = page.goto(serve.url)  # a browser without the link: told where it is, shown nothing
+        assert refused.status == 403 and "Open the link memfix serve printed" in page.inner_text("main")
+        shot(page, "10-local-without-the-link")
+
+        page.goto(serve.link)
+        page.wait_for_url(f"{serve.url}/")  # signed in, and the token gone from the address bar and the history
+        assert "Local mode" in page.inner_text("#local-mode")
+        page.goto(f"{serve.url}/installations/{tenant_id}/repos/{repo}")  # a checkout with no run yet
+        assert "No PR outcomes yet." in page.inner_text("#policy")
+        page.fill("#decide-rule", "F541")
+        page.fill("#decide-place", "tests/**")
+        page.click("#decide button.hold")
+        page.wait_for_selector("#done")
+        assert "memfix will not propose F541 fixes in `tests/**` of this repository" in page.inner_text("#done")
+        assert "held back in tests/**" in page.inner_text("#rule-F541")
+        shot(page, "11-local-rule-held-in-a-place")
+    finally:
+        page.close()
+    [hold] = serve.services.policy.holds(tenant_id, repo)
+    assert (hold.code, hold.scope, hold.by) == ("F541", "tests/**", "local")

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
+
+import pytest
 
 
 def test_remember_recall_forget(cli):
     code, out, _ = cli("remember", "pain_point security high: Tokens logged in debug output\nSeen in auth.py",
                        "--repo", "acme/api")
-    assert code == 0 and out.startswith("insight:") and "[pain_point] [Security] [high]" in out
-    insight_id = int(out.split()[0].split(":")[1])
+    assert code == 0 and out.startswith("Saved 1 insight:") and "[pain_point] [security]" in out
+    insight_id = int(re.search(r"`insight:(\d+)`", out)[1])
     code, out, _ = cli("recall", "tokens debug output", "--repo", "acme/api", "--json")
     [hit] = json.loads(out)
     assert (hit["layer"], hit["id"], hit["title"]) == ("insight", insight_id, "Tokens logged in debug output")
@@ -30,6 +33,50 @@ def test_bad_input_gets_a_clear_error(cli):
     assert code == 2 and "needs an id" in err
     code, _, err = cli("import-letters", "/nonexistent/path", "--repo", "acme/api")
     assert code == 2 and err.startswith("memfix: ")
+
+
+def test_a_decision_from_the_shell_is_the_comment_commands_and_the_next_run_follows_it(cli, tmp_path):
+    checkout = tmp_path / "sample"
+    (checkout / "tests").mkdir(parents=True)
+    (checkout / "app.py").write_text('print(f"hello")\n')
+    (checkout / "tests" / "test_app.py").write_text('print(f"test")\n')
+    repo = "local/sample"
+
+    code, out, _ = cli("remember", "decision hold F541 in tests/**", "--repo", repo)
+    assert code == 0 and "memfix will not propose F541 fixes in `tests/**` of this repository" in out
+    [decision] = re.findall(r"decision `insight:(\d+)`", out)
+    code, out, _ = cli("autofix", str(checkout))
+    assert code == 0 and "F541 held back in `tests/**` (asked by @local)" in out and f"insight:{decision}" in out
+    assert "app.py  confidence" in out and "tests/test_app.py  confidence" not in out  # held there, fixed elsewhere
+
+    code, out, _ = cli("remember", "decision hold F541", "--repo", repo)
+    code, out, _ = cli("autofix", str(checkout), "--json")
+    report = json.loads(out)
+    assert report["findings"] == [] and report["outcomes"] == []  # held everywhere: not even looked for
+    assert any("F541 held back (asked by @local)" in line for line in report["learnings_used"])
+
+    code, out, _ = cli("remember", "decision enable F541", "--repo", repo)
+    assert code == 0 and "memfix will propose F541 fixes in this repository again" in out
+    assert out.count("lifted hold") == 2
+    code, out, _ = cli("autofix", str(checkout), "--apply")
+    assert code == 0 and "held back" not in out and "Applied 2 verified patch(es)" in out
+    assert (checkout / "tests" / "test_app.py").read_text() == 'print("test")\n'
+    code, _, err = cli("remember", "decision hold F541", "--repo", str(checkout))  # a folder, not its memory's name
+    assert code == 0 and f"runs of the folder {checkout} are filed under {repo}: --repo {repo}" in err
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("decision hold F999", "F999 is not a rule of the linters memfix runs"),
+    ("decision hold banana", "banana is not a rule"),
+    ("decision hold F541 in ../elsewhere/**", "is not a repository path pattern"),
+    ("decision hold F541 in kind:views", "kind:views is not a kind of place"),
+    ("decision hold F541 in tests/ **", "a decision reads `decision hold|enable CODES [in PLACE]`"),
+    ("decision enable", "a decision reads"),
+])
+def test_a_decision_that_cannot_be_says_why_and_saves_nothing(cli, text, problem):
+    code, out, err = cli("remember", text, "--repo", "local/sample")
+    assert (code, out) == (2, "") and problem in err
+    assert "nothing in memory" in cli("recall", "F541 F999 banana decision", "--repo", "local/sample")[1]
 
 
 def test_import_letters_and_recall_the_entry(cli, tmp_path):

@@ -7,6 +7,8 @@ import html
 import os
 import re
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import httpx
 import pytest
@@ -32,8 +34,14 @@ def serve_settings(request, github_settings, fake_github, tenant_id):
     return settings
 
 
-def client() -> httpx.Client:
-    return httpx.Client(follow_redirects=True, timeout=20)
+@contextmanager
+def client(serve=None) -> Iterator[httpx.Client]:
+    """A browser; given memfix serve in local mode, signed in once through the link it printed."""
+    with httpx.Client(follow_redirects=True, timeout=20) as web:
+        if serve is not None and "?token=" in serve.link:
+            opened = web.get(serve.link)
+            assert opened.status_code == 200 and "token=" not in str(opened.url)  # the token left behind
+        yield web
 
 
 def form_fields(page: str) -> dict[str, str]:
@@ -65,7 +73,7 @@ def seed(services, tenant: int) -> tuple[int, int]:
 def test_local_mode_shows_the_local_installation_to_this_machine_only(serve, tenant_id):
     services = serve.services
     insight_id, run_id = seed(services, tenant_id)
-    with client() as web:
+    with client(serve) as web:
         home = web.get(f"{serve.url}/")  # the local installation itself: its runs and what it learned
         assert home.status_code == 200 and f"<h1>Installation {tenant_id}</h1>" in home.text
         assert "Local mode" in home.text and REPO in home.text and f'href="/runs/{run_id}"' in home.text
@@ -82,14 +90,28 @@ def test_local_mode_shows_the_local_installation_to_this_machine_only(serve, ten
         assert web.get(f"{serve.url}/installations/{tenant_id}/health").status_code == 200
 
 
+def test_the_link_keeps_the_rest_of_its_address_and_a_new_starts_token_voids_the_old_sessions(serve, tenant_id):
+    token = serve.app.config["MEMFIX_DASHBOARD_TOKEN"]
+    page = f"{serve.url}/installations/{tenant_id}/repos/{REPO}"
+    with client() as web:
+        opened = web.get(page, params={"q": "login query", "token": token})
+        assert opened.status_code == 200 and opened.history[0].status_code == 302
+        assert str(opened.url) == f"{page}?q=login+query"  # the token dropped, the search kept
+        kept = serve.app.session_interface.get_signing_serializer(serve.app).loads(web.cookies["session"])
+        assert "MEMFIX_DASHBOARD_TOKEN" in kept and token not in str(kept)  # a digest of it, never the token
+        serve.app.config["MEMFIX_DASHBOARD_TOKEN"] = "the-next-start"  # the same session secret, a new token
+        refused = web.get(page)
+        assert refused.status_code == 403 and "Open the link memfix serve printed" in refused.text
+
+
 def test_curation_needs_the_csrf_token_and_goes_through_the_commands(serve, tenant_id):
     services = serve.services
     insight_id, _ = seed(services, tenant_id)
     base = f"{serve.url}/installations/{tenant_id}/repos/{REPO}"
-    with client() as web:
+    with client(serve) as web:
         page = web.get(base).text
-        assert web.post(f"{base}/rules/F401", data={"action": "enable"}).status_code == 403  # no token
-        done = web.post(f"{base}/rules/F401", data={"action": "enable", "csrf": csrf(page)})
+        assert web.post(f"{base}/rules", data={"action": "enable", "rule": "F401"}).status_code == 403  # no token
+        done = web.post(f"{base}/rules", data={"action": "enable", "rule": "F401", "csrf": csrf(page)})
         assert "propose F401 fixes in this repository again" in done.text
         assert services.policy.holds(tenant_id, REPO) == []
         web.post(f"{base}/insights/{insight_id}", data={"action": "edit", "csrf": csrf(page), "title": "SQL from "
@@ -137,7 +159,7 @@ def test_every_list_of_every_page_shows_its_rows(serve, tenant_id):
     services.entries.add(tenant_id, MemoryEntry(title="Pager rotation", content="weekly", source="github",
                                                 repository=REPO, letter_date=date(2024, 3, 1),
                                                 source_ref=f"github://{REPO}/.memory/letter_20240301_q1x9.md"))
-    with client() as web:
+    with client(serve) as web:
         home = web.get(f"{serve.url}/installations/{tenant_id}").text
         assert '<td class="bad">open</td>' in home  # the breaker
         assert "<td>acme/api</td><td>acme/web</td><td>Parameterised queries</td>" in home  # the action point
@@ -163,7 +185,7 @@ def test_the_policy_table_shows_each_holds_scope_and_the_record_per_kind_of_plac
                                                            HeldBack("F401", "cli/__init__.py", "init")])
     with services.db.tenant(tenant_id) as conn:  # a failure a re-run of the same commit overturned
         conn.execute("UPDATE proposals SET ci_flakes = 1 WHERE fingerprint = 'ctx2'")
-    with client() as web:
+    with client(serve) as web:
         page = html.unescape(web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text)
     assert "passed when run again on it 1 time(s) in 90 days" in page
     row = page[page.index('id="rule-F401"'):].split("</tr>")[0]
@@ -173,6 +195,45 @@ def test_the_policy_table_shows_each_holds_scope_and_the_record_per_kind_of_plac
     assert "1 merged, 0 closed in library modules" in row
     assert "held back</span> in package __init__ and index files — reviewers closed 2 of its PRs" in row
     assert '<span class="ok">proposed</span> elsewhere' in row and learned.split("`")[-2] in row  # insight:N
+
+
+def test_a_repository_without_pr_outcomes_offers_the_decision_form_and_the_next_run_follows_it(serve, tenant_id,
+                                                                                                tmp_path):
+    from core.pipelines.workspace import LocalWorkspace
+
+    services = serve.services
+    repo = "local/sample"
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "app.py").write_text('print(f"hello")\n')
+    (tmp_path / "tests" / "test_app.py").write_text('print(f"test")\n')
+    base = f"{serve.url}/installations/{tenant_id}/repos/{repo}"
+    with client(serve) as web:
+        page = web.get(base).text
+        assert "No PR outcomes yet." in page and 'id="decide"' in page and 'id="decide-place"' in page
+        fields = {"csrf": csrf(page), "action": "hold", "rule": "F541"}
+        bad = web.post(f"{base}/rules", data={**fields, "rule": "F999"})
+        assert "Not done: F999 is not a rule of the linters memfix runs" in html.unescape(bad.text)
+        bad = web.post(f"{base}/rules", data={**fields, "place": "../elsewhere/**"})
+        assert "is not a repository path pattern" in html.unescape(bad.text)
+        bad = web.post(f"{base}/rules", data={**fields, "rule": ""})
+        assert "Not done: nothing was saved: a decision reads" in html.unescape(bad.text)
+        assert services.policy.holds(tenant_id, repo) == [] and services.insights.for_repository(tenant_id, repo) == []
+        done = html.unescape(web.post(f"{base}/rules", data={**fields, "place": "tests/**"}).text)
+        assert "memfix will not propose F541 fixes in `tests/**` of this repository" in done
+        assert "held back</span> in tests/** — @local asked memfix not to propose F541 fixes in `tests/**`" in done
+
+    def run() -> dict[str, list[str]]:
+        request = RunRequest(tenant_id, repo, "autofix", "local")
+        report = services.pipeline_runner.run(request, LocalWorkspace(tmp_path))
+        return {o.path: [f.code for f in o.findings] for o in report.promoted}
+
+    assert run() == {"app.py": ["F541"]}  # held in tests/**, fixed elsewhere
+    with client(serve) as web:
+        page = web.get(base).text
+        web.post(f"{base}/rules", data={"csrf": csrf(page), "action": "enable", "rule": "F541", "place": "tests/**"})
+    assert run() == {"app.py": ["F541"], "tests/test_app.py": ["F541"]}
+    log = [(c.actor, c.target) for c in services.dashboard.curations(tenant_id, repo)]
+    assert log == [("local", "decision enable F541 in tests/**"), ("local", "decision hold F541 in tests/**")]
 
 
 # ---- sign-in with GitHub ----
@@ -194,7 +255,7 @@ def test_a_person_sees_only_what_github_lets_them_and_curates_only_where_they_wr
     seed(serve.services, tenant_id)
     seed_other = serve.services.insights.save(other, Insight(repository="acme/secret", insight_type="decision",
                                                              category="security", title="secret plans")).insight
-    with client() as web:
+    with client(serve) as web:
         assert "Sign in with GitHub" in web.get(f"{serve.url}/").text
         home = sign_in(serve, web)
         assert f"/installations/{tenant_id}" in home.text and f"/installations/{other}" not in home.text
@@ -215,18 +276,18 @@ def test_a_reader_sees_but_cannot_curate(serve, fake_github, tenant_id):
     fake_github.add_installation(tenant_id, [REPO])
     fake_github._repos[REPO].collaborators["alice"] = "read"
     seed(serve.services, tenant_id)
-    with client() as web:
+    with client(serve) as web:
         sign_in(serve, web)
         page = web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text
         assert "held back" in page and "Propose again" not in page
-        refused = web.post(f"{serve.url}/installations/{tenant_id}/repos/{REPO}/rules/F401",
-                           data={"action": "enable", "csrf": csrf(page)})
+        refused = web.post(f"{serve.url}/installations/{tenant_id}/repos/{REPO}/rules",
+                           data={"action": "enable", "rule": "F401", "csrf": csrf(page)})
         assert refused.status_code == 403 and serve.services.policy.holds(tenant_id, REPO)
 
 
 @pytest.mark.signin
 def test_a_forged_or_replayed_sign_in_is_refused(serve, fake_github, tenant_id):
-    with client() as web:
+    with client(serve) as web:
         forged = web.get(f"{serve.url}/oauth/callback", params={"code": "x", "state": "not-mine"})
         assert forged.status_code == 400 and "Sign-in refused" in forged.text
         web.get(f"{serve.url}/")  # a session, with no sign-in started
@@ -245,7 +306,7 @@ def unregistered(tmp_path, monkeypatch):
 @pytest.mark.unregistered
 def test_the_manifest_flow_registers_the_app_and_saves_its_credentials(unregistered, fake_github, serve):
     seed(serve.services, serve.services.settings.local_installation)
-    with client() as web:
+    with client(serve) as web:
         home = web.get(f"{serve.url}/")  # local runs and memory, with registration offered as a section
         assert "register-app" in home.text and 'href="/setup"' in home.text and "SQL built from f-strings" in home.text
         setup = web.get(f"{serve.url}/setup")
@@ -267,7 +328,7 @@ def test_the_manifest_flow_registers_the_app_and_saves_its_credentials(unregiste
 
 @pytest.mark.unregistered
 def test_a_refused_or_expired_registration_saves_nothing(unregistered, fake_github, serve):
-    with client() as web:
+    with client(serve) as web:
         setup = web.get(f"{serve.url}/setup")
         state = re.search(r"state=([^\"&]+)", setup.text)[1]
         expired = web.get(f"{serve.url}/setup/callback", params={"code": "no-such-code", "state": state})
@@ -301,7 +362,7 @@ def test_the_dashboard_lambda_serves_api_gateway_events_and_answers_no_stranger_
 
 @pytest.mark.unregistered
 def test_a_code_older_than_an_hour_is_refused_and_nothing_is_saved(unregistered, fake_github, serve):
-    with client() as web:
+    with client(serve) as web:
         setup = web.get(f"{serve.url}/setup")
         action = re.search(r'<form id="register" method="post" action="([^"]+)"', setup.text)[1].replace("&amp;", "&")
         manifest = html.unescape(re.search(r"name=\"manifest\" value='([^']+)'", setup.text)[1])
@@ -320,10 +381,10 @@ def test_a_code_older_than_an_hour_is_refused_and_nothing_is_saved(unregistered,
 def test_a_link_cannot_make_a_page_say_something(serve, tenant_id):
     seed(serve.services, tenant_id)
     base = f"{serve.url}/installations/{tenant_id}/repos/{REPO}"
-    with client() as web:
+    with client(serve) as web:
         page = web.get(base, params={"done": "Your session expired: sign in at evil.example"}).text
         assert "evil.example" not in page
-        done = web.post(f"{base}/rules/F401", data={"action": "enable", "csrf": csrf(page)})
+        done = web.post(f"{base}/rules", data={"action": "enable", "rule": "F401", "csrf": csrf(page)})
         assert "propose F401 fixes in this repository again" in done.text  # said once, from the session
         assert "propose F401 fixes" not in web.get(base).text
 
@@ -331,7 +392,7 @@ def test_a_link_cannot_make_a_page_say_something(serve, tenant_id):
 def test_a_nul_in_a_search_or_a_form_is_refused_by_name(serve, tenant_id):
     insight_id, _ = seed(serve.services, tenant_id)
     base = f"{serve.url}/installations/{tenant_id}/repos/{REPO}"
-    with client() as web:
+    with client(serve) as web:
         searched = web.get(base, params={"q": "sql\x00injection"})
         assert searched.status_code == 400 and "NUL character" in searched.text
         page = web.get(base).text
@@ -357,7 +418,7 @@ def test_memory_of_a_repository_a_person_cannot_see_is_not_shown_through_another
                          " target_repository, similarity) VALUES (%s, %s, 'acme/secret', %s, 0.9)",
                          (tenant_id, row["id"], REPO))
     assert len(services.insights.action_points(tenant_id, REPO)) == 2
-    with client() as web:
+    with client(serve) as web:
         sign_in(serve, web)
         page = web.get(f"{serve.url}/installations/{tenant_id}").text
         assert "acme/secret" not in page and "Payroll keys" not in page and "Hold back F401" not in page
@@ -369,13 +430,13 @@ def test_memory_of_a_repository_a_person_cannot_see_is_not_shown_through_another
 def test_re_embedding_the_installation_is_for_its_admins(serve, fake_github, tenant_id):
     fake_github.add_installation(tenant_id, [REPO])
     base = f"{serve.url}/installations/{tenant_id}"
-    with client() as web:
+    with client(serve) as web:
         sign_in(serve, web)  # alice may write to acme/api, not administer it
         page = web.get(f"{base}/health").text
         refused = web.post(f"{base}/reembed", data={"csrf": csrf(page)})
         assert refused.status_code == 403 and "admin" in refused.text
     fake_github._repos[REPO].collaborators["alice"] = "admin"
-    with client() as web:
+    with client(serve) as web:
         sign_in(serve, web)
         page = web.get(f"{base}/health").text
         done = web.post(f"{base}/reembed", data={"csrf": csrf(page)})
@@ -386,7 +447,7 @@ def test_re_embedding_the_installation_is_for_its_admins(serve, fake_github, ten
 def test_access_is_asked_of_github_again_when_it_is_an_hour_old(serve, fake_github, tenant_id):
     fake_github.add_installation(tenant_id, [REPO])
     services = serve.services
-    with client() as web:
+    with client(serve) as web:
         sign_in(serve, web)
         assert web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").status_code == 200
         assert set(_session_minutes(services, tenant_id)) == {60}  # what GitHub said is good for an hour
@@ -424,7 +485,7 @@ def test_the_run_page_shows_each_files_diff_and_titles_keep_the_rules_words(serv
     shop = Path(__file__).resolve().parents[1] / "samples" / "shop"
     report = serve.services.pipeline_runner.run(RunRequest(tenant_id, REPO, "autofix", "local"), LocalWorkspace(shop))
     assert report.promoted
-    with client() as web:
+    with client(serve) as web:
         run = web.get(f"{serve.url}/runs/{report.run_id}").text
         assert "What it changed" in run and '<span class="del">-' in run and '<span class="add">+' in run
         changed = report.promoted[0].patch

@@ -70,11 +70,14 @@ def test_the_installed_package_runs_outside_the_checkout(installed, pg_url, tmp_
     server = subprocess.Popen([str(installed / "memfix"), "serve", "--port", str(port)], cwd=tmp_path,
                               env=env(pg_url, tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert "memfix listening" in server.stdout.readline()
-        for path, expected in (("/healthz", '"ok":true'), ("/", "Register memfix as a GitHub App"),
-                               ("/setup", "hook_attributes")):
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=20) as page:
-                assert page.status == 200 and expected in page.read().decode(), path
+        line = server.stdout.readline()
+        assert "memfix listening" in line
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())  # signed in by the printed link
+        for url, expected in ((f"http://127.0.0.1:{port}/healthz", '"ok":true'),
+                              (re.search(r"dashboard at (\S+)", line)[1], "Register memfix as a GitHub App"),
+                              (f"http://127.0.0.1:{port}/setup", "hook_attributes")):
+            with browser.open(url, timeout=20) as page:
+                assert page.status == 200 and expected in page.read().decode(), url
         health = re.search(r'HEALTHCHECK .*CMD (\[.*\])', DOCKERFILE)[1]
         checked = subprocess.run(json.loads(health), cwd=tmp_path, env={**env(pg_url, tmp_path),
                                  "PATH": f"{installed}:{os.environ['PATH']}"}, capture_output=True, text=True,

@@ -56,6 +56,12 @@ MAX_POINTS = 10
 # `decision hold F401, F841` or `decision enable F401 in src/**` (a path glob, or a kind of place: `kind:init`)
 _POLICY = re.compile(rf"^decision\s+(?P<verb>{'|'.join(Stance)})\s+(?P<codes>[A-Za-z0-9][A-Za-z0-9,/\s]*?)"
                      r"(?:\s+in\s+(?P<scope>\S+))?$", re.I)
+# Text that starts as a decision on a rule is one, or a mistake to say: never quietly kept as a note instead
+_DECIDING = re.compile(rf"^decision\s+(?:{'|'.join(Stance)})(?:\s|$)", re.I)
+DECISION_FORM = ("a decision reads `decision hold|enable CODES [in PLACE]`: rule codes (F401, or Biome's "
+                 "lint/suspicious/noDoubleEquals), and at most one place, a path glob or a kind, without spaces "
+                 "(`tests/**`, `kind:init`); a note that starts with these words needs a header "
+                 "(`decision process: …`)")
 MAX_REVIEW_CHARS = 65_536  # GitHub's own limit for a review body
 POINTS_SCHEMA = {
     "type": "object",
@@ -135,19 +141,23 @@ class ReviewSteps:
     llm: Any = None  # with a model, `/remember` with no text asks it for the key points
     web_url: str = ""  # GitHub's web address (Settings.github_web_url): Enterprise hosts its own
     policy: Any = None  # core.pipelines.policy.Policy: `/remember decision enable|hold F401`
+    known: Callable[[str], bool] | None = None  # whether a linter memfix runs has this rule
 
     def remember(self, job: CommandJob) -> JobResult:
         source = f"{self.web_url}/{job.repo}/issues/{job.issue_number}#issuecomment-{job.comment_id}" \
-            if job.comment_id else None  # the dashboard's curation has no comment to point at
-        if self.policy is not None and (match := _POLICY.match(job.args.strip())):
+            if job.comment_id else None  # the dashboard's curation and the CLI have no comment to point at
+        text = job.args.strip()
+        if self.policy is not None and (match := _POLICY.match(text)):
             return self._policy(job, Stance(match["verb"].lower()), match["codes"], match["scope"], source)
-        if job.args.strip():
+        if self.policy is not None and _DECIDING.match(text):
+            raise PermanentError(f"nothing was saved: {DECISION_FORM}")
+        if text:
             try:
                 results = [self.insights.save(job.tenant_id, parse_remember(job.args, job.repo, source))]
             except InsightError as exc:
                 raise PermanentError(f"could not save that insight: {exc}") from exc
             return _saved("Saved 1 insight", results)
-        if self.review_texts is None:
+        if self.review_texts is None or not job.issue_number:  # no PR or issue: no review to take points from
             raise PermanentError("`/remember` needs text here, e.g. `/remember decision testing: use fixtures`")
         texts = [c.get("body") or "" for c in self.review_texts(job.tenant_id, job.repo, job.issue_number)]
         if self.llm is not None and self.llm.model is not None and any(t.strip() for t in texts):
@@ -164,8 +174,11 @@ class ReviewSteps:
         named = [c for c in re.split(r"[\s,]+", codes_text) if c]
         if bad := [c for c in named if rule_code(c) is None]:
             raise PermanentError(f"{', '.join(bad)} is not a rule (a ruff code like F401, or a Biome rule like "
-                                 "lint/suspicious/noDoubleEquals)")
+                                 f"lint/suspicious/noDoubleEquals); {DECISION_FORM}")
         codes = list(dict.fromkeys(code for c in named if (code := rule_code(c))))
+        if self.known is not None and (unknown := [c for c in codes if not self.known(c)]):
+            raise PermanentError(f"{', '.join(unknown)} is not a rule of the linters memfix runs (ruff, Biome); "
+                                 "nothing was decided")
         try:
             scope = parse_scope(scope_text) if scope_text else None
         except ValueError as exc:

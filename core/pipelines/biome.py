@@ -91,6 +91,9 @@ class Biome:
     def knows(self, selector: str) -> bool:
         return selector.startswith("lint/")
 
+    def has_rule(self, code: str) -> bool:
+        return self.knows(code)  # its rule names are checked by shape (core.models.rule_code), not listed
+
     def rule_words(self, code: str) -> frozenset[str]:
         return frozenset()
 

@@ -51,6 +51,7 @@ class Linter(Protocol):
 
     def owns(self, path: str) -> bool: ...
     def knows(self, selector: str) -> bool: ...
+    def has_rule(self, code: str) -> bool: ...  # a rule it has, by its exact code (what a decision names)
     def rule_words(self, code: str) -> frozenset[str]: ...
     def check(self, root: Path, paths: list[str], select: tuple[str, ...], *,
               listed: bool = False) -> list[Finding]: ...
@@ -169,6 +170,11 @@ class Ruff:
         configurations name codes ruff lacks (flake8's `W503`, `F999`), and ruff refuses a whole run for one."""
         codes = _rule_words(self.binary)
         return not codes or selector == "ALL" or any(code and code.startswith(selector) for code in codes)
+
+    def has_rule(self, code: str) -> bool:
+        """Whether `code` is one of this ruff's rules (when ruff cannot list them, any code of ruff's shape is)."""
+        codes = _rule_words(self.binary)
+        return code in codes if codes else "/" not in code
 
     def rule_words(self, code: str) -> frozenset[str]:
         """The code a rule's own messages name (`assert` in S101's "Use of `assert` detected"), as opposed to what

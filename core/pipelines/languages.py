@@ -53,6 +53,7 @@ class Language(Protocol):
     def name(self) -> str: ...
 
     def owns(self, path: str) -> bool: ...
+    def has_rule(self, code: str) -> bool: ...
     def project(self, read: Read, config: RepoConfig, pipeline: str) -> Project: ...
 
 
@@ -107,6 +108,9 @@ class Python:
 
     def owns(self, path: str) -> bool:
         return self.ruff.owns(path)
+
+    def has_rule(self, code: str) -> bool:
+        return self.ruff.has_rule(code)
 
     def project(self, read: Read, config: RepoConfig, pipeline: str) -> PythonProject:
         """The project's own Python and ruff decisions, and the rules its configuration chooses."""
@@ -171,6 +175,9 @@ class JavaScript:
     def owns(self, path: str) -> bool:
         return is_js(path)
 
+    def has_rule(self, code: str) -> bool:
+        return self.biome.has_rule(code)
+
     def project(self, read: Read, config: RepoConfig, pipeline: str) -> JsProject:
         profile = read_js_profile(read, biome_migrate(self.biome.binary))
         if problem := self.biome.with_config(profile.config_files()).config_problem():
@@ -195,3 +202,7 @@ def languages_for(paths: Iterable[str], languages: Iterable[Language]) -> list[L
     listed = list(paths)
     return [language for language in languages if any(language.owns(p) for p in listed)]
 
+
+def known_rule(code: str, languages: Iterable[Language]) -> bool:
+    """Whether one of `languages` has this rule: a decision on any other would hold nothing, and say nothing of it."""
+    return any(language.has_rule(code) for language in languages)
