@@ -206,10 +206,13 @@ def _without_token() -> Any:
 def _this_machine_only() -> None:
     proxied = [h for h in FORWARDING if h in request.headers]
     if proxied or not _loopback(request.remote_addr) or not this_machine(request.host):
+        setup = (" To register the GitHub App from this browser, open the one-time link memfix serve printed in "
+                 "its log (`Register the GitHub App from any machine, once: …/setup?token=…`; with compose: "
+                 "`docker compose logs web`).") if current_app.config.get("MEMFIX_SETUP_TOKEN") else ""
         abort(403, "this dashboard has no sign-in configured, so it answers this machine only: a request "
               "from another address, through a proxy (" + (", ".join(proxied) or "none seen") + ") or for "
               "another host name is refused. To serve it through a proxy, configure sign-in "
-              "(GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET).")
+              "(GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET)." + setup)
 
 
 def signed_in(view):

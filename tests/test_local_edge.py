@@ -261,7 +261,8 @@ def test_registration_from_another_machine_needs_the_one_time_token_from_the_log
         token = link.rsplit("token=", 1)[1]
         probe = ("import http.client,sys; c = http.client.HTTPConnection('10.213.7.1', int(sys.argv[1]), timeout=20);"
                  " c.request('GET', sys.argv[2], headers={'Host': 'localhost', 'Cookie': sys.argv[3]});"
-                 " a = c.getresponse(); print(a.status, a.getheader('Location', '-'), a.getheader('Set-Cookie', ''))")
+                 " a = c.getresponse(); b = a.read(); print(a.status, a.getheader('Location', '-'),"
+                 " a.getheader('Set-Cookie', '') or '-', 'names-the-link' if b'one-time link' in b else 'silent')")
 
         def answer(path: str, cookie: str = "") -> list[str]:
             out = subprocess.run(["ip", "netns", "exec", namespace, sys.executable, "-c", probe, str(port), path,
@@ -277,5 +278,6 @@ def test_registration_from_another_machine_needs_the_one_time_token_from_the_log
         assert status(f"/installations/{TENANT}?token={token}") == "403"  # the token opens registration only
         assert status("/setup/callback?code=x&state=y") == "403"
         assert status(urlsplit(dashboard).path + "?" + urlsplit(dashboard).query) == "403"  # this machine only
+        assert answer("/")[:1] + answer("/")[-1:] == ["403", "names-the-link"]  # the refusal says where the way in is
     finally:
         stop(server)
