@@ -26,9 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import yaml
-
-from core.bounded import safe_yaml
+from core.bounded import ConfigRefused, read_config
 from core.pipelines.biome import RECOMMENDED_FILES
 from core.pipelines.config import path_matches
 from core.pipelines.jscheck import pieces
@@ -45,7 +43,6 @@ METADATA_FILES = ("package.json", "tsconfig.json", ".gitignore", ".eslintignore"
 NEVER_TOUCHED = ("node_modules", "dist", "build", "coverage", "vendor", "**/*.min.js", "**/*.bundle.js",
                  "**/*.d.ts")
 MAX_EXTENDS = 5
-MAX_CONFIG_CHARS = 256_000
 
 # What a fix may introduce, and the Node and ECMAScript versions that first have it.
 FEATURES: dict[str, tuple[tuple[int, int], int]] = {
@@ -190,11 +187,12 @@ def _extended(read: Read, name: str, text: str, problems: list[str], depth: int 
 def _eslint_data(name: str, text: str, problems: list[str]) -> dict[str, Any] | None:
     """The configuration as data for `biome migrate eslint`, without what Biome would load with Node: `extends`
     (shared configurations and plugins are packages, `eslint:recommended` is `@eslint/js`) and `plugins`."""
+    json_like = text.lstrip().startswith("{")  # JSON with comments; YAML's `#` comments are YAML's own
     try:
-        json_like = text.lstrip().startswith("{")  # JSON with comments; YAML's `#` comments are YAML's own
-        data = safe_yaml(_plain_json(text) if json_like else text) if len(text) <= MAX_CONFIG_CHARS else None
-    except yaml.YAMLError:
-        data = None
+        data = read_config(text, "jsonc" if json_like else "yaml", name)
+    except ConfigRefused as exc:
+        problems.append(f"{exc}; not read")
+        return None
     if not isinstance(data, dict):
         problems.append(f"{name} is not an ESLint configuration memfix can read (a JSON or YAML object)")
         return None
@@ -234,8 +232,8 @@ def _with_environments(config: str, eslint: dict[str, Any]) -> str:
     if not names:
         return config
     try:
-        data = json.loads(_plain_json(config))
-    except ValueError:
+        data = read_config(config, "jsonc", "the translated configuration")
+    except ConfigRefused:
         return config
     javascript = data.setdefault("javascript", {})
     javascript["globals"] = sorted({*javascript.get("globals", []), *names})
@@ -342,20 +340,13 @@ def _ignored(read: Read) -> tuple[str, ...]:
 
 
 def _json(text: str | None, name: str, problems: list[str], *, jsonc: bool = False) -> dict[str, Any]:
+    """A JSON file's object through the bounded reader (comments and trailing commas where the tool allows them),
+    or {} and a problem saying why it was not read."""
     if text is None:
         return {}
-    if len(text) > MAX_CONFIG_CHARS:
-        problems.append(f"{name} is over {MAX_CONFIG_CHARS // 1000} KB; not read")
-        return {}
     try:
-        data = json.loads(_plain_json(text) if jsonc or name.endswith(".jsonc") or name == "biome.json" else text)
-    except ValueError:
-        problems.append(f"{name} is not valid JSON; not read")
+        data = read_config(text, "jsonc" if jsonc or name.endswith((".jsonc", "biome.json")) else "json", name)
+    except ConfigRefused as exc:
+        problems.append(f"{exc}; not read")
         return {}
     return data if isinstance(data, dict) else {}
-
-
-def _plain_json(text: str) -> str:
-    """JSONC to JSON: comments out (strings kept), trailing commas dropped."""
-    out = "".join(part for kind, part in pieces(text) if kind != "comment")
-    return re.sub(r",(\s*[}\]])", r"\1", out)

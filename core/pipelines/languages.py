@@ -80,7 +80,7 @@ class PythonProject:
 
     @property
     def problems(self) -> tuple[str, ...]:
-        return ()
+        return self.profile.problems
 
     @property
     def named(self) -> tuple[str, ...]:
