@@ -22,11 +22,16 @@ def migrate():
     return biome_migrate(binary)
 
 
-def test_a_biome_configuration_and_what_it_extends_inside_the_repository():
-    files = {"biome.json": '{"extends": ["./configs/base.json", "@acme/biome"]}', "configs/base.json": "{}"}
+def test_a_biome_configuration_and_what_it_extends_inside_the_repository_written_by_memfix():
+    files = {"biome.json": '{"extends": ["./configs/../configs/base.json", "@acme/biome"], // ours\n}',
+             "configs/base.json": '{"extends": "./more.json", "linter": {"enabled": true},}', "configs/more.json": "{}"}
     profile = read_js_profile(reader(files))
-    assert profile.config_files() == files and profile.chosen_by == "the repository's biome.json"
-    assert any("@acme/biome" in p and "does not install" in p for p in profile.problems)
+    written = {name: json.loads(text) for name, text in profile.config_files().items()}
+    assert written == {"biome.json": {"extends": ["./configs/base.json"]},  # normalised, to the copy memfix wrote
+                       "configs/base.json": {"linter": {"enabled": True}}}  # Biome ignores an extended file's own
+    assert profile.chosen_by == "the repository's biome.json"
+    assert profile.problems == ("biome.json extends '@acme/biome', a package memfix does not install; Biome runs "
+                                "without it",)
 
 
 def test_biome_jsonc_with_comments_is_the_teams_configuration():
