@@ -4,7 +4,6 @@ an exception out of the intake, or a retry. A hard alarm fails a test that hangs
 from __future__ import annotations
 
 import json
-import signal
 
 import pytest
 
@@ -15,19 +14,6 @@ from tests.fakes import payloads as P
 
 REPO = "acme/api"
 SECRET = "test-webhook-secret"
-
-
-@pytest.fixture
-def alarm():
-    """Fail instead of hanging: the bounds under test hold by construction, this only guards the suite."""
-    def expired(*_):
-        raise TimeoutError("the refusal did not come")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(20)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
 
 
 ALIAS_BOMB = "\n".join(["a: &a [x, x, x, x, x, x, x, x, x]"] +
