@@ -3,7 +3,8 @@ the lint configuration that decides which Biome rules are proposed, the paths ne
 a fix must still run on.
 
 The configuration, in order: the repository's `biome.json`/`biome.jsonc` (and what it `extends`, inside the
-repository); else its ESLint configuration when it is data (`.eslintrc.json`, `.eslintrc`, `.eslintrc.yml`,
+repository), read by memfix and written again as JSON for Biome, so Biome never follows a path of the repository's
+to a file elsewhere; else its ESLint configuration when it is data (`.eslintrc.json`, `.eslintrc`, `.eslintrc.yml`,
 `package.json` `eslintConfig`), translated by `biome migrate eslint` in a scratch folder where no `node` can be found
 (Biome runs Node to load a JavaScript configuration: memfix never lets it); else Biome's recommended correctness
 rules. A configuration that is code (`eslint.config.js`, `.eslintrc.js`) is not run, and the run says so. memfix only
@@ -179,8 +180,8 @@ def biome_configuration(read: Read, name: str, text: str, problems: list[str]) -
         return None
     files: dict[str, str] = {}
     plugins = _plugins(data)
-    for target in _extended(read, name, data.get("extends"), problems):
-        base = _object(read(target), target, problems, jsonc=True)
+    for target, extended in _extended(read, name, data.get("extends"), problems).items():
+        base = _object(extended, target, problems, jsonc=True)
         if base is not None:
             files[target] = json.dumps(_handed(base, drop=("extends", *_NOT_HANDED)), indent=2)
             plugins = plugins or _plugins(base)
@@ -192,11 +193,11 @@ def biome_configuration(read: Read, name: str, text: str, problems: list[str]) -
     return {name: json.dumps(handed, indent=2), **files}
 
 
-def _extended(read: Read, name: str, extends: Any, problems: list[str]) -> list[str]:
-    """The repository paths of the configurations `extends` names that memfix follows: relative, inside the
+def _extended(read: Read, name: str, extends: Any, problems: list[str]) -> dict[str, str]:
+    """The configurations `extends` names that memfix follows, {repository path: text}: relative, inside the
     repository once normalised, JSON, and a regular file there (never a link, a FIFO or a device: `read` says).
     Each one left out is said in memfix's words; nothing of it is read."""
-    found: list[str] = []
+    found: dict[str, str] = {}
     for item in [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []:
         said = f"{name} extends {shown(item)}"
         if not isinstance(item, str) or not item.strip():
@@ -219,11 +220,11 @@ def _extended(read: Read, name: str, extends: Any, problems: list[str]) -> list[
             problems.append(f"{said}, which is not another JSON configuration; not followed")
         elif len(found) >= MAX_EXTENDS:
             problems.append(f"{said}: more than {MAX_EXTENDS} configurations extended; not followed")
-        elif read(target) is None:
+        elif (text := read(target)) is None:
             problems.append(f"{said}, which is not a file memfix reads in the repository (missing, a link, or not a "
                             "regular file); not followed")
         else:
-            found.append(target)
+            found[target] = text
     return found
 
 
