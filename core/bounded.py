@@ -38,7 +38,7 @@ _LOADER = yaml.SafeLoader  # the pure one: its messages are the ones people are 
 
 class ConfigRefused(PermanentError):
     """A configuration file memfix will not read, and why: whoever asked skips that file, says so, and goes on.
-    `line` is 1-based in the text read; `problem` is a parser's own complaint about the syntax (never file text)."""
+    `line` is 1-based in the text read; `problem` is the parser's own words about the syntax."""
 
     def __init__(self, name: str, reason: str, *, line: int | None = None, problem: str = ""):
         self.name, self.reason, self.line, self.problem = name, reason, line, problem
@@ -52,7 +52,7 @@ def read_config(text: str, fmt: ConfigFormat, name: str, *, limit: int = MAX_CON
     than MAX_NUMBER_CHARS, YAML without anchors. Nesting is counted by a flat scan before any recursive parser
     sees the text; anything else raises ConfigRefused naming `name`."""
     if len(text) > limit:
-        raise ConfigRefused(name, f"larger than {_size(limit)}; a configuration file is smaller")
+        raise ConfigRefused(name, f"larger than {_size(limit)}, more than any configuration file needs")
     if not text.isascii():
         try:
             text.encode("utf-8")

@@ -172,7 +172,7 @@ HOSTILE_CONFIG = {  # kind → {format: text}; every one is refused by name, wit
     "a lone surrogate by escape": ("text that is not valid Unicode (a lone surrogate, like the escape `\\ud800`) is "
                                    "not accepted", {"json": '{"a": "\\ud800"}', "jsonc": '["\\udfff"]',
                                                     "yaml": 'a: "\\ud800"'}),  # TOML refuses it itself
-    "over a MiB": ("larger than 1 MiB; a configuration file is smaller", {
+    "over a MiB": ("larger than 1 MiB, more than any configuration file needs", {
         fmt: "#" * (1 << 20) + "\n" for fmt in ("json", "jsonc", "json5", "toml", "yaml", "ini")}),
 }
 
