@@ -1,13 +1,17 @@
 """Bounded input: text from repositories, comments and payloads is checked for size and shape before use.
 
-Pure and cheap to import. Every refusal is a PermanentError (or a YAMLError for YAML) with a message a person
-can act on, never a retry.
+Pure and cheap to import. Every refusal is a PermanentError with a message a person can act on, never a retry:
+`ConfigRefused` for a configuration file (JSON, JSONC, JSON5, YAML, TOML, INI), all read by `read_config`.
 """
 
 from __future__ import annotations
 
+import configparser
+import json
 import re
-from typing import Any
+import tomllib
+from collections.abc import Callable
+from typing import Any, Literal
 
 import yaml
 
@@ -22,45 +26,239 @@ def shown(value: Any) -> str:
     return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
 
 
-class YamlRefused(yaml.YAMLError):
-    """YAML memfix will not expand: anchors and aliases (a few bytes can name gigabytes), nesting deeper than any
-    setting needs, more values than a file of settings has, numbers longer than any setting takes."""
+ConfigFormat = Literal["json", "jsonc", "json5", "yaml", "toml", "ini"]
 
-
-MAX_YAML_DEPTH = 32
-MAX_YAML_VALUES = 20_000
+MAX_CONFIG_CHARS = 1 << 20  # the most a repository file memfix reads may have (workspace.MAX_FILE_BYTES)
+MAX_CONFIG_DEPTH = 32  # deeper than any setting needs, far shallower than a recursive parser's stack
+MAX_CONFIG_VALUES = 20_000
 MAX_NUMBER_CHARS = 64  # Python refuses to read an integer of more than 4,300 digits; nothing here needs 65
 _NUMBERISH = re.compile(r"[-+]?[0-9][0-9a-fA-FxXoObB_:.eE+-]*|[-+]?\.[0-9][0-9_eE+-]*")
 _LOADER = yaml.SafeLoader  # the pure one: its messages are the ones people are shown
 
 
-def safe_yaml(text: str) -> Any:
+class ConfigRefused(PermanentError):
+    """A configuration file memfix will not read, and why: whoever asked skips that file, says so, and goes on.
+    `line` is 1-based in the text read; `problem` is the parser's own words about the syntax."""
+
+    def __init__(self, name: str, reason: str, *, line: int | None = None, problem: str = ""):
+        self.name, self.reason, self.line, self.problem = name, reason, line, problem
+        super().__init__(f"{name}: {reason}" + (f" at line {line}" if line else "") + (f" ({problem})" if problem
+                                                                                        else ""))
+
+
+def read_config(text: str, fmt: ConfigFormat, name: str, *, limit: int = MAX_CONFIG_CHARS) -> Any:
+    """A configuration file's data, read the same way whatever its format: at most `limit` characters, valid
+    Unicode, nesting at most MAX_CONFIG_DEPTH deep, at most MAX_CONFIG_VALUES keys and values, no number longer
+    than MAX_NUMBER_CHARS, YAML without anchors. Nesting is counted by a flat scan before any recursive parser
+    sees the text; anything else raises ConfigRefused naming `name`."""
+    if len(text) > limit:
+        raise ConfigRefused(name, f"larger than {_size(limit)}, more than any configuration file needs")
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate, from a decoder's surrogateescape
+            raise ConfigRefused(name, "text that is not valid Unicode (a lone surrogate) is not accepted") from None
+    try:
+        data = _READERS[fmt](text, name)
+    except RecursionError:  # the flat scan counts what the parser will nest; this only guards a mismatch
+        raise ConfigRefused(name, _TOO_DEEP) from None
+    _measure(data, name)
+    return data
+
+
+_TOO_DEEP = f"values nested more than {MAX_CONFIG_DEPTH} levels deep are not accepted"
+_TOO_MANY = f"more than {MAX_CONFIG_VALUES:,} values are not accepted"
+
+
+def _size(chars: int) -> str:
+    return f"{chars >> 20} MiB" if chars >= 1 << 20 and not chars % (1 << 20) else f"{chars // 1024} KiB"
+
+
+def _long_number(name: str, token: str) -> ConfigRefused:
+    return ConfigRefused(name, f"a number of {len(token):,} characters is not accepted (at most {MAX_NUMBER_CHARS}; "
+                               "quote it if it is text)")
+
+
+def _measure(data: Any, name: str) -> None:
+    """Depth, count and text of parsed data, walked without recursion: what a dotted TOML key nests, and the lone
+    surrogate a JSON `\\ud800` escape decodes to, are only seen here."""
+    values, stack = 0, [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list | tuple | set | frozenset):
+            if depth > MAX_CONFIG_DEPTH:
+                raise ConfigRefused(name, _TOO_DEEP)
+            items = [*value.keys(), *value.values()] if isinstance(value, dict) else list(value)
+            stack += [(item, depth + 1) for item in items]
+            continue
+        values += 1
+        if values > MAX_CONFIG_VALUES:
+            raise ConfigRefused(name, _TOO_MANY)
+        if isinstance(value, str) and not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ConfigRefused(name, "text that is not valid Unicode (a lone surrogate, like the escape "
+                                          "`\\ud800`) is not accepted") from None
+
+
+# ---- JSON, JSONC (comments, trailing commas) and JSON5's cheap part (single quotes, unquoted keys) ----
+
+_JSON_TOKEN = re.compile(r"""
+    (?P<string>"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"?|'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'?)
+  | (?P<comment>//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))
+  | (?P<open>[\[{]) | (?P<close>[\]}]) | (?P<comma>,) | (?P<colon>:)
+  | (?P<space>\s+)
+  | (?P<bare>[^\s"'/\[\]{},:]+|/)
+""", re.VERBOSE)
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+_JSON5_ESCAPE = re.compile(r"\\(\r\n|[\s\S])|\"")
+_TERMINATED = re.compile(r"""'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'|"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*\"""")
+
+
+def _json(text: str, name: str, fmt: ConfigFormat = "json") -> Any:
+    try:
+        return json.loads(_plain_json(text, name, fmt))
+    except json.JSONDecodeError as exc:
+        extra = ("; memfix reads JSON5's comments, trailing commas, single quotes and unquoted keys, not its other "
+                 "forms (hexadecimal or signed numbers, escapes JSON lacks)") if fmt == "json5" else ""
+        raise ConfigRefused(name, f"not valid {fmt.upper()}", line=exc.lineno, problem=exc.msg + extra) from None
+
+
+def _plain_json(text: str, name: str, fmt: ConfigFormat) -> str:
+    """The text as strict JSON, in one flat pass that refuses nesting past MAX_CONFIG_DEPTH and over-long numbers:
+    JSONC's comments out (their line breaks kept, so a parser's line numbers stay the file's) and trailing commas
+    dropped; JSON5's single-quoted strings and unquoted keys quoted as JSON. In strict JSON they stay, for the parser
+    to refuse."""
+    out: list[str] = []
+    last = before = -1  # the last two tokens that are not space, by their place in `out`
+    depth = 0
+    relaxed = fmt != "json"
+    for match in _JSON_TOKEN.finditer(text):
+        kind, part = match.lastgroup, match.group()
+        if kind == "comment" and relaxed:
+            out.append("\n" * part.count("\n"))
+            continue
+        if kind == "open":
+            depth += 1
+            if depth > MAX_CONFIG_DEPTH:
+                raise ConfigRefused(name, _TOO_DEEP)
+        elif kind == "close":
+            depth -= 1
+            if relaxed and last >= 0 and out[last] == "," and out[before] not in ("[", "{", ","):
+                out[last] = ""  # a trailing comma
+        elif kind == "string" and fmt == "json5":
+            part = _json5_string(part)
+        elif kind == "colon" and fmt == "json5" and last >= 0 and _IDENTIFIER.fullmatch(out[last]):
+            out[last] = json.dumps(out[last])  # an unquoted key
+        elif kind == "bare" and len(part) > MAX_NUMBER_CHARS and _NUMBERISH.fullmatch(part):
+            raise _long_number(name, part)
+        out.append(part)
+        if kind != "space":
+            last, before = len(out) - 1, last
+    return "".join(out)
+
+
+def _json5_string(token: str) -> str:
+    """A JSON5 string as JSON: either quote, `\\'` and line continuations undone, `"` escaped; anything else JSON
+    lacks is left for the parser to refuse. An unterminated string is left as it is."""
+    if not _TERMINATED.fullmatch(token):
+        return token
+
+    def plain(match: re.Match[str]) -> str:
+        escaped = match.group(1)
+        if escaped is None:
+            return '\\"'  # a bare `"` inside single quotes
+        if escaped in ("\n", "\r\n", "\r", "\u2028", "\u2029"):
+            return ""  # a line continuation
+        return "'" if escaped == "'" else "\\" + escaped
+
+    return '"' + _JSON5_ESCAPE.sub(plain, token[1:-1]) + '"'
+
+
+# ---- TOML ----
+
+_TOML_TOKEN = re.compile(r"""
+    (?P<string>\"\"\"[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*(?:\"\"\""{0,2}|\Z)
+              | '''[\s\S]*?(?:'''\'{0,2}|\Z)
+              | "[^"\\\n]*(?:\\.[^"\\\n]*)*"? | '[^'\n]*'?)
+  | (?P<comment>\#[^\n]*)
+  | (?P<open>[\[{]) | (?P<close>[\]}])
+  | (?P<space>\s+)
+  | (?P<bare>[^\s"'\#\[\]{},=]+|[,=])
+""", re.VERBOSE)
+
+
+def _toml(text: str, name: str) -> Any:
+    """TOML after a flat pass over its tokens: tomllib recurses into arrays and inline tables."""
+    depth = 0
+    for match in _TOML_TOKEN.finditer(text):
+        kind, part = match.lastgroup, match.group()
+        if kind == "open":
+            depth += 1
+            if depth > MAX_CONFIG_DEPTH:
+                raise ConfigRefused(name, _TOO_DEEP)
+        elif kind == "close":
+            depth -= 1
+        elif kind == "bare" and len(part) > MAX_NUMBER_CHARS and _NUMBERISH.fullmatch(part):
+            raise _long_number(name, part)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"\(at line (\d+)", str(exc))
+        raise ConfigRefused(name, "not valid TOML", line=int(found[1]) if found else None) from None
+    except ValueError:  # an integer Python will not convert: the flat pass sees a number it cannot tell apart
+        raise ConfigRefused(name, f"a number longer than {MAX_NUMBER_CHARS} characters is not accepted") from None
+
+
+# ---- YAML ----
+
+def _yaml(text: str, name: str) -> Any:
     """`yaml.safe_load`, after one pass over the parser's events that stops at the first thing refused: anchors and
-    aliases, nesting deeper than MAX_YAML_DEPTH, more than MAX_YAML_VALUES values, a plain scalar that would be read
-    as a number of more than MAX_NUMBER_CHARS characters. Nothing recursive sees the text before that pass."""
+    aliases (a few bytes can name gigabytes), nesting, too many values, a plain scalar YAML would read as a number
+    longer than MAX_NUMBER_CHARS. Nothing recursive sees the text before that pass."""
     depth = values = 0
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate, from JSON's "\ud800" or a decoder's surrogateescape
-        raise YamlRefused("text that is not valid Unicode (a lone surrogate) is not accepted") from None
-    for event in yaml.parse(text, Loader=_LOADER):
-        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-            raise YamlRefused("anchors and aliases (`&name`, `*name`) are not accepted")
-        if isinstance(event, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_YAML_DEPTH:
-                raise YamlRefused(f"values nested more than {MAX_YAML_DEPTH} levels deep are not accepted")
-        elif isinstance(event, yaml.CollectionEndEvent):
-            depth -= 1
-        elif isinstance(event, yaml.ScalarEvent):
-            values += 1
-            if values > MAX_YAML_VALUES:
-                raise YamlRefused(f"more than {MAX_YAML_VALUES:,} values are not accepted")
-            plain = event.implicit[0]  # unquoted: YAML may read it as a number
-            if plain and len(event.value) > MAX_NUMBER_CHARS and _NUMBERISH.fullmatch(event.value):
-                raise YamlRefused(f"a number of {len(event.value):,} characters is not accepted (at most "
-                                  f"{MAX_NUMBER_CHARS}; quote it if it is text)")
-    return yaml.load(text, Loader=_LOADER)  # noqa: S506 — SafeLoader
+        for event in yaml.parse(text, Loader=_LOADER):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                raise ConfigRefused(name, "anchors and aliases (`&name`, `*name`) are not accepted")
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_CONFIG_DEPTH:
+                    raise ConfigRefused(name, _TOO_DEEP)
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+            elif isinstance(event, yaml.ScalarEvent):
+                values += 1
+                if values > MAX_CONFIG_VALUES:
+                    raise ConfigRefused(name, _TOO_MANY)
+                plain = event.implicit[0]  # unquoted: YAML may read it as a number
+                if plain and len(event.value) > MAX_NUMBER_CHARS and _NUMBERISH.fullmatch(event.value):
+                    raise _long_number(name, event.value)
+        return yaml.load(text, Loader=_LOADER)  # noqa: S506 — SafeLoader
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise ConfigRefused(name, "not valid YAML", line=mark.line + 1 if mark else None,
+                            problem=getattr(exc, "problem", None) or "") from None
+
+
+# ---- INI ----
+
+def _ini(text: str, name: str) -> dict[str, dict[str, str]]:
+    """Sections as {name: {option: value}} (options in lower case, as configparser has them, DEFAULT's included)."""
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error as exc:  # its messages quote the file's lines: only where is said
+        line = getattr(exc, "lineno", None) or next((n for n, _ in getattr(exc, "errors", ())), None)
+        raise ConfigRefused(name, "not valid INI", line=line) from None
+    return {section: dict(parser[section]) for section in parser.sections()}
+
+
+_READERS: dict[str, Callable[[str, str], Any]] = {
+    "json": _json, "jsonc": lambda text, name: _json(text, name, "jsonc"),
+    "json5": lambda text, name: _json(text, name, "json5"), "yaml": _yaml, "toml": _toml, "ini": _ini,
+}
 
 
 def user_text(value: Any, *, limit: int, what: str) -> str:

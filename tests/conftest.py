@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
 import uuid
 from pathlib import Path
 
@@ -21,6 +22,20 @@ def pytest_configure(config) -> None:
     # pytest makes --basetemp itself but not its parent, and a clean clone has no build/ yet.
     if config.option.basetemp:
         Path(config.option.basetemp).parent.mkdir(parents=True, exist_ok=True)
+
+
+@pytest.fixture
+def alarm():
+    """Fail instead of hanging: the bounds under test hold by construction (nothing waits on a timeout), this only
+    guards the suite against a regression that would block for ever."""
+    def expired(*_):
+        raise TimeoutError("the refusal did not come")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.fixture(scope="session")

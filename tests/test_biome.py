@@ -2,6 +2,9 @@
 configuration it refuses, and the JavaScript checks a patch passes (exports, directive comments)."""
 
 import json
+import os
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -62,13 +65,13 @@ def test_a_held_rule_is_skipped(biome, tmp_path):
     assert "lint/suspicious/noDoubleEquals" not in {f.code for f in held.check(tmp_path, ["a.js"], ("lint",))}
 
 
-def test_a_configuration_biome_refuses_is_said_in_its_words_and_a_run_on_it_fails_clearly(tmp_path):
+def test_a_configuration_biome_refuses_is_said_in_memfixs_words_and_a_run_on_it_fails_clearly(tmp_path):
     bad = Biome().with_config({"biome.json": '{"linter": {"rulez": 1}}'})
-    assert "unknown key `rulez`" in (bad.config_problem() or "")
-    assert "memfix-biome" not in (bad.config_problem() or "")  # no scratch paths in what people read
+    assert bad.config_problem() == "it does not accept `rulez`"  # a key of the file memfix wrote, named
     (tmp_path / "a.js").write_text("let a = 1;\n")
-    with pytest.raises(DetectError, match="unknown key"):
+    with pytest.raises(DetectError) as refused:
         bad.check(tmp_path, ["a.js"], ("lint",))
+    assert str(refused.value) == "Biome refused the lint configuration (an unknown key or a value it does not accept)"
     assert Biome().config_problem() is None
 
 
@@ -147,3 +150,40 @@ def test_the_binary_is_found_where_a_lambda_bundle_puts_it(tmp_path, monkeypatch
         monkeypatch.delitem(sys.modules, name)
     importlib.invalidate_caches()
     assert adapter.find_biome() == str(binary)
+
+
+def test_biome_on_a_configuration_that_extends_outside_the_checkout_sees_only_memfixs_copy(tmp_path, alarm):
+    from core.pipelines.config import RepoConfig
+    from core.pipelines.languages import JavaScript
+    from core.pipelines.workspace import LocalWorkspace
+    from tests.test_jsproject import SECRET_WORDS, hostile_checkout
+
+    repo, _ = hostile_checkout(tmp_path)
+    project = JavaScript(Biome()).project(LocalWorkspace(repo).read, RepoConfig(), "refactor")
+    assert project.profile.chosen_by == "the repository's biome.json"  # Biome took what memfix wrote
+    found = project.linter().check(repo, ["a.js"], ("lint",))
+    assert [(f.code, f.line) for f in found] == [("lint/style/useConst", 1)]  # from the extended copy, in scratch
+    said = " ".join([*project.problems, *(f.message for f in found)])
+    assert not any(word in said for word in SECRET_WORDS)
+
+
+def test_biome_runs_with_nothing_of_the_worker_in_reach(tmp_path, monkeypatch):
+    """A stand-in binary records where it ran and with what: the scratch folder as its working directory and HOME,
+    none of memfix's environment (a secret set here), and no `node` to find on its PATH."""
+    node = tmp_path / "bin" / "node"
+    node.parent.mkdir()
+    node.write_text("#!/bin/sh\n")
+    node.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{node.parent}:{os.environ['PATH']}")
+    monkeypatch.setenv("GITHUB_APP_PRIVATE_KEY", "-----BEGIN PRIVATE KEY----- the worker's")
+    seen = tmp_path / "seen"
+    binary = tmp_path / "biome"
+    binary.write_text(f"#!/bin/sh\npwd > {seen}.cwd\n{shutil.which('env')} > {seen}.env\n")  # no PATH to find it
+    binary.chmod(0o755)
+    (tmp_path / "a.js").write_text("let a = 1;\n")
+    assert Biome(str(binary)).check(tmp_path, ["a.js"], ("lint",)) == []
+    env = dict(line.split("=", 1) for line in (tmp_path / "seen.env").read_text().splitlines() if "=" in line)
+    cwd = (tmp_path / "seen.cwd").read_text().strip()
+    assert env["HOME"] == cwd and "memfix-biome-" in cwd
+    assert "GITHUB_APP_PRIVATE_KEY" not in env and str(node.parent) not in env["PATH"]
+    assert not any((Path(folder) / "node").exists() for folder in env["PATH"].split(":"))

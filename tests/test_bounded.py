@@ -4,7 +4,6 @@ an exception out of the intake, or a retry. A hard alarm fails a test that hangs
 from __future__ import annotations
 
 import json
-import signal
 
 import pytest
 
@@ -15,19 +14,6 @@ from tests.fakes import payloads as P
 
 REPO = "acme/api"
 SECRET = "test-webhook-secret"
-
-
-@pytest.fixture
-def alarm():
-    """Fail instead of hanging: the bounds under test hold by construction, this only guards the suite."""
-    def expired(*_):
-        raise TimeoutError("the refusal did not come")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(20)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
 
 
 ALIAS_BOMB = "\n".join(["a: &a [x, x, x, x, x, x, x, x, x]"] +
@@ -152,14 +138,82 @@ def test_a_quoted_long_number_is_text_and_accepted():
     assert not any("number" in p for p in problems)
 
 
-@pytest.mark.parametrize("pyproject", ["[project]\nrequires-python = " + "[" * 5000 + "]" * 5000,
-                                       "[tool.ruff]\nline-length = " + "9" * 5000,
-                                       "[project]\nname = 'x'\n" + "#" * (2 * 1024 * 1024)])
-def test_a_project_file_that_cannot_be_read_tells_nothing_and_the_run_goes_on(alarm, pyproject):
+@pytest.mark.parametrize(("pyproject", "said"), [
+    ("[project]\nrequires-python = " + "[" * 5000 + "]" * 5000, "nested more than 32 levels"),
+    ("[tool.ruff]\nline-length = " + "9" * 5000, "a number of 5,000 characters"),
+    ("[project]\nname = 'x'\n" + "#" * (2 * 1024 * 1024), "larger than 1 MiB")])
+def test_a_project_file_that_cannot_be_read_tells_nothing_and_the_run_goes_on(alarm, pyproject, said):
     from core.pipelines.project import read_profile
 
     profile = read_profile(lambda name: pyproject if name == "pyproject.toml" else None)
     assert "nothing in the repository says" in profile.target.describe()
+    [problem] = profile.problems
+    assert problem.startswith("pyproject.toml: ") and said in problem and problem.endswith("; not read")
+
+
+# ---- one reader for every configuration format: the same limits, the same refusal, before any recursion ----
+
+DEEP = 3000
+HOSTILE_CONFIG = {  # kind → {format: text}; every one is refused by name, with what to do about it
+    "nested 3,000 deep": ("values nested more than 32 levels deep are not accepted", {
+        "json": "[" * DEEP + "]" * DEEP, "jsonc": '{"a": ' + "[" * DEEP + "]" * DEEP + "}",
+        "json5": "{a: " + "{b: " * DEEP + "1" + "}" * DEEP + "}", "toml": "a = " + "[" * DEEP + "]" * DEEP,
+        "yaml": "a: " + "[" * DEEP + "]" * DEEP}),
+    "nested by dotted keys": ("values nested more than 32 levels deep are not accepted", {
+        "toml": "a" + ".b" * DEEP + " = 1", "yaml": "".join(f"{'  ' * i}k:\n" for i in range(40)) + "  " * 40 + "v"}),
+    "an integer of 5,000 digits": ("a number of 5,000 characters is not accepted (at most 64; quote it if it is "
+                                   "text)", {"json": "[" + "9" * 5000 + "]", "jsonc": "[" + "9" * 5000 + "]",
+                                             "toml": "n = " + "9" * 5000, "yaml": "n: " + "9" * 5000}),
+    "25,000 values": ("more than 20,000 values are not accepted", {
+        "json": "[" + ",".join(["1"] * 25_000) + "]", "toml": "a = [" + ",".join(["1"] * 25_000) + "]",
+        "ini": "[s]\n" + "".join(f"k{i} = v\n" for i in range(25_000)), "yaml": "[" + ",".join(["1"] * 25_000) + "]"}),
+    "a lone surrogate in the text": ("text that is not valid Unicode (a lone surrogate) is not accepted", {
+        fmt: "a = '\ud800'" for fmt in ("json", "jsonc", "json5", "toml", "yaml", "ini")}),
+    "a lone surrogate by escape": ("text that is not valid Unicode (a lone surrogate, like the escape `\\ud800`) is "
+                                   "not accepted", {"json": '{"a": "\\ud800"}', "jsonc": '["\\udfff"]',
+                                                    "yaml": 'a: "\\ud800"'}),  # TOML refuses it itself
+    "over a MiB": ("larger than 1 MiB, more than any configuration file needs", {
+        fmt: "#" * (1 << 20) + "\n" for fmt in ("json", "jsonc", "json5", "toml", "yaml", "ini")}),
+}
+
+
+@pytest.mark.parametrize(("kind", "fmt"), [(kind, fmt) for kind, (_, texts) in HOSTILE_CONFIG.items() for fmt in texts])
+def test_every_format_refuses_each_kind_of_hostile_text_by_name(alarm, kind, fmt):
+    from core.bounded import ConfigRefused, read_config
+
+    said, texts = HOSTILE_CONFIG[kind]
+    with pytest.raises(ConfigRefused) as refused:
+        read_config(texts[fmt], fmt, "package.json")
+    assert str(refused.value) == f"package.json: {said}"
+
+
+def test_jsonc_drops_comments_and_trailing_commas_outside_strings_only():
+    from core.bounded import read_config
+
+    text = '{\n  // a comment with "quotes" and [brackets\n  "a": [1, 2,], /* a block\n comment */ "b": "x, ]",\n}\n'
+    assert read_config(text, "jsonc", "tsconfig.json") == {"a": [1, 2], "b": "x, ]"}
+
+
+def test_a_syntax_error_names_the_files_line_and_never_quotes_it():
+    from core.bounded import ConfigRefused, read_config
+
+    with pytest.raises(ConfigRefused, match=r"^biome.json: not valid JSONC at line 4 \(Expecting") as refused:
+        read_config('{\n/* one\ntwo */\n"secret_token": }', "jsonc", "biome.json")
+    assert "secret_token" not in str(refused.value)
+    with pytest.raises(ConfigRefused) as refused:
+        read_config("no section\napi_token = hunter2\n", "ini", "setup.cfg")
+    assert str(refused.value) == "setup.cfg: not valid INI at line 1"
+    with pytest.raises(ConfigRefused, match="^package.json: not valid JSON at line 1"):
+        read_config('{"a": 1,}', "json", "package.json")  # strict JSON keeps its trailing comma, and says so
+
+
+def test_json5_single_quotes_and_unquoted_keys_are_read_and_the_rest_is_refused_clearly():
+    from core.bounded import ConfigRefused, read_config
+
+    assert read_config("{a: 'it\\'s \"x\"', $b: [1,], 'c': 2, // note\n}", "json5", ".babelrc") == \
+        {"a": "it's \"x\"", "$b": [1], "c": 2}
+    with pytest.raises(ConfigRefused, match="not valid JSON5 at line 1 .*not its other forms"):
+        read_config("{a: 0x10}", "json5", ".babelrc")
 
 
 def test_a_push_with_hostile_configuration_and_letter_finishes_once_and_says_why(serve, fake_github, tenant_id):

@@ -82,7 +82,8 @@ def test_a_file_biome_cannot_parse_and_a_configuration_it_refuses_are_said_and_t
     fake_github.push(REPO, "main", {"biome.json": '{"linter": {"rulez": 1}}', "src/bad.js": "let x = ;\n",
                                     "src/first.ts": LABEL})
     reply = command(serve, fake_github, tenant_id, "/autofix")
-    assert "unknown key `rulez`" in reply  # the configuration's problem, in Biome's words
+    assert "the repository's biome.json was refused by Biome (it does not accept `rulez`); Biome's recommended " \
+        "correctness rules are used" in reply  # in memfix's words: Biome's own quote the file
     assert "src/bad.js" in reply and "parse" in reply
     assert [p for p in memfix_pulls(fake_github) if "src/first.ts" in p["title"]]  # the rest still gets its fix
 

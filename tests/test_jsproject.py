@@ -7,6 +7,7 @@ import stat
 
 import pytest
 
+from core.bounded import shown
 from core.pipelines.biome import find_biome
 from core.pipelines.jsproject import Runtime, biome_migrate, introduced, oldest_node, read_js_profile
 
@@ -22,11 +23,16 @@ def migrate():
     return biome_migrate(binary)
 
 
-def test_a_biome_configuration_and_what_it_extends_inside_the_repository():
-    files = {"biome.json": '{"extends": ["./configs/base.json", "@acme/biome"]}', "configs/base.json": "{}"}
+def test_a_biome_configuration_and_what_it_extends_inside_the_repository_written_by_memfix():
+    files = {"biome.json": '{"extends": ["./configs/../configs/base.json", "@acme/biome"], // ours\n}',
+             "configs/base.json": '{"extends": "./more.json", "linter": {"enabled": true},}', "configs/more.json": "{}"}
     profile = read_js_profile(reader(files))
-    assert profile.config_files() == files and profile.chosen_by == "the repository's biome.json"
-    assert any("@acme/biome" in p and "does not install" in p for p in profile.problems)
+    written = {name: json.loads(text) for name, text in profile.config_files().items()}
+    assert written == {"biome.json": {"extends": ["./configs/base.json"]},  # normalised, to the copy memfix wrote
+                       "configs/base.json": {"linter": {"enabled": True}}}  # Biome ignores an extended file's own
+    assert profile.chosen_by == "the repository's biome.json"
+    assert profile.problems == ("biome.json extends '@acme/biome', a package memfix does not install; Biome runs "
+                                "without it",)
 
 
 def test_biome_jsonc_with_comments_is_the_teams_configuration():
@@ -61,7 +67,7 @@ def test_a_configuration_that_is_code_is_never_run(migrate):
 def test_yaml_that_expands_aliases_is_refused():
     bomb = "a: &a [x, x, x]\nb: [*a, *a, *a]\nrules: {no-debugger: error}\n"
     profile = read_js_profile(reader({".eslintrc.yml": bomb}), lambda files: pytest.fail("must not migrate"))
-    assert any("not an ESLint configuration memfix can read" in p for p in profile.problems)
+    assert ".eslintrc.yml: anchors and aliases (`&name`, `*name`) are not accepted; not read" in profile.problems
 
 
 def test_biome_is_never_given_a_node_to_run(migrate, tmp_path, monkeypatch):
@@ -145,3 +151,74 @@ def test_eslint_environments_become_biome_globals(migrate, tmp_path):
     (tmp_path / "a.js").write_text("const x = require('x');\nmodule.exports = x;\ndescribe('x', () => oops);\n")
     found = Biome().with_config(profile.config_files()).check(tmp_path, ["a.js"], ("lint",))
     assert [(f.code, f.line) for f in found] == [("lint/correctness/noUndeclaredVariables", 3)]  # only `oops`
+
+
+# ---- what the repository names is read only inside the checkout, and only as data ----
+
+SECRET = {"auths": {"registry.example": {"auth": "c2VjcmV0"}}, "deploy_token_prod": "s3cr3t-value"}
+SECRET_WORDS = ("auths", "deploy_token_prod", "s3cr3t", "c2VjcmV0")
+NOT_A_FILE = "which is not a file memfix reads in the repository (missing, a link, or not a regular file); not followed"
+
+
+def hostile_checkout(tmp_path):
+    """A checkout whose biome.json extends a secret-looking JSON file outside it (by absolute path, by `../`, through
+    a symlink), FIFOs that never end (outside and inside), /dev/zero (named, and through a symlink), and one
+    configuration of its own. (checkout, what each hostile `extends` should be answered with)"""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secrets.json").write_text(json.dumps(SECRET))
+    os.mkfifo(outside / "never-ends.json")
+    repo = tmp_path / "repo"
+    (repo / "configs").mkdir(parents=True)
+    (repo / "configs" / "ours.json").write_text('{"linter": {"rules": {"style": {"useConst": "error"}}}}')
+    (repo / "linked.json").symlink_to(outside / "secrets.json")
+    (repo / "zero.json").symlink_to("/dev/zero")
+    os.mkfifo(repo / "pipe.json")
+    answers = {str(outside / "secrets.json"): "a path outside the repository; not followed",
+               "../outside/secrets.json": "a path outside the repository; not followed",
+               "/dev/zero": "a path outside the repository; not followed",
+               str(outside / "never-ends.json"): "a path outside the repository; not followed",
+               "./linked.json": NOT_A_FILE, "./zero.json": NOT_A_FILE, "./pipe.json": NOT_A_FILE}
+    (repo / "biome.json").write_text(json.dumps({"extends": [*answers, "./configs/ours.json"], "plugins": [
+        str(outside / "secrets.json")], "linter": {"rules": {"recommended": False}}}))
+    (repo / "a.js").write_text("let a = 1;\nexport { a };\n")
+    return repo, answers
+
+
+def test_extends_that_leave_the_checkout_are_dropped_unread_and_said(tmp_path, alarm):
+    from core.pipelines.workspace import LocalWorkspace
+
+    repo, answers = hostile_checkout(tmp_path)
+    profile = read_js_profile(LocalWorkspace(repo).read)  # a FIFO opened would block here: the alarm would fail it
+    written = {name: json.loads(text) for name, text in profile.config_files().items()}
+    assert written == {"biome.json": {"extends": ["./configs/ours.json"], "linter": {"rules": {"recommended": False}}},
+                       "configs/ours.json": {"linter": {"rules": {"style": {"useConst": "error"}}}}}
+    assert set(profile.problems) == {f"biome.json extends {shown(item)}, {said}" for item, said in answers.items()} | {
+        "biome.json: its Biome plugins are not run (memfix proposes Biome's own rules only)"}
+    everything = " ".join([*profile.problems, *profile.config_files().values()])
+    assert not any(word in everything for word in SECRET_WORDS)
+
+
+def test_the_checkouts_reader_opens_only_regular_files(tmp_path, alarm):
+    from core.pipelines.workspace import MAX_FILE_BYTES, LocalWorkspace
+
+    repo, _ = hostile_checkout(tmp_path)
+    (repo / "huge.json").write_text("[" + " " * MAX_FILE_BYTES + "]")
+    workspace = LocalWorkspace(repo)
+    assert [workspace.read(name) for name in ("linked.json", "zero.json", "pipe.json", "huge.json", "configs",
+                                              "../outside/secrets.json")] == [None] * 6
+    assert workspace.read("configs/ours.json") is not None
+
+
+DEEP = "[" * 3000 + "]" * 3000
+
+
+@pytest.mark.parametrize("name", ["package.json", "biome.json", "tsconfig.json", ".eslintrc.json"])
+def test_json_nested_3000_deep_is_one_clear_problem_and_the_project_is_still_read(name, alarm):
+    from core.pipelines.biome import Biome
+    from core.pipelines.config import RepoConfig
+    from core.pipelines.languages import JavaScript
+
+    project = JavaScript(Biome()).project(reader({name: '{"engines": ' + DEEP + "}"}), RepoConfig(), "autofix")
+    assert project.problems == (f"{name}: values nested more than 32 levels deep are not accepted; not read",)
+    assert "Biome's recommended correctness rules" in project.profile.chosen_by  # what it would have chosen, unread

@@ -4,6 +4,10 @@ Signed webhooks → memfix serve → the fake GitHub, real PostgreSQL."""
 
 from __future__ import annotations
 
+import json
+import os
+
+from core.bounded import shown
 from tests.fakes import payloads as P
 from tests.test_pipelines import BUGGY, REPO, memfix_pulls, push
 
@@ -116,3 +120,37 @@ def test_refine_on_a_fork_pr_borrowing_memfix_branch_name_touches_nothing(serve,
     reply = _command(serve, fake_github, tenant_id, fork["number"], "/refine rename everything")
     assert "works on pull requests memfix opened" in reply
     assert fake_github.branch_sha(REPO, branch) == before
+
+
+# ---- a PR's files are data: what they name on the worker is never read, and the job finishes ----
+
+def test_a_fork_pr_whose_biome_json_extends_the_workers_files_finishes_in_memfixs_words(
+        serve, fake_github, tenant_id, tmp_path, caplog):
+    from tests.test_jsproject import DEEP, SECRET, SECRET_WORDS
+
+    secrets, never_ends = tmp_path / "worker-secrets.json", tmp_path / "never-ends.json"
+    secrets.write_text(json.dumps(SECRET))  # a file on the worker, as a fork could guess its path
+    os.mkfifo(never_ends)
+    escapes = ["../" * 12 + str(secrets).lstrip("/"), str(secrets), str(never_ends), "/dev/zero"]
+    fake_github.push(REPO, "main", {"src/zero.js": "export const a = 1;\n"})
+    fake_github.add_repo("mallory/api", {
+        "biome.json": json.dumps({"extends": escapes, "linter": {"rules": {"recommended": True}}}),
+        "package.json": '{"engines": ' + DEEP + "}",
+        "src/zero.js": "export function isZero(x) {\n  return x === -0;\n}\n"}, collaborators={})
+    pr = fake_github.open_pull(REPO, "main", head_repo="mallory/api", user="mallory", title="From a fork")
+    reply = _command(serve, fake_github, tenant_id, pr["number"])
+
+    assert "**AutoFix** finished" in reply
+    assert all(f"biome.json extends {shown(item)}, a path outside the repository; not followed" in reply
+               for item in escapes)
+    assert "package.json: values nested more than 32 levels deep are not accepted; not read" in reply
+    [review] = fake_github.reviews(REPO, pr["number"])  # Biome's fix of the fork's file, as a suggestion
+    assert "src/zero.js" in {c["path"] for c in review["comments"]}
+    published = " ".join([*(c["body"] for c in fake_github.comments(REPO, pr["number"])), review["body"],
+                          *(c["body"] for c in review["comments"]),
+                          *(p["body"] or "" for p in fake_github.pulls(REPO))])
+    assert not any(word in published or word in caplog.text for word in SECRET_WORDS)
+    assert "unknown key" not in published and "×" not in published  # no word of Biome's about a configuration
+    assert serve.services.queue.dead == []
+    with serve.services.db.tenant(tenant_id) as conn:
+        assert {r["status"] for r in conn.execute("SELECT status FROM jobs").fetchall()} == {"done"}

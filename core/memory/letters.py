@@ -19,9 +19,7 @@ from datetime import date
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import yaml
-
-from core.bounded import safe_yaml
+from core.bounded import ConfigRefused, read_config
 from core.errors import PermanentError, TransientError
 from core.memory.entries import Entries
 from core.models import MemoryEntry, PushJob
@@ -113,9 +111,9 @@ def _split_front_matter(path: str, text: str) -> tuple[dict[str, Any], str]:
     if end is None:
         raise LetterError(path, "front matter starts with '---' on line 1 but has no closing '---' line")
     try:
-        meta = safe_yaml("\n".join(lines[1:end]))
-    except yaml.YAMLError as exc:
-        raise LetterError(path, f"front matter is not valid YAML: {_yaml_problem(exc)}") from None
+        meta = read_config("\n".join(lines[1:end]), "yaml", "front matter")
+    except ConfigRefused as exc:
+        raise LetterError(path, _front_matter_problem(exc)) from None
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):
@@ -123,10 +121,11 @@ def _split_front_matter(path: str, text: str) -> tuple[dict[str, Any], str]:
     return meta, "\n".join(lines[end + 1:])
 
 
-def _yaml_problem(exc: yaml.YAMLError) -> str:
-    mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc)
-    return f"{problem} (line {mark.line + 2} of the file)" if mark else problem  # +2: 0-based, after '---'
+def _front_matter_problem(exc: ConfigRefused) -> str:
+    if not exc.reason.startswith("not valid"):
+        return str(exc)
+    where = f" (line {exc.line + 1} of the file)" if exc.line else ""  # +1: the text starts after '---'
+    return f"front matter is not valid YAML: {exc.problem or 'unreadable'}{where}"
 
 
 def _kind(value: Any) -> str:

@@ -2,8 +2,12 @@
 
 Biome runs as a subprocess (never through a shell) on copies in a scratch directory, with the configuration memfix
 chose written beside them (`--config-path`): the repository's own biome.json (and what it extends), a translation
-of its ESLint configuration, or Biome's recommended correctness rules. The checkout is never written, and nothing of
-the repository's is run: Biome parses the files, it does not execute them.
+of its ESLint configuration, or Biome's recommended correctness rules — always JSON memfix wrote itself
+(jsproject.py), naming no file outside the scratch directory. Biome runs there with nothing else in reach: the
+scratch directory is its working directory and its HOME, its environment holds no variable of memfix's own (no
+secret), and no Node.js is on its PATH. The checkout is never written, and nothing of the repository's is run:
+Biome parses the files, it does not execute them. What Biome says about a configuration is never shown or logged
+(it quotes the file it refused): memfix says what was refused in its own words.
 
 Only Biome's safe fixes are made deterministically (`--write` without `--unsafe`); a rule whose fix Biome calls
 unsafe is left to a model, like a ruff finding with no safe fix.
@@ -20,12 +24,13 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from core.bounded import ConfigRefused, read_config
 from core.models import Finding
 from core.pipelines.detect import DetectError, inside
 
@@ -34,7 +39,23 @@ PARSE = "parse"  # Biome's category for a file it cannot parse
 UNREADABLE = "unreadable"  # memfix's, for a file it does not hand Biome: not UTF-8 text
 _BATCH = 400  # paths per Biome run: far below any command-line limit
 _PARALLEL_RUNS = 2
-_ENV_DROPPED = ("NODE_OPTIONS", "BIOME_CONFIG_PATH", "BIOME_BINARY")
+_REFUSED = re.compile(r"unknown (?:key|value) `([^`\n]{1,60})`")
+
+
+class ConfigurationRefused(DetectError):
+    """Biome refused the configuration it was given. What it said is kept here only to pick out the names it
+    refused; it is never shown or logged, since Biome quotes the file it read."""
+
+    def __init__(self, said: str):
+        super().__init__("Biome refused the lint configuration (an unknown key or a value it does not accept)")
+        self.named = tuple(dict.fromkeys(_REFUSED.findall(said)))
+
+
+def isolated_env(scratch: Path) -> dict[str, str]:
+    """The whole environment a Biome run gets: HOME in its scratch directory (no user configuration, no cache
+    elsewhere), a PATH with no Node.js on it (Biome would run Node to load a configuration that is code), and none of
+    memfix's own variables (its secrets among them)."""
+    return {"PATH": str(scratch / ".no-node"), "HOME": str(scratch), "LANG": "C.UTF-8", "NO_COLOR": "1"}
 
 
 def is_js(path: str) -> bool:
@@ -79,14 +100,38 @@ class Biome:
         return is_js(path)
 
     def config_problem(self) -> str | None:
-        """Why Biome refuses this configuration (an unknown key, a bad value), in its words; None when it runs."""
+        """Why Biome refuses this configuration, in memfix's words (Biome's own quote the file): the keys or values
+        it named that are in the configuration memfix wrote, else what kind of thing it refused; None when it runs."""
         try:
             with tempfile.TemporaryDirectory(prefix="memfix-biome-config-") as scratch:
                 self._write(Path(scratch), {"probe.js": "export {};\n"})
                 self._run(["lint", "--reporter=github"], ["probe.js"], Path(scratch))
+        except ConfigurationRefused as exc:
+            ours = set(self._words())
+            named = [name for name in exc.named if name in ours][:3]
+            return f"it does not accept {', '.join(f'`{n}`' for n in named)}" if named else \
+                "an unknown key or a value it does not accept"
         except DetectError as exc:
             return str(exc)
         return None
+
+    def _words(self) -> Iterator[str]:
+        """Every key and text value of the configuration memfix wrote."""
+        stack: list[Any] = []
+        for name, text in self.files.items():
+            try:
+                stack.append(read_config(text, "jsonc", name))
+            except ConfigRefused:
+                continue
+        while stack:
+            value = stack.pop()
+            if isinstance(value, dict):
+                yield from (k for k in value if isinstance(k, str))
+                stack += value.values()
+            elif isinstance(value, list):
+                stack += value
+            elif isinstance(value, str):
+                yield value
 
     def knows(self, selector: str) -> bool:
         return selector.startswith("lint/")
@@ -167,15 +212,16 @@ class Biome:
         command = [self.binary, *args, *(f"--skip={s.removeprefix('lint/')}" for s in self.skip),
                    f"--config-path={config}", "--colors=off", "--max-diagnostics=none",
                    "--no-errors-on-unmatched", "--files-ignore-unknown=true", "--vcs-enabled=false", "--", *paths]
-        env = {k: v for k, v in os.environ.items() if k not in _ENV_DROPPED}
         try:
             proc = subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=self.timeout,
-                                  env=env)
+                                  env=isolated_env(work))
         except subprocess.TimeoutExpired as exc:
             raise DetectError(f"Biome did not finish within {self.timeout:g} s") from exc
         except OSError as exc:
-            raise DetectError(f"Biome could not be started: {exc}") from exc
-        if proc.returncode not in (0, 1) or "configuration resulted in errors" in proc.stderr:
+            raise DetectError(f"Biome could not be started: {exc.strerror or exc.__class__.__name__}") from exc
+        if "configuration resulted in errors" in proc.stderr:
+            raise ConfigurationRefused(proc.stderr)
+        if proc.returncode not in (0, 1):
             raise DetectError(f"Biome failed (exit {proc.returncode}): {_said(proc.stderr or proc.stdout)}")
         return proc.stdout
 
@@ -248,8 +294,9 @@ def safe_fix(binary: str, code: str) -> bool:
     if not code.startswith("lint/"):
         return False
     try:
-        proc = subprocess.run([binary, "explain", code.rsplit("/", 1)[-1]], capture_output=True, text=True,
-                              timeout=30, env={"PATH": "", "NO_COLOR": "1"})
+        with tempfile.TemporaryDirectory(prefix="memfix-biome-explain-") as scratch:
+            proc = subprocess.run([binary, "explain", code.rsplit("/", 1)[-1]], capture_output=True, text=True,
+                                  timeout=30, cwd=scratch, env=isolated_env(Path(scratch)))
     except (OSError, subprocess.TimeoutExpired):
         return False
     return "- Fix: safe" in proc.stdout and code in proc.stdout

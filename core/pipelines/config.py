@@ -32,9 +32,7 @@ from functools import cache
 from pathlib import PurePosixPath
 from typing import Any
 
-import yaml
-
-from core.bounded import YamlRefused, safe_yaml, shown
+from core.bounded import ConfigRefused, read_config, shown
 from core.models import PIPELINES, rule_code
 
 CONFIG_PATH = ".github/memfix.yml"
@@ -260,16 +258,10 @@ def parse_config(text: str | None) -> tuple[RepoConfig, list[str]]:
     """The repository's settings and the problems found in them, in words its maintainers can act on."""
     if text is None or not text.strip():
         return RepoConfig(), []
-    if len(text) > MAX_CONFIG_CHARS:
-        return RepoConfig(), [f"{CONFIG_PATH} is larger than {MAX_CONFIG_CHARS // 1024} KiB; using the defaults"]
     try:
-        data = safe_yaml(text)
-    except YamlRefused as exc:
-        return RepoConfig(), [f"{CONFIG_PATH}: {exc}; using the defaults"]
-    except yaml.YAMLError as exc:
-        where = getattr(exc, "problem_mark", None)
-        line = f" at line {where.line + 1}" if where else ""
-        return RepoConfig(), [f"{CONFIG_PATH} is not valid YAML{line}; using the defaults"]
+        data = read_config(text, "yaml", CONFIG_PATH, limit=MAX_CONFIG_CHARS)
+    except ConfigRefused as exc:
+        return RepoConfig(), [f"{exc}; using the defaults"]
     if data is None:
         return RepoConfig(), []
     if not isinstance(data, dict):

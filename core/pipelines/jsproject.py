@@ -3,7 +3,8 @@ the lint configuration that decides which Biome rules are proposed, the paths ne
 a fix must still run on.
 
 The configuration, in order: the repository's `biome.json`/`biome.jsonc` (and what it `extends`, inside the
-repository); else its ESLint configuration when it is data (`.eslintrc.json`, `.eslintrc`, `.eslintrc.yml`,
+repository), read by memfix and written again as JSON for Biome, so Biome never follows a path of the repository's
+to a file elsewhere; else its ESLint configuration when it is data (`.eslintrc.json`, `.eslintrc`, `.eslintrc.yml`,
 `package.json` `eslintConfig`), translated by `biome migrate eslint` in a scratch folder where no `node` can be found
 (Biome runs Node to load a JavaScript configuration: memfix never lets it); else Biome's recommended correctness
 rules. A configuration that is code (`eslint.config.js`, `.eslintrc.js`) is not run, and the run says so. memfix only
@@ -26,10 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import yaml
-
-from core.bounded import safe_yaml
-from core.pipelines.biome import RECOMMENDED_FILES
+from core.bounded import ConfigRefused, read_config, shown
+from core.paths import PathError, repo_path
+from core.pipelines.biome import RECOMMENDED_FILES, isolated_env
 from core.pipelines.config import path_matches
 from core.pipelines.jscheck import pieces
 
@@ -45,7 +45,6 @@ METADATA_FILES = ("package.json", "tsconfig.json", ".gitignore", ".eslintignore"
 NEVER_TOUCHED = ("node_modules", "dist", "build", "coverage", "vendor", "**/*.min.js", "**/*.bundle.js",
                  "**/*.d.ts")
 MAX_EXTENDS = 5
-MAX_CONFIG_CHARS = 256_000
 
 # What a fix may introduce, and the Node and ECMAScript versions that first have it.
 FEATURES: dict[str, tuple[tuple[int, int], int]] = {
@@ -141,8 +140,8 @@ def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None,
     for name in BIOME_FILES:
         text = read(name)
         if text is not None:
-            files = {name: text, **_extended(read, name, text, problems)}
-            return files, f"the repository's {name}"
+            files = biome_configuration(read, name, text, problems)
+            return (files, f"the repository's {name}") if files else (recommended, fallback)
     eslint = next(((name, text) for name in ESLINT_DATA if (text := read(name)) is not None), None)
     if eslint is None and isinstance(package.get("eslintConfig"), dict):
         eslint = ("package.json eslintConfig", json.dumps(package["eslintConfig"]))
@@ -150,10 +149,11 @@ def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None,
         data = _eslint_data(*eslint, problems)
         if data is not None and migrate is not None:
             config, said = migrate({".eslintrc.json": json.dumps(data)})
-            if config is not None:
-                return {"biome.json": _with_environments(config, data)}, f"the ESLint configuration in " \
-                    f"{eslint[0]}, translated by `biome migrate eslint`"
-            problems.append(f"{eslint[0]} could not be translated to Biome's rules ({said}); Biome's recommended "
+            if config is not None and (translated := _with_environments(config, data)) is not None:
+                return {"biome.json": translated}, f"the ESLint configuration in {eslint[0]}, translated by " \
+                    "`biome migrate eslint`"
+            why = said or "Biome wrote no configuration memfix can read"
+            problems.append(f"{eslint[0]} could not be translated to Biome's rules ({why}); Biome's recommended "
                             "correctness rules are proposed")
         return recommended, fallback
     if code := [name for name in ESLINT_CODE if read(name) is not None]:
@@ -163,38 +163,95 @@ def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None,
     return recommended, "Biome's recommended correctness rules (no lint configuration in the repository)"
 
 
-def _extended(read: Read, name: str, text: str, problems: list[str], depth: int = 0) -> dict[str, str]:
-    """The configurations `extends` names, relative to the repository (a package's is not installed here)."""
-    data = _json(text, name, problems)
+# Keys whose values name files Biome reads itself: GritQL plugins (at the top and in `overrides`), a VCS root, and a
+# schema; memfix runs none of them (a plugin's findings are no rule memfix proposes, and VCS ignores are its own).
+_NOT_HANDED = ("plugins", "vcs", "$schema")
+
+
+def biome_configuration(read: Read, name: str, text: str, problems: list[str]) -> dict[str, str] | None:
+    """The Biome configuration memfix builds from the repository's `name` (biome.json or biome.jsonc): that file and
+    each configuration its `extends` names inside the repository, each read through the bounded reader and written
+    back as JSON by memfix, so Biome never reads a path memfix did not choose. A kept `extends` is rewritten to the
+    copy written beside it, and Biome merges them as it always does (merging here would be a second, drifting copy
+    of Biome's rules for `overrides` and presets); an extended file's own `extends` is dropped, as Biome ignores it.
+    {path: JSON text}, or None (and a problem) when `name` itself cannot be read."""
+    data = _object(text, name, problems, jsonc=True)
+    if data is None:
+        return None
+    files: dict[str, str] = {}
+    plugins = _plugins(data)
+    for target, extended in _extended(read, name, data.get("extends"), problems).items():
+        base = _object(extended, target, problems, jsonc=True)
+        if base is not None:
+            files[target] = json.dumps(_handed(base, drop=("extends", *_NOT_HANDED)), indent=2)
+            plugins = plugins or _plugins(base)
+    handed = _handed(data, drop=("extends", *_NOT_HANDED))
+    if files:
+        handed["extends"] = [f"./{target}" for target in files]
+    if plugins:
+        problems.append(f"{name}: its Biome plugins are not run (memfix proposes Biome's own rules only)")
+    return {name: json.dumps(handed, indent=2), **files}
+
+
+def _extended(read: Read, name: str, extends: Any, problems: list[str]) -> dict[str, str]:
+    """The configurations `extends` names that memfix follows, {repository path: text}: relative, inside the
+    repository once normalised, JSON, and a regular file there (never a link, a FIFO or a device: `read` says).
+    Each one left out is said in memfix's words; nothing of it is read."""
     found: dict[str, str] = {}
-    extends = data.get("extends")
     for item in [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []:
-        if not isinstance(item, str) or not item.startswith("."):
-            problems.append(f"{name} extends {str(item)[:80]!r}, a package memfix does not install; Biome runs "
-                            "without it")
+        said = f"{name} extends {shown(item)}"
+        if not isinstance(item, str) or not item.strip():
+            problems.append(f"{said}, which is not a path; not followed")
             continue
-        path = PurePosixPath(name).parent / item
-        target = os.path.normpath(str(path)).replace(os.sep, "/")
-        if target.startswith("../") or depth >= MAX_EXTENDS:
-            problems.append(f"{name} extends {item!r}, outside the repository or too deep; not followed")
+        if item.startswith(("/", "~", "\\")) or re.match(r"[A-Za-z]:", item):
+            problems.append(f"{said}, a path outside the repository; not followed")
             continue
-        extended = read(target)
-        if extended is None:
-            problems.append(f"{name} extends {item!r}, which is not in the repository")
+        if not item.startswith("."):
+            problems.append(f"{said}, a package memfix does not install; Biome runs without it")
             continue
-        found[target] = extended
-        found.update(_extended(read, target, extended, problems, depth + 1))
+        try:
+            target = repo_path(os.path.normpath(str(PurePosixPath(name).parent / item)).replace(os.sep, "/"))
+        except PathError:
+            problems.append(f"{said}, a path outside the repository; not followed")
+            continue
+        if target in found:
+            continue
+        if target == name or not target.endswith((".json", ".jsonc")):
+            problems.append(f"{said}, which is not another JSON configuration; not followed")
+        elif len(found) >= MAX_EXTENDS:
+            problems.append(f"{said}: more than {MAX_EXTENDS} configurations extended; not followed")
+        elif (text := read(target)) is None:
+            problems.append(f"{said}, which is not a file memfix reads in the repository (missing, a link, or not a "
+                            "regular file); not followed")
+        else:
+            found[target] = text
     return found
+
+
+def _handed(data: dict[str, Any], drop: tuple[str, ...]) -> dict[str, Any]:
+    """The configuration without the keys memfix does not hand Biome, at the top and in each override."""
+    kept = {key: value for key, value in data.items() if key not in drop}
+    if isinstance(kept.get("overrides"), list):
+        kept["overrides"] = [{k: v for k, v in o.items() if k not in drop} if isinstance(o, dict) else o
+                             for o in kept["overrides"]]
+    return kept
+
+
+def _plugins(data: dict[str, Any]) -> bool:
+    overrides = data.get("overrides")
+    return bool(data.get("plugins")) or isinstance(overrides, list) and any(
+        isinstance(o, dict) and o.get("plugins") for o in overrides)
 
 
 def _eslint_data(name: str, text: str, problems: list[str]) -> dict[str, Any] | None:
     """The configuration as data for `biome migrate eslint`, without what Biome would load with Node: `extends`
     (shared configurations and plugins are packages, `eslint:recommended` is `@eslint/js`) and `plugins`."""
+    json_like = text.lstrip().startswith("{")  # JSON with comments; YAML's `#` comments are YAML's own
     try:
-        json_like = text.lstrip().startswith("{")  # JSON with comments; YAML's `#` comments are YAML's own
-        data = safe_yaml(_plain_json(text) if json_like else text) if len(text) <= MAX_CONFIG_CHARS else None
-    except yaml.YAMLError:
-        data = None
+        data = read_config(text, "jsonc" if json_like else "yaml", name)
+    except ConfigRefused as exc:
+        problems.append(f"{exc}; not read")
+        return None
     if not isinstance(data, dict):
         problems.append(f"{name} is not an ESLint configuration memfix can read (a JSON or YAML object)")
         return None
@@ -226,44 +283,42 @@ ENVIRONMENTS = {
 }
 
 
-def _with_environments(config: str, eslint: dict[str, Any]) -> str:
-    """The translated configuration with the globals of the ESLint environments the team turned on."""
+def _with_environments(config: str, eslint: dict[str, Any]) -> str | None:
+    """The translated configuration, read back and written by memfix, with the globals of the ESLint environments
+    the team turned on; None when Biome wrote nothing memfix can read."""
+    data = _object(config, "biome.json", [], jsonc=True)
+    if data is None:
+        return None
     env = eslint.get("env")
-    names = {name for key, on in (env.items() if isinstance(env, dict) else ()) if on
-             for name in ENVIRONMENTS.get(key, ())}
-    if not names:
-        return config
-    try:
-        data = json.loads(_plain_json(config))
-    except ValueError:
-        return config
-    javascript = data.setdefault("javascript", {})
-    javascript["globals"] = sorted({*javascript.get("globals", []), *names})
-    return json.dumps(data, indent=2)
+    if names := {name for key, on in (env.items() if isinstance(env, dict) else ()) if on
+                 for name in ENVIRONMENTS.get(key, ())}:
+        javascript = data["javascript"] if isinstance(data.get("javascript"), dict) else {}
+        listed = javascript.get("globals")
+        kept = {g for g in listed if isinstance(g, str)} if isinstance(listed, list) else set()
+        data["javascript"] = {**javascript, "globals": sorted(kept | names)}
+    return json.dumps(_handed(data, drop=_NOT_HANDED), indent=2)
 
 
 def biome_migrate(binary: str) -> Migrate:
-    """`biome migrate eslint --write` on data-only configuration files in an empty scratch folder, with no Node.js
-    on the PATH (Biome would run Node to load a configuration that is code, or a plugin's): Biome's configuration as
-    text, or None and what Biome said."""
+    """`biome migrate eslint --write` on data-only configuration files memfix wrote, in an empty scratch folder that
+    is also its HOME, with no Node.js on the PATH (Biome would run Node to load a configuration that is code, or a
+    plugin's) and none of memfix's environment: Biome's configuration as text, or None and why in memfix's words."""
     def migrate(files: dict[str, str]) -> tuple[str | None, str]:
         with tempfile.TemporaryDirectory(prefix="memfix-migrate-") as scratch:
             folder = Path(scratch)
             for name, text in files.items():
                 (folder / name).write_text(text, encoding="utf-8")
             (folder / "biome.json").write_text("{}", encoding="utf-8")
-            empty = folder / "no-node"
-            empty.mkdir()
-            env = {"PATH": str(empty), "HOME": scratch, "LANG": os.environ.get("LANG", "C.UTF-8")}
             try:
-                proc = subprocess.run([binary, "migrate", "eslint", "--write", "--colors=off"], cwd=folder, env=env,
-                                      capture_output=True, text=True, timeout=60)
-            except (OSError, subprocess.TimeoutExpired) as exc:
-                return None, f"Biome could not run: {exc.__class__.__name__}"
+                proc = subprocess.run([binary, "migrate", "eslint", "--write", "--colors=off"], cwd=folder,
+                                      env=isolated_env(folder), capture_output=True, text=True, timeout=60)
+            except subprocess.TimeoutExpired:
+                return None, "Biome did not finish within 60 s"
+            except OSError as exc:
+                return None, f"Biome could not run: {exc.strerror or exc.__class__.__name__}"
             config = (folder / "biome.json").read_text(encoding="utf-8")
-        if proc.returncode != 0 or config.strip() == "{}":
-            said = " ".join(line.strip(" ×") for line in (proc.stderr + proc.stdout).splitlines() if "×" in line)
-            return None, said[:300] or f"exit {proc.returncode}"
+        if proc.returncode != 0 or config.strip() == "{}":  # what Biome said quotes the file: never shown
+            return None, f"Biome could not translate it (exit {proc.returncode})"
         return config, ""
     return migrate
 
@@ -342,20 +397,21 @@ def _ignored(read: Read) -> tuple[str, ...]:
 
 
 def _json(text: str | None, name: str, problems: list[str], *, jsonc: bool = False) -> dict[str, Any]:
+    """A JSON file's object, or {} (missing, or refused and said why)."""
+    return _object(text, name, problems, jsonc=jsonc) or {}
+
+
+def _object(text: str | None, name: str, problems: list[str], *, jsonc: bool = False) -> dict[str, Any] | None:
+    """A JSON file's object through the bounded reader (comments and trailing commas where the tool allows them),
+    or None: missing, or refused with a problem saying why."""
     if text is None:
-        return {}
-    if len(text) > MAX_CONFIG_CHARS:
-        problems.append(f"{name} is over {MAX_CONFIG_CHARS // 1000} KB; not read")
-        return {}
+        return None
     try:
-        data = json.loads(_plain_json(text) if jsonc or name.endswith(".jsonc") or name == "biome.json" else text)
-    except ValueError:
-        problems.append(f"{name} is not valid JSON; not read")
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _plain_json(text: str) -> str:
-    """JSONC to JSON: comments out (strings kept), trailing commas dropped."""
-    out = "".join(part for kind, part in pieces(text) if kind != "comment")
-    return re.sub(r",(\s*[}\]])", r"\1", out)
+        data = read_config(text, "jsonc" if jsonc or name.endswith(".jsonc") else "json", name)
+    except ConfigRefused as exc:
+        problems.append(f"{exc}; not read")
+        return None
+    if not isinstance(data, dict):
+        problems.append(f"{name} is not a JSON object; not read")
+        return None
+    return data

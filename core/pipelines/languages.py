@@ -81,7 +81,7 @@ class PythonProject:
 
     @property
     def problems(self) -> tuple[str, ...]:
-        return ()
+        return self.profile.problems
 
     @property
     def named(self) -> tuple[str, ...]:
@@ -184,7 +184,8 @@ class JavaScript:
             profile = replace(profile, files=dict(RECOMMENDED_FILES),
                               chosen_by="Biome's recommended correctness rules (the repository's configuration "
                                         "was refused)",
-                              problems=(*profile.problems, f"{profile.chosen_by}: {problem}"))
+                              problems=(*profile.problems, f"{profile.chosen_by} was refused by Biome ({problem}); "
+                                        "Biome's recommended correctness rules are used"))
         groups = JS_RULES.get(pipeline, ())
         return JsProject(profile, Selection(groups, f"{profile.chosen_by}, within memfix's {pipeline} groups "
                                             f"({', '.join(g.removeprefix('lint/') for g in groups)})"), self.biome)

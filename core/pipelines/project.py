@@ -11,14 +11,14 @@ per-file ignores, excludes; `# noqa` is honoured by ruff itself.
 from __future__ import annotations
 
 import ast
-import configparser
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+from core.bounded import MAX_CONFIG_CHARS, ConfigFormat, ConfigRefused, read_config
 
 RUFF_OLDEST = (3, 7)  # ruff cannot target anything older
 RUFF_NEWEST = (3, 14)
@@ -109,6 +109,7 @@ def _covers(wide: str, narrow: str) -> bool:
 class Profile:
     target: PythonTarget
     team: TeamRules
+    problems: tuple[str, ...] = ()  # the project files memfix refused to read, and why
 
     def known_to(self, knows: Callable[[str], bool]) -> Profile:
         """The profile with only the rule selectors this ruff knows (a flake8 or pylint code it lacks is no rule of
@@ -175,7 +176,19 @@ Read = Callable[[str], "str | None"]
 def read_profile(read: Read, override: str | None = None) -> Profile:
     """The project's profile from its files at the repository root (`read(path)` → text or None)."""
     texts = {name: read(name) for name in METADATA_FILES}
-    return Profile(find_target(texts, override), find_team_rules(texts, read))
+    return Profile(find_target(texts, override), find_team_rules(texts, read), _refused(texts))
+
+
+def _refused(texts: dict[str, str | None]) -> tuple[str, ...]:
+    """What the bounded reader refused among the project's TOML and INI files: each is then read as empty."""
+    problems = []
+    for name, text in texts.items():
+        if text is not None and (fmt := _FORMATS.get(name)):
+            try:
+                read_config(text, fmt, name)
+            except ConfigRefused as exc:
+                problems.append(f"{exc}; not read")
+    return tuple(problems)
 
 
 def find_target(texts: dict[str, str | None], override: str | None = None) -> PythonTarget:
@@ -300,11 +313,11 @@ def _plain(regex: str) -> str:
 
 def _collect_ignore(conftest: str | None) -> list[str]:
     """The strings a root conftest.py assigns to `collect_ignore`/`collect_ignore_glob` (read, never run)."""
-    if not conftest or len(conftest) > MAX_TOML_CHARS:
+    if not conftest or len(conftest) > MAX_CONFIG_CHARS:
         return []
     try:
         tree = ast.parse(conftest)
-    except (SyntaxError, ValueError, RecursionError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     found = []
     for node in ast.walk(tree):
@@ -345,15 +358,9 @@ def _flake8_and_pylint(texts: dict[str, str | None]) -> TeamRules:
 
 
 def _ini_section(text: str | None, name: str) -> dict[str, str] | None:
-    if not text:
-        return None
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
-    try:
-        parser.read_string(text)
-    except configparser.Error:
-        return None
-    found = next((section for section in parser.sections() if section.lower() == name), None)  # [MESSAGES CONTROL]
-    return dict(parser[found]) if found else None
+    sections = _read(text, "ini")
+    found = next((section for section in sections if section.lower() == name), None)  # [MESSAGES CONTROL]
+    return sections[found] if found else None
 
 
 def _codes(value: str | None) -> list[str]:
@@ -364,18 +371,24 @@ def _codes(value: str | None) -> list[str]:
 
 # ---- reading ----
 
-MAX_TOML_CHARS = 1024 * 1024
+_FORMATS: dict[str, ConfigFormat] = {name: "toml" if name.endswith(".toml") else "ini" for name in METADATA_FILES
+                                     if name.endswith((".toml", ".cfg", ".ini", ".flake8", "pylintrc"))}
+
+
+def _read(text: str | None, fmt: ConfigFormat) -> dict[str, Any]:
+    """A project file's data through the bounded reader, or nothing: what it refuses (too large, too deep, a number
+    longer than any setting) tells memfix nothing, and the run goes on without it (read_profile says why)."""
+    if not text:
+        return {}
+    try:
+        data = read_config(text, fmt, fmt)
+    except ConfigRefused:
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def _toml_file(text: str | None) -> dict[str, Any]:
-    """A project file as TOML, or nothing: what cannot be read (too large, nested past the interpreter's recursion,
-    an integer longer than Python converts) tells memfix nothing, and the run goes on without it."""
-    if not text or len(text) > MAX_TOML_CHARS:
-        return {}
-    try:
-        return tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, RecursionError, ValueError):
-        return {}
+    return _read(text, "toml")
 
 
 def _ruff_table(texts: dict[str, str | None]) -> dict[str, Any]:
@@ -388,16 +401,12 @@ def _ruff_table(texts: dict[str, str | None]) -> dict[str, Any]:
 
 
 def _setup_cfg(text: str | None) -> dict[str, object]:
-    parser = configparser.ConfigParser(interpolation=None)
-    try:
-        parser.read_string(text or "")
-    except configparser.Error:
-        return {}
+    sections = _read(text, "ini")
     found: dict[str, object] = {}
-    if parser.has_option("options", "python_requires"):
-        found["python_requires"] = parser.get("options", "python_requires")
-    if parser.has_option("metadata", "classifiers"):
-        found["classifiers"] = [c.strip() for c in parser.get("metadata", "classifiers").splitlines() if c.strip()]
+    if "python_requires" in (options := sections.get("options") or {}):
+        found["python_requires"] = options["python_requires"]
+    if "classifiers" in (metadata := sections.get("metadata") or {}):
+        found["classifiers"] = [c.strip() for c in metadata["classifiers"].splitlines() if c.strip()]
     return found
 
 
@@ -405,7 +414,7 @@ def _setup_py(text: str | None) -> dict[str, object]:
     """`setup(python_requires=…, classifiers=[…])` literals, read with ast: setup.py is never executed."""
     try:
         tree = ast.parse(text or "")
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # the parser's stack ends in the last two
         return {}
     found: dict[str, object] = {}
     for node in ast.walk(tree):
@@ -418,7 +427,7 @@ def _setup_py(text: str | None) -> dict[str, object]:
             if name in ("python_requires", "classifiers") and name not in found:
                 try:
                     found[name] = ast.literal_eval(value)
-                except ValueError:
+                except (ValueError, RecursionError):
                     continue
     return found
 

@@ -119,13 +119,23 @@ class LocalWorkspace:
         return f"skipped `{shown}`: {why}"
 
     def read(self, path: str) -> str | None:
+        """A file of the checkout as text, or None: only a regular file (never a link, FIFO or device: one that
+        never ends would hold the run) in a folder that stays inside the checkout, within MAX_FILE_BYTES."""
         target = self.root / path
-        if target.is_symlink() or not self._stays(str(target.parent)):
+        if not self._stays(str(target.parent)) or unscannable(str(target)) is not None:
+            return None
+        try:  # O_NOFOLLOW and O_NONBLOCK: a file swapped for a link or a FIFO since the check still cannot block
+            with os.fdopen(os.open(target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK), "rb") as file:
+                data = file.read(MAX_FILE_BYTES + 1)
+        except OSError:
+            return None
+        if len(data) > MAX_FILE_BYTES:
             return None
         try:
-            return target.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
             return None
+        return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as text mode reads it
 
     def _stays(self, folder: str) -> bool:
         """Whether a folder resolves inside the checkout, resolved once per folder: a run reads hundreds of files
