@@ -4,6 +4,7 @@ configuration it refuses, and the JavaScript checks a patch passes (exports, dir
 import json
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,19 @@ def test_a_held_rule_is_skipped(biome, tmp_path):
     (tmp_path / "a.js").write_text("let n = 1;\nif (n == 2) { n = 3; }\n")
     held = Biome().with_config({"biome.json": STRICT}, skip=("lint/suspicious/noDoubleEquals",))
     assert "lint/suspicious/noDoubleEquals" not in {f.code for f in held.check(tmp_path, ["a.js"], ("lint",))}
+
+
+def test_no_rule_may_look_for_files_beyond_the_copies(tmp_path):
+    (tmp_path / "outside.js").write_text("export const s = 1;\n")  # beside the checkout, not in it
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    up = "../" * len(Path(tempfile.gettempdir()).resolve().parts)  # from the scratch copies up to the root
+    (checkout / "t.js").write_text(f'import {{ s }} from "{up}{(tmp_path / "outside").as_posix().lstrip("/")}";\n'
+                                   "console.log(s);\n")
+    resolving = Biome().with_config({"biome.json": json.dumps(
+        {"linter": {"rules": {"recommended": False, "correctness": {"useImportExtensions": "error"}}}})})
+    assert resolving.check(checkout, ["t.js"], ("lint",)) == []  # whether ../outside.js exists is not said
+    assert resolving.fix_many(checkout, ["t.js"], ("lint",)) == {}
 
 
 def test_a_configuration_biome_refuses_is_said_in_memfixs_words_and_a_run_on_it_fails_clearly(tmp_path):

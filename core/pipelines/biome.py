@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import logging
 import os
 import re
 import shutil
@@ -34,6 +35,7 @@ from core.bounded import ConfigRefused, read_config
 from core.models import Finding
 from core.pipelines.detect import DetectError, inside
 
+log = logging.getLogger(__name__)
 JS_EXTENSIONS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 PARSE = "parse"  # Biome's category for a file it cannot parse
 UNREADABLE = "unreadable"  # memfix's, for a file it does not hand Biome: not UTF-8 text
@@ -209,7 +211,8 @@ class Biome:
 
     def _run(self, args: list[str], paths: list[str], work: Path) -> str:
         config = work / ("biome.jsonc" if "biome.jsonc" in self.files else "biome.json")
-        command = [self.binary, *args, *(f"--skip={s.removeprefix('lint/')}" for s in self.skip),
+        # `project`: the rules that resolve imports look for files outside the copies (`../../x` exists?)
+        command = [self.binary, *args, "--skip=project", *(f"--skip={s.removeprefix('lint/')}" for s in self.skip),
                    f"--config-path={config}", "--colors=off", "--max-diagnostics=none",
                    "--no-errors-on-unmatched", "--files-ignore-unknown=true", "--vcs-enabled=false", "--", *paths]
         try:
@@ -221,8 +224,10 @@ class Biome:
             raise DetectError(f"Biome could not be started: {exc.strerror or exc.__class__.__name__}") from exc
         if "configuration resulted in errors" in proc.stderr:
             raise ConfigurationRefused(proc.stderr)
-        if proc.returncode not in (0, 1):
-            raise DetectError(f"Biome failed (exit {proc.returncode}): {_said(proc.stderr or proc.stdout)}")
+        if proc.returncode not in (0, 1):  # its words stay in the worker's log: they may quote the scratch copies
+            log.warning("Biome failed (exit %d): %s", proc.returncode, _said(proc.stderr or proc.stdout))
+            raise DetectError(f"Biome failed (exit {proc.returncode}) on the copies it was given; the worker's log "
+                              "has its message")
         return proc.stdout
 
 
