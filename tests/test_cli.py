@@ -140,9 +140,21 @@ def test_a_binary_or_undecodable_file_is_said_once_as_what_it_is_and_the_run_goe
     assert "\\x00" in outcomes["nul_in_code.py"]["note"]
     assert "latin.py" not in outcomes and not [f for f in report["findings"] if f["path"] == "latin.py"]
     assert [n for n in report["notes"] if "latin.py" in n] == [
-        "skipped `latin.py`: it cannot be read as text (stream did not contain valid UTF-8)"]
+        "skipped `latin.py`: its linter could not read it (stream did not contain valid UTF-8)"]
     code, out, _ = cli("recall", "stream did not contain valid UTF-8", "--repo", report["repository"])
     assert "E902" not in out  # nothing a model could fix, nothing to remember
+
+
+def test_a_file_the_linter_crashes_on_is_said_once_and_the_other_files_are_fixed(cli, tmp_path):
+    (tmp_path / "deep.py").write_text("x = " + "+".join(["1"] * 200_000) + "\n")  # ruff's parser overflows its stack
+    for name in ("a.py", "b.py", "c.py"):
+        (tmp_path / name).write_text("import os\n")
+    code, out, _ = cli("autofix", str(tmp_path), "--json")
+    report = json.loads(out)
+    assert code == 0 and sorted(o["path"] for o in report["outcomes"] if o["status"] == "PROMOTED") == [
+        "a.py", "b.py", "c.py"]
+    [said] = [n for n in report["notes"] if "deep.py" in n]
+    assert said.startswith("skipped `deep.py`: its linter could not read it (ruff stopped on it: ")
 
 
 def test_text_output_shows_numbered_diffs_folded_never_cut_and_why_a_file_is_unfixed(cli, tmp_path):

@@ -26,6 +26,7 @@ TARGET_VERSION = "py311"  # when nothing says which Python the project supports 
 _COMMON = ("--isolated", "--no-cache", "--exit-zero")
 _SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", "venv"}  # plus every hidden directory
 _PARALLEL_RUNS = 4  # ruff processes at once when one command line cannot hold every path
+_PANIC = 101  # a Rust program's exit code when it panics
 
 
 def _batch_chars() -> int:
@@ -62,6 +63,14 @@ class Linter(Protocol):
 
 class DetectError(PermanentError):
     """ruff could not check or fix the files; the message carries what ruff said."""
+
+
+class Crashed(DetectError):
+    """ruff stopped on a signal or panicked: something in one of the files it was given, usually."""
+
+    def __init__(self, code: int, said: str):
+        self.how = f"killed by signal {-code}" if code < 0 else f"it panicked (exit {code})"
+        super().__init__(f"ruff crashed ({self.how}): {said}")
 
 
 def selected(code: str, select: Iterable[str]) -> bool:
@@ -188,14 +197,27 @@ class Ruff:
         files = list(paths) if listed else python_files(root, paths)
         if not files or not select:
             return []
-        findings: list[Finding] = []
         asked = select if selected(self.unreadable_code, select) else (*select, self.unreadable_code)
-        for out in self._run_batches(["--output-format", "json", "--select", ",".join(asked)], files, root):
+        findings = self._checked(["--output-format", "json", "--select", ",".join(asked)], files, root)
+        return sorted(findings, key=lambda f: (f.path, f.line, f.column, f.code))
+
+    def _checked(self, args: list[str], files: list[str], root: Path) -> list[Finding]:
+        """ruff's findings in `files`; a file ruff crashes on (a stack overflow on 200,000 chained operators) is
+        found by halving the files of the run that crashed, and said as a file ruff could not read."""
+        try:
+            outs = self._run_batches(args, files, root)
+        except Crashed as exc:
+            if len(files) == 1:
+                return [Finding(files[0], 1, 1, self.unreadable_code, f"ruff stopped on it: {exc.how}")]
+            half = len(files) // 2
+            return self._checked(args, files[:half], root) + self._checked(args, files[half:], root)
+        findings: list[Finding] = []
+        for out in outs:
             try:
                 findings.extend(_finding(root, item) for item in json.loads(out))
             except (ValueError, TypeError, KeyError, AttributeError) as exc:
                 raise DetectError(f"ruff's output could not be read ({exc}): {_trimmed(out, 200)}") from exc
-        return sorted(findings, key=lambda f: (f.path, f.line, f.column, f.code))
+        return findings
 
     def fix(self, root: Path, path: str, select: tuple[str, ...]) -> str | None:
         """The file with ruff's safe fixes for `select` applied, or None if nothing changed.
@@ -253,6 +275,8 @@ class Ruff:
             raise DetectError(f"ruff did not finish within {self.timeout:g} s") from exc
         except OSError as exc:
             raise DetectError(f"ruff could not be started: {exc}") from exc
+        if proc.returncode < 0 or proc.returncode == _PANIC:
+            raise Crashed(proc.returncode, _trimmed(proc.stderr) or "no message")
         if proc.returncode not in (0, 1):
             raise DetectError(f"ruff failed (exit {proc.returncode}): {_trimmed(proc.stderr) or 'no message'}")
         return proc.stdout

@@ -682,7 +682,7 @@ def _readable(scanned: list[Finding], unreadable_code: str, notes: list[str]) ->
     """The findings in files the linter could read; each file it could not read said once in `notes`, as what it
     is (not a finding to fix, nothing a model could fix, nothing to learn)."""
     unreadable = {f.path: f.message for f in scanned if f.code == unreadable_code}
-    notes += [f"skipped `{path}`: it cannot be read as text ({why})" for path, why in sorted(unreadable.items())]
+    notes += [f"skipped `{path}`: its linter could not read it ({why})" for path, why in sorted(unreadable.items())]
     return [f for f in scanned if f.path not in unreadable] if unreadable else scanned
 
 
