@@ -253,6 +253,25 @@ def test_dynamo_ring_slow_writer_does_not_overwrite_a_newer_envelope(ddb):
     assert slot1["seq"]["N"] == "4"
 
 
+def test_dynamo_ring_forget_racing_a_push_does_not_let_it_outrank_newer_envelopes(ddb):
+    # Given a ring of 4 holding seqs 1..4, and a writer that got seq 5 (slot 1) and stalls before its PutItem
+    ring = DynamoRing(TABLE, capacity=4)
+    for i in range(1, 5):
+        ring.push(7, env(i))
+    got_seq, release = threading.Event(), threading.Event()
+    with Writers(ring, [env(5, error_message="in flight")], hold=lambda seq: got_seq.set() or release.wait(10)) as w:
+        assert got_seq.wait(10)
+        # When the ring is forgotten meanwhile, the writer lands, and four envelopes follow
+        ring.forget(7, REPO)
+        assert ring.recent(7, REPO) == []
+        release.set()
+    for i in range(6, 10):
+        ring.push(7, env(i))
+    # Then the ring holds those four: numbering went on, so the one in flight is older than they are
+    assert w.errors == []
+    assert [e.attempt for e in ring.recent(7, REPO)] == [9, 8, 7, 6]
+
+
 def test_dynamo_ring_requests_per_push_and_read(ddb, calls):
     ring = DynamoRing(TABLE, capacity=5)
     for i in range(1, 13):  # wraps the ring twice: conditional overwrites included
