@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import functools
+import random
 import threading
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -52,21 +53,62 @@ def ddb(aws_env):
 
 
 @pytest.fixture
-def atomic_writes(monkeypatch):
-    """DynamoDB applies each write atomically; moto's backend does not under threads, so it gets a lock."""
-    from moto.dynamodb.models import DynamoDBBackend
+def atomic_requests(monkeypatch):
+    """DynamoDB applies each request atomically per item: its condition, its write and the values it returns.
+    moto does not under threads: UpdateItem's answer is read off the live item after the write, so two writers
+    can both be told the same seq (and one seq is never written). Each moto DynamoDB request gets a lock."""
+    from moto.dynamodb.responses import DynamoHandler
 
-    lock = threading.Lock()
+    lock, call_action = threading.Lock(), DynamoHandler.call_action
 
-    def locked(write):
-        @functools.wraps(write)
-        def wrapper(*args, **kwargs):
-            with lock:
-                return write(*args, **kwargs)
-        return wrapper
+    @functools.wraps(call_action)
+    def locked(self):
+        with lock:
+            return call_action(self)
 
-    for name in ("put_item", "update_item"):
-        monkeypatch.setattr(DynamoDBBackend, name, locked(getattr(DynamoDBBackend, name)))
+    monkeypatch.setattr(DynamoHandler, "call_action", locked)
+
+
+class Writers:
+    """Envelopes pushed each on a thread of its own, all starting at once; `hold(seq)` runs on a writer's thread as
+    soon as UpdateItem has handed it its seq, before its PutItem, so a test sets the interleaving with events and
+    barriers, not with sleeps and luck."""
+
+    def __init__(self, ring: DynamoRing, envelopes: list[Envelope], hold: Callable[[int], object]):
+        self.ring, self.hold = ring, hold
+        self.handed: list[int] = []  # seqs, in the order UpdateItem answered
+        self.envelope_of: dict[int, Envelope] = {}
+        self.thread_of: dict[int, threading.Thread] = {}
+        self.errors: list[Exception] = []
+        self._lock, self._mine, self._start = threading.Lock(), threading.local(), threading.Barrier(len(envelopes))
+        self._threads = [threading.Thread(target=self._push, args=(e,)) for e in envelopes]
+
+    def _push(self, envelope: Envelope) -> None:
+        self._mine.envelope = envelope
+        try:
+            self._start.wait(10)
+            self.ring.push(7, envelope)
+        except Exception as exc:  # the test asserts there were none
+            self.errors.append(exc)
+
+    def _handed(self, parsed, **_) -> None:
+        seq = int(parsed["Attributes"]["seq"]["N"])
+        with self._lock:
+            self.handed.append(seq)
+            self.envelope_of[seq], self.thread_of[seq] = self._mine.envelope, threading.current_thread()
+        self.hold(seq)
+
+    def __enter__(self) -> Writers:
+        aws.client("dynamodb").meta.events.register("after-call.dynamodb.UpdateItem", self._handed)
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *_) -> None:
+        for thread in self._threads:
+            thread.join(10)
+        aws.client("dynamodb").meta.events.unregister("after-call.dynamodb.UpdateItem", self._handed)
+        assert not any(thread.is_alive() for thread in self._threads)
 
 
 @pytest.fixture
@@ -140,14 +182,47 @@ def test_dynamo_ring_overwrites_an_expired_slot_even_with_a_higher_seq(ddb):
     assert [e.attempt for e in ring.recent(7, REPO)] == [4, 3, 2, 1]
 
 
-def test_dynamo_ring_50_concurrent_writers_leave_the_20_newest(ddb, atomic_writes):
-    ring = DynamoRing(TABLE)
-    with ThreadPoolExecutor(max_workers=50) as pool:
-        list(pool.map(lambda i: ring.push(7, env(i)), range(50)))
-    items = [i for i in stored(ddb, 7) if i["slot"]["N"] != "-1"]
-    assert sorted(int(i["seq"]["N"]) for i in items) == list(range(31, 51))
-    assert sorted({int(i["slot"]["N"]) for i in items}) == list(range(20))
-    assert len(ring.recent(7, REPO)) == 20
+def slots(ddb, tenant_id: int = 7) -> dict[int, int]:
+    """Slot → seq of the envelopes stored (the counter left out)."""
+    return {int(i["slot"]["N"]): int(i["seq"]["N"]) for i in stored(ddb, tenant_id) if i["slot"]["N"] != "-1"}
+
+
+def test_dynamo_ring_50_concurrent_writers_leave_the_20_newest(ddb, atomic_requests):
+    # Given 50 writers that ask for a seq at once, each holding it until all 50 have one,
+    # so that every slot's two or three PutItems race each other
+    ring, all_handed = DynamoRing(TABLE), threading.Barrier(50)
+    # When they all push
+    with Writers(ring, [env(i) for i in range(1, 51)], hold=lambda seq: all_handed.wait(10)) as writers:
+        pass
+    # Then each got a seq of its own, and the ring holds the 20 newest, each the envelope its writer sent
+    assert writers.errors == []
+    assert sorted(writers.handed) == list(range(1, 51))
+    assert slots(ddb) == {seq % 20: seq for seq in range(31, 51)}
+    assert ring.recent(7, REPO) == [writers.envelope_of[seq] for seq in range(50, 30, -1)]
+
+
+@pytest.mark.parametrize("order", ["newest first", "oldest first", "shuffled"])
+def test_dynamo_ring_keeps_the_20_newest_whatever_order_the_puts_land_in(ddb, atomic_requests, order):
+    # Given 50 writers that hold seqs 1..50, none of whose PutItems has gone yet
+    ring, arrived = DynamoRing(TABLE), threading.Semaphore(0)
+    go = {seq: threading.Event() for seq in range(1, 51)}
+
+    def hold(seq: int) -> None:
+        arrived.release()
+        go[seq].wait(10)
+
+    puts = {"newest first": range(50, 0, -1), "oldest first": range(1, 51),
+            "shuffled": random.Random(26).sample(range(1, 51), 50)}[order]
+    with Writers(ring, [env(i) for i in range(1, 51)], hold) as writers:
+        assert all(arrived.acquire(timeout=10) for _ in range(50))
+        # When their PutItems land one at a time in the given order
+        for seq in puts:
+            go[seq].set()
+            writers.thread_of[seq].join(10)
+    # Then the ring holds the 20 newest: no older writer overwrote a newer envelope, none was dropped wrongly
+    assert writers.errors == []
+    assert slots(ddb) == {seq % 20: seq for seq in range(31, 51)}
+    assert ring.recent(7, REPO) == [writers.envelope_of[seq] for seq in range(50, 30, -1)]
 
 
 def test_dynamo_ring_slow_writer_does_not_overwrite_a_newer_envelope(ddb):
@@ -176,6 +251,25 @@ def test_dynamo_ring_slow_writer_does_not_overwrite_a_newer_envelope(ddb):
     assert [e.attempt for e in ring.recent(7, REPO)] == [4, 3, 2]
     slot1 = next(i for i in stored(ddb, 7) if i["slot"]["N"] == "1")
     assert slot1["seq"]["N"] == "4"
+
+
+def test_dynamo_ring_forget_racing_a_push_does_not_let_it_outrank_newer_envelopes(ddb):
+    # Given a ring of 4 holding seqs 1..4, and a writer that got seq 5 (slot 1) and stalls before its PutItem
+    ring = DynamoRing(TABLE, capacity=4)
+    for i in range(1, 5):
+        ring.push(7, env(i))
+    got_seq, release = threading.Event(), threading.Event()
+    with Writers(ring, [env(5, error_message="in flight")], hold=lambda seq: got_seq.set() or release.wait(10)) as w:
+        assert got_seq.wait(10)
+        # When the ring is forgotten meanwhile, the writer lands, and four envelopes follow
+        ring.forget(7, REPO)
+        assert ring.recent(7, REPO) == []
+        release.set()
+    for i in range(6, 10):
+        ring.push(7, env(i))
+    # Then the ring holds those four: numbering went on, so the one in flight is older than they are
+    assert w.errors == []
+    assert [e.attempt for e in ring.recent(7, REPO)] == [9, 8, 7, 6]
 
 
 def test_dynamo_ring_requests_per_push_and_read(ddb, calls):

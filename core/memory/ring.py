@@ -12,6 +12,10 @@ A push is at most 2 requests: UpdateItem `ADD seq :one` on the counter hands out
 number atomically, then a PutItem writes slot `seq % capacity` on condition that the slot is empty,
 older, or expired — a slow writer never overwrites a newer envelope (it is dropped silently).
 A read is one Query on the partition (slot >= 0 leaves the counter out).
+
+Under contention every seq goes to one writer (the ADD and its answer are one atomic request) and each slot
+ends up with the highest seq written to it, whatever order the PutItems land in: once the writers are done,
+the ring holds the `capacity` newest. Forgetting a ring deletes its envelopes and keeps its counter.
 """
 
 from __future__ import annotations
@@ -171,9 +175,10 @@ class DynamoRing:
         ddb = aws.client("dynamodb")
         ring = {"S": self.ring_key(tenant_id, repository)}
         try:
+            # the counter stays: a push in flight may still land its seq, and numbers that started over would rank
+            # it above (and its slot would refuse) the next envelopes
             for slot in range(self.capacity):
                 ddb.delete_item(TableName=self.table, Key={"ring": ring, "slot": {"N": str(slot)}})
-            ddb.delete_item(TableName=self.table, Key={"ring": ring, "slot": {"N": _COUNTER_SLOT}})
         except Exception as exc:  # botocore errors: missing table, throttling, network
             raise RingUnavailable(f"healing ring unavailable: {exc.__class__.__name__}") from exc
 
