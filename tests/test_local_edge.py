@@ -27,6 +27,11 @@ TENANT = 73_000_001
 REPO = "acme/api"
 
 
+def wrong(token: str) -> str:
+    """The token with its last character changed (to one it is not: a random token may end in any)."""
+    return token[:-1] + ("y" if token.endswith("x") else "x")
+
+
 def start(pg_url: str, tmp_path: Path, *args: str, **extra: str) -> tuple[subprocess.Popen, int, str]:
     """The server, its port, and the dashboard's link from its start line."""
     port = _free_port()
@@ -121,7 +126,7 @@ def test_the_local_dashboard_is_for_whoever_holds_the_link_its_start_line_printe
             status, page = get("127.0.0.1", port, path, proxied)
             assert status == 403 and "Open the link memfix serve printed" in page and "Payroll" not in page, path
         assert "on its line `memfix listening on …, dashboard at http://…/?token=…` in the terminal" in page
-        status, page = get("127.0.0.1", port, f"/?token={token[:-1]}x", proxied)
+        status, page = get("127.0.0.1", port, f"/?token={wrong(token)}", proxied)
         assert status == 403 and "This link is not this dashboard" in page and "Payroll" not in page
         assert ask("127.0.0.1", port, rules, proxied, form={"action": "hold", "rule": "F401"}).status == 403
 
@@ -131,7 +136,7 @@ def test_the_local_dashboard_is_for_whoever_holds_the_link_its_start_line_printe
         form = {"action": "hold", "rule": "F401", "csrf": re.search(r'name="csrf" value="([^"]+)"', page)[1]}
         assert ask("127.0.0.1", port, rules, browser, form=form).status == 302
         assert 'id="rule-F401"' in get("127.0.0.1", port, repo, browser)[1]  # the form of a signed-in browser did
-        assert get("127.0.0.1", port, f"/?token={token[:-1]}x", browser)[0] == 403  # a wrong token, whoever sends it
+        assert get("127.0.0.1", port, f"/?token={wrong(token)}", browser)[0] == 403  # a wrong token, whoever sends it
     finally:
         said = stop(server)
     assert token not in said  # printed on the start line only
@@ -274,7 +279,7 @@ def test_registration_from_another_machine_needs_the_one_time_token_from_the_log
         opened = answer(f"/setup?token={token}")  # the container's host, say, with the link from the log …
         assert opened[:2] == ["302", "/setup"]  # … is sent on without the token, kept in its session
         assert status("/setup", opened[2].rstrip(";")) == "200"
-        assert status("/setup") == "403" and status(f"/setup?token={token[:-1]}x") == "403"
+        assert status("/setup") == "403" and status(f"/setup?token={wrong(token)}") == "403"
         assert status(f"/installations/{TENANT}?token={token}") == "403"  # the token opens registration only
         assert status("/setup/callback?code=x&state=y") == "403"
         assert status(urlsplit(dashboard).path + "?" + urlsplit(dashboard).query) == "403"  # this machine only
