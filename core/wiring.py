@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from core.db import Database
     from core.github.client import GitHubApp, InstallationClient
     from core.jobs import JobRunner
+    from core.languages.adapter import Language
     from core.llm.base import LLM
     from core.memory.context import PromptContext
     from core.memory.embeddings import Embedder
@@ -33,8 +34,6 @@ if TYPE_CHECKING:
     from core.memory.ring import HealingLog
     from core.permissions import Permissions
     from core.pipelines.breaker import Breakers
-    from core.pipelines.detect import Ruff
-    from core.pipelines.languages import Language
     from core.pipelines.policy import Policy
     from core.pipelines.proposals import Proposals
     from core.pipelines.runner import PipelineRunner
@@ -145,8 +144,8 @@ class Services:
 
     @cached_property
     def review_steps(self) -> ReviewSteps:
+        from core.languages.registry import known_rule
         from core.memory.review import ReviewSteps, github_review_texts
-        from core.pipelines.languages import known_rule
 
         return ReviewSteps(self.insights, self.entries, github_review_texts(self.github, self.settings.bot_login),
                            self.llm, self.settings.github_web_url, self.policy,
@@ -205,32 +204,24 @@ class Services:
         return llm_from_settings(self.settings)
 
     @cached_property
-    def ruff(self) -> Ruff:
-        from core.pipelines.detect import Ruff
-
-        return Ruff()
-
-    @cached_property
     def languages(self) -> tuple[Language, ...]:
-        from core.pipelines.biome import Biome, find_biome
-        from core.pipelines.languages import JavaScript, Python
+        """Every language whose linter is installed here (without Biome, JavaScript runs say it is missing)."""
+        from core.languages.registry import adapters
 
-        languages: tuple[Language, ...] = (Python(self.ruff),)
-        if binary := find_biome():  # without Biome, JavaScript and TypeScript runs say it is not installed
-            languages += (JavaScript(Biome(binary)),)
-        return languages
+        return tuple(adapters().values())
 
     @cached_property
     def pipeline_runner(self) -> PipelineRunner:
+        from core.languages.registry import rule_words
         from core.pipelines.learn import Learner
         from core.pipelines.runner import Limits, PipelineRunner
 
-        s, ruff = self.settings, self.ruff
+        s = self.settings
         return PipelineRunner(
             languages=self.languages, llm=self.llm, context=self.prompt_context, healing=self.healing,
             breakers=self.breakers,
             runs=self.runs, learner=Learner(self.insights, self.proposals, self.policy, s.github_web_url,
-                                            ruff.rule_words),
+                                            lambda code: rule_words(code, self.languages)),
             limits=Limits(max_attempts=s.pipeline_max_attempts, backoff_seconds=s.pipeline_backoff_seconds,
                           prompt_token_budget=s.prompt_token_budget, max_prs_cap=s.max_prs_per_run,
                           promote_threshold=s.promote_threshold),

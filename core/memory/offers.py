@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from core import marks
 from core.errors import PermanentError, TransientError
 from core.events import parse_command
+from core.languages.registry import rule_code
 from core.memory.sanitize import code, escape_braces, inert
-from core.models import JobResult, LineCommentJob, PullRequestClosedJob, Stance, rule_code
+from core.models import JobResult, LineCommentJob, PullRequestClosedJob, Stance
 from core.pipelines.places import parse_scope
 
 if TYPE_CHECKING:

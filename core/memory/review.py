@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.bounded import user_text
 from core.errors import GitHubPermanentError, PermanentError
+from core.languages.registry import rule_code
 from core.memory.sanitize import escape_braces, inert
 from core.models import (
     CATEGORIES,
@@ -23,7 +24,6 @@ from core.models import (
     JobResult,
     ReviewJob,
     Stance,
-    rule_code,
 )
 from core.pipelines.places import parse_scope
 from core.pipelines.places import words as scope_words

@@ -17,30 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.languages.registry import risk_of
 from core.models import Patch, Verification
 
-# (risk class, factor) by rule prefix; the longest matching prefix wins, unknown rules are medium.
+# The factor of each risk class; which class a rule is in, its language says (core/languages/*/rules.py).
 RISK = {
     "low": 0.95, "medium": 0.85, "high": 0.7,
 }
-RULE_RISK = {
-    # low: the fix cannot change what the program does
-    "F541": "low", "F632": "low", "E711": "low", "E712": "low", "E713": "low", "E714": "low", "UP034": "low",
-    "UP039": "low", "PIE790": "low", "PIE804": "low", "RUF005": "low", "C4": "low",
-    # medium: behaviour is kept when nothing else depends on what goes (the surface checks look for that)
-    "F": "medium", "RET": "medium", "SIM": "medium", "PERF": "medium", "FURB": "medium", "B": "medium",
-    "UP": "medium", "E": "medium", "PIE": "medium", "RUF": "medium",
-    # high: different objects, exceptions or evaluation at run time, even when ruff calls the fix safe
-    "UP017": "high", "UP041": "high", "UP024": "high", "UP035": "high", "UP006": "high", "UP007": "high",
-    "UP045": "high", "B905": "high",
-}
-
-
-def risk_of(code: str) -> str:
-    best = max((p for p in RULE_RISK if code.startswith(p)), key=len, default=None)
-    return RULE_RISK[best] if best else "medium"
-
-
 @dataclass(frozen=True)
 class Record:
     """A rule's record in one repository (core/pipelines/policy.py counts it from memfix's own PRs)."""

