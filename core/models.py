@@ -297,7 +297,7 @@ CATEGORIES = (
 
 
 class Stance(StrEnum):
-    """A decision's word on a rule in a repository (`rule_decisions.stance`, core/pipelines/policy.py)."""
+    """A decision's word on a rule in a repository (`rule_decisions.stance`, core/learning/policy.py)."""
 
     HOLD = "hold"  # not proposed here
     ENABLE = "enable"  # proposed again; its record counts from this decision on

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from core.github.client import GitHubApp, InstallationClient
     from core.jobs import JobRunner
     from core.languages.adapter import Language
+    from core.learning.learning import Learning
+    from core.learning.policy import Policy
     from core.llm.base import LLM
     from core.memory.context import PromptContext
     from core.memory.embeddings import Embedder
@@ -34,7 +36,6 @@ if TYPE_CHECKING:
     from core.memory.ring import HealingLog
     from core.permissions import Permissions
     from core.pipelines.breaker import Breakers
-    from core.pipelines.policy import Policy
     from core.pipelines.proposals import Proposals
     from core.pipelines.runner import PipelineRunner
     from core.pipelines.runs import RunLog
@@ -148,7 +149,7 @@ class Services:
         from core.memory.review import ReviewSteps, github_review_texts
 
         return ReviewSteps(self.insights, self.entries, github_review_texts(self.github, self.settings.bot_login),
-                           self.llm, self.settings.github_web_url, self.policy,
+                           self.llm, self.settings.github_web_url, self.learning,
                            lambda code: known_rule(code, self.languages))
 
     @cached_property
@@ -157,7 +158,7 @@ class Services:
 
         owners = Owners(self.tenants, self.runs, self.proposals, self.breakers, self.healing, self.insights,
                         self.entries, self.curations)
-        return Dashboard(owners, self.policy, self.commands.handle, self.review_steps)
+        return Dashboard(owners, self.learning, self.commands.handle, self.review_steps)
 
     @cached_property
     def curations(self) -> Curations:
@@ -172,8 +173,16 @@ class Services:
         return Sessions(self.db)
 
     @cached_property
+    def learning(self) -> Learning:
+        from core.languages.registry import rule_words
+        from core.learning.learning import Learning
+
+        return Learning(self.insights, self.proposals, self.policy, self.settings.github_web_url,
+                        lambda code: rule_words(code, self.languages))
+
+    @cached_property
     def policy(self) -> Policy:
-        from core.pipelines.policy import Policy
+        from core.learning.policy import Policy
 
         return Policy(self.db, self.insights, self.proposals, threshold=self.settings.promote_threshold)
 
@@ -212,16 +221,13 @@ class Services:
 
     @cached_property
     def pipeline_runner(self) -> PipelineRunner:
-        from core.languages.registry import rule_words
-        from core.pipelines.learn import Learner
         from core.pipelines.runner import Limits, PipelineRunner
 
         s = self.settings
         return PipelineRunner(
             languages=self.languages, llm=self.llm, context=self.prompt_context, healing=self.healing,
             breakers=self.breakers,
-            runs=self.runs, learner=Learner(self.insights, self.proposals, self.policy, s.github_web_url,
-                                            lambda code: rule_words(code, self.languages)),
+            runs=self.runs, learning=self.learning,
             limits=Limits(max_attempts=s.pipeline_max_attempts, backoff_seconds=s.pipeline_backoff_seconds,
                           prompt_token_budget=s.prompt_token_budget, max_prs_cap=s.max_prs_per_run,
                           promote_threshold=s.promote_threshold),
@@ -232,7 +238,7 @@ class Services:
         from core.llm import llm_from_settings
         from core.pipelines.service import PipelineService
 
-        return PipelineService(self.pipeline_runner, self.proposals, self.github, self.llm,
+        return PipelineService(self.pipeline_runner, self.learning, self.proposals, self.github, self.llm,
                                lambda provider, model: llm_from_settings(self.settings, provider=provider, model=model),
                                self.settings.github_web_url, lambda name, value: self.metric(name, value),
                                self.settings.repository_choices, self.settings.app_slug, self.settings.ci_wait_hours)
@@ -281,7 +287,7 @@ class Services:
             stop_embedded(self.settings.data_dir)  # its own: a process may hold others (a test suite's)
 
     def on_pr_closed(self, job: PullRequestClosedJob) -> JobResult:
-        result = self.pipeline_runner.learner.on_pr_closed(job)
+        result = self.learning.closed(job)
         if not job.merged:
             try:
                 self.decision_offers.after_closing(job)

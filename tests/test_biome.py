@@ -139,7 +139,7 @@ def test_regular_expressions_and_templates_hide_what_looks_like_code():
     ("lint/style/useConst", "maintainability", "low"), ("lint/performance/noDelete", "performance", "low")])
 def test_what_a_rule_is_about_by_its_linter_and_group(code, category, severity):
     from core.languages.registry import category_for
-    from core.pipelines.learn import severity_for
+    from core.learning.learning import severity_for
 
     assert (category_for(code), severity_for(code)) == (category, severity)
 

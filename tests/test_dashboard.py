@@ -13,8 +13,8 @@ from contextlib import contextmanager
 import httpx
 import pytest
 
+from core.learning.policy import HeldBack
 from core.models import Envelope, Insight
-from core.pipelines.policy import HeldBack
 from core.pipelines.runner import RunRequest
 from core.settings import read_env_file
 

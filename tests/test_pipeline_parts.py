@@ -722,7 +722,7 @@ def test_a_failing_rule_is_dropped_and_the_files_other_fixes_kept(services, tena
 
 
 def test_an_insight_title_keeps_the_rules_own_words_and_drops_the_codes_names(ruff):
-    from core.pipelines.learn import finding_class
+    from core.learning.learning import finding_class
 
     def title(code: str, message: str) -> str:
         return finding_class(Finding(path="a.py", line=3, column=1, code=code, message=message), ruff.rule_words(code))

@@ -6,7 +6,7 @@ confidence = checks × risk × record
 - risk: the rule's risk class, the worst among the patch's rules (the table below). A fix ruff calls "safe" is
   not thereby certain: removing an import can change behaviour, rewriting an API call can break an old Python;
 - record: the rule's record in this repository, merged vs closed unmerged or CI-failed memfix PRs (blamed as in
-  core/pipelines/policy.py), as the mean p of a Beta(1 + merged, 1 + closed + CI failed) posterior, as
+  core/learning/policy.py), as the mean p of a Beta(1 + merged, 1 + closed + CI failed) posterior, as
   min(1, 0.6 + 0.8 p) (no record: p 0.5 → 1.0; two closed, none merged: p 0.25 → 0.8, which keeps a
   medium-risk rule below the threshold; never above 1.0).
 PROMOTED needs every check passed and confidence ≥ the promotion threshold (MEMFIX_PROMOTE_THRESHOLD, 0.8):
@@ -26,7 +26,7 @@ RISK = {
 }
 @dataclass(frozen=True)
 class Record:
-    """A rule's record in one repository (core/pipelines/policy.py counts it from memfix's own PRs)."""
+    """A rule's record in one repository (core/learning/policy.py counts it from memfix's own PRs)."""
 
     merged: int = 0
     closed: int = 0  # closed unmerged by reviewers

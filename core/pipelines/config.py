@@ -14,7 +14,7 @@ provider: offline             # offline | openai | anthropic | local
 model: gpt-4o-mini
 memory: [12, 40]              # insight ids linked into every prompt
 python: "3.8"                 # the oldest Python the project supports (otherwise read from its metadata)
-always_propose: [F401]        # rules proposed whatever memfix learned (see core/pipelines/policy.py)
+always_propose: [F401]        # rules proposed whatever memfix learned (see core/learning/policy.py)
 languages: [python, javascript]  # which files memfix works on (typescript is javascript's: Biome does both)
 ```
 

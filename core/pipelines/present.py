@@ -6,10 +6,10 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from core.languages.registry import within
+from core.learning.places import kind_scope, words
 from core.memory.sanitize import code, escape_braces, inert
 from core.models import AttemptStatus, CiState, JobResult
 from core.pipelines.confidence import Record
-from core.pipelines.places import kind_scope, words
 
 if TYPE_CHECKING:
     from core.pipelines.runner import FileOutcome, RunReport, RunRequest

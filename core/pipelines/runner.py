@@ -19,12 +19,12 @@ from core.errors import PermanentError
 from core.languages.adapter import Language, Linter, Project, Selection
 from core.languages.python.surface import RepositoryView
 from core.languages.registry import within
+from core.learning.places import Places, covers, kind_scope, words
+from core.learning.policy import HeldBack, RepoPolicy
 from core.models import AttemptStatus, Circuit, Envelope, Finding, Patch, Verification
 from core.pipelines.breaker import Trial
 from core.pipelines.confidence import Record, score
 from core.pipelines.config import RepoConfig, parse_config
-from core.pipelines.places import Places, covers, kind_scope, words
-from core.pipelines.policy import HeldBack, RepoPolicy
 from core.pipelines.present import pr_body, pr_title, summary
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
 from core.pipelines.propose import apply_edits, ruff_patches
@@ -33,11 +33,11 @@ from core.pipelines.runs import Phase
 from core.pipelines.verify import PROMOTE_THRESHOLD, confidence, status_for, verify, verify_many
 
 if TYPE_CHECKING:
+    from core.learning.learning import Learning
     from core.llm.base import LLM
     from core.memory.context import PromptContext, PromptSections
     from core.memory.ring import HealingLog
     from core.pipelines.breaker import Breakers
-    from core.pipelines.learn import Learner
     from core.pipelines.publish import Published, Publisher
     from core.pipelines.runs import Mirror, Run, RunLog, RunRecord
     from core.pipelines.workspace import LocalWorkspace
@@ -206,10 +206,10 @@ class RunContext:
 
 class PipelineRunner:
     def __init__(self, *, languages: tuple[Language, ...], llm: LLM, context: PromptContext, healing: HealingLog,
-                 breakers: Breakers, runs: RunLog, learner: Learner, limits: Limits = Limits()):
+                 breakers: Breakers, runs: RunLog, learning: Learning, limits: Limits = Limits()):
         self.llm, self.context, self.healing = llm, context, healing
         self.languages = {language.name: language for language in languages}
-        self.breakers, self.runs, self.learner = breakers, runs, learner
+        self.breakers, self.runs, self.learning = breakers, runs, learning
         self.limits = limits
         self._background = ThreadPoolExecutor(1, thread_name_prefix="memfix-learn")
         self._view_reader = ThreadPoolExecutor(1, thread_name_prefix="memfix-view")
@@ -255,7 +255,7 @@ class PipelineRunner:
                  project: Project, llm: LLM, mirror: Mirror | None, reading: Reading) -> RunContext:
         """The run started in the run log, with everything it knows (the learned policy read first)."""
         selection = project.selection
-        plan = self.learner.policy.for_run(request.tenant_id, request.repo, request.pipeline, config.always_propose,
+        plan = self.learning.plan(request.tenant_id, request.repo, request.pipeline, config.always_propose,
                                            project.named)
         run = self.runs.start(request, provider=llm.provider, model=llm.model, mirror=mirror)
         report = RunReport(run.id, request.repo, request.pipeline, llm.provider, llm.model,
@@ -325,7 +325,7 @@ class PipelineRunner:
                 report.exploring, report.explored = (hold.code, first) if first else (None, None)
             if request.base_branch and request.pipeline == "autofix":  # what holds left, for the push after they lift
                 kept = {id(f) for f in report.findings}
-                self.learner.policy.keep_held(request.tenant_id, request.repo, request.pipeline, [
+                self.learning.left_behind(request.tenant_id, request.repo, request.pipeline, [
                     HeldBack(f.code, f.path, ctx.places.of(f.path)) for f in scanned if id(f) not in kept])
             steps.done("scan")
             found = {f.code for f in report.findings}
@@ -347,7 +347,7 @@ class PipelineRunner:
                 _, report.learnings = self.context.historical_learnings(*ctx.memory_key, query)
             learn = (*ctx.memory_key, run.id)
             # Offline, this run's pain points are stored while it fixes (no prompt can see them half-saved).
-            detected = self._background.submit(self.learner.detected, *learn, report.findings) \
+            detected = self._background.submit(self.learning.detected, *learn, report.findings) \
                 if ctx.llm.model is None else None
             steps.done("recall")
             self._fix_files(ctx, sorted(by_file.items()), query, progress)
@@ -360,8 +360,8 @@ class PipelineRunner:
             if publisher is not None and request.base_branch:
                 self.runs.phase(run, Phase.PUBLISHING, "opening pull requests")
                 self._publish(ctx, publisher, min(ctx.config.max_prs, self.limits.max_prs_cap))
-            learned = detected.result() if detected else self.learner.detected(*learn, report.findings)
-            learned += self.learner.fixed(*learn, [o.patch for o in report.promoted if o.patch])
+            learned = detected.result() if detected else self.learning.detected(*learn, report.findings)
+            learned += self.learning.fixed(*learn, [o.patch for o in report.promoted if o.patch])
             report.learned = len(learned)
             report.remembered = _remembered(self.runs.previous(run), learned, report)
             used = "".join(f"\n- {u}" for u in report.used)

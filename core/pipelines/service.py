@@ -10,7 +10,8 @@ from typing import Any
 from core.bounded import user_text
 from core.errors import PermanentError
 from core.events import MEMFIX_BRANCH_PREFIX
-from core.languages.registry import NAMES, category_for, language_of, languages_for, linter_of
+from core.languages.registry import NAMES, language_of, languages_for, linter_of
+from core.learning.learning import Learning
 from core.memory.sanitize import escape_braces
 from core.models import (
     AttemptStatus,
@@ -18,7 +19,6 @@ from core.models import (
     CiState,
     CommandJob,
     Envelope,
-    Insight,
     IssueJob,
     JobResult,
     PullRequest,
@@ -103,6 +103,7 @@ class Target:
 @dataclass
 class PipelineService:
     runner: PipelineRunner
+    learning: Learning  # every outcome it hears of is learned there
     proposals: Proposals
     github: Callable[[int], GitHubPort]
     llm: Any
@@ -118,8 +119,7 @@ class PipelineService:
     def on_push(self, job: PushJob) -> list[RunReport]:
         """AutoFix on the files the push changed, and on the files whose held rules' holds have lifted since."""
         changed = _checked([p for p in (*job.added, *job.modified) if language_of(p)])
-        policy = self.runner.learner.policy
-        back = policy.lifted(job.tenant_id, job.repo, "autofix")
+        back = self.learning.coming_back(job.tenant_id, job.repo, "autofix")
         paths = list(dict.fromkeys([*changed, *_checked(sorted({h.path for h in back}))]))
         gh = self.github(job.tenant_id)
         self.sweep(gh, job.tenant_id, job.repo)
@@ -136,7 +136,7 @@ class PipelineService:
             for report in reports:
                 report.back = said
             waiting = {o.path for r in reports for o in r.promoted if o.published is None}  # over the PR cap
-            policy.brought_back(job.tenant_id, job.repo, "autofix", [h for h in back if h.path not in waiting])
+            self.learning.brought_back(job.tenant_id, job.repo, "autofix", [h for h in back if h.path not in waiting])
         return reports
 
     def on_command(self, job: CommandJob) -> JobResult:
@@ -357,7 +357,7 @@ class PipelineService:
             if (fresh or proposal.ci_state == CiState.PASSED) and pr.draft:
                 gh.mark_ready(job.repo, pr)
             if fresh:
-                notes += self.runner.learner.policy.learn(job.tenant_id, job.repo, proposal.pipeline, pr.html_url)
+                notes += self.learning.settled(job.tenant_id, job.repo, proposal.pipeline, pr.html_url)
             return JobResult(f"PR #{number}: the repository's {len(verdict.checks)} check(s) passed "
                              f"({verdict.names()}); ready for review.", notes)
         base = read(gh.commit_checks(job.repo, pr.base_sha), self.app_slug) if pr.base_sha else CiVerdict(())
@@ -388,7 +388,7 @@ class PipelineService:
         if self.proposals.supersede(job.tenant_id, proposal.id, job.head_sha):
             if pr.draft:
                 gh.mark_ready(job.repo, pr)
-            notes += self.runner.learner.policy.learn(job.tenant_id, job.repo, proposal.pipeline, pr.html_url)
+            notes += self.learning.settled(job.tenant_id, job.repo, proposal.pipeline, pr.html_url)
             gh.comment(job.repo, pr.number, "\n".join([
                 f"✅ The repository's checks passed when run again on `{job.head_sha[:7]}`: the earlier failure no "
                 "longer counts against this change (its record here is corrected), and the PR is ready for review.",
@@ -402,7 +402,7 @@ class PipelineService:
         tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
         lines = judgement.noise_lines()
         if self.proposals.settle(tenant, proposal.id, sha, CiState.PASSED, "\n".join(lines)):
-            notes += self.runner.learner.policy.learn(tenant, repo, proposal.pipeline, pr.html_url)
+            notes += self.learning.settled(tenant, repo, proposal.pipeline, pr.html_url)
         if pr.draft:
             gh.mark_ready(repo, pr)
         if self.proposals.reported(tenant, proposal.id, sha):
@@ -417,7 +417,6 @@ class PipelineService:
         tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
         annotations = {c.id: gh.check_annotations(repo, c.id) for c in verdict.failing[:5] if c.kind == "check"}
         report = failure_report(verdict, annotations)
-        codes = list(proposal.finding_codes) or ["MODEL"]
         if self.proposals.settle(tenant, proposal.id, sha, CiState.FAILED, "\n".join(report)):
             names = verdict.names(verdict.failing)
             self.runner.healing.record(tenant, Envelope(
@@ -425,13 +424,7 @@ class PipelineService:
                 patch_id=proposal.fingerprint, run_id=str(proposal.run_id) if proposal.run_id else None,
                 error_message=f"the repository's CI failed: {names}",
                 error_hash=Envelope.hash_error(proposal.path, None, f"CI failed: {names}"), path=proposal.path))
-            self.runner.learner.insights.save(tenant, Insight(
-                repository=repo, insight_type="pain_point", category=category_for(codes[0]), severity="medium",
-                workflow_type=proposal.pipeline,
-                title=f"CI failed on memfix's {', '.join(codes)} fix in {proposal.path}",
-                detail=f"Failing: {names}.\n" + "\n".join(report)[:2000], source_ref=pr.html_url,
-                tags=(*codes, "ci_failed")))
-            notes += self.runner.learner.policy.learn(tenant, repo, proposal.pipeline, pr.html_url)
+            notes += self.learning.ci_failed(tenant, proposal, names, report, pr.html_url)
         if proposal.ci_reported == sha:
             return JobResult(f"PR #{pr.number}: the CI failure on `{sha[:7]}` was already reported.", notes)
         body = [f"❌ The repository's checks failed on this change (commit `{sha[:7]}`), so this PR stays a draft:",
