@@ -305,18 +305,29 @@ class Services:
     @cached_property
     def runner(self) -> JobRunner:
         from core.jobs import Handler, JobLedger, JobRunner
+        from core.models import (
+            ChecksJob,
+            CommandJob,
+            InstallationJob,
+            IssueJob,
+            LineCommentJob,
+            PullRequestClosedJob,
+            PushJob,
+            RepositoryJob,
+            ReviewJob,
+        )
 
         with self._lock:  # the local worker thread and a request may race to build it
-            handlers: dict[str, Handler] = {
-                "command": self.commands.handle,
-                "installation": self.tenants.handle,
-                "push": self.on_push,
-                "review": self.review_steps.review,
-                "pr_closed": self.on_pr_closed,
-                "line_comment": self.decision_offers.on_line_comment,
-                "issue": self.pipelines.on_issue,
-                "checks": self.pipelines.on_checks,
-                "repository": self.tenants.on_repository,
+            handlers: dict[type[Job], Handler] = {
+                CommandJob: self.commands.handle,
+                InstallationJob: self.tenants.handle,
+                PushJob: self.on_push,
+                ReviewJob: self.review_steps.review,
+                PullRequestClosedJob: self.on_pr_closed,
+                LineCommentJob: self.decision_offers.on_line_comment,
+                IssueJob: self.pipelines.on_issue,
+                ChecksJob: self.pipelines.on_checks,
+                RepositoryJob: self.tenants.on_repository,
             }
             return JobRunner(handlers, JobLedger(self.db), self.github, self.settings.bot_login,
                              max_attempts=self.settings.job_max_attempts,
