@@ -157,7 +157,7 @@ def run_memfix(s, tree: Path):
     The report's own step times (`RunReport.seconds`) give the breakdown.
 
     CPU seconds are this process's and its ruff subprocesses' (the database server's are not counted)."""
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
     cpu = _own_cpu()
@@ -173,7 +173,7 @@ def prompt_sizes(s, report, tree: Path) -> dict:
     """The prompt for the median-sized file with findings, memory injected; how many such files fit."""
     from core.memory.context import estimate_tokens
     from core.pipelines.prompt import build_prompt
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
     runner, workspace = s.pipeline_runner, LocalWorkspace(tree)

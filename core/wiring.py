@@ -221,7 +221,8 @@ class Services:
 
     @cached_property
     def pipeline_runner(self) -> PipelineRunner:
-        from core.pipelines.runner import Limits, PipelineRunner
+        from core.pipelines.runner import PipelineRunner
+        from core.pipelines.values import Limits
 
         s = self.settings
         return PipelineRunner(

@@ -18,7 +18,7 @@ from core.models import AttemptStatus, InsightError
 from core.settings import SettingsError, get_settings
 
 if TYPE_CHECKING:
-    from core.pipelines.runner import RunReport
+    from core.pipelines.values import RunReport
 
 LOCAL_PERSON = "local"  # who decides from this machine (the local dashboard's person too)
 _opened: list = []  # the Services this command started: closed on any exit, the embedded PostgreSQL with them
@@ -273,7 +273,7 @@ def _replay_dlq(args: argparse.Namespace) -> int:
 def _pipeline(args: argparse.Namespace) -> int:
     from core.languages.registry import language_of, languages_for, linter_of
     from core.pipelines.present import dumps, dumps_all
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
     gc.set_threshold(200_000, 30, 30)  # a run makes syntax trees by the hundred thousand nodes: collect less often

@@ -12,7 +12,7 @@ from core.models import AttemptStatus, CiState, JobResult
 from core.pipelines.confidence import Record
 
 if TYPE_CHECKING:
-    from core.pipelines.runner import FileOutcome, RunReport, RunRequest
+    from core.pipelines.values import FileOutcome, RunReport, RunRequest
 
 
 def pr_title(pipeline: str, outcome: FileOutcome) -> str:

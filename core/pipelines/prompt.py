@@ -13,7 +13,7 @@ from core.memory.sanitize import escape_braces
 if TYPE_CHECKING:
     from core.memory.context import PromptSections
     from core.models import Finding
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
 
 EDIT_SCHEMA = {
     "type": "object",

@@ -32,9 +32,10 @@ from core.pipelines.present import result
 from core.pipelines.prompt import Revision
 from core.pipelines.proposals import Proposal, Proposals
 from core.pipelines.publish import PublishAction, Publisher
-from core.pipelines.runner import FileOutcome, PipelineRunner, RunReport, RunRequest
+from core.pipelines.runner import PipelineRunner
 from core.pipelines.runs import FINAL, Mirror, Phase
 from core.pipelines.suggest import hunks, placeable, suggestions
+from core.pipelines.values import FileOutcome, RunReport, RunRequest
 from core.pipelines.workspace import GitHubWorkspace
 
 log = logging.getLogger(__name__)
