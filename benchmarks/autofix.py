@@ -77,7 +77,7 @@ def fetch_tree(cache: Path = CACHE) -> Path:
 
 
 def ruff_command(select: tuple[str, ...], *extra: str) -> list[str]:
-    from core.pipelines.detect import TARGET_VERSION, Ruff
+    from core.languages.python.ruff import TARGET_VERSION, Ruff
 
     return [Ruff().binary, "check", "--isolated", "--target-version", TARGET_VERSION, "--select", ",".join(select),
             "--output-format", "json", "--exit-zero", *extra, "."]
@@ -157,7 +157,7 @@ def run_memfix(s, tree: Path):
     The report's own step times (`RunReport.seconds`) give the breakdown.
 
     CPU seconds are this process's and its ruff subprocesses' (the database server's are not counted)."""
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
     cpu = _own_cpu()
@@ -173,7 +173,7 @@ def prompt_sizes(s, report, tree: Path) -> dict:
     """The prompt for the median-sized file with findings, memory injected; how many such files fit."""
     from core.memory.context import estimate_tokens
     from core.pipelines.prompt import build_prompt
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
     runner, workspace = s.pipeline_runner, LocalWorkspace(tree)
@@ -202,8 +202,8 @@ def prompt_sizes(s, report, tree: Path) -> dict:
 
 def whole_processes(tree: Path) -> tuple[float, float, float, list[str]]:
     """(d): (memfix median s, ruff median s, median ratio, ruff's command) as two processes a user starts."""
-    from core.pipelines.detect import Ruff
-    from core.pipelines.project import read_profile
+    from core.languages.python.project import read_profile
+    from core.languages.python.ruff import Ruff
 
     with tempfile.TemporaryDirectory(prefix="memfix-bench-cli-") as data:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMFIX_", "DATABASE_"))}

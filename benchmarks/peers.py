@@ -311,7 +311,7 @@ def has_ruff_config(tree: Path) -> bool:
 
 def enabled_rules(tree: Path, path: str) -> set[str]:
     """The rules the project's ruff configuration enables for one file, per-file ignores applied."""
-    from core.pipelines.detect import Ruff
+    from core.languages.python.ruff import Ruff
 
     out = subprocess.run([Ruff().binary, "check", "--show-settings", path], cwd=tree, capture_output=True,
                          text=True).stdout
@@ -362,7 +362,7 @@ def apply_both(tree: Path, data: Path, result: Any, language: str) -> None:
 
 
 def ruff_alone(tree: Path, rules: tuple[str, ...]) -> float:
-    from core.pipelines.detect import Ruff
+    from core.languages.python.ruff import Ruff
 
     start = time.perf_counter()
     subprocess.run([Ruff().binary, "check", "--isolated", "--no-cache", "--exit-zero", "--select", ",".join(rules),
@@ -373,8 +373,8 @@ def ruff_alone(tree: Path, rules: tuple[str, ...]) -> float:
 # ---- one project ----
 
 def run_project(project: Project, python: str, keep: bool) -> Result:
+    from core.languages.python.project import read_profile
     from core.pipelines.config import AUTOFIX_RULES, REFACTOR_RULES
-    from core.pipelines.project import read_profile
 
     name = project.requirement.split("==")[0]
     result = Result(project.requirement)

@@ -10,12 +10,14 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
+from core.learning.places import words
 from core.models import CATEGORIES, INSIGHT_TYPES, SEVERITIES, CommandJob, JobResult
-from core.pipelines.places import words
 from core.pipelines.proposals import ProposalCounts
 
 if TYPE_CHECKING:
     from core.curations import Curation, Curations
+    from core.learning.learning import Learning
+    from core.learning.policy import Hold
     from core.memory.entries import Entries
     from core.memory.insights import ActionPoint, Insights, ListedInsight
     from core.memory.review import ReviewSteps
@@ -23,7 +25,6 @@ if TYPE_CHECKING:
     from core.models import Envelope, MemoryEntry
     from core.pipelines.breaker import Breakers, PipelineBreaker
     from core.pipelines.confidence import Record
-    from core.pipelines.policy import Hold, Policy
     from core.pipelines.proposals import Proposals
     from core.pipelines.runs import RuleChoice, RunLog, RunRecord
     from core.tenants import Tenants
@@ -117,9 +118,9 @@ class Owners:
 
 
 class Dashboard:
-    def __init__(self, owners: Owners, policy: Policy, commands: Callable[[CommandJob], JobResult],
+    def __init__(self, owners: Owners, learning: Learning, commands: Callable[[CommandJob], JobResult],
                  memory: ReviewSteps):
-        self.owners, self.policy = owners, policy
+        self.owners, self.learning = owners, learning
         self.commands = commands  # the comment commands' own path: curation is a command by another door
         self.memory = memory  # the memory commands' service, for what has no comment command (an insight's edit)
 
@@ -147,8 +148,8 @@ class Dashboard:
         o = self.owners
         filters = {k: v for k, v in filters.items() if v in {"type": INSIGHT_TYPES, "severity": SEVERITIES,
                                                               "category": CATEGORIES}.get(k, ())}
-        evidence, holds = self.policy.evidence(tenant, repo), self.policy.holds(tenant, repo)
-        waiting = self.policy.waiting(tenant, repo)
+        evidence, holds = self.learning.evidence(tenant, repo), self.learning.holds(tenant, repo)
+        waiting = self.learning.waiting(tenant, repo)
         rules = [RuleStanding(c, evidence.records.get(c), [h for h in holds if h.code == c],
                               [r.describe(words(s)) for s, r in sorted(evidence.kinds(c).items())], waiting.get(c, 0))
                  for c in sorted({*evidence.records, *(h.code for h in holds)})]

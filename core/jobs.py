@@ -31,7 +31,7 @@ class GitHubReplies(Protocol):
     def create_commit_comment(self, repo: str, sha: str, body: str) -> int: ...
 
 
-Handler = Callable[[Any], JobResult]  # each takes the kind of job it is registered for (dispatch is by kind)
+Handler = Callable[[Any], JobResult]  # each takes the type of job it is registered for (dispatch is by type)
 
 
 class JobStatus(StrEnum):
@@ -91,7 +91,7 @@ class JobLedger:
 class JobRunner:
     def __init__(
         self,
-        handlers: dict[str, Handler],
+        handlers: dict[type[Job], Handler],
         ledger: JobLedger,
         github: Callable[[int], GitHubReplies],
         bot_login: str,
@@ -132,7 +132,7 @@ class JobRunner:
             if job.repo and job.repo_id:
                 self.observe(job)
             reply_id = self._acknowledge(job, reply_id)
-            handler = self.handlers.get(job.kind)
+            handler = self.handlers.get(type(job))  # dispatched by what the job is
             if handler is None:
                 raise PermanentError(f"memfix has no handler for {job.kind!r} jobs")
             result = handler(job)

@@ -297,7 +297,7 @@ CATEGORIES = (
 
 
 class Stance(StrEnum):
-    """A decision's word on a rule in a repository (`rule_decisions.stance`, core/pipelines/policy.py)."""
+    """A decision's word on a rule in a repository (`rule_decisions.stance`, core/learning/policy.py)."""
 
     HOLD = "hold"  # not proposed here
     ENABLE = "enable"  # proposed again; its record counts from this decision on
@@ -522,19 +522,6 @@ class CiState(StrEnum):
     SILENT = "silent"  # no check reported within MEMFIX_CI_WAIT_HOURS
 
 
-_RULE_CODE = re.compile(r"[A-Z]{1,8}[0-9]{1,4}|lint/[a-z0-9]+/[A-Za-z0-9]+")
-
-
-def rule_code(text: str) -> str | None:
-    """A linter's rule as a decision names it: ruff's code (any case in, upper case out) or Biome's rule name
-    (`lint/suspicious/noDoubleEquals`, or `suspicious/noDoubleEquals`); None for anything else (a model's MODEL)."""
-    text = text.strip()
-    if "/" in text:
-        name = text if text.startswith("lint/") else f"lint/{text}"
-        return name if _RULE_CODE.fullmatch(name) else None
-    return text.upper() if _RULE_CODE.fullmatch(text.upper()) else None
-
-
 @dataclass(frozen=True)
 class Finding:
     """One problem in one file, from ruff or from the model."""
@@ -634,8 +621,8 @@ class Verification:
     changed_lines: int = 0
     error: str | None = None  # the first problem, in words (also the envelope's error message)
     compatible: bool = True  # valid for the project's oldest supported Python (syntax and runtime annotations)
-    surface: bool = True  # the public surface and dynamic uses survive (core/pipelines/surface.py)
-    comments: bool = True  # no comment lost or left away from its code (core/pipelines/comments.py)
+    surface: bool = True  # the public surface and dynamic uses survive (core/languages/python/surface.py)
+    comments: bool = True  # no comment lost or left away from its code (core/languages/python/comments.py)
     failed_codes: frozenset[str] = frozenset()  # the rules it blames: targeted findings left, findings made
 
     @property

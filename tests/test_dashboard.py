@@ -13,9 +13,9 @@ from contextlib import contextmanager
 import httpx
 import pytest
 
+from core.learning.policy import HeldBack
 from core.models import Envelope, Insight
-from core.pipelines.policy import HeldBack
-from core.pipelines.runner import RunRequest
+from core.pipelines.values import RunRequest
 from core.settings import read_env_file
 
 REPO = "acme/api"
@@ -479,7 +479,7 @@ def _age_sessions(services) -> None:
 def test_the_run_page_shows_each_files_diff_and_titles_keep_the_rules_words(serve, tenant_id):
     from pathlib import Path
 
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
     shop = Path(__file__).resolve().parents[1] / "samples" / "shop"

@@ -2,8 +2,8 @@
 
 import random
 
+from core.learning.explore import explore
 from core.pipelines.confidence import Record
-from core.pipelines.explore import explore
 
 
 def test_nothing_is_explored_without_budget_or_a_learned_hold():

@@ -4,12 +4,12 @@ later starts empty (the former repository's memory is kept apart, never shown or
 from __future__ import annotations
 
 from core.events import route
+from core.learning.policy import Policy
 from core.memory.embeddings import NoEmbedder
 from core.memory.entries import Entries
 from core.memory.insights import Insights
 from core.memory.ring import HealingLog, LocalRing
 from core.models import Envelope, Insight, MemoryEntry, RepositoryJob
-from core.pipelines.policy import Policy
 from core.tenants import Tenants
 from tests.fakes import payloads as P
 

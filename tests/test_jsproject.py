@@ -8,8 +8,8 @@ import stat
 import pytest
 
 from core.bounded import shown
-from core.pipelines.biome import find_biome
-from core.pipelines.jsproject import Runtime, biome_migrate, introduced, oldest_node, read_js_profile
+from core.languages.javascript.biome import find_biome
+from core.languages.javascript.project import Runtime, biome_migrate, introduced, oldest_node, read_js_profile
 
 
 def reader(files: dict[str, str]):
@@ -142,7 +142,7 @@ def test_a_gitignore_that_ignores_everything_and_re_includes_its_sources():
 
 
 def test_eslint_environments_become_biome_globals(migrate, tmp_path):
-    from core.pipelines.biome import Biome
+    from core.languages.javascript.biome import Biome
 
     eslintrc = {"env": {"node": True, "mocha": True, "browser": False}, "rules": {"no-undef": "error"}}
     profile = read_js_profile(reader({".eslintrc.json": json.dumps(eslintrc)}), migrate)
@@ -215,9 +215,9 @@ DEEP = "[" * 3000 + "]" * 3000
 
 @pytest.mark.parametrize("name", ["package.json", "biome.json", "tsconfig.json", ".eslintrc.json"])
 def test_json_nested_3000_deep_is_one_clear_problem_and_the_project_is_still_read(name, alarm):
-    from core.pipelines.biome import Biome
+    from core.languages.javascript.biome import Biome
+    from core.languages.javascript.language import JavaScript
     from core.pipelines.config import RepoConfig
-    from core.pipelines.languages import JavaScript
 
     project = JavaScript(Biome()).project(reader({name: '{"engines": ' + DEEP + "}"}), RepoConfig(), "autofix")
     assert project.problems == (f"{name}: values nested more than 32 levels deep are not accepted; not read",)

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from core.languages.adapter import DetectError
+from core.languages.python.language import Python
+from core.languages.python.ruff import Ruff, python_files
 from core.models import Finding, Patch, Verification
 from core.pipelines.config import AUTOFIX_RULES, REFACTOR_RULES, RepoConfig, parse_config
-from core.pipelines.detect import DetectError, Ruff, python_files
-from core.pipelines.languages import Python
 from core.pipelines.propose import EditError, apply_edits, ruff_patch, ruff_patches
 from core.pipelines.verify import PROMOTE_THRESHOLD, confidence, status_for, verify, verify_many
 
@@ -499,7 +500,7 @@ def counted(runner) -> CountingRuff:
 
 def test_offline_run_fixes_and_verifies_ruff_only_files_in_batches(services, tenant_id, tmp_path):
     from core.llm import OfflineLLM
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
     write(tmp_path, "a.py", "import os\nx = 1\n")  # F401: verifies
@@ -531,7 +532,7 @@ def test_offline_run_fixes_and_verifies_ruff_only_files_in_batches(services, ten
 
 
 def test_a_model_file_sees_the_attempts_on_files_before_it_and_none_after(services, tenant_id, tmp_path):
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
     write(tmp_path, "a.py", "import os\nx = 1\n")  # ruff alone: before the model's file
@@ -691,7 +692,7 @@ CASCADE = ("def grade(x):\n    if x > 90:\n        return 'A'\n    elif x > 80:\
 
 def test_a_cascade_is_fixed_whole_and_a_second_run_changes_nothing(services, tenant_id, tmp_path):
     from core.llm import OfflineLLM
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
     write(tmp_path, "grades.py", CASCADE)
@@ -707,7 +708,7 @@ def test_a_cascade_is_fixed_whole_and_a_second_run_changes_nothing(services, ten
 
 def test_a_failing_rule_is_dropped_and_the_files_other_fixes_kept(services, tenant_id, tmp_path):
     from core.llm import OfflineLLM
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
     # B009's fix leaves a useless expression (B018): that rule goes, the unused import's fix stays.
@@ -721,7 +722,7 @@ def test_a_failing_rule_is_dropped_and_the_files_other_fixes_kept(services, tena
 
 
 def test_an_insight_title_keeps_the_rules_own_words_and_drops_the_codes_names(ruff):
-    from core.pipelines.learn import finding_class
+    from core.learning.learning import finding_class
 
     def title(code: str, message: str) -> str:
         return finding_class(Finding(path="a.py", line=3, column=1, code=code, message=message), ruff.rule_words(code))
@@ -782,7 +783,7 @@ def test_a_held_rule_is_scanned_for_nothing_and_fixed_nowhere(services, tenant_i
     """The scan starts before the learned policy is read: what it finds of a held rule is dropped, and the run's
     own ruff ignores the rule while it fixes and verifies."""
     from core.llm import OfflineLLM
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
     write(tmp_path, "a.py", "import os\nx = 1\n")  # F401 only
@@ -809,7 +810,7 @@ def test_a_rule_held_in_some_files_is_fixed_in_the_others_and_their_other_rules_
     """F401 held in `tests/**` (a glob) and F541 in generated files (a kind, read from the file's first line): each
     stays in the files it is held in, the other rules' fixes there are kept, and other files get both fixed."""
     from core.llm import OfflineLLM
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
     write(tmp_path, "tests/test_a.py", 'import os\nprint(f"x")\n')  # F401 held here, F541 not
@@ -834,7 +835,7 @@ def test_a_rule_held_in_some_files_is_fixed_in_the_others_and_their_other_rules_
 
 def test_offline_a_file_with_no_safe_fix_is_not_read(services, tenant_id, tmp_path):
     from core.llm import OfflineLLM
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
     class Reads(LocalWorkspace):

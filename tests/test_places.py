@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.pipelines.places import Attributes, Kind, Places, contains, covers, directories, parse_scope, place, words
+from core.learning.places import Attributes, Kind, Places, contains, covers, directories, parse_scope, place, words
 
 GITATTRIBUTES = """\
 # GitHub's linguist: what is generated or vendored here

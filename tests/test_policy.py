@@ -11,10 +11,7 @@ import pytest
 from psycopg.conninfo import make_conninfo
 
 from core.db import migrate, migration_files
-from core.memory.embeddings import NoEmbedder
-from core.memory.insights import Insights
-from core.pipelines.confidence import Record
-from core.pipelines.policy import (
+from core.learning.policy import (
     Enable,
     Hold,
     Policy,
@@ -24,6 +21,9 @@ from core.pipelines.policy import (
     hold_scopes,
     records_from,
 )
+from core.memory.embeddings import NoEmbedder
+from core.memory.insights import Insights
+from core.pipelines.confidence import Record
 from core.pipelines.proposals import ProposalOutcome
 
 REPO = "acme/policy"

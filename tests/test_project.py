@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from core.languages.python.compat import compatibility
+from core.languages.python.project import SYNTAX_RULES, find_target, find_team_rules, read_profile
 from core.models import Patch
-from core.pipelines.project import SYNTAX_RULES, find_target, find_team_rules, read_profile
-from core.pipelines.verify import compatibility
 
 
 @pytest.mark.parametrize("files, oldest, where", [
@@ -121,7 +121,7 @@ def test_a_python_37_project_keeps_its_apis_and_its_test_asserts(cli, tmp_path):
 # ---- the team's rules first ----
 
 def _profile(files: dict[str, str]):
-    from core.pipelines.project import read_profile
+    from core.languages.python.project import read_profile
 
     return read_profile(lambda name: files.get(name))
 
@@ -147,8 +147,8 @@ def test_a_ruff_configuration_that_selects_nothing_means_ruffs_own_defaults():
 
 
 def test_extend_chains_and_memfix_yml_extend():
+    from core.languages.registry import within
     from core.pipelines.config import REFACTOR_RULES, parse_config
-    from core.pipelines.project import within
 
     files = {"pyproject.toml": '[tool.ruff]\nextend = "config/ruff-base.toml"\n'
                                '[tool.ruff.lint]\nextend-select = ["UP"]\n',

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from core.languages.python.surface import RepositoryView, surface_problem
 from core.models import Patch
-from core.pipelines.surface import RepositoryView, surface_problem
 from tests.fakes import payloads as P
 
 
@@ -202,7 +202,7 @@ def test_a_public_modules_import_goes_only_where_the_team_chose_f401_and_all_lea
     ("import sys  # Ensures that sys exists\nx = 1\n", "x = 1\n", "removes the comment"),
 ])
 def test_a_fix_that_changes_what_a_comment_means_is_not_made(before, after, expected):
-    from core.pipelines.comments import comment_problem
+    from core.languages.python.comments import comment_problem
 
     problem = comment_problem(Patch("a.py", before, after, (), "ruff"))
     assert problem is not None and expected in problem

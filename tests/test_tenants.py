@@ -119,8 +119,8 @@ def test_every_tenant_table_is_isolated_for_the_application_login(db, app_login,
         conn.execute("INSERT INTO proposals (tenant_id, repository, pipeline, fingerprint, path, branch, base_branch,"
                      " run_id) VALUES (%s, 'victim/app', 'autofix', 'f1', 'a.py', 'memfix/x', 'main', %s)",
                      (victim, run_id))
+    from core.learning.policy import HeldBack, Policy
     from core.pipelines.breaker import Breakers, Trial
-    from core.pipelines.policy import HeldBack, Policy
 
     Breakers(db).record(victim, "victim/app", "autofix", Trial.SYNTAX)
     policy = Policy(db, Insights(db, NoEmbedder()))

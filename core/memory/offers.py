@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 from core import marks
 from core.errors import PermanentError, TransientError
 from core.events import parse_command
+from core.languages.registry import rule_code
+from core.learning.places import parse_scope
 from core.memory.sanitize import code, escape_braces, inert
-from core.models import JobResult, LineCommentJob, PullRequestClosedJob, Stance, rule_code
-from core.pipelines.places import parse_scope
+from core.models import JobResult, LineCommentJob, PullRequestClosedJob, Stance
 
 if TYPE_CHECKING:
     from core.llm.base import LLM

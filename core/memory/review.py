@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from core.bounded import user_text
 from core.errors import GitHubPermanentError, PermanentError
+from core.languages.registry import rule_code
+from core.learning.places import parse_scope
+from core.learning.places import words as scope_words
 from core.memory.sanitize import escape_braces, inert
 from core.models import (
     CATEGORIES,
@@ -23,10 +26,7 @@ from core.models import (
     JobResult,
     ReviewJob,
     Stance,
-    rule_code,
 )
-from core.pipelines.places import parse_scope
-from core.pipelines.places import words as scope_words
 
 if TYPE_CHECKING:
     from core.memory.entries import Entries
@@ -140,16 +140,16 @@ class ReviewSteps:
     review_texts: Fetch | None = None  # for `/remember` with no text
     llm: Any = None  # with a model, `/remember` with no text asks it for the key points
     web_url: str = ""  # GitHub's web address (Settings.github_web_url): Enterprise hosts its own
-    policy: Any = None  # core.pipelines.policy.Policy: `/remember decision enable|hold F401`
+    learning: Any = None  # core.learning.learning.Learning: `/remember decision enable|hold F401`
     known: Callable[[str], bool] | None = None  # whether a linter memfix runs has this rule
 
     def remember(self, job: CommandJob) -> JobResult:
         source = f"{self.web_url}/{job.repo}/issues/{job.issue_number}#issuecomment-{job.comment_id}" \
             if job.comment_id else None  # the dashboard's curation and the CLI have no comment to point at
         text = job.args.strip()
-        if self.policy is not None and (match := _POLICY.match(text)):
+        if self.learning is not None and (match := _POLICY.match(text)):
             return self._policy(job, Stance(match["verb"].lower()), match["codes"], match["scope"], source)
-        if self.policy is not None and _DECIDING.match(text):
+        if self.learning is not None and _DECIDING.match(text):
             raise PermanentError(f"nothing was saved: {DECISION_FORM}")
         if text:
             try:
@@ -185,12 +185,12 @@ class ReviewSteps:
             raise PermanentError(str(exc)) from exc
         where = f"in {scope_words(scope)} of this repository" if scope else "in this repository"
         if verb == Stance.ENABLE:
-            lifted = self.policy.enable(job.tenant_id, job.repo, codes, job.author, source, scope)
+            lifted = self.learning.decide(job.tenant_id, job.repo, verb, codes, job.author, source, scope)
             return JobResult(f"memfix will propose {', '.join(codes)} fixes {where} again.",
                              [f"lifted hold `insight:{i}`" for i in lifted]
                              or [f"no hold {'within ' + scope_words(scope) + ' ' if scope else ''}was in force; "
                                  "the decision is remembered"])
-        ids = self.policy.hold(job.tenant_id, job.repo, codes, job.author, source, scope)
+        ids = self.learning.decide(job.tenant_id, job.repo, verb, codes, job.author, source, scope)
         undo = f" in {scope}" if scope else ""
         return JobResult(f"memfix will not propose {', '.join(codes)} fixes {where}.",
                          [f"decision `insight:{i}`; `/remember decision enable {c}{undo}` or `/forget insight:{i}` "

@@ -6,7 +6,7 @@ confidence = checks × risk × record
 - risk: the rule's risk class, the worst among the patch's rules (the table below). A fix ruff calls "safe" is
   not thereby certain: removing an import can change behaviour, rewriting an API call can break an old Python;
 - record: the rule's record in this repository, merged vs closed unmerged or CI-failed memfix PRs (blamed as in
-  core/pipelines/policy.py), as the mean p of a Beta(1 + merged, 1 + closed + CI failed) posterior, as
+  core/learning/policy.py), as the mean p of a Beta(1 + merged, 1 + closed + CI failed) posterior, as
   min(1, 0.6 + 0.8 p) (no record: p 0.5 → 1.0; two closed, none merged: p 0.25 → 0.8, which keeps a
   medium-risk rule below the threshold; never above 1.0).
 PROMOTED needs every check passed and confidence ≥ the promotion threshold (MEMFIX_PROMOTE_THRESHOLD, 0.8):
@@ -17,33 +17,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.languages.registry import risk_of
 from core.models import Patch, Verification
 
-# (risk class, factor) by rule prefix; the longest matching prefix wins, unknown rules are medium.
+# The factor of each risk class; which class a rule is in, its language says (core/languages/*/rules.py).
 RISK = {
     "low": 0.95, "medium": 0.85, "high": 0.7,
 }
-RULE_RISK = {
-    # low: the fix cannot change what the program does
-    "F541": "low", "F632": "low", "E711": "low", "E712": "low", "E713": "low", "E714": "low", "UP034": "low",
-    "UP039": "low", "PIE790": "low", "PIE804": "low", "RUF005": "low", "C4": "low",
-    # medium: behaviour is kept when nothing else depends on what goes (the surface checks look for that)
-    "F": "medium", "RET": "medium", "SIM": "medium", "PERF": "medium", "FURB": "medium", "B": "medium",
-    "UP": "medium", "E": "medium", "PIE": "medium", "RUF": "medium",
-    # high: different objects, exceptions or evaluation at run time, even when ruff calls the fix safe
-    "UP017": "high", "UP041": "high", "UP024": "high", "UP035": "high", "UP006": "high", "UP007": "high",
-    "UP045": "high", "B905": "high",
-}
-
-
-def risk_of(code: str) -> str:
-    best = max((p for p in RULE_RISK if code.startswith(p)), key=len, default=None)
-    return RULE_RISK[best] if best else "medium"
-
-
 @dataclass(frozen=True)
 class Record:
-    """A rule's record in one repository (core/pipelines/policy.py counts it from memfix's own PRs)."""
+    """A rule's record in one repository (core/learning/policy.py counts it from memfix's own PRs)."""
 
     merged: int = 0
     closed: int = 0  # closed unmerged by reviewers

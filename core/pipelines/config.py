@@ -14,7 +14,7 @@ provider: offline             # offline | openai | anthropic | local
 model: gpt-4o-mini
 memory: [12, 40]              # insight ids linked into every prompt
 python: "3.8"                 # the oldest Python the project supports (otherwise read from its metadata)
-always_propose: [F401]        # rules proposed whatever memfix learned (see core/pipelines/policy.py)
+always_propose: [F401]        # rules proposed whatever memfix learned (see core/learning/policy.py)
 languages: [python, javascript]  # which files memfix works on (typescript is javascript's: Biome does both)
 ```
 
@@ -33,7 +33,8 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from core.bounded import ConfigRefused, read_config, shown
-from core.models import PIPELINES, rule_code
+from core.languages.registry import NAMES, language_name, rule_code
+from core.models import PIPELINES
 
 CONFIG_PATH = ".github/memfix.yml"
 PROVIDERS = ("offline", "openai", "anthropic", "local")
@@ -57,9 +58,6 @@ REFACTOR_RULES = ("UP", "SIM", "C4", "PERF", "RET", "PIE", "FURB", "RUF005", "RU
 _SELECTOR = re.compile(r"[A-Z]{1,8}[0-9]{0,4}")  # a ruff selector: a linter prefix, optionally narrowed by digits
 
 
-LANGUAGES = ("python", "javascript")
-_LANGUAGE_NAMES = {"python": "python", "javascript": "javascript", "typescript": "javascript", "js": "javascript",
-                   "ts": "javascript"}
 
 
 @dataclass(frozen=True)
@@ -76,7 +74,7 @@ class RepoConfig:
     python: str | None = None  # the oldest supported Python, overriding what the metadata says
     always_propose: tuple[str, ...] = ()  # rules the learned policy never holds back here
     extend_rules: tuple[str, ...] = ()  # `rules: extend:` proposed beyond what the team's linters select
-    languages: tuple[str, ...] = LANGUAGES  # python (ruff), javascript (Biome: JavaScript and TypeScript)
+    languages: tuple[str, ...] = NAMES  # every language memfix works on (core/languages/registry.py)
 
     def enabled(self, pipeline: str) -> bool:
         return bool(getattr(self, _pipeline(pipeline)))
@@ -241,10 +239,9 @@ def _languages(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | N
     items = _strings(key, [value] if isinstance(value, str) else value, problems)
     if items is None:
         return None
-    problems += [f"`{key}`: {shown(i)} is not a language memfix works on ({', '.join(LANGUAGES)}); ignored"
-                 for i in items if i.strip().lower() not in _LANGUAGE_NAMES]
-    return tuple(dict.fromkeys(_LANGUAGE_NAMES[i.strip().lower()] for i in items
-                               if i.strip().lower() in _LANGUAGE_NAMES))
+    problems += [f"`{key}`: {shown(i)} is not a language memfix works on ({', '.join(NAMES)}); ignored"
+                 for i in items if language_name(i) is None]
+    return tuple(dict.fromkeys(name for i in items if (name := language_name(i)) is not None))
 
 
 _CHECKS = {

@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from core.languages.registry import within
+from core.learning.places import kind_scope, words
 from core.memory.sanitize import code, escape_braces, inert
 from core.models import AttemptStatus, CiState, JobResult
 from core.pipelines.confidence import Record
-from core.pipelines.places import kind_scope, words
-from core.pipelines.project import within
 
 if TYPE_CHECKING:
-    from core.pipelines.runner import FileOutcome, RunReport, RunRequest
+    from core.pipelines.values import FileOutcome, RunReport, RunRequest
 
 
 def pr_title(pipeline: str, outcome: FileOutcome) -> str:

@@ -7,12 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from core.languages.registry import fence
 from core.memory.sanitize import escape_braces
 
 if TYPE_CHECKING:
     from core.memory.context import PromptSections
     from core.models import Finding
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
 
 EDIT_SCHEMA = {
     "type": "object",
@@ -40,11 +41,6 @@ SYSTEM = (
 )
 
 
-
-def fence(path: str) -> str:
-    """The code fence's language for a file, so the model reads it as what it is."""
-    return {".ts": "typescript", ".tsx": "tsx", ".mts": "typescript", ".cts": "typescript", ".jsx": "jsx"}.get(
-        path[path.rfind("."):], "javascript" if path.endswith((".js", ".mjs", ".cjs")) else "python")
 
 def unescape_braces(text: str) -> str:
     return text.replace("{ {", "{{").replace("} }", "}}")

@@ -48,7 +48,7 @@ class Proposal:
     ci_refined: bool
     refines: int
     closed_by: str | None
-    place: str | None  # the kind of place its file was (core/pipelines/places.py); None: from before kinds were kept
+    place: str | None  # the kind of place its file was (core/learning/places.py); None: from before kinds were kept
     exploratory: bool = False  # it tried a held rule again on purpose
     ci_flakes: int = 0  # failures a re-run of the same commit overturned
     ci_rerun: str | None = None  # the head_sha whose failed checks memfix ran again

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import PermanentError
+from core.languages.adapter import Linter, inside
+from core.languages.python.ruff import selected
 from core.models import Finding, Patch
-from core.pipelines.detect import Linter, inside, selected
 
 _PARALLEL_FIXES = 4  # ruff runs at once, one per distinct set of codes to fix
 

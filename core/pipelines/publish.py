@@ -63,7 +63,7 @@ class Draft:
     provider: str
     model: str | None
     exploratory: bool = False  # it tries a held rule again on purpose (the exploration budget counts it)
-    place: str | None = None  # the kind of place the file is (core/pipelines/places.py): the evidence's context
+    place: str | None = None  # the kind of place the file is (core/learning/places.py): the evidence's context
 
 
 class Publisher:

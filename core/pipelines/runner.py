@@ -10,208 +10,49 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from core.errors import PermanentError
+from core.languages.adapter import Language, Project
+from core.languages.registry import within
+from core.learning.places import Places, covers, kind_scope, words
+from core.learning.policy import HeldBack
 from core.models import AttemptStatus, Circuit, Envelope, Finding, Patch, Verification
 from core.pipelines.breaker import Trial
-from core.pipelines.confidence import Record, score
+from core.pipelines.confidence import score
 from core.pipelines.config import RepoConfig, parse_config
-from core.pipelines.detect import Linter
-from core.pipelines.languages import Language, Project
-from core.pipelines.places import Places, covers, kind_scope, words
-from core.pipelines.policy import HeldBack, RepoPolicy
 from core.pipelines.present import pr_body, pr_title, summary
-from core.pipelines.project import Selection, within
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
 from core.pipelines.propose import apply_edits, ruff_patches
 from core.pipelines.publish import Draft, PublishAction
 from core.pipelines.runs import Phase
-from core.pipelines.surface import RepositoryView
-from core.pipelines.verify import PROMOTE_THRESHOLD, confidence, status_for, verify, verify_many
+from core.pipelines.values import FileOutcome, Limits, Progress, Reading, RunContext, RunReport, RunRequest, Try
+from core.pipelines.verify import confidence, status_for, verify, verify_many
 
 if TYPE_CHECKING:
+    from core.learning.learning import Learning
     from core.llm.base import LLM
     from core.memory.context import PromptContext, PromptSections
     from core.memory.ring import HealingLog
     from core.pipelines.breaker import Breakers
-    from core.pipelines.learn import Learner
-    from core.pipelines.publish import Published, Publisher
-    from core.pipelines.runs import Mirror, Run, RunLog, RunRecord
+    from core.pipelines.publish import Publisher
+    from core.pipelines.runs import Mirror, RunLog, RunRecord
     from core.pipelines.workspace import LocalWorkspace
 
 log = logging.getLogger(__name__)
-
-@dataclass
-class RunRequest:
-    tenant_id: int
-    repo: str
-    pipeline: str  # autofix | refactor
-    trigger: str  # push | command | issue | local
-    job_key: str | None = None
-    head_sha: str | None = None
-    base_branch: str | None = None  # where PRs go; None: don't publish
-    guidance: str | None = None
-    issue_number: int | None = None
-    linked_ids: list[int] = field(default_factory=list)
-    language: str = "python"  # python | javascript: which files the run scans and which linter fixes them
-
-
-@dataclass
-class FileOutcome:
-    path: str
-    findings: list[Finding]
-    patch: Patch | None = None
-    status: AttemptStatus = AttemptStatus.UNFIXED
-    confidence: float = 0.0
-    verification: Verification | None = None
-    attempts: int = 0
-    note: str = ""
-    published: Published | None = None
-    why: str = ""  # how the confidence was reached
-
-    @property
-    def codes(self) -> tuple[str, ...]:
-        """The rules its patch fixes (each once, in order)."""
-        return tuple(dict.fromkeys(f.code for f in self.patch.findings)) if self.patch else ()
-
-
-@dataclass
-class RunReport:
-    run_id: int
-    repo: str
-    pipeline: str
-    provider: str
-    model: str | None
-    files_scanned: int = 0
-    findings: list[Finding] = field(default_factory=list)
-    outcomes: list[FileOutcome] = field(default_factory=list)
-    learnings: list[Any] = field(default_factory=list)  # SearchHits injected
-    learned: int = 0
-    prompt_tokens: int = 0
-    config_problems: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    target: str = ""  # the Python the fixes are valid for, and where that was read
-    threshold: float = PROMOTE_THRESHOLD
-    project: list[str] = field(default_factory=list)  # target, held-back rules, the team's ruff decisions
-    used: list[str] = field(default_factory=list)  # what memory changed in this run: holds, order, vetoes
-    remembered: list[str] = field(default_factory=list)  # what earlier runs left, and what this run added to it
-    rules: Selection | None = None  # the rules proposed, and which configuration chose them
-    injected: bool = False  # a model was given the learnings
-    held: tuple[str, ...] = ()  # rules the learned policy held back, and where when not everywhere (`F401 in tests`)
-    back: str = ""  # files in the run again because the holds that held them back lifted, in words
-    records: dict[str, Record] = field(default_factory=dict)  # each rule's record in this repository
-    contexts: dict[str, dict[str, Record]] = field(default_factory=dict)  # and in each kind of place and folder
-    seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step: scan, fix and verify, learn
-    language: str = "python"
-    exploring: str | None = None  # a held rule this run tried again on purpose, in one file
-    explored: str | None = None  # that file
-
-    @property
-    def promoted(self) -> list[FileOutcome]:
-        return [o for o in self.outcomes if o.status == AttemptStatus.PROMOTED]
-
-    @property
-    def prs(self) -> list[FileOutcome]:
-        return [o for o in self.outcomes if o.published and o.published.pr_number]
-
-
-Progress = Callable[[str, int, int], None]  # (what, done, total)
 MAX_DIFF_CHARS = 100_000  # an attempt's diff as the run page shows it
 MAX_FINDINGS_PER_FILE = 1_000  # a file with more is generated or needs a person; its fixes would be one huge diff
 MAX_RULES_LEFT_OUT = 4  # leave-one-rule-out tries for a failing ruff patch whose verdict names no rule of its own
 
-
-@dataclass(frozen=True)
-class Limits:
-    """How far a run goes: model attempts per file and the wait between them, the prompt's size, how many files a
-    model works on, the installation's PR cap (a repository's configuration may ask for fewer), and the confidence
-    a fix needs to be published."""
-
-    max_attempts: int = 3
-    backoff_seconds: float = 1.0
-    prompt_token_budget: int = 12_000
-    max_files_for_model: int = 10
-    max_prs_cap: int = 3
-    promote_threshold: float = PROMOTE_THRESHOLD
-
-
-@dataclass(frozen=True)
-class Try:
-    """One attempt at a file: its number, whether no other follows, and the memory its prompt was shown."""
-
-    number: int
-    last: bool = False
-    sections: PromptSections | None = None
-
-
-class Reading:
-    """The whole repository, read once per run in a thread: begun as the run starts when there are files to scan
-    (ruff's scan waits on a subprocess meanwhile), else when a check first needs it."""
-
-    def __init__(self, pool: ThreadPoolExecutor, workspace: LocalWorkspace, *, now: bool):
-        self._pool, self._workspace = pool, workspace
-        self._future: Future[RepositoryView] | None = pool.submit(workspace.repository_view) if now else None
-
-    def view(self) -> RepositoryView:
-        if self._future is None:
-            self._future = self._pool.submit(self._workspace.repository_view)
-        return self._future.result()
-
-    def incomplete(self) -> str | None:
-        """Why the view a check read is incomplete, or None (also when no check needed it)."""
-        if self._future is None or not self._future.done() or self._future.exception() is not None:
-            return None
-        view = self._future.result()
-        return None if view.complete else view.reason
-
-
-@dataclass(frozen=True)
-class RunContext:
-    """What one run knows, built once as it starts and handed to each of its steps: the runner keeps no run's
-    state, so one runner serves every run of a process, side by side."""
-
-    request: RunRequest
-    workspace: LocalWorkspace
-    config: RepoConfig
-    project: Project  # the run's language's reading of the repository
-    selection: Selection  # the rules this run proposes, and who chose them
-    plan: RepoPolicy  # the learned policy for the run's repository and pipeline
-    llm: LLM  # the installation's model, or the one the repository's configuration names
-    linter: Linter  # with the project's decisions and the rules held everywhere left out
-    repository: Reading
-    run: Run
-    report: RunReport
-    places: Places  # each file's kind of place, for holds with a scope
-    scanned: dict[str, list[Finding]] = field(default_factory=dict)  # each file's findings, held rules' too
-
-    @property
-    def select(self) -> tuple[str, ...]:
-        return self.selection.rules
-
-    def held_for(self, path: str) -> tuple[str, ...]:
-        """The rules held back in this file (its kind of place is read only when a hold depends on it)."""
-        return self.plan.held_for(path, self.places.of(path)) if self.plan.scoped else self.plan.held
-
-    def linter_for(self, held: tuple[str, ...]) -> Linter:
-        """The run's linter, without these held rules too (a rule held in some files is fixed in the others)."""
-        return self.linter if held == self.plan.held else self.project.linter(held)
-
-    @property
-    def memory_key(self) -> tuple[int, str, str]:
-        return self.request.tenant_id, self.request.repo, self.request.pipeline
-
-
 class PipelineRunner:
     def __init__(self, *, languages: tuple[Language, ...], llm: LLM, context: PromptContext, healing: HealingLog,
-                 breakers: Breakers, runs: RunLog, learner: Learner, limits: Limits = Limits()):
+                 breakers: Breakers, runs: RunLog, learning: Learning, limits: Limits | None = None):
         self.llm, self.context, self.healing = llm, context, healing
         self.languages = {language.name: language for language in languages}
-        self.breakers, self.runs, self.learner = breakers, runs, learner
-        self.limits = limits
+        self.breakers, self.runs, self.learning = breakers, runs, learning
+        self.limits = limits or Limits()
         self._background = ThreadPoolExecutor(1, thread_name_prefix="memfix-learn")
         self._view_reader = ThreadPoolExecutor(1, thread_name_prefix="memfix-view")
         self._scanner = ThreadPoolExecutor(2, thread_name_prefix="memfix-scan")
@@ -256,7 +97,7 @@ class PipelineRunner:
                  project: Project, llm: LLM, mirror: Mirror | None, reading: Reading) -> RunContext:
         """The run started in the run log, with everything it knows (the learned policy read first)."""
         selection = project.selection
-        plan = self.learner.policy.for_run(request.tenant_id, request.repo, request.pipeline, config.always_propose,
+        plan = self.learning.plan(request.tenant_id, request.repo, request.pipeline, config.always_propose,
                                            project.named)
         run = self.runs.start(request, provider=llm.provider, model=llm.model, mirror=mirror)
         report = RunReport(run.id, request.repo, request.pipeline, llm.provider, llm.model,
@@ -326,7 +167,7 @@ class PipelineRunner:
                 report.exploring, report.explored = (hold.code, first) if first else (None, None)
             if request.base_branch and request.pipeline == "autofix":  # what holds left, for the push after they lift
                 kept = {id(f) for f in report.findings}
-                self.learner.policy.keep_held(request.tenant_id, request.repo, request.pipeline, [
+                self.learning.left_behind(request.tenant_id, request.repo, request.pipeline, [
                     HeldBack(f.code, f.path, ctx.places.of(f.path)) for f in scanned if id(f) not in kept])
             steps.done("scan")
             found = {f.code for f in report.findings}
@@ -348,7 +189,7 @@ class PipelineRunner:
                 _, report.learnings = self.context.historical_learnings(*ctx.memory_key, query)
             learn = (*ctx.memory_key, run.id)
             # Offline, this run's pain points are stored while it fixes (no prompt can see them half-saved).
-            detected = self._background.submit(self.learner.detected, *learn, report.findings) \
+            detected = self._background.submit(self.learning.detected, *learn, report.findings) \
                 if ctx.llm.model is None else None
             steps.done("recall")
             self._fix_files(ctx, sorted(by_file.items()), query, progress)
@@ -361,8 +202,8 @@ class PipelineRunner:
             if publisher is not None and request.base_branch:
                 self.runs.phase(run, Phase.PUBLISHING, "opening pull requests")
                 self._publish(ctx, publisher, min(ctx.config.max_prs, self.limits.max_prs_cap))
-            learned = detected.result() if detected else self.learner.detected(*learn, report.findings)
-            learned += self.learner.fixed(*learn, [o.patch for o in report.promoted if o.patch])
+            learned = detected.result() if detected else self.learning.detected(*learn, report.findings)
+            learned += self.learning.fixed(*learn, [o.patch for o in report.promoted if o.patch])
             report.learned = len(learned)
             report.remembered = _remembered(self.runs.previous(run), learned, report)
             used = "".join(f"\n- {u}" for u in report.used)

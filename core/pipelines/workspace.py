@@ -15,12 +15,12 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
+from core.languages.python.project import METADATA_FILES
+from core.languages.python.surface import RepositoryView, read_with_sources
+from core.languages.registry import is_source, read_with_repository
 from core.paths import PathError, inside, repo_path
-from core.pipelines.biome import is_js
 from core.pipelines.config import CONFIG_PATH
 from core.pipelines.port import GitHubPort
-from core.pipelines.project import METADATA_FILES
-from core.pipelines.surface import RepositoryView, read_with_sources
 
 MAX_VIEW_BYTES = 64 << 20  # Python sources read for the whole-repository checks (a Lambda has 512 MB of /tmp)
 MAX_TEXT_BYTES = 16 << 20  # and the text files beside them that a doctest run may name
@@ -165,11 +165,6 @@ class LocalWorkspace:
         pass
 
 
-def is_source(name: str) -> bool:
-    """A file some language of memfix's scans: Python, JavaScript or TypeScript."""
-    return name.endswith(".py") or is_js(name)
-
-
 def unscannable(path: str) -> str | None:
     """Why a file is left out of a scan, in words for the run's output; None when it is scanned. Read without
     opening it: a FIFO named `x.py` would block for ever on open."""
@@ -209,7 +204,7 @@ class _Gathering:
 
     def keep(self, path: str, text: str) -> bool:
         """Keep a file; False once a budget is spent (the caller stops reading)."""
-        python = path.endswith(".py")
+        python = read_with_repository(path)
         if not python and ">>>" not in text and "doctest" not in text:
             return True  # neither examples nor a doctest run: nothing a check reads
         if not self.room(python, len(text)):
@@ -224,8 +219,8 @@ class _Gathering:
 def _view_of(root: Path, paths: list[str]) -> RepositoryView:
     gathering = _Gathering()
     for path in paths:
-        if is_js(path):
-            continue  # the whole-repository checks read Python
+        if is_source(path) and not read_with_repository(path):
+            continue  # only the languages whose checks read the whole repository
         try:
             text = (root / path).read_text(encoding="utf-8", errors="replace")
         except OSError:
@@ -296,7 +291,7 @@ class GitHubWorkspace(LocalWorkspace):
             with tarfile.open(fileobj=io.BytesIO(archive), mode="r:*") as tar:
                 for member in tar:
                     path = member.name.split("/", 1)[1] if "/" in member.name else ""  # GitHub's top folder
-                    python = path.endswith(".py")
+                    python = read_with_repository(path)
                     if not member.isfile() or not (python or (read_with_sources(path.rsplit("/", 1)[-1])
                                                               and member.size <= MAX_FILE_BYTES)):
                         continue

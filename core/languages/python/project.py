@@ -19,6 +19,8 @@ from typing import Any
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from core.bounded import MAX_CONFIG_CHARS, ConfigFormat, ConfigRefused, read_config
+from core.languages.adapter import Selection
+from core.languages.registry import within
 
 RUFF_OLDEST = (3, 7)  # ruff cannot target anything older
 RUFF_NEWEST = (3, 14)
@@ -70,39 +72,6 @@ class TeamRules:
     exclude: tuple[str, ...] = ()
     source: str = ""
     select: tuple[str, ...] | None = None  # the rules the team chose (None: its configuration chooses none)
-
-
-@dataclass(frozen=True)
-class Selection:
-    """The rules a run proposes fixes for, and which configuration chose them, in words."""
-
-    rules: tuple[str, ...]
-    chosen_by: str
-    extended: tuple[str, ...] = ()  # beyond the team's choice, asked for in .github/memfix.yml
-
-
-def within(ours: tuple[str, ...], theirs: tuple[str, ...]) -> tuple[str, ...]:
-    """The rules both selections cover, as ruff selectors: `E711` within `E`, `F401` within `F`, nothing of `SIM`
-    within `B, E, F`. `ALL` covers everything."""
-    both = []
-    for mine in ours:
-        for team in theirs:
-            if team == "ALL" or _covers(team, mine):
-                both.append(mine)
-            elif mine == "ALL" or _covers(mine, team):
-                both.append(team)
-    return tuple(dict.fromkeys(both))
-
-
-def _covers(wide: str, narrow: str) -> bool:
-    """A ruff selector covers a code or narrower selector of its own linter: `F` covers `F401`, not `FURB105`; a
-    Biome selector covers its group's rules (`lint/style` covers `lint/style/useConst`)."""
-    if "/" in wide or "/" in narrow:
-        return narrow == wide or narrow.startswith(wide + "/")
-    (wl, wd), (nl, nd) = (re.fullmatch(r"([A-Z]+)(\d*)", s).groups() for s in (wide, narrow))  # type: ignore[union-attr]
-    if wl == "PL" and not wd:  # pylint's selector covers its four kinds
-        return nl in ("PL", "PLC", "PLE", "PLR", "PLW")
-    return wl == nl and nd.startswith(wd)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 script, generated or vendored code), and the scopes a decision on a rule can have.
 
 Reviewers judge a fix by where it lands: an unused import in a package's `__init__` is often a re-export they keep,
-the same import in a library module is dead code. So the learned policy (core/pipelines/policy.py) keeps evidence
+the same import in a library module is dead code. So the learned policy (core/learning/policy.py) keeps evidence
 per kind of place and per directory, and a hold has a scope: None (the whole repository), a kind (`kind:init`) or a
 path glob (`tests/**`, matched as `.gitignore` patterns are: core/pipelines/config.py `path_matches`).
 

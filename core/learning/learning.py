@@ -1,4 +1,15 @@
-"""What a run teaches memory: pain points per finding class, solutions per promoted fix, PR outcomes."""
+"""Learning, one owner: everything in memfix that learns or asks what was learned goes through `Learning`.
+
+Its verbs, in the order a run meets them:
+- `plan`: the policy for one run (holds, the exploration pick, records), and `coming_back` / `brought_back`: the files
+  a lifted hold gives back to a push's run; `left_behind`: the files a run left held rules' findings in;
+- `detected` / `fixed`: what a run teaches memory (a pain point per finding class, a solution per verified fix);
+- `closed`, `settled`, `ci_failed`: an outcome of memfix's PR (merged or closed; CI passed, was noise or passed on a
+  re-run; CI failed) remembered and learned in one place;
+- `decide`: a person's hold or enable of rules, where a scope says;
+- `evidence`, `holds`, `waiting`: what the dashboard shows.
+The rules themselves are pure and live in policy.py (and explore.py, places.py); the tables are the policy's.
+"""
 
 from __future__ import annotations
 
@@ -7,27 +18,13 @@ from collections import defaultdict
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
-from core.models import Finding, Insight, JobResult, Patch, PullRequestClosedJob
+from core.languages.registry import category_for
+from core.models import Finding, Insight, JobResult, Patch, PullRequestClosedJob, Stance
 
 if TYPE_CHECKING:
+    from core.learning.policy import Evidence, HeldBack, Hold, Policy, RepoPolicy
     from core.memory.insights import Insights, SaveResult
-    from core.pipelines.policy import Policy
-    from core.pipelines.proposals import Proposals
-
-_PREFIX_CATEGORY = (  # ruff's linters, and Biome's groups
-    ("lint/security/", "security"), ("lint/performance/", "performance"), ("lint/correctness/", "correctness"),
-    ("lint/suspicious/", "correctness"), ("lint/", "maintainability"),
-    ("S", "security"), ("PERF", "performance"), ("PLE", "correctness"), ("F", "correctness"), ("E9", "correctness"),
-    ("E7", "correctness"), ("B", "correctness"), ("UP", "maintainability"), ("SIM", "maintainability"),
-    ("C4", "maintainability"), ("RET", "maintainability"), ("PIE", "maintainability"), ("FURB", "maintainability"),
-)
-
-
-def category_for(code: str) -> str:
-    """A rule's category by its linter: a ruff prefix names a whole linter only (`S` is bandit's S101, not SIM102)."""
-    return next((c for prefix, c in _PREFIX_CATEGORY if code.startswith(prefix)
-                 and not (prefix[-1].isalpha() and code[len(prefix):len(prefix) + 1].isalpha())), "maintainability")
-
+    from core.pipelines.proposals import Proposal, Proposals
 
 def severity_for(code: str) -> str:
     if category_for(code) == "security":
@@ -43,14 +40,74 @@ def finding_class(f: Finding, words: Collection[str] = ()) -> str:
     return f"{f.code}: {message}"[:200]
 
 
-class Learner:
+class Learning:
     def __init__(self, insights: Insights, proposals: Proposals, policy: Policy, web_url: str = "",
                  words: Callable[[str], Collection[str]] = lambda code: ()):
         self.insights = insights
         self.proposals = proposals  # the PRs memfix opened: an outcome closes one
         self.policy = policy
         self.web_url = web_url  # GitHub's web address (Settings.github_web_url): Enterprise hosts its own
-        self.words = words  # a rule's own words, which its insights' titles keep (Ruff.rule_words)
+        self.words = words  # a rule's own words, which its insights' titles keep (a language's rule_words)
+
+    # ---- a run ----
+
+    def plan(self, tenant_id: int, repo: str, pipeline: str, always: tuple[str, ...] = (),
+             named: tuple[str, ...] = ()) -> RepoPolicy:
+        """The learned policy for one run: what is held where, what is explored, each rule's record."""
+        return self.policy.for_run(tenant_id, repo, pipeline, always, named)
+
+    def left_behind(self, tenant_id: int, repo: str, pipeline: str, held: list[HeldBack]) -> None:
+        """The findings a run's holds kept it from fixing, remembered for the run after the hold lifts."""
+        self.policy.keep_held(tenant_id, repo, pipeline, held)
+
+    def coming_back(self, tenant_id: int, repo: str, pipeline: str) -> list[HeldBack]:
+        """What was held back where the hold has lifted since: the next run takes those files again."""
+        return self.policy.lifted(tenant_id, repo, pipeline)
+
+    def brought_back(self, tenant_id: int, repo: str, pipeline: str, back: list[HeldBack]) -> None:
+        self.policy.brought_back(tenant_id, repo, pipeline, back)
+
+    # ---- outcomes ----
+
+    def settled(self, tenant_id: int, repo: str, pipeline: str, source_ref: str | None) -> list[str]:
+        """A CI verdict settled on one of memfix's PRs (passed, noise, passed on a re-run): the policy learns from
+        it; what it now holds or proposes again, in words."""
+        return self.policy.learn(tenant_id, repo, pipeline, source_ref)
+
+    def ci_failed(self, tenant_id: int, proposal: Proposal, failing: str, report: list[str],
+                  source_ref: str | None) -> list[str]:
+        """The repository's CI failed on memfix's change: a pain point, and the policy's update."""
+        codes = list(proposal.finding_codes) or ["MODEL"]
+        self.insights.save(tenant_id, Insight(
+            repository=proposal.repository, insight_type="pain_point", category=category_for(codes[0]),
+            severity="medium", workflow_type=proposal.pipeline,
+            title=f"CI failed on memfix's {', '.join(codes)} fix in {proposal.path}",
+            detail=f"Failing: {failing}.\n" + "\n".join(report)[:2000], source_ref=source_ref,
+            tags=(*codes, "ci_failed")))
+        return self.settled(tenant_id, proposal.repository, proposal.pipeline, source_ref)
+
+    # ---- people ----
+
+    def decide(self, tenant_id: int, repo: str, stance: Stance, codes: list[str], by: str, source_ref: str | None,
+               scope: str | None = None) -> list[int]:
+        """A person's word on rules where `scope` says: held back there (the decisions' insight ids), or proposed
+        there again (the ids of the holds it lifted)."""
+        if stance == Stance.ENABLE:
+            return self.policy.enable(tenant_id, repo, codes, by, source_ref, scope)
+        return self.policy.hold(tenant_id, repo, codes, by, source_ref, scope)
+
+    # ---- what was learned, for people to see ----
+
+    def evidence(self, tenant_id: int, repo: str) -> Evidence:
+        return self.policy.evidence(tenant_id, repo)
+
+    def holds(self, tenant_id: int, repo: str) -> list[Hold]:
+        return self.policy.holds(tenant_id, repo)
+
+    def waiting(self, tenant_id: int, repo: str) -> dict[str, int]:
+        return self.policy.waiting(tenant_id, repo)
+
+    # ---- what a run teaches memory ----
 
     def detected(self, tenant_id: int, repo: str, pipeline: str, run_id: int,
                  findings: list[Finding]) -> list[SaveResult]:
@@ -85,7 +142,7 @@ class Learner:
     def _pr(self, job: PullRequestClosedJob) -> str:
         return f"{self.web_url}/{job.repo}/pull/{job.pr_number}"
 
-    def on_pr_closed(self, job: PullRequestClosedJob) -> JobResult:
+    def closed(self, job: PullRequestClosedJob) -> JobResult:
         """Outcomes only from memfix's own PRs: a head in this repository, on the branch and PR memfix recorded,
         closed by someone other than an outside author; and a verdict on memfix's change only at its commit."""
         if job.head_repo and job.head_repo.lower() != (job.repo or "").lower():
@@ -105,16 +162,17 @@ class Learner:
         if ids:
             self.insights.record_outcome(job.tenant_id, ids, accepted=job.merged)
         codes = ", ".join(proposal.finding_codes) or "findings"
+        category = category_for(proposal.finding_codes[0] if proposal.finding_codes else "")
         if job.merged:
             self.insights.save(job.tenant_id, Insight(
-                repository=job.repo, insight_type="solution", category=category_for(codes), workflow_type=
+                repository=job.repo, insight_type="solution", category=category, workflow_type=
                 proposal.pipeline, title=f"Reviewers merged memfix's fix for {codes} in {proposal.path}",
                 detail=proposal.rationale or proposal.diff[:500], source_ref=self._pr(job), tags=("merged",)))
             taken = self.policy.taken_again(job.tenant_id, job.repo, proposal, self._pr(job))
             return JobResult(f"Merged: {len(ids)} insight(s) credited; the fix is remembered as a solution.",
                              taken + self.policy.learn(job.tenant_id, job.repo, proposal.pipeline, self._pr(job)))
         self.insights.save(job.tenant_id, Insight(
-            repository=job.repo, insight_type="pain_point", category=category_for(codes), severity="low",
+            repository=job.repo, insight_type="pain_point", category=category, severity="low",
             workflow_type=proposal.pipeline,
             title=f"Reviewers rejected memfix's change for {codes} in {proposal.path}",
             detail=f"PR #{job.pr_number} closed unmerged by @{job.closed_by}; fingerprint "

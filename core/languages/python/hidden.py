@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 from fnmatch import fnmatch
 
-from core.pipelines.syntax import Source, bound
+from core.languages.python.syntax import Source, bound
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TYPE_COMMENT = re.compile(r"#\s*type:\s*(?!ignore\b)(.+)")

@@ -28,10 +28,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from core.bounded import ConfigRefused, read_config, shown
+from core.languages.javascript.biome import RECOMMENDED_FILES, isolated_env
+from core.languages.javascript.checks import pieces
 from core.paths import PathError, repo_path
-from core.pipelines.biome import RECOMMENDED_FILES, isolated_env
 from core.pipelines.config import path_matches
-from core.pipelines.jscheck import pieces
 
 Read = Callable[[str], str | None]
 Migrate = Callable[[dict[str, str]], tuple[str | None, str]]

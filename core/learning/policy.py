@@ -5,7 +5,7 @@ Evidence comes from memfix's own PRs (the `proposals` table): merged, closed unm
 CI passed, `/refine` asked. A PR fixes one file and may fix several rules; a bad outcome is blamed on the rules in
 it that have never been merged in this repository (all of them when each has been merged), so a rule reviewers
 keep taking is not held back for sharing a file with one they keep closing. Each outcome also counts in the
-contexts of its file (core/pipelines/places.py): its kind of place (`kind:init`, `kind:test`, ...) and each folder it
+contexts of its file (core/learning/places.py): its kind of place (`kind:init`, `kind:test`, ...) and each folder it
 lies in (`src/**`, `src/legacy/**`).
 
 The estimate of acceptance is the mean of a Beta(1 + merged, 1 + closed + CI failed) posterior (`Record`). A rule
@@ -37,10 +37,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from core.models import Insight, PointStatus, ProposalState, Stance, rule_code
-from core.pipelines.confidence import RISK, Record, risk_of
-from core.pipelines.explore import EXPLORE_DAYS, explore
-from core.pipelines.places import KIND, contains, covers, directories, kind_scope, place, words
+from core.languages.registry import risk_of, rule_code
+from core.learning.explore import EXPLORE_DAYS, explore
+from core.learning.places import KIND, contains, covers, directories, kind_scope, place, words
+from core.models import Insight, PointStatus, ProposalState, Stance
+from core.pipelines.confidence import RISK, Record
 from core.pipelines.proposals import Proposals
 from core.pipelines.verify import PROMOTE_THRESHOLD
 

@@ -32,11 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from core.bounded import ConfigRefused, read_config
+from core.languages.adapter import DetectError, inside
+from core.languages.javascript.rules import owns as is_js
 from core.models import Finding
-from core.pipelines.detect import DetectError, inside
 
 log = logging.getLogger(__name__)
-JS_EXTENSIONS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 PARSE = "parse"  # Biome's category for a file it cannot parse
 UNREADABLE = "unreadable"  # memfix's, for a file it does not hand Biome: not UTF-8 text
 _BATCH = 400  # paths per Biome run: far below any command-line limit
@@ -59,9 +59,6 @@ def isolated_env(scratch: Path) -> dict[str, str]:
     memfix's own variables (its secrets among them)."""
     return {"PATH": str(scratch / ".no-node"), "HOME": str(scratch), "LANG": "C.UTF-8", "NO_COLOR": "1"}
 
-
-def is_js(path: str) -> bool:
-    return path.endswith(JS_EXTENSIONS) and not path.endswith(".d.ts")
 
 
 def find_biome() -> str | None:

@@ -2,7 +2,7 @@
 
 `--isolated` because memfix's verdict must not depend on whatever ruff configuration file happens to be found;
 what the repository decided (its target Python, ignores, per-file ignores, excludes) is read from its files by
-core/pipelines/project.py and passed as flags (`Ruff.with_args`); rules are chosen through `.github/memfix.yml`.
+core/languages/python/project.py and passed as flags (`Ruff.with_args`); rules are chosen through `.github/memfix.yml`.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from core.errors import PermanentError
+from core.languages.adapter import DetectError, inside
 from core.models import Finding
 
-TARGET_VERSION = "py311"  # when nothing says which Python the project supports (core/pipelines/project.py does)
+TARGET_VERSION = "py311"  # when nothing says which Python the project supports (core/languages/python/project.py does)
 _COMMON = ("--isolated", "--no-cache", "--exit-zero")
 _SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", "venv"}  # plus every hidden directory
 _PARALLEL_RUNS = 4  # ruff processes at once when one command line cannot hold every path
@@ -44,27 +44,6 @@ def _batch_chars() -> int:
 _BATCH_CHARS = _batch_chars()
 
 
-class Linter(Protocol):
-    """What the runner asks of a linter: findings, safe fixes on copies, and which files and rules are its."""
-
-    syntax_code: str  # the code of a finding that says the file does not parse
-    unreadable_code: str  # the code of a finding that says the file cannot be read as text (not UTF-8, say)
-
-    def owns(self, path: str) -> bool: ...
-    def knows(self, selector: str) -> bool: ...
-    def has_rule(self, code: str) -> bool: ...  # a rule it has, by its exact code (what a decision names)
-    def rule_words(self, code: str) -> frozenset[str]: ...
-    def check(self, root: Path, paths: list[str], select: tuple[str, ...], *,
-              listed: bool = False) -> list[Finding]: ...
-    def fix(self, root: Path, path: str, select: tuple[str, ...]) -> str | None: ...
-    def fix_many(self, root: Path, paths: list[str], select: tuple[str, ...]) -> dict[str, str]: ...
-    def fix_texts(self, texts: dict[str, str], select: tuple[str, ...]) -> dict[str, str]: ...
-
-
-class DetectError(PermanentError):
-    """ruff could not check or fix the files; the message carries what ruff said."""
-
-
 class Crashed(DetectError):
     """ruff stopped on a signal or panicked: something in one of the files it was given, usually."""
 
@@ -76,14 +55,6 @@ class Crashed(DetectError):
 def selected(code: str, select: Iterable[str]) -> bool:
     """Whether a rule code falls under ruff selectors (`F` covers `F401`; `ALL` covers everything)."""
     return any(s == "ALL" or code.startswith(s) for s in select)
-
-
-def inside(root: Path, path: str) -> Path:
-    """`root / path`, refusing a path that leaves `root` (paths can come from comments)."""
-    target = (root / path).resolve()
-    if not target.is_relative_to(root.resolve()):
-        raise PermanentError(f"{path} is outside the repository")
-    return target
 
 
 def python_files(root: Path, candidates: Iterable[str]) -> list[str]:

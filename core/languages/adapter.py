@@ -1,0 +1,96 @@
+"""What every language adapter is to the rest of memfix: a linter that finds and fixes on copies, a reading of the
+project, the checks a patch must pass there, and the rules a run proposes. The run machinery, memory and learning see
+only these; each language's package (core/languages/<name>/) says what they are for its files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from core.errors import PermanentError
+from core.models import Finding, Patch, Verification
+
+if TYPE_CHECKING:
+    from core.languages.python.surface import RepositoryView
+    from core.pipelines.config import RepoConfig
+
+Read = Callable[[str], str | None]
+View = Callable[[], "RepositoryView"]
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The rules a run proposes fixes for, and which configuration chose them, in words."""
+
+    rules: tuple[str, ...]
+    chosen_by: str
+    extended: tuple[str, ...] = ()  # beyond the team's choice, asked for in .github/memfix.yml
+
+
+class Linter(Protocol):
+    """What the runner asks of a linter: findings, safe fixes on copies, and which files and rules are its."""
+
+    syntax_code: str  # the code of a finding that says the file does not parse
+    unreadable_code: str  # the code of a finding that says the file cannot be read as text (not UTF-8, say)
+
+    def owns(self, path: str) -> bool: ...
+    def knows(self, selector: str) -> bool: ...
+    def has_rule(self, code: str) -> bool: ...  # a rule it has, by its exact code (what a decision names)
+    def rule_words(self, code: str) -> frozenset[str]: ...
+    def check(self, root: Path, paths: list[str], select: tuple[str, ...], *,
+              listed: bool = False) -> list[Finding]: ...
+    def fix(self, root: Path, path: str, select: tuple[str, ...]) -> str | None: ...
+    def fix_many(self, root: Path, paths: list[str], select: tuple[str, ...]) -> dict[str, str]: ...
+    def fix_texts(self, texts: dict[str, str], select: tuple[str, ...]) -> dict[str, str]: ...
+
+
+class DetectError(PermanentError):
+    """A linter could not check or fix the files; the message says why in memfix's words."""
+
+
+
+class Project(Protocol):
+    """One language's reading of the repository for one run."""
+
+    @property
+    def selection(self) -> Selection: ...  # the rules this run proposes, and who chose them
+    @property
+    def target(self) -> str: ...  # what the fixes are valid for, in words
+    @property
+    def lines(self) -> tuple[str, ...]: ...  # what the run's output says of the project
+    @property
+    def problems(self) -> tuple[str, ...]: ...  # what in the project's configuration could not be used, and why
+    @property
+    def named(self) -> tuple[str, ...]: ...  # the rules the team's lint configuration names, one by one
+
+    def linter(self, held: tuple[str, ...] = ()) -> Linter: ...
+    def ignored(self, path: str) -> bool: ...
+    def checks(self, verification: Verification, patch: Patch, view: View) -> Verification: ...
+
+
+class Language(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def owns(self, path: str) -> bool: ...
+    def has_rule(self, code: str) -> bool: ...
+    def rule_words(self, code: str) -> frozenset[str]: ...  # the words a rule's own messages name
+    def project(self, read: Read, config: RepoConfig, pipeline: str) -> Project: ...
+
+
+def inside(root: Path, path: str) -> Path:
+    """`root / path`, refusing a path that leaves `root` (paths can come from comments)."""
+    target = (root / path).resolve()
+    if not target.is_relative_to(root.resolve()):
+        raise PermanentError(f"{path} is outside the repository")
+    return target
+
+
+def failed(verification: Verification, check: str, error: str | None) -> Verification:
+    """The verdict with one project check failed for `error` (the first error found is the one said), or as it was."""
+    if error is None:
+        return verification
+    return replace(verification, **{check: False}, error=verification.error or error)  # type: ignore[arg-type]

@@ -1,0 +1,92 @@
+"""JavaScript and TypeScript as memfix works on them: Biome finds and fixes with the configuration memfix writes
+from the team's, the project's files say its oldest runtime, and a patch must keep its exports and directive
+comments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from core.languages.adapter import Read, Selection, View, failed
+from core.languages.javascript import rules
+from core.languages.javascript.biome import RECOMMENDED_FILES
+from core.languages.javascript.checks import directive_problem, export_problem, strict_problem
+from core.languages.javascript.project import JsProfile, biome_migrate, introduced, read_js_profile
+from core.models import Patch, Verification
+
+if TYPE_CHECKING:
+    from core.languages.javascript.biome import Biome
+    from core.pipelines.config import RepoConfig
+
+
+JS_RULES = {  # Biome's groups each pipeline proposes, within what the team's configuration enables
+    "autofix": ("lint/correctness", "lint/suspicious", "lint/security"),
+    "refactor": ("lint/style", "lint/complexity", "lint/performance"),
+}
+
+
+@dataclass(frozen=True)
+class JsProject:
+    profile: JsProfile
+    selection: Selection
+    biome: Biome
+
+    @property
+    def target(self) -> str:
+        return self.profile.runtime.describe()
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return f"target: {self.target}", f"lint configuration: {self.profile.chosen_by}"
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        return self.profile.problems
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        return ()  # Biome's configuration turns groups and rules on; memfix reads no history of it
+
+    def linter(self, held: tuple[str, ...] = ()) -> Biome:
+        return self.biome.with_config(self.profile.config_files(), skip=held)
+
+    def ignored(self, path: str) -> bool:
+        return self.profile.ignored_path(path)  # generated, vendored and ignored files are never touched
+
+    def checks(self, verification: Verification, patch: Patch, view: View) -> Verification:
+        """Valid for the project's oldest runtime, its exports unchanged, its directive comments kept."""
+        if not verification.parses:
+            return verification
+        runtime = self.profile.runtime
+        features = sorted(f for f in introduced(patch.original, patch.updated) if not runtime.allows(f))
+        newer = f"introduces {', '.join(features)}, which {runtime.describe()} does not have" if features else None
+        verification = failed(verification, "compatible", newer)
+        verification = failed(verification, "surface", export_problem(patch) or strict_problem(patch))
+        return failed(verification, "comments", directive_problem(patch))
+
+
+@dataclass(frozen=True)
+class JavaScript:
+    biome: Biome
+    name: str = "javascript"
+
+    def owns(self, path: str) -> bool:
+        return rules.owns(path)
+
+    def has_rule(self, code: str) -> bool:
+        return self.biome.has_rule(code)
+
+    def rule_words(self, code: str) -> frozenset[str]:
+        return self.biome.rule_words(code)
+
+    def project(self, read: Read, config: RepoConfig, pipeline: str) -> JsProject:
+        profile = read_js_profile(read, biome_migrate(self.biome.binary))
+        if problem := self.biome.with_config(profile.config_files()).config_problem():
+            profile = replace(profile, files=dict(RECOMMENDED_FILES),
+                              chosen_by="Biome's recommended correctness rules (the repository's configuration "
+                                        "was refused)",
+                              problems=(*profile.problems, f"{profile.chosen_by} was refused by Biome ({problem}); "
+                                        "Biome's recommended correctness rules are used"))
+        groups = JS_RULES.get(pipeline, ())
+        return JsProject(profile, Selection(groups, f"{profile.chosen_by}, within memfix's {pipeline} groups "
+                                            f"({', '.join(g.removeprefix('lint/') for g in groups)})"), self.biome)

