@@ -86,6 +86,11 @@ def language_name(text: str) -> str | None:
     return next((r.NAME for r in RULES if lowered == r.NAME or lowered in r.ALIASES), None)
 
 
+def places(kind: str) -> tuple[str, ...]:
+    """Every language's file names and globs for one kind of place (`test`, `init`, `script`, `generated`)."""
+    return tuple(name for r in RULES for name in r.PLACES.get(kind, ()))
+
+
 def linter_of(name: str) -> str:
     """What a language's runs need installed, in words."""
     return next((r.LINTER for r in RULES if r.NAME == name), "its linter")

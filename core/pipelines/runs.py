@@ -11,6 +11,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from core.languages.registry import NAMES
+
 if TYPE_CHECKING:
     from core.db import Database
     from core.pipelines.values import RunRequest
@@ -42,7 +44,7 @@ class Run:
     pipeline: str
     mirror: Mirror | None = None
     phase: Phase = Phase.QUEUED
-    language: str = "python"
+    language: str = NAMES[0]
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,7 @@ class RunRecord:
     check_run_id: int | None = None
     owner: str | None = None  # host:pid of the process running it
     rules: RuleChoice | None = None
-    language: str = "python"  # python | javascript
+    language: str = NAMES[0]  # a name of core/languages/registry.py
 
 
 _COLUMNS = ", ".join(f.name for f in fields(RunRecord))
@@ -186,7 +188,7 @@ class RunLog:
             rows = conn.execute(
                 "SELECT DISTINCT ON (pipeline, language) pipeline, language, rules FROM runs"
                 " WHERE repository = %s AND rules IS NOT NULL ORDER BY pipeline, language, id DESC", (repo,)).fetchall()
-        return {r["pipeline"] + ("" if r["language"] == "python" else f" ({r['language']})"): _choice(r["rules"])
+        return {r["pipeline"] + ("" if r["language"] == NAMES[0] else f" ({r['language']})"): _choice(r["rules"])
                 for r in rows}
 
     def weekly(self, tenant_id: int, repos: list[str]) -> dict[str, int]:

