@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from core.memory.ring import HealingLog
     from core.permissions import Permissions
     from core.pipelines.breaker import Breakers
+    from core.pipelines.feedback import CiFeedback
     from core.pipelines.proposals import Proposals
     from core.pipelines.runner import PipelineRunner
     from core.pipelines.runs import RunLog
@@ -242,7 +243,16 @@ class Services:
         return PipelineService(self.pipeline_runner, self.learning, self.proposals, self.github, self.llm,
                                lambda provider, model: llm_from_settings(self.settings, provider=provider, model=model),
                                self.settings.github_web_url, lambda name, value: self.metric(name, value),
-                               self.settings.repository_choices, self.settings.app_slug, self.settings.ci_wait_hours)
+                               self.settings.repository_choices,
+                               lambda gh, tenant, repo: self.ci_feedback.sweep(gh, tenant, repo))
+
+    @cached_property
+    def ci_feedback(self) -> CiFeedback:
+        from core.pipelines.feedback import CiFeedback
+
+        return CiFeedback(self.github, self.proposals, self.learning, self.healing, self.llm,
+                          lambda *args: self.pipelines.revise(*args), self.settings.app_slug,
+                          self.settings.ci_wait_hours)
 
     @cached_property
     def commands(self) -> Commands:
@@ -327,7 +337,7 @@ class Services:
                 PullRequestClosedJob: self.on_pr_closed,
                 LineCommentJob: self.decision_offers.on_line_comment,
                 IssueJob: self.pipelines.on_issue,
-                ChecksJob: self.pipelines.on_checks,
+                ChecksJob: self.ci_feedback.on_checks,
                 RepositoryJob: self.tenants.on_repository,
             }
             return JobRunner(handlers, JobLedger(self.db), self.github, self.settings.bot_login,

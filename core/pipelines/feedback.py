@@ -1,0 +1,187 @@
+"""CI feedback: the repository's checks on memfix's draft PRs, read as memfix's behavioural verifier. All green marks a
+draft ready for review; a red check that passed on the base commit counts against the change (a comment, an envelope,
+a pain point, the policy's update and, with a model, one refinement); red that is noise is said and not counted; in a
+repository whose checks have lied before, a failure is run again once before it counts; a draft whose checks never
+report is marked ready after the wait. Every outcome is learned through Learning.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from core.errors import PermanentError
+from core.models import AttemptStatus, ChecksJob, CiState, Envelope, JobResult, PullRequest
+from core.pipelines.ci import CiVerdict, Judgement, failure_report, judge, read
+from core.pipelines.port import GitHubPort
+from core.pipelines.proposals import Proposal, Proposals
+
+if TYPE_CHECKING:
+    from core.learning.learning import Learning
+    from core.memory.ring import HealingLog
+    from core.pipelines.values import FileOutcome
+
+log = logging.getLogger(__name__)
+Revise = Callable[..., "tuple[FileOutcome, int, str | None]"]  # PipelineService.revise: /refine's own path
+
+
+@dataclass
+class CiFeedback:
+    github: Callable[[int], GitHubPort]
+    proposals: Proposals
+    learning: Learning
+    healing: HealingLog
+    llm: Any
+    revise: Revise
+    app_slug: str = "memfix"  # memfix's own check runs are not the repository's CI
+    ci_wait_hours: float = 24.0  # a draft PR whose checks never report is marked after this long
+
+    def on_checks(self, job: ChecksJob) -> JobResult:
+        """A check finished on a memfix branch: read every check on the commit; all green → ready for review,
+        any red → a draft with one comment saying what failed, an envelope, a pain point and the policy's update."""
+        gh = self.github(job.tenant_id)
+        notes = self.sweep(gh, job.tenant_id, job.repo)
+        proposal = self.proposals.waiting_at(job.tenant_id, job.repo, job.head_sha)
+        if proposal is None or proposal.pr_number is None:
+            return JobResult(f"{job.source} on `{job.head_sha[:7]}`: no memfix PR waits for checks on this commit.",
+                             notes)
+        number = proposal.pr_number
+        verdict = read(gh.commit_checks(job.repo, job.head_sha), self.app_slug)
+        if verdict.state == CiState.WAITING:
+            return JobResult(f"PR #{number}: waiting for {len(verdict.pending)} of {len(verdict.checks)} check(s) "
+                             f"({verdict.names(verdict.pending)}).", notes)
+        pr = gh.get_pull(job.repo, number)
+        if verdict.state == CiState.PASSED and proposal.ci_state == CiState.FAILED:
+            return self._rerun_passed(gh, job, proposal, pr, notes)
+        if verdict.state == CiState.PASSED:
+            fresh = self.proposals.settle(job.tenant_id, proposal.id, job.head_sha, CiState.PASSED)
+            if (fresh or proposal.ci_state == CiState.PASSED) and pr.draft:
+                gh.mark_ready(job.repo, pr)
+            if fresh:
+                notes += self.learning.settled(job.tenant_id, job.repo, proposal.pipeline, pr.html_url)
+            return JobResult(f"PR #{number}: the repository's {len(verdict.checks)} check(s) passed "
+                             f"({verdict.names()}); ready for review.", notes)
+        base = read(gh.commit_checks(job.repo, pr.base_sha), self.app_slug) if pr.base_sha else CiVerdict(())
+        judgement = judge(verdict, base, pr.base_sha)
+        if not judgement.counted:
+            return self._ci_noise(gh, job, proposal, pr, judgement, notes)
+        if again := self._run_again(gh, job, proposal, judgement):
+            return JobResult(again, notes)
+        return self._ci_failed(gh, job, (proposal, pr), judgement, notes)
+
+    def _run_again(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, judgement: Judgement) -> str:
+        """In a repository whose checks have failed memfix's commits and then passed on the same commits (its
+        record), a failure is run again once, by memfix, before it counts: the verdict waits for that run."""
+        tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
+        if proposal.ci_rerun == sha or not (flakes := self.proposals.flakes(tenant, repo)) \
+                or not self.proposals.claim_rerun(tenant, proposal.id, sha):
+            return ""
+        again = [c for c in judgement.counted if gh.rerun_check(repo, c)]
+        if not again:
+            return ""
+        return (f"PR #{proposal.pr_number}: {CiVerdict(tuple(again)).names()} failed on `{sha[:7]}`; this "
+                f"repository's checks have passed on a re-run of a failed memfix commit {flakes} time(s) lately, so "
+                "memfix runs them again once before counting the failure.")
+
+    def _rerun_passed(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, pr: PullRequest,
+                      notes: list[str]) -> JobResult:
+        """The checks that failed passed when run again on the same commit: the failure no longer counts."""
+        if self.proposals.supersede(job.tenant_id, proposal.id, job.head_sha):
+            if pr.draft:
+                gh.mark_ready(job.repo, pr)
+            notes += self.learning.settled(job.tenant_id, job.repo, proposal.pipeline, pr.html_url)
+            gh.comment(job.repo, pr.number, "\n".join([
+                f"✅ The repository's checks passed when run again on `{job.head_sha[:7]}`: the earlier failure no "
+                "longer counts against this change (its record here is corrected), and the PR is ready for review.",
+                *(f"- {n}" for n in notes if n.startswith(("now holding back", "proposing")))]))
+        return JobResult(f"PR #{pr.number}: the checks passed on a re-run; the earlier failure is superseded.", notes)
+
+    def _ci_noise(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, pr: PullRequest, judgement: Judgement,
+                  notes: list[str]) -> JobResult:
+        """Every red check is CI noise (red on the base commit too, cancelled, timed out): not a verdict on the
+        change, said once; the checks that could judge it passed, so it is ready for review."""
+        tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
+        lines = judgement.noise_lines()
+        if self.proposals.settle(tenant, proposal.id, sha, CiState.PASSED, "\n".join(lines)):
+            notes += self.learning.settled(tenant, repo, proposal.pipeline, pr.html_url)
+        if pr.draft:
+            gh.mark_ready(repo, pr)
+        if self.proposals.reported(tenant, proposal.id, sha):
+            gh.comment(repo, pr.number, "\n".join([
+                f"⚠️ Checks failed on `{sha[:7]}`, but not because of this change, so memfix does not count them "
+                "against it and the PR is ready for review:", "", *lines]))
+        return JobResult(f"PR #{pr.number}: red checks that are CI noise ({len(lines)}); not counted.", notes)
+
+    def _ci_failed(self, gh: GitHubPort, job: ChecksJob, target: tuple[Proposal, PullRequest], judgement: Judgement,
+                   notes: list[str]) -> JobResult:
+        (proposal, pr), verdict = target, CiVerdict(judgement.counted)
+        tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
+        annotations = {c.id: gh.check_annotations(repo, c.id) for c in verdict.failing[:5] if c.kind == "check"}
+        report = failure_report(verdict, annotations)
+        if self.proposals.settle(tenant, proposal.id, sha, CiState.FAILED, "\n".join(report)):
+            names = verdict.names(verdict.failing)
+            self.healing.record(tenant, Envelope(
+                repository=repo, status=AttemptStatus.REJECTED, pipeline=proposal.pipeline,
+                patch_id=proposal.fingerprint, run_id=str(proposal.run_id) if proposal.run_id else None,
+                error_message=f"the repository's CI failed: {names}",
+                error_hash=Envelope.hash_error(proposal.path, None, f"CI failed: {names}"), path=proposal.path))
+            notes += self.learning.ci_failed(tenant, proposal, names, report, pr.html_url)
+        if proposal.ci_reported == sha:
+            return JobResult(f"PR #{pr.number}: the CI failure on `{sha[:7]}` was already reported.", notes)
+        body = [f"❌ The repository's checks failed on this change (commit `{sha[:7]}`), so this PR stays a draft:",
+                "", *report, ""]
+        if judgement.compared:
+            body += [f"Each passed on the base commit `{pr.base_sha[:7]}`.", ""]
+        if proposal.ci_rerun == sha:
+            body += ["They failed again when memfix ran them a second time (this repository's checks have failed "
+                     "and then passed on the same commit before, so one failure alone is not counted).", ""]
+        if judgement.noise:
+            body += ["Not counted (CI noise, not this change):", *judgement.noise_lines(), ""]
+        body += [f"- {n}" for n in notes if n.startswith(("now holding back", "proposing"))]
+        body += ["", self._after_failure(gh, job, proposal, pr, report)]
+        gh.comment(repo, pr.number, "\n".join(body))
+        self.proposals.reported(tenant, proposal.id, sha)
+        return JobResult(f"PR #{pr.number}: CI failed ({verdict.names(verdict.failing)}); reported on the PR.", notes)
+
+    def _after_failure(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, pr: PullRequest,
+                       report: list[str]) -> str:
+        """With a model, one refinement from the failure text; without one, what a person should look at."""
+        what = f"`{proposal.path}` ({', '.join(proposal.finding_codes) or 'a model fix'})"
+        if self.llm.model is None or not self.proposals.claim_refinement(job.tenant_id, proposal.id):
+            tried = "" if self.llm.model is None else "memfix already made its one refinement attempt. "
+            return (f"{tried}What to look at: the failing checks above against memfix's change to {what} — a removed "
+                    "import or name something else still uses, or a rewrite the project's Python or tests do not "
+                    "accept. Push a fix to this branch, or close the PR: memfix learns from either.")
+        feedback = ("The repository's CI failed on this change. Fix the change so these checks pass, keeping what "
+                    "it fixes where possible:\n" + "\n".join(report))
+        try:
+            outcome, run_id, sha = self.revise(gh, job.tenant_id, job.repo, pr, proposal, feedback, job.key, "ci")
+        except PermanentError as exc:
+            return f"memfix tried one refinement from the failure text and could not make it: {exc}."
+        if sha is None:
+            return (f"memfix tried one refinement from the failure text (run {run_id}); it did not verify "
+                    f"({outcome.note or (outcome.verification.error if outcome.verification else 'low confidence')})"
+                    f". What to look at: the failing checks above against memfix's change to {what}.")
+        return (f"memfix refined the change from the failure text (commit `{sha[:7]}`, run {run_id}); the PR stays "
+                "a draft until the checks pass on the new commit.")
+
+    def sweep(self, gh: GitHubPort, tenant_id: int, repo: str) -> list[str]:
+        """Draft PRs whose checks never reported within the wait: marked ready with a comment saying so (checked on
+        the repository's next event: waiting is event-driven)."""
+        notes = []
+        for proposal in self.proposals.silent(tenant_id, repo, self.ci_wait_hours):
+            if proposal.pr_number is None:  # waiting is only ever set on a PR's proposal
+                continue
+            try:
+                gh.comment(repo, proposal.pr_number, (
+                    f"⏱️ No check reported on this PR's commit `{(proposal.head_sha or '')[:7]}` within "
+                    f"{self.ci_wait_hours:g} hours, so memfix stopped waiting and marked it ready for review. Nothing "
+                    "ran its tests: please check its behaviour yourself."))
+                gh.mark_ready(repo, gh.get_pull(repo, proposal.pr_number))
+                notes.append(f"PR #{proposal.pr_number}: no checks within {self.ci_wait_hours:g} h; marked ready")
+            except Exception:  # noqa: BLE001 — one PR's trouble must not stop the job that found it
+                log.warning("could not mark PR #%s of %s after the CI wait", proposal.pr_number, repo,
+                            exc_info=True)
+        return notes
