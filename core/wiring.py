@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from core.commands import Commands
 from core.deliveries import DatabaseDeliveries, DeliveryLog, DynamoDeliveries, MemoryDeliveries
 from core.intake import Intake
-from core.models import Job, JobResult, PullRequestClosedJob, PushJob
+from core.models import Job, PullRequestClosedJob, PushJob
 from core.queue import JobQueue, PgQueue, Schedule, SqsQueue
 from core.settings import Settings
 
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from core.curations import Curations
     from core.dashboard import Dashboard
     from core.db import Database
+    from core.flows import Flows
     from core.github.client import GitHubApp, InstallationClient
     from core.jobs import JobRunner
     from core.languages.adapter import Language
@@ -261,23 +262,6 @@ class Services:
                          "autofix": pipelines.on_command, "refactor": pipelines.on_command,
                          "refine": pipelines.refine})
 
-    def on_push(self, job: PushJob) -> JobResult:
-        """Letters first (a bad one is reported on the commit, the rest import), then AutoFix."""
-        gh = self.github(job.tenant_id)
-
-        def fetch(path: str) -> bytes | None:
-            text = gh.get_file(job.repo, path, job.after)
-            return None if text is None else text.encode()
-
-        letters = self.letters.sync_push(job.tenant_id, job, fetch)
-        if letters.skipped:
-            gh.create_commit_comment(job.repo, job.after, letters.markdown())
-        from core.pipelines.present import summary
-
-        reports = self.pipelines.on_push(job)
-        ran = "; ".join(f"{r.language}: {summary(r)}" for r in reports) or "no source file it works on changed"
-        return JobResult(f"{'No letters changed' if letters.empty else letters.markdown()}; AutoFix: {ran}.")
-
     def close(self, grace_seconds: float = 30.0) -> None:
         """Stop what this process started: the worker (an unfinished job stays queued in the database for the next
         worker), the database pool, GitHub's connections, and the embedded PostgreSQL; a second call does nothing."""
@@ -297,14 +281,11 @@ class Services:
 
             stop_embedded(self.settings.data_dir)  # its own: a process may hold others (a test suite's)
 
-    def on_pr_closed(self, job: PullRequestClosedJob) -> JobResult:
-        result = self.learning.closed(job)
-        if not job.merged:
-            try:
-                self.decision_offers.after_closing(job)
-            except Exception:  # noqa: BLE001 — an offer is a courtesy: the outcome is learned already
-                log.warning("job %s: could not offer the closing comment's decision", job.key, exc_info=True)
-        return result
+    @cached_property
+    def flows(self) -> Flows:
+        from core.flows import Flows
+
+        return Flows(self.github, self.letters, self.pipelines, self.learning, self.decision_offers)
 
     @cached_property
     def decision_offers(self) -> DecisionOffers:
@@ -322,8 +303,6 @@ class Services:
             InstallationJob,
             IssueJob,
             LineCommentJob,
-            PullRequestClosedJob,
-            PushJob,
             RepositoryJob,
             ReviewJob,
         )
@@ -332,9 +311,9 @@ class Services:
             handlers: dict[type[Job], Handler] = {
                 CommandJob: self.commands.handle,
                 InstallationJob: self.tenants.handle,
-                PushJob: self.on_push,
+                PushJob: self.flows.on_push,
                 ReviewJob: self.review_steps.review,
-                PullRequestClosedJob: self.on_pr_closed,
+                PullRequestClosedJob: self.flows.on_pr_closed,
                 LineCommentJob: self.decision_offers.on_line_comment,
                 IssueJob: self.pipelines.on_issue,
                 ChecksJob: self.ci_feedback.on_checks,

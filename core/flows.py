@@ -1,0 +1,55 @@
+"""Jobs whose steps span two services: a push (the team's letters, then AutoFix on what it changed) and a closed
+memfix PR (its outcome learned, then the closing words offered back as decisions). The composition root only wires
+them."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from core.models import JobResult, PullRequestClosedJob, PushJob
+from core.pipelines.present import summary
+
+if TYPE_CHECKING:
+    from core.learning.learning import Learning
+    from core.memory.letters import LetterSync
+    from core.memory.offers import DecisionOffers
+    from core.pipelines.service import PipelineService
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Flows:
+    github: Callable[[int], Any]
+    letters: LetterSync
+    pipelines: PipelineService
+    learning: Learning
+    offers: DecisionOffers
+
+    def on_push(self, job: PushJob) -> JobResult:
+        """Letters first (a bad one is reported on the commit, the rest import), then AutoFix."""
+        gh = self.github(job.tenant_id)
+
+        def fetch(path: str) -> bytes | None:
+            text = gh.get_file(job.repo, path, job.after)
+            return None if text is None else text.encode()
+
+        letters = self.letters.sync_push(job.tenant_id, job, fetch)
+        if letters.skipped:
+            gh.create_commit_comment(job.repo, job.after, letters.markdown())
+        reports = self.pipelines.on_push(job)
+        ran = "; ".join(f"{r.language}: {summary(r)}" for r in reports) or "no source file it works on changed"
+        return JobResult(f"{'No letters changed' if letters.empty else letters.markdown()}; AutoFix: {ran}.")
+
+    def on_pr_closed(self, job: PullRequestClosedJob) -> JobResult:
+        """The outcome is learned; closed unmerged, the words people gave are offered back as decisions."""
+        result = self.learning.closed(job)
+        if not job.merged:
+            try:
+                self.offers.after_closing(job)
+            except Exception:  # noqa: BLE001 — an offer is a courtesy: the outcome is learned already
+                log.warning("job %s: could not offer the closing comment's decision", job.key, exc_info=True)
+        return result
