@@ -17,13 +17,18 @@ from core.models import AttemptStatus, InsightError
 from core.settings import SettingsError, get_settings
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from core.pipelines.runner import RunReport
+    from core.wiring import Services
+
+    Command = Callable[[argparse.Namespace], int]  # a subcommand's function: its exit status
 
 LOCAL_PERSON = "local"  # who decides from this machine (the local dashboard's person too)
-_opened: list = []  # the Services this command started: closed on any exit, the embedded PostgreSQL with them
+_opened: list[Services] = []  # the Services this command started: closed on any exit, the embedded PostgreSQL with them
 
 
-def _services():
+def _services() -> Services:
     from core.wiring import Services
 
     if not _opened:
@@ -417,12 +422,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    def command(name: str, func, help: str) -> argparse.ArgumentParser:
+    def command(name: str, func: Command, help: str) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help)
         p.set_defaults(func=func)
         return p
 
-    def memory(name: str, func, help: str) -> argparse.ArgumentParser:
+    def memory(name: str, func: Command, help: str) -> argparse.ArgumentParser:
         p = command(name, func, help)
         p.add_argument("--installation", type=int, default=get_settings().local_installation,
                        help="tenant (GitHub installation id); default MEMFIX_LOCAL_INSTALLATION or 0")
@@ -492,7 +497,8 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         level = logging.DEBUG if args.verbose else logging.WARNING
         logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
-        return args.func(args)
+        run: Command = args.func
+        return run(args)
     except (SettingsError, InsightError, MemfixError) as exc:
         print(f"memfix: {exc}", file=sys.stderr)
         return 2
