@@ -227,25 +227,7 @@ class Harness:
         self.drain()
         for pr in fresh:  # the reviewer decides
             review = reviews[pr["number"]]
-            merge = not red[pr["number"]] and reviewer.merges(review)
-            current = self.gh.pull(arm.repo, pr["number"])
-            if merge and current["draft"]:
-                raise RuntimeError(f"PR #{pr['number']} is green but still a draft")
-            self.gh.close_pull(arm.repo, pr["number"], merged=merge)
-            why = reviewer.why(review) if not merge else None
-            if why:
-                self.gh.add_comment(arm.repo, pr["number"], why, user="alice")
-            self.post("pull_request", self.P.pull_request_closed(
-                installation=tenant, repo=arm.repo, number=pr["number"], branch=pr["head"]["ref"], merged=merge,
-                sha=current["head"]["sha"], closer="maintainer"))
-            if why:  # memfix offers the decision back; the maintainer sends the command it names
-                self.drain()
-                offered = [c["body"] for c in self.gh.comments(arm.repo, pr["number"])
-                           if c["user"]["login"].endswith("[bot]") and "Reply `/remember" in c["body"]]
-                for command in re.findall(r"Reply `(/remember decision [^`]+)`", "\n".join(offered))[:1]:
-                    cid = self.gh.add_comment(arm.repo, pr["number"], command, user="alice")["id"]
-                    self.post("issue_comment", self.P.issue_comment(command, installation=tenant, repo=arm.repo,
-                                                                    number=pr["number"], comment_id=cid))
+            merge = self._decide(arm, tenant, pr, review, red[pr["number"]], reviewer)
             tally.merged += merge
             tally.merged_rules += tuple(sorted(review.codes)) if merge else ()
             tally.ci_failed += red[pr["number"]]
@@ -253,6 +235,33 @@ class Harness:
         self.drain()
         self.day_passes(tenant)
         return tally
+
+    def _decide(self, arm: Arm, tenant: int, pr: dict, review: Review, red: bool, reviewer: Reviewer) -> bool:
+        """The reviewer merges a green PR it wants, else closes it (saying why, when it would); whether it merged."""
+        merge = not red and reviewer.merges(review)
+        current = self.gh.pull(arm.repo, pr["number"])
+        if merge and current["draft"]:
+            raise RuntimeError(f"PR #{pr['number']} is green but still a draft")
+        self.gh.close_pull(arm.repo, pr["number"], merged=merge)
+        why = reviewer.why(review) if not merge else None
+        if why:
+            self.gh.add_comment(arm.repo, pr["number"], why, user="alice")
+        self.post("pull_request", self.P.pull_request_closed(
+            installation=tenant, repo=arm.repo, number=pr["number"], branch=pr["head"]["ref"], merged=merge,
+            sha=current["head"]["sha"], closer="maintainer"))
+        if why:
+            self._take_offered_decision(arm, tenant, pr)
+        return merge
+
+    def _take_offered_decision(self, arm: Arm, tenant: int, pr: dict) -> None:
+        """memfix offers the decision back; the maintainer sends the command it names."""
+        self.drain()
+        offered = [c["body"] for c in self.gh.comments(arm.repo, pr["number"])
+                   if c["user"]["login"].endswith("[bot]") and "Reply `/remember" in c["body"]]
+        for command in re.findall(r"Reply `(/remember decision [^`]+)`", "\n".join(offered))[:1]:
+            cid = self.gh.add_comment(arm.repo, pr["number"], command, user="alice")["id"]
+            self.post("issue_comment", self.P.issue_comment(command, installation=tenant, repo=arm.repo,
+                                                            number=pr["number"], comment_id=cid))
 
     def day_passes(self, tenant: int) -> None:
         """Pushes are a day apart: what memfix dates (its decisions, its PRs) moves a day into the past, so

@@ -404,15 +404,7 @@ def run_project(project: Project, python: str, keep: bool) -> Result:
     now = python_files(tree)
     changed = sorted(p for p, text in now.items() if pristine.get(p) != text)
 
-    after = passing_tests(python, tree, work / "after.xml")
-    if before - after:  # timing tests and the like fail now and then: a failure counts when it happens again
-        again = passing_tests(python, tree, work / "again.xml")
-        result.flaky = sorted((before - after) & again)
-        after |= again
-    if changed:
-        result.new_failures = sorted(before - after)
-    else:  # memfix changed no file: a test that fails now fails for reasons of the machine's or its own
-        result.unchanged = sorted(before - after)
+    _test_breakages(python, tree, work, before, bool(changed), result)
     for check in project.checks:
         result.checks += broken(check.label, checks_before[check.label], judge(python, tree, check))
     examples_after = scripts_that_run(python, tree, project.examples)
@@ -423,16 +415,7 @@ def run_project(project: Project, python: str, keep: bool) -> Result:
     old_after = old_python_problems(oldest, tree, changed, project.package)
     result.old_python = [f"{what}: {error}" for what, error in old_after.items() if what not in old_before]
     if has_ruff_config(tree):
-        chosen = total = 0
-        for path in changed:
-            lines = changed_lines(pristine[path].decode("utf-8", "replace"), now[path].decode("utf-8", "replace"))
-            total += lines
-            off = set(result.codes.get(path, [])) - enabled_rules(tree, path)
-            if off:
-                result.off_taste.append(f"{path}: {', '.join(sorted(off))} not enabled by its ruff configuration")
-            else:
-                chosen += lines
-        result.taste = (chosen, total)
+        _taste(tree, changed, pristine, now, result)
 
     for pipeline in ("autofix", "refactor"):
         memfix(tree, pipeline, data)
@@ -440,6 +423,34 @@ def run_project(project: Project, python: str, keep: bool) -> Result:
     if not keep:
         shutil.rmtree(work, ignore_errors=True)
     return result
+
+
+def _test_breakages(python: str, tree: Path, work: Path, before: set[str], changed: bool, result: Result) -> None:
+    """The tests that passed before and fail after, twice: memfix's breakages where it changed a file, else the
+    machine's; a test that fails once only is the project's own flakiness."""
+    after = passing_tests(python, tree, work / "after.xml")
+    if before - after:  # timing tests and the like fail now and then: a failure counts when it happens again
+        again = passing_tests(python, tree, work / "again.xml")
+        result.flaky = sorted((before - after) & again)
+        after |= again
+    if changed:
+        result.new_failures = sorted(before - after)
+    else:  # memfix changed no file: a test that fails now fails for reasons of the machine's or its own
+        result.unchanged = sorted(before - after)
+
+
+def _taste(tree: Path, changed: list[str], pristine: dict[str, bytes], now: dict[str, bytes], result: Result) -> None:
+    """The changed lines whose patch fixes only rules the project's own ruff configuration enables for the file."""
+    chosen = total = 0
+    for path in changed:
+        lines = changed_lines(pristine[path].decode("utf-8", "replace"), now[path].decode("utf-8", "replace"))
+        total += lines
+        off = set(result.codes.get(path, [])) - enabled_rules(tree, path)
+        if off:
+            result.off_taste.append(f"{path}: {', '.join(sorted(off))} not enabled by its ruff configuration")
+        else:
+            chosen += lines
+    result.taste = (chosen, total)
 
 
 def main() -> None:

@@ -139,24 +139,31 @@ def _plain_json(text: str, name: str, fmt: ConfigFormat) -> str:
         if kind == "comment" and relaxed:
             out.append("\n" * part.count("\n"))
             continue
-        if kind == "open":
-            depth += 1
-            if depth > MAX_CONFIG_DEPTH:
-                raise ConfigRefused(name, _TOO_DEEP)
-        elif kind == "close":
-            depth -= 1
+        depth = _depth_after(kind, part, depth, name)
+        if kind == "close":
             if relaxed and last >= 0 and out[last] == "," and out[before] not in ("[", "{", ","):
                 out[last] = ""  # a trailing comma
         elif kind == "string" and fmt == "json5":
             part = _json5_string(part)
         elif kind == "colon" and fmt == "json5" and last >= 0 and _IDENTIFIER.fullmatch(out[last]):
             out[last] = json.dumps(out[last])  # an unquoted key
-        elif kind == "bare" and len(part) > MAX_NUMBER_CHARS and _NUMBERISH.fullmatch(part):
-            raise _long_number(name, part)
         out.append(part)
         if kind != "space":
             last, before = len(out) - 1, last
     return "".join(out)
+
+
+def _depth_after(kind: str | None, part: str, depth: int, name: str) -> int:
+    """The nesting depth after a token; ConfigRefused for nesting past MAX_CONFIG_DEPTH or an over-long number."""
+    if kind == "open":
+        depth += 1
+        if depth > MAX_CONFIG_DEPTH:
+            raise ConfigRefused(name, _TOO_DEEP)
+    elif kind == "close":
+        depth -= 1
+    elif kind == "bare" and len(part) > MAX_NUMBER_CHARS and _NUMBERISH.fullmatch(part):
+        raise _long_number(name, part)
+    return depth
 
 
 def _json5_string(token: str) -> str:

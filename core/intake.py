@@ -67,25 +67,16 @@ class Intake:
         self.max_body_bytes = max_body_bytes
 
     def receive(self, headers: Mapping[str, str], body: bytes) -> Answer:
+        """A delivery's answer: refused unless it is signed and well formed, else ignored, a duplicate, or queued."""
         h = {k.lower(): v for k, v in headers.items()}
-        if not self.secret:
-            log.error("GITHUB_WEBHOOK_SECRET is not configured: refusing every delivery")
-            return Answer(503, {"error": "webhook secret not configured"})
-        if len(body) > self.max_body_bytes:
-            return Answer(413, {"error": f"payload larger than {self.max_body_bytes} bytes"})
-        if not signature_valid(self.secret, body, h.get("x-hub-signature-256")):
-            return Answer(401, {"error": "missing or invalid X-Hub-Signature-256"})
+        if (untrusted := self._untrusted(h, body)) is not None:
+            return untrusted
         event, delivery = h.get("x-github-event"), h.get("x-github-delivery")
         if not event or not delivery:
             return Answer(400, {"error": "missing X-GitHub-Event or X-GitHub-Delivery header"})
-        try:
-            payload = json.loads(body)
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            return Answer(400, {"error": "body is not JSON"})
-        except RecursionError:
-            return Answer(400, {"error": "body is nested too deeply"})
-        if not isinstance(payload, dict):
-            return Answer(400, {"error": "body is not a JSON object"})
+        payload = _json_object(body)
+        if isinstance(payload, Answer):
+            return payload
         try:
             routed = route(event, payload, delivery, self.bot_login)
         except (AttributeError, TypeError, ValueError, KeyError) as exc:  # a field of an unexpected type
@@ -94,7 +85,21 @@ class Intake:
         if routed.job is None:
             log.debug("delivery %s (%s) ignored: %s", delivery, event, routed.reason)
             return Answer(202, {"status": Received.IGNORED, "reason": routed.reason})
-        job = routed.job
+        return self._enqueue(routed.job, event, delivery)
+
+    def _untrusted(self, headers: Mapping[str, str], body: bytes) -> Answer | None:
+        """A delivery that cannot be trusted: no secret to check it with, too large to check, or wrongly signed."""
+        if not self.secret:
+            log.error("GITHUB_WEBHOOK_SECRET is not configured: refusing every delivery")
+            return Answer(503, {"error": "webhook secret not configured"})
+        if len(body) > self.max_body_bytes:
+            return Answer(413, {"error": f"payload larger than {self.max_body_bytes} bytes"})
+        if not signature_valid(self.secret, body, headers.get("x-hub-signature-256")):
+            return Answer(401, {"error": "missing or invalid X-Hub-Signature-256"})
+        return None
+
+    def _enqueue(self, job: Job, event: str, delivery: str) -> Answer:
+        """The job queued once per job key: a duplicate is answered as one, a queue that fails as a 503."""
         try:
             # Claimed by job key, which only signed content makes: a redelivery and a replayed body with a
             # new X-GitHub-Delivery id are both duplicates.
@@ -111,3 +116,16 @@ class Intake:
             return Answer(503, {"error": "temporarily unable to accept the delivery; redeliver it"})
         log.info("delivery %s (%s) queued as %s", delivery, event, job.key)
         return Answer(202, {"status": Received.QUEUED, "job": job.key, "kind": job.kind})
+
+
+def _json_object(body: bytes) -> dict[str, Any] | Answer:
+    """The body as a JSON object, or the 400 that says why it is not one."""
+    try:
+        payload = json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return Answer(400, {"error": "body is not JSON"})
+    except RecursionError:
+        return Answer(400, {"error": "body is nested too deeply"})
+    if not isinstance(payload, dict):
+        return Answer(400, {"error": "body is not a JSON object"})
+    return payload

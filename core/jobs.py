@@ -111,8 +111,34 @@ class JobRunner:
     def run(self, job: Job, attempt: int = 1) -> JobResult | None:
         """Do the job once. Raises TransientError (or any unexpected error) to ask for a retry;
         on the last attempt the failure is reported on GitHub before it is raised for dead-lettering."""
+        entry = self._begin(job, attempt)
+        if entry.status in FINAL:
+            log.info("job %s already %s; not acting twice", job.key, entry.status)
+            return None
+        reply_id = self._earlier_reply(job, entry)
         try:
-            entry = self.ledger.begin(job)
+            if (refused := self.refusal(job)) is not None:
+                return self._refuse(job, reply_id, refused)
+            if job.repo and job.repo_id:
+                self.observe(job)
+            reply_id = self._acknowledge(job, reply_id)
+            result = self._dispatch(job)
+        except PermanentError as exc:
+            self._report(job, reply_id, f"❌ {_what(job)} failed: {exc}")
+            self._finish_quietly(job, JobStatus.FAILED, str(exc))
+            return None
+        except Exception as exc:
+            self._attempt_failed(job, reply_id, attempt, exc)
+            raise
+        self.ledger.finish(job, JobStatus.DONE, result.summary)
+        if reply_id or _thread(job):
+            self._report(job, reply_id, result.markdown())
+        return result
+
+    def _begin(self, job: Job, attempt: int) -> LedgerEntry:
+        """The job key's ledger entry, this attempt counted; the ledger unreachable is said on the last attempt."""
+        try:
+            return self.ledger.begin(job)
         except Exception as exc:  # the database is away: the last attempt must still say so on GitHub
             if attempt >= self.max_attempts:
                 log.exception("job %s: the ledger is unreachable on the last attempt", job.key)
@@ -120,46 +146,36 @@ class JobRunner:
                              f"unavailable ({exc.__class__.__name__}). The job was dead-lettered; an operator can "
                              "replay it.")
             raise
-        if entry.status in FINAL:
-            log.info("job %s already %s; not acting twice", job.key, entry.status)
-            return None
+
+    def _earlier_reply(self, job: Job, entry: LedgerEntry) -> int | None:
+        """The reply an earlier attempt recorded, or posted without recording it."""
         reply_id = entry.reply_comment_id
         if reply_id is None and entry.attempts > 1 and (thread := _thread(job)):
             reply_id = self._left_reply(job, *thread)  # an attempt that died between posting its reply and recording it
-        try:
-            if (refused := self.refusal(job)) is not None:
-                return self._refuse(job, reply_id, refused)
-            if job.repo and job.repo_id:
-                self.observe(job)
-            reply_id = self._acknowledge(job, reply_id)
-            handler = self.handlers.get(type(job))  # dispatched by what the job is
-            if handler is None:
-                raise PermanentError(f"memfix has no handler for {job.kind!r} jobs")
-            result = handler(job)
-        except PermanentError as exc:
-            self._report(job, reply_id, f"❌ {_what(job)} failed: {exc}")
-            self._finish_quietly(job, JobStatus.FAILED, str(exc))
-            return None
-        except Exception as exc:
-            last = attempt >= self.max_attempts
-            reason = str(exc) if isinstance(exc, TransientError) else f"internal error ({exc.__class__.__name__})"
-            if last:
-                log.exception("job %s failed on its last attempt", job.key)
-                self._report(
-                    job, reply_id, f"❌ {_what(job)} failed after {attempt} attempts: {reason}. "
-                    "The job was dead-lettered; an operator can replay it."
-                )
-                self._finish_quietly(job, JobStatus.DEAD, reason)
-            else:
-                log.warning("job %s attempt %d failed: %s", job.key, attempt, reason)
-                if reply_id:
-                    self._report(job, reply_id, f"⏳ {_what(job)}: attempt {attempt} hit a temporary problem "
-                                 f"({reason}); retrying.")
-            raise
-        self.ledger.finish(job, JobStatus.DONE, result.summary)
-        if reply_id or _thread(job):
-            self._report(job, reply_id, result.markdown())
-        return result
+        return reply_id
+
+    def _dispatch(self, job: Job) -> JobResult:
+        """The job done by the service registered for its type."""
+        handler = self.handlers.get(type(job))
+        if handler is None:
+            raise PermanentError(f"memfix has no handler for {job.kind!r} jobs")
+        return handler(job)
+
+    def _attempt_failed(self, job: Job, reply_id: int | None, attempt: int, exc: Exception) -> None:
+        """A failure worth retrying: said as a retry in progress, or on the last attempt as dead-lettered."""
+        reason = str(exc) if isinstance(exc, TransientError) else f"internal error ({exc.__class__.__name__})"
+        if attempt >= self.max_attempts:
+            log.exception("job %s failed on its last attempt", job.key)
+            self._report(
+                job, reply_id, f"❌ {_what(job)} failed after {attempt} attempts: {reason}. "
+                "The job was dead-lettered; an operator can replay it."
+            )
+            self._finish_quietly(job, JobStatus.DEAD, reason)
+        else:
+            log.warning("job %s attempt %d failed: %s", job.key, attempt, reason)
+            if reply_id:
+                self._report(job, reply_id, f"⏳ {_what(job)}: attempt {attempt} hit a temporary problem "
+                             f"({reason}); retrying.")
 
     def _finish_quietly(self, job: Job, status: JobStatus, text: str) -> None:
         """The ledger's last word, when the database takes it: a failure here must not hide the one reported."""

@@ -32,21 +32,31 @@ def repo_path(text: object) -> str:
         path = path[2:]
     decoded = _fully_unquoted(path)
     for form in {path, decoded}:
-        if _CONTROL.search(form):
-            raise PathError(f"path {shown} contains a control character or NUL byte")
-        if "\\" in form:
-            raise PathError(f"path {shown} contains a backslash")
-        if form.startswith("/") or re.match(r"^[A-Za-z]:", form):
-            raise PathError(f"path {shown} is absolute; give it relative to the repository root")
+        _check_characters(form, shown)
     for form in {path, decoded}:
-        segments = form.split("/")
-        if any(s in (".", "..") for s in segments):
-            raise PathError(f"path {shown} has a `.` or `..` segment; paths stay inside the repository")
-        if any(s == "" for s in segments):
-            raise PathError(f"path {shown} has an empty segment")
+        _check_segments(form, shown)
     if decoded != path:
         raise PathError(f"path {shown} is percent-encoded; give it as the file's plain name")
     return path
+
+
+def _check_characters(form: str, shown: str) -> None:
+    """PathError for a control character, a backslash, or an absolute start (`/`, `C:`)."""
+    if _CONTROL.search(form):
+        raise PathError(f"path {shown} contains a control character or NUL byte")
+    if "\\" in form:
+        raise PathError(f"path {shown} contains a backslash")
+    if form.startswith("/") or re.match(r"^[A-Za-z]:", form):
+        raise PathError(f"path {shown} is absolute; give it relative to the repository root")
+
+
+def _check_segments(form: str, shown: str) -> None:
+    """PathError for a `.` or `..` segment, which could leave the repository, or an empty one."""
+    segments = form.split("/")
+    if any(s in (".", "..") for s in segments):
+        raise PathError(f"path {shown} has a `.` or `..` segment; paths stay inside the repository")
+    if any(s == "" for s in segments):
+        raise PathError(f"path {shown} has an empty segment")
 
 
 def _fully_unquoted(text: str) -> str:

@@ -18,13 +18,18 @@ from core.models import AttemptStatus, InsightError
 from core.settings import SettingsError, get_settings
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from core.pipelines.values import RunReport
+    from core.wiring import Services
+
+    Command = Callable[[argparse.Namespace], int]  # a subcommand's function: its exit status
 
 LOCAL_PERSON = "local"  # who decides from this machine (the local dashboard's person too)
-_opened: list = []  # the Services this command started: closed on any exit, the embedded PostgreSQL with them
+_opened: list[Services] = []  # the Services this command started: closed on any exit, the embedded PostgreSQL with them
 
 
-def _services():
+def _services() -> Services:
     from core.wiring import Services
 
     if not _opened:
@@ -309,8 +314,16 @@ def _pipeline(args: argparse.Namespace) -> int:
 
 
 def _print(report: RunReport, args: argparse.Namespace) -> None:
-    from core.pipelines.present import summary
+    """A run's report for a person: what it knew, what it found, what it fixed and what not, and what comes next."""
+    _print_context(report, args)
+    _print_findings(report, args.show)
+    _print_verified(report, args.diff_lines)
+    _print_not_fixed(report)
+    _print_closing(report, args.apply)
 
+
+def _print_context(report: RunReport, args: argparse.Namespace) -> None:
+    """The run's provider and model, and what it knew going in: memory, the project, the learnings it loaded."""
     print(f"\rmemfix {args.pipeline} {args.path} — provider {report.provider}"
           + (f", model {report.model}" if report.model else " (deterministic fixes only)") + " " * 20)
     for line in report.remembered:
@@ -323,11 +336,19 @@ def _print(report: RunReport, args: argparse.Namespace) -> None:
             print(f"  insight:{hit.insight.id} {hit.insight.label} {hit.insight.title} (score {hit.score:.2f})")
     for line in report.used:
         print(f"Learnings used: {line}")
+
+
+def _print_findings(report: RunReport, show: int) -> None:
+    """The first `show` findings, and how many more the JSON holds."""
     print(f"\nFindings: {len(report.findings)} in {report.files_scanned} scanned files")
-    for f in report.findings[: args.show]:
+    for f in report.findings[:show]:
         print(f"  {f.path}:{f.line}:{f.column} {f.code} {f.message}")
-    if len(report.findings) > args.show:
-        print(f"  … {len(report.findings) - args.show} more (--json for all)")
+    if len(report.findings) > show:
+        print(f"  … {len(report.findings) - show} more (--json for all)")
+
+
+def _print_verified(report: RunReport, diff_lines: int) -> None:
+    """Each verified patch: its confidence and why, and its diff folded after `diff_lines` lines."""
     print("\nVerified patches:" if report.promoted else "\nVerified patches: none")
     for o in report.promoted:
         if o.patch is None:
@@ -338,10 +359,14 @@ def _print(report: RunReport, args: argparse.Namespace) -> None:
         if o.why:
             print(f"      confidence: {o.why}")
         diff = o.patch.unified_diff()
-        for line in diff[:args.diff_lines]:
+        for line in diff[:diff_lines]:
             print(f"      {line}")
-        if len(diff) > args.diff_lines:
-            print(f"      … {len(diff) - args.diff_lines} more lines (--diff-lines N, or --json for all)")
+        if len(diff) > diff_lines:
+            print(f"      … {len(diff) - diff_lines} more lines (--diff-lines N, or --json for all)")
+
+
+def _print_not_fixed(report: RunReport) -> None:
+    """Each file not fixed, with its codes and the reason (the verification's error, a note, or no proposal)."""
     others = [o for o in report.outcomes if o.status != AttemptStatus.PROMOTED]
     if others:
         print("\nNot fixed:")
@@ -350,6 +375,12 @@ def _print(report: RunReport, args: argparse.Namespace) -> None:
                 or "no fix proposed"
             status = "" if o.status == AttemptStatus.UNFIXED else f"{o.status}: "
             print(f"  {o.path}  [{', '.join(sorted({f.code for f in o.findings}))}]  {status}{reason}")
+
+
+def _print_closing(report: RunReport, applied: bool) -> None:
+    """The configuration's problems and the notes, what was learned, the time, where memory is, what to do next."""
+    from core.pipelines.present import summary
+
     for problem in report.config_problems:
         print(f"config: {problem}")
     for note in report.notes:
@@ -361,7 +392,7 @@ def _print(report: RunReport, args: argparse.Namespace) -> None:
           "dashboard of `memfix serve` shows it; `memfix remember \"decision hold CODE [in PLACE]\" --repo "
           f"{report.repo}` holds a rule back here (`enable` proposes it again).")
     if report.promoted:
-        verb = "Applied" if args.apply else "Re-run with --apply to write"
+        verb = "Applied" if applied else "Re-run with --apply to write"
         print(f"{verb} {len(report.promoted)} verified patch(es).")
 
 
@@ -390,12 +421,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    def command(name: str, func, help: str) -> argparse.ArgumentParser:
+    def command(name: str, func: Command, help: str) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help)
         p.set_defaults(func=func)
         return p
 
-    def memory(name: str, func, help: str) -> argparse.ArgumentParser:
+    def memory(name: str, func: Command, help: str) -> argparse.ArgumentParser:
         p = command(name, func, help)
         p.add_argument("--installation", type=int, default=get_settings().local_installation,
                        help="tenant (GitHub installation id); default MEMFIX_LOCAL_INSTALLATION or 0")
@@ -465,7 +496,8 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         level = logging.DEBUG if args.verbose else logging.WARNING
         logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
-        return args.func(args)
+        run: Command = args.func
+        return run(args)
     except (SettingsError, InsightError, MemfixError) as exc:
         print(f"memfix: {exc}", file=sys.stderr)
         return 2

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import wraps
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlencode, urlsplit
 
 from flask import (
@@ -46,7 +46,11 @@ from core.errors import MemfixError
 from core.models import Stance
 
 if TYPE_CHECKING:
-    from core.dashboard import Dashboard
+    from collections.abc import Callable
+
+    from werkzeug.wrappers import Response
+
+    from core.dashboard import Dashboard, Week
     from core.models import JobResult
     from core.settings import Settings
     from core.wiring import Services
@@ -102,7 +106,8 @@ def install(app: Flask, services: Services) -> None:
 
 
 def site() -> Site:
-    return current_app.extensions["memfix"]
+    here: Site = current_app.extensions["memfix"]
+    return here
 
 
 def dashboard_link(app: Flask) -> str:
@@ -215,9 +220,12 @@ def _this_machine_only() -> None:
               "(GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET)." + setup)
 
 
-def signed_in(view):
+_Page = TypeVar("_Page")  # what a view returns
+
+
+def signed_in(view: Callable[..., _Page]) -> Callable[..., _Page | Response]:
     @wraps(view)
-    def wrapper(**kwargs: Any) -> Any:
+    def wrapper(**kwargs: Any) -> _Page | Response:
         if g.who is None:
             if g.stale and request.method == "GET":  # GitHub answers at once for a person still authorized
                 session["next"] = request.full_path
@@ -230,7 +238,8 @@ def signed_in(view):
 def repos_of(installation: int) -> dict[str, str] | None:
     if installation not in g.access:
         abort(404)
-    return g.access[installation]
+    repos: dict[str, str] | None = g.access[installation]
+    return repos
 
 
 def visible(installation: int, repo: str) -> bool:
@@ -481,7 +490,7 @@ def _loopback(address: str | None) -> bool:
         return False
 
 
-def _curate(action) -> str:
+def _curate(action: Callable[[], str | JobResult]) -> str:
     try:
         result = action()
     except MemfixError as exc:
@@ -489,7 +498,7 @@ def _curate(action) -> str:
     return result if isinstance(result, str) else result.summary
 
 
-def _chart(weeks: list) -> dict:
+def _chart(weeks: list[Week]) -> dict[str, Any]:
     """The learning curve as SVG coordinates: PRs opened per week as bars, the acceptance rate as a line."""
     width, height, pad = 640, 180, 24
     if not weeks:

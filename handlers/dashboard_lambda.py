@@ -4,6 +4,7 @@ which stays with the light webhook function). apig-wsgi turns API Gateway's even
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from apig_wsgi import make_lambda_handler
 from flask import Flask
@@ -21,5 +22,5 @@ def app() -> Flask:
     return flask
 
 
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     return make_lambda_handler(app(), binary_support=True)(event, context)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask, Response, request
 
 from core.intake import Answer
@@ -26,7 +28,7 @@ def create_app(services: Services, address: str | None = None) -> Flask:
         return Response(answer.json(), status=answer.status, mimetype="application/json")
 
     @app.get("/healthz")
-    def healthz() -> dict:
+    def healthz() -> dict[str, Any]:
         queue = services.queue
         return {
             "ok": True,

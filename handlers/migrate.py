@@ -16,9 +16,10 @@ import logging
 import threading
 import time
 import urllib.request
+from typing import Any
 
 from core.secrets import resolve
-from core.settings import get_settings
+from core.settings import Settings, get_settings
 from handlers.observability import logger
 
 log = logging.getLogger(__name__)
@@ -33,12 +34,12 @@ _RETRY_MARGIN_MS = 60_000  # stop retrying this long before the function would b
 class Responder:
     """Sends at most one answer to CloudFormation; the first one wins (the watchdog or the handler)."""
 
-    def __init__(self, event: dict, context: object):
+    def __init__(self, event: dict[str, Any], context: object):
         self.event, self.context = event, context
         self._lock = threading.Lock()
         self.sent: str | None = None
 
-    def send(self, status: str, reason: str = "", data: dict | None = None) -> bool:
+    def send(self, status: str, reason: str = "", data: dict[str, Any] | None = None) -> bool:
         with self._lock:
             if self.sent:
                 return False
@@ -87,11 +88,14 @@ def apply_migrations(deadline: float | None = None) -> list[str]:
             time.sleep(_RETRY_SECONDS)
 
 
-def app_login(settings) -> dict:
+def app_login(settings: Settings) -> dict[str, Any]:
     from core.secrets import SecretsError, fetch_secret  # noqa: PLC0415
 
+    arn = settings.database_app_secret_arn
+    if not arn:  # apply_migrations asks only when it is set; a secret of no name is never fetched
+        raise SecretsError("DATABASE_APP_SECRET_ARN is not set")
     try:
-        login = json.loads(fetch_secret(settings.database_app_secret_arn))
+        login = json.loads(fetch_secret(arn))
     except ValueError:
         raise SecretsError("DATABASE_APP_SECRET_ARN must name a JSON secret with username and password") from None
     if not isinstance(login, dict) or not login.get("username") or not login.get("password"):
@@ -111,7 +115,7 @@ def _watchdog(responder: Responder, context: object) -> threading.Timer | None:
 
 
 @logger.inject_lambda_context(clear_state=True)
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     if "RequestType" not in event:  # invoked by hand
         applied = apply_migrations()
         log.info("applied %d migration(s): %s", len(applied), ", ".join(applied))

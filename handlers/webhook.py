@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 from functools import lru_cache
+from typing import Any
 
 from core.intake import Answer, Received
 from core.secrets import resolve
@@ -23,20 +24,20 @@ def services() -> Services:
     return Services(resolve(get_settings()))  # secrets from Secrets Manager, once per container
 
 
-def _request(event: dict) -> tuple[dict[str, str], bytes]:
+def _request(event: dict[str, Any]) -> tuple[dict[str, str], bytes]:
     headers = {k.lower(): v for k, v in (event.get("headers") or {}).items() if isinstance(v, str)}
     raw = event.get("body") or ""
     body = base64.b64decode(raw) if event.get("isBase64Encoded") else raw.encode("utf-8")
     return headers, body
 
 
-def _response(answer: Answer) -> dict:
+def _response(answer: Answer) -> dict[str, Any]:
     return {"statusCode": answer.status, "headers": {"content-type": "application/json"}, "body": answer.json()}
 
 
 @metrics.log_metrics
 @logger.inject_lambda_context(clear_state=True)
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     try:
         headers, body = _request(event)
     except (ValueError, TypeError):

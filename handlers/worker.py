@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from functools import lru_cache
+from typing import Any
 
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
@@ -50,5 +51,5 @@ def record_handler(record: SQSRecord) -> None:
 
 @metrics.log_metrics
 @logger.inject_lambda_context(clear_state=True)
-def handler(event: dict, context: LambdaContext) -> PartialItemFailureResponse:
+def handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
     return process_partial_response(event=event, record_handler=record_handler, processor=processor, context=context)

@@ -85,31 +85,49 @@ def validate(data: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
     if "enum" in schema and data not in schema["enum"]:
         problems.append(f"{path}: {json.dumps(data)} is not one of {json.dumps(schema['enum'])}")
     if _TYPES["number"](data):
-        if "minimum" in schema and data < schema["minimum"]:
-            problems.append(f"{path}: {data} is below the minimum {schema['minimum']}")
-        if "maximum" in schema and data > schema["maximum"]:
-            problems.append(f"{path}: {data} is above the maximum {schema['maximum']}")
+        problems += _range_problems(data, schema, path)
     if isinstance(data, str | list):
-        kind, suffix = ("characters", "Length") if isinstance(data, str) else ("items", "Items")
-        if f"min{suffix}" in schema and len(data) < schema[f"min{suffix}"]:
-            problems.append(f"{path}: has {len(data)} {kind}, fewer than {schema[f'min{suffix}']}")
-        if f"max{suffix}" in schema and len(data) > schema[f"max{suffix}"]:
-            problems.append(f"{path}: has {len(data)} {kind}, more than {schema[f'max{suffix}']}")
+        problems += _size_problems(data, schema, path)
     if isinstance(data, dict):
-        properties, extra = schema.get("properties", {}), schema.get("additionalProperties", True)
-        problems += [
-            f"{path}: missing required property {key!r}" for key in schema.get("required", ()) if key not in data
-        ]
-        for key, value in data.items():
-            if key in properties:
-                problems += validate(value, properties[key], _child(path, key))
-            elif extra is False:
-                problems.append(f"{path}: unexpected property {key!r}")
-            elif isinstance(extra, dict):
-                problems += validate(value, extra, _child(path, key))
+        problems += _object_problems(data, schema, path)
     if isinstance(data, list) and isinstance(schema.get("items"), dict):
         for index, item in enumerate(data):
             problems += validate(item, schema["items"], f"{path}[{index}]")
+    return problems
+
+
+def _range_problems(number: float, schema: dict[str, Any], path: str) -> list[str]:
+    """A number below the schema's minimum or above its maximum."""
+    problems = []
+    if "minimum" in schema and number < schema["minimum"]:
+        problems.append(f"{path}: {number} is below the minimum {schema['minimum']}")
+    if "maximum" in schema and number > schema["maximum"]:
+        problems.append(f"{path}: {number} is above the maximum {schema['maximum']}")
+    return problems
+
+
+def _size_problems(data: str | list[Any], schema: dict[str, Any], path: str) -> list[str]:
+    """A string's characters or an array's items, fewer or more than the schema allows."""
+    problems = []
+    kind, suffix = ("characters", "Length") if isinstance(data, str) else ("items", "Items")
+    if f"min{suffix}" in schema and len(data) < schema[f"min{suffix}"]:
+        problems.append(f"{path}: has {len(data)} {kind}, fewer than {schema[f'min{suffix}']}")
+    if f"max{suffix}" in schema and len(data) > schema[f"max{suffix}"]:
+        problems.append(f"{path}: has {len(data)} {kind}, more than {schema[f'max{suffix}']}")
+    return problems
+
+
+def _object_problems(data: dict[str, Any], schema: dict[str, Any], path: str) -> list[str]:
+    """An object's missing required properties, its unexpected ones, and each property's own problems."""
+    properties, extra = schema.get("properties", {}), schema.get("additionalProperties", True)
+    problems = [f"{path}: missing required property {key!r}" for key in schema.get("required", ()) if key not in data]
+    for key, value in data.items():
+        if key in properties:
+            problems += validate(value, properties[key], _child(path, key))
+        elif extra is False:
+            problems.append(f"{path}: unexpected property {key!r}")
+        elif isinstance(extra, dict):
+            problems += validate(value, extra, _child(path, key))
     return problems
 
 

@@ -145,75 +145,111 @@ class PipelineRunner:
 
     def _run(self, ctx: RunContext, files: list[str], scan: Future[list[Finding]] | None,
              publisher: Publisher | None, progress: Progress | None, began: float) -> RunReport:
-        request, workspace, report, run = ctx.request, ctx.workspace, ctx.report, ctx.run
+        """Scan, recall, fix and verify, publish and learn: each step timed, the run's phase kept current."""
+        report, run = ctx.report, ctx.run
         steps = _Steps(report.seconds, began)
         try:
             self.runs.chose(run, list(ctx.select), ctx.selection.chosen_by, list(ctx.selection.extended))
             self.runs.phase(run, Phase.SCANNING, "looking for findings")
-            report.notes += getattr(workspace, "notes", [])
-            report.notes += ctx.project.problems
-            report.notes += self._foreign_links(request)
-            report.files_scanned = len(files)
-            scanned = _readable(scan.result() if scan else [], ctx.linter.unreadable_code, report.notes)
-            for f in scanned:
-                ctx.scanned.setdefault(f.path, []).append(f)
-            report.findings = [f for f in scanned if not within((f.code,), ctx.held_for(f.path))]
-            if (hold := ctx.plan.exploring) is not None:  # one exploratory PR: tried again in one file the hold held
-                def held(f: Finding) -> bool:
-                    return f.code == hold.code and covers(hold.scope, f.path, ctx.places.of(f.path))
-
-                first = next((f.path for f in report.findings if held(f)), None)
-                report.findings = [f for f in report.findings if not held(f) or f.path == first]
-                report.exploring, report.explored = (hold.code, first) if first else (None, None)
-            if request.base_branch and request.pipeline == "autofix":  # what holds left, for the push after they lift
-                kept = {id(f) for f in report.findings}
-                self.learning.left_behind(request.tenant_id, request.repo, request.pipeline, [
-                    HeldBack(f.code, f.path, ctx.places.of(f.path)) for f in scanned if id(f) not in kept])
+            self._scan(ctx, files, scan)
             steps.done("scan")
             found = {f.code for f in report.findings}
             report.notes += [s for s in ctx.plan.suggestions if any(f" {c} " in s for c in found)]
             if progress:
                 progress("scanned", len(files), len(files))
-            by_file: dict[str, list[Finding]] = defaultdict(list)
-            for f in report.findings:
-                by_file[f.path].append(f)
-            for path in [p for p, found_here in by_file.items() if len(found_here) > MAX_FINDINGS_PER_FILE]:
-                report.notes.append(f"`{path}` has {len(by_file[path]):,} findings, over the {MAX_FINDINGS_PER_FILE:,} "
-                                    "memfix fixes in one file: left to a person (or narrow the rules)")
-                del by_file[path]
-            report.findings = [f for f in report.findings if f.path in by_file]
+            by_file = self._files_to_fix(ctx)
             self.runs.phase(run, Phase.FIXING, f"{len(report.findings)} findings in {len(by_file)} files",
                             findings=len(report.findings))
-            query = "\n".join(sorted({f"{f.code} {f.message}" for f in report.findings}))[:2000]
-            if report.findings:  # shown in every run's output, model or not
-                _, report.learnings = self.context.historical_learnings(*ctx.memory_key, query)
-            learn = (*ctx.memory_key, run.id)
-            # Offline, this run's pain points are stored while it fixes (no prompt can see them half-saved).
-            detected = self._background.submit(self.learning.detected, *learn, report.findings) \
-                if ctx.llm.model is None else None
+            query, detected = self._recall(ctx)
             steps.done("recall")
             self._fix_files(ctx, sorted(by_file.items()), query, progress)
             steps.done("fix and verify")
-            if reason := ctx.repository.incomplete():
-                report.notes.append(f"the whole repository could not be read ({reason}); fixes that are "
-                                    "safe only when nothing else uses what they remove were held back")
-            self.runs.phase(run, Phase.VERIFYING, f"{len(report.promoted)} verified patches",
-                            patches=len(report.promoted), prompt_tokens=report.prompt_tokens)
-            if publisher is not None and request.base_branch:
-                self.runs.phase(run, Phase.PUBLISHING, "opening pull requests")
-                self._publish(ctx, publisher, min(ctx.config.max_prs, self.limits.max_prs_cap))
-            learned = detected.result() if detected else self.learning.detected(*learn, report.findings)
-            learned += self.learning.fixed(*learn, [o.patch for o in report.promoted if o.patch])
-            report.learned = len(learned)
-            report.remembered = _remembered(self.runs.previous(run), learned, report)
-            used = "".join(f"\n- {u}" for u in report.used)
-            self.runs.phase(run, Phase.DONE, summary(report) + (f"\n\nLearnings used:{used}" if used else ""),
-                            prs_opened=len(report.prs), learnings=len(report.learnings))
+            self._publish_and_learn(ctx, publisher, detected)
             steps.done("publish and learn")
             return report
         except BaseException as exc:  # the phase must never be left "scanning"
             self.runs.fail(run, f"{exc.__class__.__name__}: {exc}" if isinstance(exc, Exception) else "interrupted")
             raise
+
+    def _scan(self, ctx: RunContext, files: list[str], scan: Future[list[Finding]] | None) -> None:
+        """The run's findings: the scan's in files the linter could read, less the rules held back there (one hold
+        explored); what the holds left is kept for the push after they lift."""
+        request, report = ctx.request, ctx.report
+        report.notes += getattr(ctx.workspace, "notes", [])
+        report.notes += ctx.project.problems
+        report.notes += self._foreign_links(request)
+        report.files_scanned = len(files)
+        scanned = _readable(scan.result() if scan else [], ctx.linter.unreadable_code, report.notes)
+        for f in scanned:
+            ctx.scanned.setdefault(f.path, []).append(f)
+        report.findings = [f for f in scanned if not within((f.code,), ctx.held_for(f.path))]
+        if ctx.plan.exploring is not None:
+            self._explore(ctx)
+        if request.base_branch and request.pipeline == "autofix":  # what holds left, for the push after they lift
+            kept = {id(f) for f in report.findings}
+            self.learning.left_behind(request.tenant_id, request.repo, request.pipeline, [
+                HeldBack(f.code, f.path, ctx.places.of(f.path)) for f in scanned if id(f) not in kept])
+
+    @staticmethod
+    def _explore(ctx: RunContext) -> None:
+        """One exploratory PR: the explored hold's rule tried again in the first file it held, and in no other."""
+        report, hold = ctx.report, ctx.plan.exploring
+        assert hold is not None  # asked only when the plan explores a hold
+
+        def held(f: Finding) -> bool:
+            return f.code == hold.code and covers(hold.scope, f.path, ctx.places.of(f.path))
+
+        first = next((f.path for f in report.findings if held(f)), None)
+        report.findings = [f for f in report.findings if not held(f) or f.path == first]
+        report.exploring, report.explored = (hold.code, first) if first else (None, None)
+
+    @staticmethod
+    def _files_to_fix(ctx: RunContext) -> dict[str, list[Finding]]:
+        """The findings by file, less the files with more than memfix fixes in one (left to a person, said so)."""
+        report = ctx.report
+        by_file: dict[str, list[Finding]] = defaultdict(list)
+        for f in report.findings:
+            by_file[f.path].append(f)
+        for path in [p for p, found_here in by_file.items() if len(found_here) > MAX_FINDINGS_PER_FILE]:
+            report.notes.append(f"`{path}` has {len(by_file[path]):,} findings, over the {MAX_FINDINGS_PER_FILE:,} "
+                                "memfix fixes in one file: left to a person (or narrow the rules)")
+            del by_file[path]
+        report.findings = [f for f in report.findings if f.path in by_file]
+        return by_file
+
+    def _recall(self, ctx: RunContext) -> tuple[str, Future[list[Any]] | None]:
+        """The memory query the findings make, the historical learnings it finds, and (offline) the run's pain
+        points stored in the background: (query, what storing them learned)."""
+        report = ctx.report
+        query = "\n".join(sorted({f"{f.code} {f.message}" for f in report.findings}))[:2000]
+        if report.findings:  # shown in every run's output, model or not
+            _, report.learnings = self.context.historical_learnings(*ctx.memory_key, query)
+        # Offline, this run's pain points are stored while it fixes (no prompt can see them half-saved).
+        detected = self._background.submit(self.learning.detected, *ctx.memory_key, ctx.run.id, report.findings) \
+            if ctx.llm.model is None else None
+        return query, detected
+
+    def _publish_and_learn(self, ctx: RunContext, publisher: Publisher | None,
+                           detected: Future[list[Any]] | None) -> None:
+        """The verified patches published where the run has a branch, what the run found and fixed learned, and
+        the run done with its summary."""
+        request, report, run = ctx.request, ctx.report, ctx.run
+        if reason := ctx.repository.incomplete():
+            report.notes.append(f"the whole repository could not be read ({reason}); fixes that are "
+                                "safe only when nothing else uses what they remove were held back")
+        self.runs.phase(run, Phase.VERIFYING, f"{len(report.promoted)} verified patches",
+                        patches=len(report.promoted), prompt_tokens=report.prompt_tokens)
+        if publisher is not None and request.base_branch:
+            self.runs.phase(run, Phase.PUBLISHING, "opening pull requests")
+            self._publish(ctx, publisher, min(ctx.config.max_prs, self.limits.max_prs_cap))
+        learn = (*ctx.memory_key, run.id)
+        learned = detected.result() if detected else self.learning.detected(*learn, report.findings)
+        learned += self.learning.fixed(*learn, [o.patch for o in report.promoted if o.patch])
+        report.learned = len(learned)
+        report.remembered = _remembered(self.runs.previous(run), learned, report)
+        used = "".join(f"\n- {u}" for u in report.used)
+        self.runs.phase(run, Phase.DONE, summary(report) + (f"\n\nLearnings used:{used}" if used else ""),
+                        prs_opened=len(report.prs), learnings=len(report.learnings))
 
     def _score(self, ctx: RunContext, verification: Verification, patch: Patch) -> tuple[float, str]:
         kind = ctx.places.of(patch.path)  # a fix is judged by its rules' record in this kind of place
@@ -336,27 +372,8 @@ class PipelineRunner:
         one rule out at a time), keeping the file's other verified fixes. {path: (patch, verdict, note)}."""
         repaired: dict[str, tuple[Patch, Verification, str]] = {}
         failing = [p for p in failing if p.origin == "ruff"]
-
-        def keep(patch: Patch, verdict: Verification, round_: int) -> set[str] | None:  # the rules to keep
-            codes = {f.code for f in patch.findings}
-            if round_ == 0:  # another pass of the same rules helps only when one of them is left over
-                return codes if verdict.failed_codes & codes else None
-            if round_ == 1:
-                kept = codes - verdict.failed_codes
-                return kept if kept and kept != codes else None
-            order = sorted(codes)
-            return codes - {order[round_ - 2]} if len(codes) > 1 and round_ - 2 < len(order) else None
-
         for round_ in range(2 + MAX_RULES_LEFT_OUT):
-            candidates: dict[str, Patch] = {}
-            for patch in (p for p in failing if p.path not in repaired):
-                codes = keep(patch, verdicts[patch.path], round_)
-                if not codes:
-                    continue
-                fixed = ctx.linter.fix_texts({patch.path: patch.original}, tuple(sorted(codes))).get(patch.path)
-                if fixed is not None and fixed != patch.updated:
-                    candidates[patch.path] = replace(patch, updated=fixed,
-                                                     findings=tuple(f for f in patch.findings if f.code in codes))
+            candidates = self._refixed(ctx, [p for p in failing if p.path not in repaired], verdicts, round_)
             if not candidates:
                 continue
             checked = verify_many(ctx.linter, list(candidates.values()), ctx.select,
@@ -370,6 +387,21 @@ class PipelineRunner:
                 repaired[path] = (candidate, verdict, "fixed to a fixpoint" if not dropped else
                                   f"without {', '.join(dropped)}: its fixes failed verification; the rest kept")
         return repaired
+
+    @staticmethod
+    def _refixed(ctx: RunContext, failing: list[Patch], verdicts: dict[str, Verification],
+                 round_: int) -> dict[str, Patch]:
+        """Each failing patch fixed again by ruff with the rules this round keeps, where that changes it."""
+        candidates: dict[str, Patch] = {}
+        for patch in failing:
+            codes = _rules_kept(patch, verdicts[patch.path], round_)
+            if not codes:
+                continue
+            fixed = ctx.linter.fix_texts({patch.path: patch.original}, tuple(sorted(codes))).get(patch.path)
+            if fixed is not None and fixed != patch.updated:
+                candidates[patch.path] = replace(patch, updated=fixed,
+                                                 findings=tuple(f for f in patch.findings if f.code in codes))
+        return candidates
 
     def _model_fix(self, ctx: RunContext, outcome: FileOutcome, original: str, base: Patch | None,
                    remaining: list[Finding], query: str) -> FileOutcome:
@@ -517,6 +549,19 @@ class _Steps:
         now = time.perf_counter()
         self.seconds[step] = round(now - self.last, 3)
         self.last = now
+
+
+def _rules_kept(patch: Patch, verdict: Verification, round_: int) -> set[str] | None:
+    """The rules a repair round fixes a failing patch with: round 0 all of them again (to a fixpoint), round 1
+    those whose fixes did not fail, then each one left out in turn; None when the round has nothing to try."""
+    codes = {f.code for f in patch.findings}
+    if round_ == 0:  # another pass of the same rules helps only when one of them is left over
+        return codes if verdict.failed_codes & codes else None
+    if round_ == 1:
+        kept = codes - verdict.failed_codes
+        return kept if kept and kept != codes else None
+    order = sorted(codes)
+    return codes - {order[round_ - 2]} if len(codes) > 1 and round_ - 2 < len(order) else None
 
 
 def _readable(scanned: list[Finding], unreadable_code: str, notes: list[str]) -> list[Finding]:

@@ -49,11 +49,7 @@ def check_run_mirror(gh: GitHubPort, repo: str, head_sha: str | None, name: str,
 
     def create(status: str, **fields: Any) -> int:
         if job_key:
-            for left in gh.open_check_runs(repo, head_sha, title):
-                if left["external_id"] == job_key:
-                    gh.update_check_run(repo, left["id"], conclusion="neutral", title=f"{title}: superseded",
-                                        summary="This attempt stopped with the worker running it; the job was taken "
-                                                "again and its check run on this commit shows the result.")
+            _close_superseded(gh, repo, head_sha, title, job_key)
         return gh.create_check_run(repo, head_sha, title, status, external_id=job_key, **fields)
 
     def mirror(phase: Phase, text: str) -> None:
@@ -61,21 +57,32 @@ def check_run_mirror(gh: GitHubPort, repo: str, head_sha: str | None, name: str,
             return
         state["seen"].add(phase)
         try:
-            if phase in FINAL:
-                fields = dict(status="completed", conclusion="success" if phase == Phase.DONE else "failure",
-                              title=f"memfix {name}: {phase}", summary=text or phase)
-                if state["id"] is None:
-                    state["id"] = create(**fields)
-                else:
-                    gh.update_check_run(repo, state["id"], **fields)
-            elif state["id"] is None:
-                state["id"] = create("in_progress", title=phase, summary=text or phase)
+            fields = _check_run_fields(name, phase, text)
+            if state["id"] is None:
+                state["id"] = create(**fields)
             else:
-                gh.update_check_run(repo, state["id"], status="in_progress", title=phase, summary=text or phase)
+                gh.update_check_run(repo, state["id"], **fields)
         except Exception:
             log.warning("check run update for %s failed", repo, exc_info=True)
 
     return mirror
+
+
+def _close_superseded(gh: GitHubPort, repo: str, head_sha: str, title: str, job_key: str) -> None:
+    """The check runs a dead attempt of the same job left open on the commit, closed as superseded."""
+    for left in gh.open_check_runs(repo, head_sha, title):
+        if left["external_id"] == job_key:
+            gh.update_check_run(repo, left["id"], conclusion="neutral", title=f"{title}: superseded",
+                                summary="This attempt stopped with the worker running it; the job was taken "
+                                        "again and its check run on this commit shows the result.")
+
+
+def _check_run_fields(name: str, phase: Phase, text: str) -> dict[str, Any]:
+    """A phase as a check run's fields: completed with the run's conclusion once final, else in progress."""
+    if phase in FINAL:
+        return dict(status="completed", conclusion="success" if phase == Phase.DONE else "failure",
+                    title=f"memfix {name}: {phase}", summary=text or phase)
+    return dict(status="in_progress", title=phase, summary=text or phase)
 
 
 @dataclass(frozen=True)

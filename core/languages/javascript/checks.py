@@ -115,28 +115,46 @@ def _regex_may_start(last: str) -> bool:
 
 def _closing(text: str, i: int) -> int:
     """The index after the string, template or regular expression literal that starts at `i`."""
+    return _regex_end(text, i) if text[i] == "/" else _quoted_end(text, i)
+
+
+def _quoted_end(text: str, i: int) -> int:
+    """The index after a string or template literal: past its closing quote, or at the end of the line where a
+    string (not a template, which spans lines) is left open."""
     quote, j, n = text[i], i + 1, len(text)
+    while j < n:
+        c = text[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == quote:
+            return j + 1
+        if c == "\n" and quote != "`":
+            return j
+        j += 1
+    return n
+
+
+def _regex_end(text: str, i: int) -> int:
+    """The index after a regular expression literal and its flags (a `/` inside a character class does not end
+    it)."""
+    j, n = i + 1, len(text)
     in_class = False
     while j < n:
         c = text[j]
         if c == "\\":
             j += 2
             continue
-        if quote == "/":
-            if c == "[":
-                in_class = True
-            elif c == "]":
-                in_class = False
-            elif c == "/" and not in_class:
+        if c == "[":
+            in_class = True
+        elif c == "]":
+            in_class = False
+        elif c == "/" and not in_class:
+            j += 1
+            while j < n and text[j].isalpha():  # flags
                 j += 1
-                while j < n and text[j].isalpha():  # flags
-                    j += 1
-                return j
-            elif c == "\n":
-                return j  # not a regular expression after all: a division on this line
-        elif c == quote:
-            return j + 1
-        elif c == "\n" and quote != "`":
             return j
+        elif c == "\n":
+            return j  # not a regular expression after all: a division on this line
         j += 1
     return n

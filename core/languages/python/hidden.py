@@ -111,23 +111,49 @@ def _examples(text: str) -> str:
 # ---- names read from text ----
 
 def _texts_read_as_code(source: Source) -> Iterable[tuple[str, str]]:
+    """(what reads it, text) for each piece of the module's text that a tool reads as code."""
     # Each kind is looked for only where its mark is in the text: walking every expression costs most.
+    yield from _doctest_examples(source)
+    yield from _string_annotations(source)
+    yield from _test_conditions(source)
+    yield from _type_comments(source)
+    yield from _doctest_namespace(source)
+
+
+def _doctest_examples(source: Source) -> Iterable[tuple[str, str]]:
+    """The `>>>` examples of each string (a docstring's doctests)."""
     for node in source.of(ast.Constant) if ">>>" in source.text else ():
         if isinstance(node.value, str) and ">>>" in node.value:
             code = "\n".join(line.strip()[4:] for line in node.value.splitlines()
                              if line.strip().startswith((">>> ", "... ")))
             if code:
                 yield "a doctest example (`>>>`)", code
+
+
+def _string_annotations(source: Source) -> Iterable[tuple[str, str]]:
+    """The strings inside annotations (forward references), which type checkers read as code."""
     for annotation in _annotations(source):
         for text in (c.value for c in ast.walk(annotation) if isinstance(c, ast.Constant) and isinstance(c.value, str)):
             yield "a string annotation", text
+
+
+def _test_conditions(source: Source) -> Iterable[tuple[str, str]]:
+    """The string conditions of pytest's skipif/xfail marks, which pytest evaluates."""
     for call in source.of(ast.Call) if any(mark in source.text for mark in _TEST_MARKS) else ():
         if _called(call) in _TEST_MARKS:
             for text in (a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)):
                 yield f"a pytest `{_called(call)}` condition", text
+
+
+def _type_comments(source: Source) -> Iterable[tuple[str, str]]:
+    """The types of `# type:` comments."""
     for line in source.lines:
         if "type:" in line and (match := _TYPE_COMMENT.search(line)):
             yield "a type comment", match[1]
+
+
+def _doctest_namespace(source: Source) -> Iterable[tuple[str, str]]:
+    """The identifier strings of a module that fills pytest's `doctest_namespace`."""
     if "doctest_namespace" in source.text:  # pytest hands these names to every doctest, looked up by name
         for node in source.of(ast.Constant):
             if isinstance(node.value, str) and node.value.isidentifier():

@@ -89,44 +89,76 @@ def surface_problem(patch: Patch, view: RepositoryView, *, imports_chosen: bool 
     before, after = parsed(patch.original), parsed(patch.updated)
     if before is None or after is None:
         return None  # parsing is another check's verdict
+    if problem := _text_read_as_data(patch, view):
+        return problem
+    removed = _module_names(before.tree) - _module_names(after.tree)
+    if hidden := hidden_use(before, after, removed):
+        return SurfaceProblem(hidden)
+    if probe := _removed_probe(before, after):
+        return SurfaceProblem(f"removes `{probe}`, an import inside try/except ImportError: the module's behaviour "
+                              "depends on it")
+    if removed and (problem := _removed_names_in_use(patch.path, before, removed, view, imports_chosen)):
+        return problem
+    if problem := _namespace_read_dynamically(before, after):
+        return problem
+    if side := _side_effect_import(before, after, patch.path, view):
+        return SurfaceProblem(f"removes `import {side}`, a module of this repository imported for what its top "
+                              "level does")
+    return None
+
+
+def _text_read_as_data(patch: Patch, view: RepositoryView) -> SurfaceProblem | None:
+    """A file whose text is itself read (as data, or copied with `inspect.getsource`): any change to it is one."""
     if why := data_reason(patch.path, patch.original):
         return SurfaceProblem(f"changes `{patch.path}`, whose text is data: {why}")
     if (reader := read_as_data(patch.path, view.copiers)) is not None:
         return SurfaceProblem(f"changes `{patch.path}`, whose text {reader} copies with `inspect.getsource`")
-    removed = _module_names(before.tree) - _module_names(after.tree)
-    if hidden := hidden_use(before, after, removed):
-        return SurfaceProblem(hidden)
-    probe = _removed_probe(before, after)
-    if probe:
-        return SurfaceProblem(f"removes `{probe}`, an import inside try/except ImportError: the module's behaviour "
-                              "depends on it")
-    if removed:
-        if listed := removed & _dunder_all(before.tree):
-            return SurfaceProblem(f"removes {_names(listed)}, listed in `__all__`")
-        if patch.path.endswith("__init__.py") and (exported := removed & _imported_names(before.tree)):
-            return SurfaceProblem(f"removes {_names(exported)}, which this `__init__.py` re-exports")
-        if dynamic := _dynamic_use(before, removed):
-            return SurfaceProblem(dynamic)
-        if not view.complete:
-            return SurfaceProblem(f"removes {_names(removed)} and the rest of the repository could not be checked "
-                                  f"({view.reason})")
-        if user := _used_elsewhere(patch.path, removed, view):
-            return SurfaceProblem(f"removes {_names({user[1]})}, which {user[0]} still imports or references")
-        if public := _public_imports(patch.path, before.tree, removed, view):
-            if not _dunder_all(before.tree):
-                return SurfaceProblem(f"removes {_names(public)}, imported at the top of a public module of the "
-                                      "package without `__all__`: others may import it from here (a compat re-export)")
-            if not imports_chosen:
-                return SurfaceProblem(f"removes {_names(public)} from a public module of the package; its `__all__` "
-                                      "leaves it out, but the repository's own ruff configuration does not select "
-                                      "F401", frozenset({"F401"}))
+    return None
+
+
+def _removed_names_in_use(path: str, before: Source, removed: set[str], view: RepositoryView,
+                          imports_chosen: bool) -> SurfaceProblem | None:
+    """Module-level names the patch removes that the module itself, or the rest of the repository, still uses."""
+    return _still_in_module(path, before, removed) or _still_in_repository(path, before.tree, removed, view,
+                                                                            imports_chosen)
+
+
+def _still_in_module(path: str, before: Source, removed: set[str]) -> SurfaceProblem | None:
+    """Removed names the module's own surface keeps: `__all__`, an `__init__.py`'s re-exports, dynamic reads."""
+    if listed := removed & _dunder_all(before.tree):
+        return SurfaceProblem(f"removes {_names(listed)}, listed in `__all__`")
+    if path.endswith("__init__.py") and (exported := removed & _imported_names(before.tree)):
+        return SurfaceProblem(f"removes {_names(exported)}, which this `__init__.py` re-exports")
+    if dynamic := _dynamic_use(before, removed):
+        return SurfaceProblem(dynamic)
+    return None
+
+
+def _still_in_repository(path: str, tree: ast.Module, removed: set[str], view: RepositoryView,
+                         imports_chosen: bool) -> SurfaceProblem | None:
+    """Removed names another file uses, or may import from this public module, or that could not be checked."""
+    if not view.complete:
+        return SurfaceProblem(f"removes {_names(removed)} and the rest of the repository could not be checked "
+                              f"({view.reason})")
+    if user := _used_elsewhere(path, removed, view):
+        return SurfaceProblem(f"removes {_names({user[1]})}, which {user[0]} still imports or references")
+    if public := _public_imports(path, tree, removed, view):
+        if not _dunder_all(tree):
+            return SurfaceProblem(f"removes {_names(public)}, imported at the top of a public module of the "
+                                  "package without `__all__`: others may import it from here (a compat re-export)")
+        if not imports_chosen:
+            return SurfaceProblem(f"removes {_names(public)} from a public module of the package; its `__all__` "
+                                  "leaves it out, but the repository's own ruff configuration does not select "
+                                  "F401", frozenset({"F401"}))
+    return None
+
+
+def _namespace_read_dynamically(before: Source, after: Source) -> SurfaceProblem | None:
+    """Locals a changed function no longer binds, when it reads its own namespace (locals(), exec text)."""
     for function, lost in _removed_locals(before, after):
         if _introspects(function, lost):
             return SurfaceProblem(f"removes {_names(lost)} from `{function.name}`, which reads its own namespace "
                                   "dynamically")
-    if side := _side_effect_import(before, after, patch.path, view):
-        return SurfaceProblem(f"removes `import {side}`, a module of this repository imported for what its top "
-                              "level does")
     return None
 
 
@@ -299,29 +331,53 @@ def _used_elsewhere(path: str, removed: set[str], view: RepositoryView) -> tuple
     tail = module.rsplit(".", 1)[-1]
     for other, text in [*view.sources.items(), *view.doctests.items()]:
         if other == path or not any(n in text for n in removed) or tail not in text:
-            continue
+            continue  # text first: a file that does not name both the module and a removed name cannot use it
         if (tree := view.source(other)) is None:
             continue
-        aliases = set()
-        for node in tree.of(ast.ImportFrom, ast.Import):
-            if isinstance(node, ast.ImportFrom):
-                source = _resolve(other, node)
-                for alias in node.names:
-                    if source == module and alias.name in removed:
-                        return other, alias.name
-                    if f"{source}.{alias.name}" == module:
-                        aliases.add(alias.asname or alias.name)
-            elif isinstance(node, ast.Import):
-                aliases |= {a.asname or a.name for a in node.names if a.name == module}
-                if any(a.name == module and a.asname is None for a in node.names):
-                    aliases.add(module)
-        for use in tree.of(ast.Attribute, ast.Call):
-            if isinstance(use, ast.Attribute) and use.attr in removed and ast.unparse(use.value) in aliases:
-                return other, use.attr
-            if (isinstance(use, ast.Call) and getattr(use.func, "id", "") in ("getattr", "hasattr")
-                    and len(use.args) >= 2 and ast.unparse(use.args[0]) in aliases
-                    and isinstance(use.args[1], ast.Constant) and use.args[1].value in removed):
-                return other, str(use.args[1].value)
+        if name := _use_in(other, tree, module, removed):
+            return other, name
+    return None
+
+
+def _use_in(importer: str, tree: Source, module: str, removed: set[str]) -> str | None:
+    """The first removed name a file imports from the module, or else reads off one of the names it binds to it."""
+    return _imported_from(importer, tree, module, removed) or _read_through(tree, _aliases(importer, tree, module),
+                                                                            removed)
+
+
+def _imported_from(importer: str, tree: Source, module: str, removed: set[str]) -> str | None:
+    """The first removed name the file imports with `from module import name`."""
+    for node in tree.of(ast.ImportFrom):
+        if _resolve(importer, node) == module:
+            for alias in node.names:
+                if alias.name in removed:
+                    return alias.name
+    return None
+
+
+def _aliases(importer: str, tree: Source, module: str) -> set[str]:
+    """The names the file binds to the module itself (`import a.b`, `import a.b as m`, `from a import b`)."""
+    aliases = set()
+    for node in tree.of(ast.ImportFrom, ast.Import):
+        if isinstance(node, ast.ImportFrom):
+            source = _resolve(importer, node)
+            aliases |= {alias.asname or alias.name for alias in node.names if f"{source}.{alias.name}" == module}
+        else:
+            aliases |= {a.asname or a.name for a in node.names if a.name == module}
+            if any(a.name == module and a.asname is None for a in node.names):
+                aliases.add(module)
+    return aliases
+
+
+def _read_through(tree: Source, aliases: set[str], removed: set[str]) -> str | None:
+    """The first removed name read off the module by one of its aliases: `m.name`, or getattr/hasattr(m, "name")."""
+    for use in tree.of(ast.Attribute, ast.Call):
+        if isinstance(use, ast.Attribute) and use.attr in removed and ast.unparse(use.value) in aliases:
+            return use.attr
+        if (isinstance(use, ast.Call) and getattr(use.func, "id", "") in ("getattr", "hasattr")
+                and len(use.args) >= 2 and ast.unparse(use.args[0]) in aliases
+                and isinstance(use.args[1], ast.Constant) and use.args[1].value in removed):
+            return str(use.args[1].value)
     return None
 
 
