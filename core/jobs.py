@@ -156,9 +156,9 @@ class JobRunner:
                     self._report(job, reply_id, f"⏳ {_what(job)}: attempt {attempt} hit a temporary problem "
                                  f"({reason}); retrying.")
             raise
-        self.ledger.finish(job, JobStatus.DONE, result.summary)
-        if reply_id or _thread(job):
+        if reply_id or _thread(job):  # before the ledger says done: a crash between leaves the job to be done again
             self._report(job, reply_id, result.markdown())
+        self.ledger.finish(job, JobStatus.DONE, result.summary)
         return result
 
     def _finish_quietly(self, job: Job, status: JobStatus, text: str) -> None:

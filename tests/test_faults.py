@@ -111,6 +111,31 @@ def test_kill_9_in_the_middle_of_a_job_then_a_restart_finishes_it_once(fake_gith
     assert job["status"] == "done" and job["attempts"] == 2
 
 
+def test_a_job_killed_as_its_reply_shows_the_result_shows_it_after_the_restart(fake_github, pg_url, db, tenant_id):
+    """The server dies as it edits the reply to the result, and the edit never reaches GitHub: the job is recorded
+    done only once its reply shows the result, so the restart does the job again (once: no second PR) and shows it."""
+    fake_github.add_repo(REPO, {"app/util.py": BUGGY})
+    number = fake_github.open_issue(REPO, "stand-in")
+    queue, port = f"faults-{uuid.uuid4().hex[:8]}", _free_port()
+    final_reply = fake_github.hold_next("PATCH", rf"/repos/{REPO}/issues/comments/\d+")
+    first = start(fake_github, pg_url, queue, port)
+    try:
+        cid = fake_github.add_comment(REPO, number, "/autofix app/util.py", user="alice")["id"]
+        assert post(port, "issue_comment", P.issue_comment("/autofix app/util.py", installation=tenant_id, repo=REPO,
+                                                           number=number, comment_id=cid, pull_request=False)) == 202
+        assert final_reply.arrived.wait(60), "the final reply was never sent"
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    final_reply.lose()
+    assert final_reply.answered.wait(30)
+    finish_in_a_second_server(fake_github, pg_url, db, queue, port)
+    [reply] = replies(fake_github, number)
+    assert "**AutoFix** finished" in reply, reply
+
+
 def test_github_500s_and_a_secondary_rate_limit_are_waited_out(serve, fake_github, tenant_id):
     sha = fake_github.push(REPO, "main", {"app/util.py": BUGGY})
     fake_github.fail_next("POST", rf"/repos/{REPO}/pulls", 500, times=2)
@@ -159,6 +184,7 @@ def test_postgres_stopped_in_the_middle_of_a_job(fake_github, tmp_path, tenant_i
         assert post(port, "issue_comment", P.issue_comment("/autofix app/util.py", installation=tenant_id, repo=REPO,
                                                            number=number, comment_id=cid, pull_request=False)) == 202
         assert fetching.arrived.wait(60), "the run never read the repository"
+        fake_github.wait_for(lambda: fake_github.check_runs(REPO), 60, "the run to start")  # its check run mirrors it
         core_db._embedded.pop(pgdata).cleanup()  # ... when PostgreSQL stops
         fetching.release()
         fake_github.wait_for(lambda: "⏳" in (replies(fake_github, number) or [""])[0], 60,  # the run met the outage

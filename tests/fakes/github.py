@@ -131,8 +131,14 @@ class Hold:
     released: threading.Event = field(default_factory=threading.Event)
     answered: threading.Event = field(default_factory=threading.Event)
     holding: int = 0
+    lost: bool = False
 
     def release(self) -> None:
+        self.released.set()
+
+    def lose(self) -> None:
+        """Let the held requests go without GitHub acting on them: lost on the way, as a request cut off is."""
+        self.lost = True
         self.released.set()
 
 
@@ -388,17 +394,20 @@ class FakeGitHub(FakeServer):
             if not self._changed.wait_for(condition, timeout):
                 raise AssertionError(f"timed out waiting for {what or condition}")
 
-    def _hold(self) -> None:
+    def _hold(self) -> Response | None:
         with self._lock:
             hold = next((h for h in self._holds if h.times > 0 and h.method == request.method
                          and h.path.fullmatch(request.path)), None)
             if hold is None:
-                return
+                return None
             hold.times -= 1
             hold.holding += 1
             g.hold = hold
             hold.arrived.set()
         hold.released.wait(hold.limit)  # outside the lock: other requests are served meanwhile
+        if hold.lost:
+            return _error(502, "the request was lost on the way")
+        return None
 
     def _answered(self, _exc: BaseException | None) -> None:
         hold = g.pop("hold", None)
