@@ -130,9 +130,9 @@ class JobRunner:
         except Exception as exc:
             self._attempt_failed(job, reply_id, attempt, exc)
             raise
-        self.ledger.finish(job, JobStatus.DONE, result.summary)
-        if reply_id or _thread(job):
+        if reply_id or _thread(job):  # before the ledger says done: a crash between leaves the job to be done again
             self._report(job, reply_id, result.markdown())
+        self.ledger.finish(job, JobStatus.DONE, result.summary)
         return result
 
     def _begin(self, job: Job, attempt: int) -> LedgerEntry:

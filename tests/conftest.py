@@ -6,6 +6,7 @@ import itertools
 import os
 import signal
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,9 @@ from psycopg.conninfo import make_conninfo
 from core.db import LOGIN_ROLE, Database, embedded_url, ensure_login_role, migrate
 from core.settings import Settings, get_settings
 
-_tenants = itertools.count(10_000 + os.getpid() % 1000 * 100_000, 10)
+# xdist names its workers gw0, gw1, …: each worker's ids and queues are its own even on one shared database.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+_tenants = itertools.count(10_000 + (int(_WORKER[2:]) if _WORKER else os.getpid() % 1000) * 100_000, 10)
 _queues = itertools.count(int(uuid.uuid4().int % 10**9))
 
 
@@ -40,10 +43,45 @@ def alarm():
 
 @pytest.fixture(scope="session")
 def pg_url(tmp_path_factory) -> str:
+    """One database per pytest process: the embedded server under this process's own temporary folder (xdist gives
+    each worker its own), or, with DATABASE_URL, that database — a database of its own per xdist worker."""
     backend = os.environ.get("MEMFIX_EMBEDDED_POSTGRES", "auto")
-    url = os.environ.get("DATABASE_URL") or embedded_url(tmp_path_factory.mktemp("memfix-data"), backend)
+    url = os.environ.get("DATABASE_URL")
+    if url and _WORKER:
+        return _worker_database(url, _WORKER)
+    url = url or embedded_url(tmp_path_factory.mktemp("memfix-data"), backend)
     migrate(url)
     return url
+
+
+def _worker_database(url: str, worker: str) -> str:
+    """A fresh database beside DATABASE_URL's for this worker."""
+    import psycopg
+    from psycopg import sql
+    from psycopg.conninfo import conninfo_to_dict
+
+    name = f"{conninfo_to_dict(url).get('dbname') or 'memfix'}_{worker}"
+    worker_url = make_conninfo(url, dbname=name)
+    with _one_worker_at_a_time():
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        migrate(worker_url)
+    return worker_url
+
+
+@contextmanager
+def _one_worker_at_a_time():
+    """Workers sharing DATABASE_URL's server change its roles one at a time: roles belong to the whole server, and
+    the migrations' advisory lock holds within one database only."""
+    import psycopg
+
+    if not (_WORKER and os.environ.get("DATABASE_URL")):
+        yield
+        return
+    with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
+        conn.execute("SELECT pg_advisory_lock(27006)")
+        yield  # unlocked as the connection closes
 
 
 def login_url(owner_url: str) -> str:
@@ -55,7 +93,8 @@ def login_url(owner_url: str) -> str:
 def app_url(pg_url) -> str:
     """The application's own login (a member of memfix_app and nothing else), as `memfix serve` logs in."""
     url = login_url(pg_url)
-    ensure_login_role(pg_url, LOGIN_ROLE, "test-login-password")
+    with _one_worker_at_a_time():
+        ensure_login_role(pg_url, LOGIN_ROLE, "test-login-password")
     return url
 
 
@@ -166,7 +205,8 @@ def serve(serve_settings, fake_github):
     app = create_app(services)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     app.config["MEMFIX_ADDRESS"] = f"http://127.0.0.1:{server.server_port}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # a short poll: shutdown() waits for the next one, and every test using `serve` pays it (the default is 0.5 s)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     fake_github.add_repo("acme/api", {"app.py": "import os\n"})
     fake_github.open_issue("acme/api", "PR stand-in")

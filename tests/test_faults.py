@@ -87,26 +87,53 @@ def test_kill_9_in_the_middle_of_a_job_then_a_restart_finishes_it_once(fake_gith
     fake_github.add_repo(REPO, {"app/util.py": BUGGY})
     number = fake_github.open_issue(REPO, "stand-in")
     queue, port = f"faults-{uuid.uuid4().hex[:8]}", _free_port()
-    fake_github.delay_next("PATCH", rf"/repos/{REPO}/issues/comments/\d+", 30)  # the final reply hangs...
+    final_reply = fake_github.hold_next("PATCH", rf"/repos/{REPO}/issues/comments/\d+")  # the final reply hangs...
     first = start(fake_github, pg_url, queue, port)
     try:
         cid = fake_github.add_comment(REPO, number, "/autofix app/util.py", user="alice")["id"]
         assert post(port, "issue_comment", P.issue_comment("/autofix app/util.py", installation=tenant_id, repo=REPO,
                                                            number=number, comment_id=cid, pull_request=False)) == 202
-        until(lambda: memfix_pulls(fake_github), what="the PR")  # ... after the PR is open
-        time.sleep(0.5)
+        assert final_reply.arrived.wait(60), "the final reply was never sent"
+        assert memfix_pulls(fake_github)  # ... after the PR is open
         first.send_signal(signal.SIGKILL)  # ... and the server dies with the job half done
         first.wait(10)
     finally:
         if first.poll() is None:
             first.kill()
     finish_in_a_second_server(fake_github, pg_url, db, queue, port)
+    final_reply.release()  # the dead server's edit, which GitHub had taken in, lands last
+    assert final_reply.answered.wait(30)
     [reply] = replies(fake_github, number)  # one reply, showing the result
-    until(lambda: "**AutoFix** finished" in replies(fake_github, number)[0], 40, "the reply's final text")
+    assert "**AutoFix** finished" in reply
     assert all(r["phase"] in ("done", "failed") for r in runs_of(db, tenant_id))
     with db.tenant(tenant_id) as conn:
         [job] = conn.execute("SELECT status, attempts FROM jobs").fetchall()
     assert job["status"] == "done" and job["attempts"] == 2
+
+
+def test_a_job_killed_as_its_reply_shows_the_result_shows_it_after_the_restart(fake_github, pg_url, db, tenant_id):
+    """The server dies as it edits the reply to the result, and the edit never reaches GitHub: the job is recorded
+    done only once its reply shows the result, so the restart does the job again (once: no second PR) and shows it."""
+    fake_github.add_repo(REPO, {"app/util.py": BUGGY})
+    number = fake_github.open_issue(REPO, "stand-in")
+    queue, port = f"faults-{uuid.uuid4().hex[:8]}", _free_port()
+    final_reply = fake_github.hold_next("PATCH", rf"/repos/{REPO}/issues/comments/\d+")
+    first = start(fake_github, pg_url, queue, port)
+    try:
+        cid = fake_github.add_comment(REPO, number, "/autofix app/util.py", user="alice")["id"]
+        assert post(port, "issue_comment", P.issue_comment("/autofix app/util.py", installation=tenant_id, repo=REPO,
+                                                           number=number, comment_id=cid, pull_request=False)) == 202
+        assert final_reply.arrived.wait(60), "the final reply was never sent"
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    final_reply.lose()
+    assert final_reply.answered.wait(30)
+    finish_in_a_second_server(fake_github, pg_url, db, queue, port)
+    [reply] = replies(fake_github, number)
+    assert "**AutoFix** finished" in reply, reply
 
 
 def test_github_500s_and_a_secondary_rate_limit_are_waited_out(serve, fake_github, tenant_id):
@@ -124,14 +151,15 @@ def test_github_500s_and_a_secondary_rate_limit_are_waited_out(serve, fake_githu
 def test_a_redelivery_during_the_run_acts_once(serve, fake_github, tenant_id):
     number = fake_github.open_issue(REPO, "another")
     fake_github.push(REPO, "main", {"app/util.py": BUGGY})
-    fake_github.delay_next("GET", rf"/repos/{REPO}/contents/.*", 2)  # the run is under way...
+    reading = fake_github.hold_next("GET", rf"/repos/{REPO}/contents/.*")
     cid = fake_github.add_comment(REPO, number, "/autofix app/util.py", user="alice")["id"]
     payload = P.issue_comment("/autofix app/util.py", installation=tenant_id, repo=REPO, number=number,
                               comment_id=cid, pull_request=False)
     assert serve("issue_comment", payload, delivery="once") == 202
-    time.sleep(0.5)
+    assert reading.arrived.wait(30)  # the run is under way...
     assert serve("issue_comment", payload, delivery="once") == 202  # ... when GitHub redelivers
     assert serve("issue_comment", payload) == 202  # ... or replays it under a new delivery id
+    reading.release()
     assert serve.drain()
     assert len(memfix_pulls(fake_github)) == 1 and len(replies(fake_github, number)) == 1
     assert [r["phase"] for r in runs_of(serve.services.db, tenant_id)] == ["done"]
@@ -148,17 +176,20 @@ def test_postgres_stopped_in_the_middle_of_a_job(fake_github, tmp_path, tenant_i
     fake_github.add_repo(REPO, {"app/util.py": BUGGY})
     number = fake_github.open_issue(REPO, "stand-in")
     queue, port = "outage", _free_port()
-    fake_github.delay_next("GET", rf"/repos/{REPO}/tarball/.*", 3)  # the run reads the repository...
+    fetching = fake_github.hold_next("GET", rf"/repos/{REPO}/tarball/.*")  # the run reads the repository...
     server = start(fake_github, url, queue, port, MEMFIX_DB_POOL_TIMEOUT="1")  # fail fast while it is away
     database = None
     try:
         cid = fake_github.add_comment(REPO, number, "/autofix app/util.py", user="alice")["id"]
         assert post(port, "issue_comment", P.issue_comment("/autofix app/util.py", installation=tenant_id, repo=REPO,
                                                            number=number, comment_id=cid, pull_request=False)) == 202
-        until(lambda: fake_github.check_runs(REPO), what="the run to start")  # its check run mirrors it
+        assert fetching.arrived.wait(60), "the run never read the repository"
+        fake_github.wait_for(lambda: fake_github.check_runs(REPO), 60, "the run to start")  # its check run mirrors it
         core_db._embedded.pop(pgdata).cleanup()  # ... when PostgreSQL stops
-        time.sleep(4)
-        assert core_db.embedded_url(tmp_path) == url  # ... and starts again
+        fetching.release()
+        fake_github.wait_for(lambda: "⏳" in (replies(fake_github, number) or [""])[0], 60,  # the run met the outage
+                             "the attempt cut off by the outage to say it is retried")
+        assert core_db.embedded_url(tmp_path) == url  # ... and PostgreSQL starts again
         database = core_db.Database(url)
         until(lambda: PgQueue(database, None, queue=queue).counts() == {"done": 1}, 120, "the job to finish")
         until(lambda: "**AutoFix** finished" in (replies(fake_github, number) or [""])[0], 30, "the reply")
@@ -192,19 +223,20 @@ def test_a_job_killed_at_any_phase_is_finished_once_and_leaves_nothing_open(fake
     fake_github.add_repo(REPO, {"app/util.py": BUGGY})
     number = fake_github.open_issue(REPO, "stand-in")
     queue, port = f"faults-{uuid.uuid4().hex[:8]}", _free_port()
-    fake_github.delay_next(method, path, 3)  # answered after the process that asked is dead: GitHub acted anyway
+    held = fake_github.hold_next(method, path)  # answered after the process that asked is dead: GitHub acted anyway
     first = start(fake_github, pg_url, queue, port)
     try:
         cid = fake_github.add_comment(REPO, number, "/autofix app/util.py", user="alice")["id"]
         assert post(port, "issue_comment", P.issue_comment("/autofix app/util.py", installation=tenant_id, repo=REPO,
                                                            number=number, comment_id=cid, pull_request=False)) == 202
-        until(lambda: fake_github.held, what=f"the request {phase}")  # held: the process is killed while it waits
+        assert held.arrived.wait(60), f"no request {phase}"  # held: the process is killed while it waits
         first.send_signal(signal.SIGKILL)
         first.wait(10)
     finally:
         if first.poll() is None:
             first.kill()
-    time.sleep(3.5)  # the held request completes on GitHub's side, as it would have
+    held.release()
+    assert held.answered.wait(30)  # the held request completes on GitHub's side, as it would have
     finish_in_a_second_server(fake_github, pg_url, db, queue, port)
     [reply] = replies(fake_github, number)  # one reply, edited to the result
     assert "**AutoFix** finished" in reply

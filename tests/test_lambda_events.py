@@ -220,6 +220,7 @@ class CloudFormation:
 
     def __init__(self):
         self.responses: list[dict] = []
+        self.answered = threading.Event()  # set as the first answer is recorded
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -227,6 +228,7 @@ class CloudFormation:
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 outer.responses.append({"path": self.path, "content_type": self.headers.get("Content-Type"),
                                         **json.loads(body)})
+                outer.answered.set()
                 self.send_response(200)
                 self.end_headers()
 
@@ -234,7 +236,7 @@ class CloudFormation:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_port}/cloudformation-response?X-Amz-Signature=abc"
 
     def request(self, request_type: str = "Create", **changes) -> dict:
@@ -322,7 +324,11 @@ def test_migrate_failure_is_answered_with_the_reason(account, cloudformation):
 
 
 def test_migrate_answers_before_the_function_would_time_out(account, cloudformation, monkeypatch):
-    monkeypatch.setattr(migrate, "apply_migrations", lambda deadline=None: time.sleep(2.5) or [])
+    def slow_migrations(deadline=None) -> list[str]:
+        cloudformation.answered.wait(10)  # still running when the watchdog has answered
+        return []
+
+    monkeypatch.setattr(migrate, "apply_migrations", slow_migrations)
     monkeypatch.setattr(migrate, "_SAFETY_MS", 10_000)
     migrate.handler(cloudformation.request("Create"), TimedContext(remaining_ms=11_000))  # watchdog at ~1 s
     [answer] = cloudformation.responses  # the late SUCCESS is not sent

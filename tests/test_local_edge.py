@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.client
 import os
 import re
+import secrets
 import subprocess
 import sys
 import uuid
@@ -162,14 +163,23 @@ def test_ipv6_loopback_is_this_machine(pg_url, tmp_path):
         stop(server)
 
 
+@dataclass(frozen=True)
+class Peer:
+    namespace: str  # a network namespace: a second host on this machine
+    host: str  # this machine's address on the link between them
+
+
 @pytest.fixture
-def namespace():
-    """A second host on this machine: a network namespace joined to this one by a veth pair (10.213.7.0/30)."""
+def peer():
+    """A second host on this machine: a network namespace joined to this one by a veth pair, on a /30 of
+    10.213.0.0/16 drawn at random (parallel tests, and test runs of other checkouts, each have their own link)."""
     name, here, there = f"mfx-{uuid.uuid4().hex[:6]}", f"mfx{uuid.uuid4().hex[:6]}", f"mfx{uuid.uuid4().hex[:6]}"
+    link, first = secrets.randbelow(256), secrets.randbelow(64) * 4  # 10.213.link.first/30
+    host, other = f"10.213.{link}.{first + 1}", f"10.213.{link}.{first + 2}"
     steps = [["ip", "netns", "add", name], ["ip", "link", "add", here, "type", "veth", "peer", "name", there],
-             ["ip", "link", "set", there, "netns", name], ["ip", "addr", "add", "10.213.7.1/30", "dev", here],
+             ["ip", "link", "set", there, "netns", name], ["ip", "addr", "add", f"{host}/30", "dev", here],
              ["ip", "link", "set", here, "up"],
-             ["ip", "netns", "exec", name, "ip", "addr", "add", "10.213.7.2/30", "dev", there],
+             ["ip", "netns", "exec", name, "ip", "addr", "add", f"{other}/30", "dev", there],
              ["ip", "netns", "exec", name, "ip", "link", "set", there, "up"]]
     try:
         for step in steps:
@@ -177,18 +187,18 @@ def namespace():
     except (OSError, subprocess.SubprocessError) as exc:
         subprocess.run(["ip", "netns", "del", name], capture_output=True)
         pytest.skip(f"no network namespace can be made here ({exc}): the non-loopback source is not tried")
-    yield name
+    yield Peer(name, host)
     subprocess.run(["ip", "link", "del", here], capture_output=True)
     subprocess.run(["ip", "netns", "del", name], capture_output=True)
 
 
-def test_a_source_that_is_not_this_machine_is_refused(pg_url, tmp_path, namespace):
-    server, port, _ = start(pg_url, tmp_path, "--host", "10.213.7.1")
+def test_a_source_that_is_not_this_machine_is_refused(pg_url, tmp_path, peer):
+    server, port, _ = start(pg_url, tmp_path, "--host", peer.host)
     try:
-        probe = ("import http.client,sys; c = http.client.HTTPConnection('10.213.7.1', int(sys.argv[1]), timeout=20);"
+        probe = ("import http.client,sys; c = http.client.HTTPConnection(sys.argv[2], int(sys.argv[1]), timeout=20);"
                  f" c.request('GET', '/installations/{TENANT}', headers={{'Host': 'localhost'}});"
                  " print(c.getresponse().status)")
-        out = subprocess.run(["ip", "netns", "exec", namespace, sys.executable, "-c", probe, str(port)],
+        out = subprocess.run(["ip", "netns", "exec", peer.namespace, sys.executable, "-c", probe, str(port), peer.host],
                              capture_output=True, text=True, timeout=60)
         assert out.stdout.strip() == "403", out.stderr
     finally:
@@ -257,21 +267,21 @@ def _chunked(port: int, mebibytes: int) -> tuple[str, int]:
         return (answer.split(b" ")[1].decode() if answer.startswith(b"HTTP/") else "reset"), sent
 
 
-def test_registration_from_another_machine_needs_the_one_time_token_from_the_log(pg_url, tmp_path, namespace):
-    server, port, dashboard = start(pg_url, tmp_path, "--host", "10.213.7.1", GITHUB_APP_ID="",
+def test_registration_from_another_machine_needs_the_one_time_token_from_the_log(pg_url, tmp_path, peer):
+    server, port, dashboard = start(pg_url, tmp_path, "--host", peer.host, GITHUB_APP_ID="",
                                     MEMFIX_REMOTE_SETUP="1")
     try:
         link = server.stdout.readline().strip()
-        assert link.startswith("Register the GitHub App from any machine, once: http://10.213.7.1:")
+        assert link.startswith(f"Register the GitHub App from any machine, once: http://{peer.host}:")
         token = link.rsplit("token=", 1)[1]
-        probe = ("import http.client,sys; c = http.client.HTTPConnection('10.213.7.1', int(sys.argv[1]), timeout=20);"
+        probe = ("import http.client,sys; c = http.client.HTTPConnection(sys.argv[4], int(sys.argv[1]), timeout=20);"
                  " c.request('GET', sys.argv[2], headers={'Host': 'localhost', 'Cookie': sys.argv[3]});"
                  " a = c.getresponse(); b = a.read(); print(a.status, a.getheader('Location', '-'),"
                  " a.getheader('Set-Cookie', '') or '-', 'names-the-link' if b'one-time link' in b else 'silent')")
 
         def answer(path: str, cookie: str = "") -> list[str]:
-            out = subprocess.run(["ip", "netns", "exec", namespace, sys.executable, "-c", probe, str(port), path,
-                                  cookie], capture_output=True, text=True, timeout=60)
+            out = subprocess.run(["ip", "netns", "exec", peer.namespace, sys.executable, "-c", probe, str(port), path,
+                                  cookie, peer.host], capture_output=True, text=True, timeout=60)
             return out.stdout.split() or [out.stderr]
 
         def status(path: str, cookie: str = "") -> str:

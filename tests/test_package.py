@@ -5,6 +5,8 @@ migrate`, `memfix serve` with its pages, the image's health check. No Docker eng
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
 import re
@@ -14,6 +16,7 @@ import site
 import subprocess
 import sys
 import urllib.request
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -26,18 +29,47 @@ DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> Path:
-    """A fresh venv with memfix installed from the Dockerfile's build context; its bin folder."""
-    work = tmp_path_factory.mktemp("package")
-    context = work / "context"
-    for line in re.findall(r"^COPY (.+)$", DOCKERFILE, re.MULTILINE):  # what the image gets, and nothing else
+def installed() -> Path:
+    """A fresh venv with memfix installed from the Dockerfile's build context; its bin folder. Built once for each
+    content of that context (and this Python): a run that changed none of it reuses the last build."""
+    files = sorted(_context_files())
+    key = hashlib.sha256()
+    for name in (sys.version, sys.prefix, version("setuptools"), version("wheel")):
+        key.update(name.encode() + b"\0")
+    for name in files:
+        key.update(name.encode() + b"\0" + (ROOT / name).read_bytes() + b"\0")
+    cache = ROOT / "build" / "package-cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    work = cache / key.hexdigest()[:20]
+    with open(cache / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # xdist workers and other runs in this checkout: one builds, the rest wait
+        if not (work / "built").exists():
+            for old in cache.iterdir():  # earlier contents' builds, and one cut short
+                if old.is_dir():
+                    shutil.rmtree(old)
+            _build(files, work)
+            (work / "built").touch()
+    return work / "venv" / "bin"
+
+
+def _context_files() -> list[str]:
+    """What the image gets, and nothing else: every file the Dockerfile's COPY lines name, as paths in the checkout."""
+    found = []
+    for line in re.findall(r"^COPY (.+)$", DOCKERFILE, re.MULTILINE):
         for name in line.split()[:-1]:
-            target = context / name
-            target.parent.mkdir(parents=True, exist_ok=True)
             if (ROOT / name).is_dir():
-                shutil.copytree(ROOT / name, target, ignore=shutil.ignore_patterns("__pycache__"))
+                found += [str(p.relative_to(ROOT)) for p in (ROOT / name).rglob("*")
+                          if p.is_file() and "__pycache__" not in p.parts]
             else:
-                shutil.copy2(ROOT / name, target)
+                found.append(name)
+    return found
+
+
+def _build(files: list[str], work: Path) -> None:
+    context = work / "context"
+    for name in files:
+        (context / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, context / name)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
                     str(work / "wheels"), str(context)], check=True, capture_output=True, timeout=300)
     venv = work / "venv"
@@ -47,7 +79,6 @@ def installed(tmp_path_factory) -> Path:
     [wheel] = list((work / "wheels").glob("memfix-*.whl"))
     subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
                     str(wheel)], check=True, capture_output=True, timeout=300)
-    return venv / "bin"
 
 
 def env(pg_url: str, home: Path, **extra: str) -> dict[str, str]:

@@ -20,7 +20,6 @@ import re
 import secrets
 import tarfile
 import threading
-import time
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,7 +29,7 @@ from typing import Any
 import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
-from flask import Flask, Response, jsonify, redirect, request
+from flask import Flask, Response, g, jsonify, redirect, request
 from werkzeug.exceptions import HTTPException
 
 from core.settings import Settings
@@ -118,6 +117,31 @@ class Fault:
     times: int
 
 
+@dataclass
+class Hold:
+    """Matching requests wait, before GitHub acts on them, until the test calls `release()` (or `limit` seconds pass,
+    so a forgotten hold never blocks for ever). `arrived` is set when the first one is being held, `answered` when
+    GitHub has acted on the last one and answered it — whether or not whoever asked is still there."""
+
+    method: str
+    path: re.Pattern
+    times: int
+    limit: float
+    arrived: threading.Event = field(default_factory=threading.Event)
+    released: threading.Event = field(default_factory=threading.Event)
+    answered: threading.Event = field(default_factory=threading.Event)
+    holding: int = 0
+    lost: bool = False
+
+    def release(self) -> None:
+        self.released.set()
+
+    def lose(self) -> None:
+        """Let the held requests go without GitHub acting on them: lost on the way, as a request cut off is."""
+        self.lost = True
+        self.released.set()
+
+
 DEFAULT_COLLABORATORS = {"alice": "write", "octocat": "admin"}
 
 
@@ -157,8 +181,7 @@ class FakeGitHub(FakeServer):
         self._user_tokens: dict[str, str] = {}  # ghu_ token → login
         self._manifest_codes: dict[str, tuple[dict, datetime]] = {}  # code → (manifest, expiry)
         self.apps_created: list[dict] = []
-        self._delays: list[list] = []  # [method, path regex, seconds, times]: slow answers, for fault tests
-        self.held: list[tuple[str, str]] = []  # requests being held by delay_next right now or before
+        self._holds: list[Hold] = []  # requests kept waiting until a fault test releases them
         self._tokens: dict[str, tuple[int, datetime]] = {}  # token → (installation id, expiry)
         self._repos: dict[str, Repo] = {}
         self._faults: list[Fault] = []
@@ -166,6 +189,7 @@ class FakeGitHub(FakeServer):
         self._ids = itertools.count(1001)
         self._shas = itertools.count(1)
         self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)  # notified as each request is answered: `wait_for`
         self.app = _Prefixed(self._build_app(), self.prefix) if self.prefix else self._build_app()
 
     @property
@@ -356,20 +380,49 @@ class FakeGitHub(FakeServer):
                 )
             )
 
-    def delay_next(self, method: str, path_regex: str, seconds: float, *, times: int = 1) -> None:
-        """The next `times` matching requests are answered only after `seconds` (the rest of the fake goes on)."""
+    def hold_next(self, method: str, path_regex: str, *, times: int = 1, limit: float = 120.0) -> Hold:
+        """The next `times` requests whose path fully matches `path_regex` wait before GitHub acts on them, until
+        the returned Hold is released (the rest of the fake goes on meanwhile)."""
+        hold = Hold(method.upper(), re.compile(path_regex), times, limit)
         with self._lock:
-            self._delays.append([method.upper(), re.compile(path_regex), seconds, times])
+            self._holds.append(hold)
+        return hold
 
-    def _delay(self) -> None:
+    def wait_for(self, condition: Callable[[], Any], timeout: float = 60.0, what: str = "") -> None:
+        """Until `condition()` (asked again as each request is answered) is true; an AssertionError after `timeout`."""
+        with self._changed:
+            if not self._changed.wait_for(condition, timeout):
+                raise AssertionError(f"timed out waiting for {what or condition}")
+
+    def _hold(self) -> Response | None:
         with self._lock:
-            found = next((d for d in self._delays if d[3] > 0 and d[0] == request.method
-                          and d[1].fullmatch(request.path)), None)
-            if found:
-                found[3] -= 1
-                self.held.append((request.method, request.path))
-        if found:
-            time.sleep(found[2])  # outside the lock: other requests are served meanwhile
+            hold = next((h for h in self._holds if h.times > 0 and h.method == request.method
+                         and h.path.fullmatch(request.path)), None)
+            if hold is None:
+                return None
+            hold.times -= 1
+            hold.holding += 1
+            g.hold = hold
+            hold.arrived.set()
+        hold.released.wait(hold.limit)  # outside the lock: other requests are served meanwhile
+        if hold.lost:
+            return _error(502, "the request was lost on the way")
+        return None
+
+    def _answered(self, _exc: BaseException | None) -> None:
+        hold = g.pop("hold", None)
+        with self._lock:
+            if hold is not None:
+                hold.holding -= 1
+                if hold.times == 0 and hold.holding == 0:
+                    hold.answered.set()
+            self._changed.notify_all()
+
+    def stop(self) -> None:
+        with self._lock:
+            for hold in self._holds:  # no thread of this server waits on a test that has ended
+                hold.release()
+        super().stop()
 
     def revoke_tokens(self) -> None:
         with self._lock:
@@ -569,9 +622,10 @@ class FakeGitHub(FakeServer):
         app = Flask("fake_github")
         for methods, rule, handler in self._routes():
             app.add_url_rule(rule, f"{handler.__name__}:{rule}", self._locked(handler), methods=methods)
-        app.before_request(self._delay)
+        app.before_request(self._hold)
         app.before_request(self._before)
         app.after_request(self._after)
+        app.teardown_request(self._answered)
         app.register_error_handler(
             HTTPException,
             lambda e: _error(e.code or 500, "Not Found" if e.code == 404 else e.description or "Error"),
