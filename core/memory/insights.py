@@ -343,8 +343,7 @@ class Insights:
             "w_vector": s.vector_weight if vector is not None else 0.0,
             "w_text": s.text_weight if vector is not None else 1.0,  # text only: its rank is the whole score
         }
-        with self.db.tenant(tenant_id, local=self._scan()) as conn:  # one round trip for tenant and settings
-            rows = conn.execute(HYBRID_SQL, params).fetchall()
+        rows = self.db.read(tenant_id, HYBRID_SQL, params, local=self._scan())  # tenant, settings, search: one trip
         return [
             SearchHit(_insight(r), float(r["score"]),
                       None if r["vector_score"] is None else float(r["vector_score"]), float(r["text_score"]))
