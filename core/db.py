@@ -319,6 +319,13 @@ def migrate(url: str, directory: Traversable = MIGRATIONS_DIR) -> list[str]:
     return applied
 
 
+def _entering(tenant_id: int, local: dict[str, str] | None) -> tuple[str, tuple[object, ...]]:
+    """The statement that enters the tenant, fixed for the rest of the transaction, and sets `local` for it only."""
+    settings = "".join(", set_config(%s, %s, true)" for _ in local or {})
+    values = [v for pair in (local or {}).items() for v in pair]
+    return f"SELECT memfix_enter_tenant(%s){settings}", (int(tenant_id), *values)
+
+
 class Database:
     """A pool of connections that act as the application role. `url` may be a function that makes the server ready
     and returns its URL: it runs in a thread, and the first transaction waits for it (and raises what it raised)."""
@@ -350,7 +357,8 @@ class Database:
             url,
             min_size=1,
             max_size=self._max_size,
-            kwargs={"row_factory": dict_row},
+            # No implicit transactions: tenant() and system() open theirs, read() lets one Sync bound its own.
+            kwargs={"row_factory": dict_row, "autocommit": True},
             configure=self._configure,
             open=True,
             timeout=self._timeout,  # how long a caller waits for a connection: a shorter outage is ridden out
@@ -365,7 +373,6 @@ class Database:
             register_vector(conn)
         except psycopg.ProgrammingError:
             pass  # the vector extension arrives with the memory migrations
-        conn.commit()
 
     @contextmanager
     def tenant(self, tenant_id: int, *, register: bool = False,
@@ -374,12 +381,21 @@ class Database:
         sure the installation row exists first (every tenant table references it), for writers. `local`: settings
         for this transaction only (SET LOCAL), sent with the tenant in the same round trip."""
         with self._transaction() as conn:
-            settings = "".join(", set_config(%s, %s, true)" for _ in local or {})
-            conn.execute(f"SELECT memfix_enter_tenant(%s){settings}",  # the tenant is fixed for the transaction
-                         (int(tenant_id), *(v for pair in (local or {}).items() for v in pair)))
+            conn.execute(*_entering(tenant_id, local))
             if register:
                 conn.execute("INSERT INTO installations (tenant_id) VALUES (%s) ON CONFLICT DO NOTHING", (tenant_id,))
             yield conn
+
+    def read(self, tenant_id: int, query: str, params: dict[str, Any], *,
+             local: dict[str, str] | None = None) -> list[DictRow]:
+        """The rows of one statement run in this tenant, in one round trip: entering the tenant (and `local`) and the
+        statement go out together before a single Sync, so PostgreSQL runs them as one implicit transaction, the tenant
+        entered first; it commits at the Sync, or rolls back whole if either fails (the statement is then not run)."""
+        with self._connection() as conn:
+            with conn.pipeline():
+                conn.execute(*_entering(tenant_id, local))
+                cursor = conn.execute(query, params)
+            return cursor.fetchall()
 
     @contextmanager
     def system(self) -> Iterator[Connection]:
@@ -389,8 +405,13 @@ class Database:
 
     @contextmanager
     def _transaction(self) -> Iterator[Connection]:
+        with self._connection() as conn, conn.transaction():
+            yield conn
+
+    @contextmanager
+    def _connection(self) -> Iterator[Connection]:
         try:
-            with self._pool.result().connection() as conn, conn.transaction():
+            with self._pool.result().connection() as conn:
                 yield conn
         except psycopg.OperationalError as exc:
             raise DatabaseUnavailable(f"database unavailable: {exc.__class__.__name__}") from exc

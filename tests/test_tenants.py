@@ -185,3 +185,21 @@ def test_the_application_login_cannot_change_its_tenant_or_reach_another(db, app
     with app_login.tenant(tenant_id) as conn:
         conn.execute("SELECT memfix_release_delivery(%s)", (key,))
         assert conn.execute("SELECT memfix_claim_delivery(%s, 'push') AS c", (key,)).fetchone()["c"] is True
+
+
+def test_a_read_in_one_round_trip_enters_its_tenant_first_and_leaves_nothing_behind(db, app_url, tenant_id):
+    victim = tenant_id + 1
+    Tenants(db).register(victim, "victim", ((1, "victim/secret"),))
+    Tenants(db).register(tenant_id, "mine", ((1, "mine/app"),))
+    login = Database(app_url, app_role=None, max_size=1)  # one session: the next transaction finds what a read left
+    try:
+        rows = login.read(tenant_id, "SELECT full_name, memfix_tenant() AS t, current_setting('work_mem') AS w"
+                          " FROM repositories", {}, local={"work_mem": "77kB"})
+        assert rows == [{"full_name": "mine/app", "t": tenant_id, "w": "77kB"}]
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="already belongs to another tenant"):
+            login.read(tenant_id, "SELECT full_name FROM repositories, memfix_enter_tenant(%(v)s)", {"v": victim})
+        with login.system() as conn:  # the read's transaction ended with it: no tenant, no setting
+            after = conn.execute("SELECT memfix_tenant() AS t, current_setting('work_mem') AS w").fetchone()
+        assert after["t"] is None and after["w"] != "77kB"
+    finally:
+        login.close()

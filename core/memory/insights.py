@@ -44,6 +44,7 @@ _FILTERS = """
 """
 
 # Candidates from each side, then exact scores for the union of both. The query vector goes over in binary (%b).
+# `hits` scores each candidate once and keeps no vector: the ranks sort the scores, not 6 KB rows.
 HYBRID_SQL = f"""
 WITH q AS (SELECT replace(websearch_to_tsquery('english', %(query)s)::text, ' & ', ' | ')::tsquery AS tsq),
 vec AS MATERIALIZED (
@@ -58,15 +59,20 @@ txt AS MATERIALIZED (
   ORDER BY ts_rank(search_vector, q.tsq, 32) DESC
   LIMIT %(candidates)s
 ),
-scored AS (
-  SELECT {_COLUMNS},
-         CASE WHEN wi.embedding_model = %(model)s THEN 1 - (wi.embedding <=> %(vector)b::vector) END AS vector_score,
-         CASE WHEN wi.search_vector @@ q.tsq THEN ts_rank(wi.search_vector, q.tsq, 32)::float8 ELSE 0 END AS text_score,
-         rank() OVER (ORDER BY wi.embedding <=> %(vector)b::vector) AS vector_rank,
-         rank() OVER (ORDER BY ts_rank(wi.search_vector, q.tsq, 32) DESC) AS text_rank,
+hits AS MATERIALIZED (
+  SELECT {_COLUMNS}, wi.embedding_model = %(model)s AS same_model, wi.embedding <=> %(vector)b::vector AS distance,
+         wi.search_vector @@ q.tsq AS matched, ts_rank(wi.search_vector, q.tsq, 32) AS relevance,
          (wi.id IN (SELECT id FROM vec)) AS in_vec, (wi.id IN (SELECT id FROM txt)) AS in_txt
   FROM workflow_insights wi, q
   WHERE wi.id IN (SELECT id FROM vec UNION SELECT id FROM txt)
+),
+scored AS (
+  SELECT {_INSIGHT},
+         CASE WHEN same_model THEN 1 - distance END AS vector_score,
+         CASE WHEN matched THEN relevance::float8 ELSE 0 END AS text_score,
+         rank() OVER (ORDER BY distance) AS vector_rank, rank() OVER (ORDER BY relevance DESC) AS text_rank,
+         in_vec, in_txt
+  FROM hits
 )
 SELECT *,
   CASE WHEN %(ranker)s = 'rrf'
@@ -343,8 +349,7 @@ class Insights:
             "w_vector": s.vector_weight if vector is not None else 0.0,
             "w_text": s.text_weight if vector is not None else 1.0,  # text only: its rank is the whole score
         }
-        with self.db.tenant(tenant_id, local=self._scan()) as conn:  # one round trip for tenant and settings
-            rows = conn.execute(HYBRID_SQL, params).fetchall()
+        rows = self.db.read(tenant_id, HYBRID_SQL, params, local=self._scan())  # tenant, settings, search: one trip
         return [
             SearchHit(_insight(r), float(r["score"]),
                       None if r["vector_score"] is None else float(r["vector_score"]), float(r["text_score"]))
