@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import signal
+import subprocess
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
@@ -82,6 +83,27 @@ def _one_worker_at_a_time():
     with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
         conn.execute("SELECT pg_advisory_lock(27006)")
         yield  # unlocked as the connection closes
+
+
+@pytest.fixture(scope="session")
+def _made_cluster(tmp_path_factory) -> Path:
+    """A data folder whose embedded PostgreSQL has been made (initdb, sized) and stopped, once per session."""
+    from core.db import stop_embedded
+
+    folder = tmp_path_factory.mktemp("made-cluster")
+    embedded_url(folder, os.environ.get("MEMFIX_EMBEDDED_POSTGRES", "auto"))
+    stop_embedded(folder)
+    return folder
+
+
+@pytest.fixture
+def data_dir(tmp_path, _made_cluster) -> Path:
+    """A MEMFIX_DATA_DIR of this test's own whose embedded PostgreSQL was made before and is stopped: memfix starts
+    it as on any run after the first, instead of making one (several seconds each). The first run's path is taken by
+    pg_url itself and by the package test's fresh folder."""
+    folder = tmp_path / "data"
+    subprocess.run(["cp", "-a", str(_made_cluster), str(folder)], check=True)  # -a: the server's own user owns it
+    return folder
 
 
 def login_url(owner_url: str) -> str:
