@@ -43,14 +43,16 @@ def alarm():
 
 
 @pytest.fixture(scope="session")
-def pg_url(tmp_path_factory) -> str:
+def pg_url(request, tmp_path_factory) -> str:
     """One database per pytest process: the embedded server under this process's own temporary folder (xdist gives
     each worker its own), or, with DATABASE_URL, that database — a database of its own per xdist worker."""
-    backend = os.environ.get("MEMFIX_EMBEDDED_POSTGRES", "auto")
     url = os.environ.get("DATABASE_URL")
     if url and _WORKER:
         return _worker_database(url, _WORKER)
-    url = url or embedded_url(tmp_path_factory.mktemp("memfix-data"), backend)
+    if not url:
+        folder = tmp_path_factory.getbasetemp() / "memfix-data"
+        _copy_cluster(request.getfixturevalue("_made_cluster"), folder)
+        url = embedded_url(folder, os.environ.get("MEMFIX_EMBEDDED_POSTGRES", "auto"))
     migrate(url)
     return url
 
@@ -87,7 +89,9 @@ def _one_worker_at_a_time():
 
 @pytest.fixture(scope="session")
 def _made_cluster(tmp_path_factory) -> Path:
-    """A data folder whose embedded PostgreSQL has been made (initdb, sized) and stopped, once per session."""
+    """A data folder whose embedded PostgreSQL memfix has made (initdb, sized) and stopped, once per session: the
+    first run's path. Every embedded server of the tests starts from a copy of it, as on any run after the first,
+    instead of making one (several seconds each); the package test makes one in a fresh folder too."""
     from core.db import stop_embedded
 
     folder = tmp_path_factory.mktemp("made-cluster")
@@ -96,13 +100,15 @@ def _made_cluster(tmp_path_factory) -> Path:
     return folder
 
 
+def _copy_cluster(made: Path, folder: Path) -> None:
+    subprocess.run(["cp", "-a", str(made), str(folder)], check=True)  # -a: the server's own user still owns it
+
+
 @pytest.fixture
 def data_dir(tmp_path, _made_cluster) -> Path:
-    """A MEMFIX_DATA_DIR of this test's own whose embedded PostgreSQL was made before and is stopped: memfix starts
-    it as on any run after the first, instead of making one (several seconds each). The first run's path is taken by
-    pg_url itself and by the package test's fresh folder."""
+    """A MEMFIX_DATA_DIR of this test's own whose embedded PostgreSQL was made before and is stopped."""
     folder = tmp_path / "data"
-    subprocess.run(["cp", "-a", str(_made_cluster), str(folder)], check=True)  # -a: the server's own user owns it
+    _copy_cluster(_made_cluster, folder)
     return folder
 
 
