@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import signal
+import subprocess
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
@@ -42,14 +43,16 @@ def alarm():
 
 
 @pytest.fixture(scope="session")
-def pg_url(tmp_path_factory) -> str:
+def pg_url(request, tmp_path_factory) -> str:
     """One database per pytest process: the embedded server under this process's own temporary folder (xdist gives
     each worker its own), or, with DATABASE_URL, that database — a database of its own per xdist worker."""
-    backend = os.environ.get("MEMFIX_EMBEDDED_POSTGRES", "auto")
     url = os.environ.get("DATABASE_URL")
     if url and _WORKER:
         return _worker_database(url, _WORKER)
-    url = url or embedded_url(tmp_path_factory.mktemp("memfix-data"), backend)
+    if not url:
+        folder = tmp_path_factory.getbasetemp() / "memfix-data"
+        _copy_cluster(request.getfixturevalue("_made_cluster"), folder)
+        url = embedded_url(folder, os.environ.get("MEMFIX_EMBEDDED_POSTGRES", "auto"))
     migrate(url)
     return url
 
@@ -82,6 +85,31 @@ def _one_worker_at_a_time():
     with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
         conn.execute("SELECT pg_advisory_lock(27006)")
         yield  # unlocked as the connection closes
+
+
+@pytest.fixture(scope="session")
+def _made_cluster(tmp_path_factory) -> Path:
+    """A data folder whose embedded PostgreSQL memfix has made (initdb, sized) and stopped, once per session: the
+    first run's path. Every embedded server of the tests starts from a copy of it, as on any run after the first,
+    instead of making one (several seconds each); the package test makes one in a fresh folder too."""
+    from core.db import stop_embedded
+
+    folder = tmp_path_factory.mktemp("made-cluster")
+    embedded_url(folder, os.environ.get("MEMFIX_EMBEDDED_POSTGRES", "auto"))
+    stop_embedded(folder)
+    return folder
+
+
+def _copy_cluster(made: Path, folder: Path) -> None:
+    subprocess.run(["cp", "-a", str(made), str(folder)], check=True)  # -a: the server's own user still owns it
+
+
+@pytest.fixture
+def data_dir(tmp_path, _made_cluster) -> Path:
+    """A MEMFIX_DATA_DIR of this test's own whose embedded PostgreSQL was made before and is stopped."""
+    folder = tmp_path / "data"
+    _copy_cluster(_made_cluster, folder)
+    return folder
 
 
 def login_url(owner_url: str) -> str:

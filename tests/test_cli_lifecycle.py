@@ -54,8 +54,8 @@ def started_a_run(data: Path, server: subprocess.Popen) -> None:
 
 @pytest.mark.parametrize("signum, code, said", [(signal.SIGINT, 130, "interrupted"),
                                                 (signal.SIGTERM, 143, "stopped (SIGTERM)")])
-def test_an_interrupted_command_leaves_nothing_running(tmp_path, checkout, signum, code, said):
-    data = tmp_path / "data"
+def test_an_interrupted_command_leaves_nothing_running(data_dir, checkout, signum, code, said):
+    data = data_dir
     run = memfix(data, "autofix", str(checkout))
     started_a_run(data, run)
     run.send_signal(signum)
@@ -65,8 +65,8 @@ def test_an_interrupted_command_leaves_nothing_running(tmp_path, checkout, signu
     assert _processes_using(data) == []
 
 
-def test_after_a_killed_command_the_next_one_cleans_up_and_marks_the_run(tmp_path, checkout):
-    data = tmp_path / "data"
+def test_after_a_killed_command_the_next_one_cleans_up_and_marks_the_run(tmp_path, data_dir, checkout):
+    data = data_dir
     killed = memfix(data, "autofix", str(checkout))
     started_a_run(data, killed)
     killed.send_signal(signal.SIGKILL)
@@ -90,7 +90,7 @@ def test_after_a_killed_command_the_next_one_cleans_up_and_marks_the_run(tmp_pat
     assert phases[1][:2] == ("local/small", "done")
 
 
-def test_local_input_is_bounded_and_every_skipped_file_says_why(tmp_path):
+def test_local_input_is_bounded_and_every_skipped_file_says_why(tmp_path, data_dir):
     root = tmp_path / "repo"
     (root / "pkg").mkdir(parents=True)
     (root / "pkg" / "ok.py").write_text("import os\n")
@@ -104,7 +104,7 @@ def test_local_input_is_bounded_and_every_skipped_file_says_why(tmp_path):
     outside.mkdir()
     (outside / "secret.py").write_text("import os\n")
     (root / "linked").symlink_to(outside, target_is_directory=True)
-    run = memfix(tmp_path / "data", "autofix", str(root), "--json")
+    run = memfix(data_dir, "autofix", str(root), "--json")
     out, err = run.communicate(timeout=120)
     assert run.returncode == 0, err
     import json
@@ -122,15 +122,15 @@ def test_local_input_is_bounded_and_every_skipped_file_says_why(tmp_path):
     assert "not UTF-8" not in notes
 
 
-def test_a_busy_port_is_said_plainly(tmp_path):
+def test_a_busy_port_is_said_plainly(data_dir):
     import socket
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        run = memfix(tmp_path / "data", "serve", "--port", str(port))
+        run = memfix(data_dir, "serve", "--port", str(port))
         _, err = run.communicate(timeout=120)
     assert run.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in err and "Traceback" not in err
-    assert _processes_using(tmp_path / "data") == []
+    assert _processes_using(data_dir) == []
 

@@ -294,7 +294,8 @@ def test_memfix_serve_logs_in_as_its_own_login_on_the_test_database(settings, pg
 
 @contextmanager
 def own_cluster(data_dir):
-    """An embedded PostgreSQL of this test's own (roles are per cluster), stopped after it; the session's runs on."""
+    """An embedded PostgreSQL of this test's own (roles are per cluster) under `data_dir` (the `data_dir` fixture's:
+    made before), stopped after it; the session's runs on."""
     from core import db as core_db
 
     try:
@@ -304,10 +305,10 @@ def own_cluster(data_dir):
             core_db._embedded.pop(pgdata).cleanup()
 
 
-def test_the_migrations_hand_the_functions_over_when_an_rds_style_master_runs_them(tmp_path):
+def test_the_migrations_hand_the_functions_over_when_an_rds_style_master_runs_them(data_dir):
     """Aurora's master user is no superuser: it may create roles and owns the database. It makes memfix_definer,
     grants it to itself and gives it every definer function; TEMPORARY is gone from the application."""
-    with own_cluster(tmp_path) as url:
+    with own_cluster(data_dir) as url:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute("CREATE ROLE master LOGIN CREATEROLE")
             conn.execute("CREATE DATABASE app OWNER master")
@@ -323,11 +324,11 @@ def test_the_migrations_hand_the_functions_over_when_an_rds_style_master_runs_th
     assert owners == {"memfix_definer"} and facts == (False, False)
 
 
-def test_memfix_serve_on_the_embedded_database_makes_its_login_and_keeps_its_password(tmp_path):
+def test_memfix_serve_on_the_embedded_database_makes_its_login_and_keeps_its_password(data_dir):
     from core.db import login_database
 
-    settings = Settings(data_dir=tmp_path, github_webhook_secret="s")
-    with own_cluster(tmp_path):
+    settings = Settings(data_dir=data_dir, github_webhook_secret="s")
+    with own_cluster(data_dir):
         first = Services(settings, local=True).db
         try:
             with first.system() as conn:
@@ -338,7 +339,7 @@ def test_memfix_serve_on_the_embedded_database_makes_its_login_and_keeps_its_pas
             first.close()
         again = login_database(settings)  # a restart: the same login, the same password
         again.close()
-    kept = tmp_path / LOGIN_PASSWORD_FILE
+    kept = data_dir / LOGIN_PASSWORD_FILE
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600
     password = kept.read_text()
     assert conninfo_to_dict(first.url)["password"] == password and len(password) >= 32

@@ -165,14 +165,14 @@ def test_a_redelivery_during_the_run_acts_once(serve, fake_github, tenant_id):
     assert [r["phase"] for r in runs_of(serve.services.db, tenant_id)] == ["done"]
 
 
-def test_postgres_stopped_in_the_middle_of_a_job(fake_github, tmp_path, tenant_id):
+def test_postgres_stopped_in_the_middle_of_a_job(fake_github, data_dir, tenant_id):
     """The database goes away while a job runs and comes back: the job is done once, its reply shows the result,
     no PR is doubled, and the run that was cut off says it failed."""
     from core import db as core_db
 
-    url = core_db.embedded_url(tmp_path)  # a PostgreSQL of this test's own, to stop and start
+    url = core_db.embedded_url(data_dir)  # a PostgreSQL of this test's own, to stop and start
     core_db.migrate(url)
-    pgdata = next(k for k in core_db._embedded if str(k).startswith(str(tmp_path)))
+    pgdata = next(k for k in core_db._embedded if str(k).startswith(str(data_dir)))
     fake_github.add_repo(REPO, {"app/util.py": BUGGY})
     number = fake_github.open_issue(REPO, "stand-in")
     queue, port = "outage", _free_port()
@@ -189,7 +189,7 @@ def test_postgres_stopped_in_the_middle_of_a_job(fake_github, tmp_path, tenant_i
         fetching.release()
         fake_github.wait_for(lambda: "⏳" in (replies(fake_github, number) or [""])[0], 60,  # the run met the outage
                              "the attempt cut off by the outage to say it is retried")
-        assert core_db.embedded_url(tmp_path) == url  # ... and PostgreSQL starts again
+        assert core_db.embedded_url(data_dir) == url  # ... and PostgreSQL starts again
         database = core_db.Database(url)
         until(lambda: PgQueue(database, None, queue=queue).counts() == {"done": 1}, 120, "the job to finish")
         until(lambda: "**AutoFix** finished" in (replies(fake_github, number) or [""])[0], 30, "the reply")

@@ -216,7 +216,7 @@ def test_a_models_own_findings_are_no_rule_to_hold(db, policy, tenant_id):
     assert policy.learn(tenant_id, REPO, "autofix") == [] and decisions(db, tenant_id) == []
 
 
-def test_the_migration_makes_rows_of_the_decisions_tags_also_as_an_owner_that_is_no_superuser(tmp_path):
+def test_the_migration_makes_rows_of_the_decisions_tags_also_as_an_owner_that_is_no_superuser(tmp_path, data_dir):
     """Aurora's master owns the tables without being a superuser, so the row-level security they force applies to
     it: the decisions made before the table existed must still become rows."""
     from tests.test_definer_guard import own_cluster
@@ -233,7 +233,7 @@ def test_the_migration_makes_rows_of_the_decisions_tags_also_as_an_owner_that_is
               ("review", "@bob re-enabled E711 fixes", ["policy", "enable", "e711", "by:bob"]),
               ("review", "Use fixtures, not setUp", ["review"]),  # a decision a person wrote: no rule in it
               ("autofix", "reviewers closed 2 of its PRs", ["policy", "hold", "model", "by:learned"])]
-    with own_cluster(tmp_path / "cluster") as url:
+    with own_cluster(data_dir) as url:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute("CREATE ROLE master LOGIN CREATEROLE")
             conn.execute("CREATE DATABASE app OWNER master")

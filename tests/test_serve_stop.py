@@ -40,10 +40,10 @@ def _processes_using(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_a_stopped_server_leaves_nothing_running(tmp_path, fake_github, signum):
+def test_a_stopped_server_leaves_nothing_running(data_dir, fake_github, signum):
     fake_github.add_repo("acme/api", {"app.py": "import os\n"})
     number = fake_github.open_issue("acme/api", "stand-in")
-    port, data = _free_port(), tmp_path / "data"
+    port, data = _free_port(), data_dir
     env = {**os.environ, "PYTHONPATH": str(ROOT), "MEMFIX_DATA_DIR": str(data), "GITHUB_WEBHOOK_SECRET": P.SECRET,
            "GITHUB_API_URL": fake_github.url, "GITHUB_APP_ID": str(fake_github.app_id),
            "GITHUB_APP_PRIVATE_KEY": fake_github.private_key_pem}
@@ -206,8 +206,8 @@ def test_workers_sharing_one_database_take_each_job_once(db):
     assert len({w for _, w in done}) >= 2  # and the work was shared
 
 
-def test_a_restart_after_kill_9_owns_the_embedded_postgres_it_finds_and_stops_it(tmp_path):
-    port, data = _free_port(), tmp_path / "data"
+def test_a_restart_after_kill_9_owns_the_embedded_postgres_it_finds_and_stops_it(data_dir):
+    port, data = _free_port(), data_dir
     env = {**os.environ, "PYTHONPATH": str(ROOT), "MEMFIX_DATA_DIR": str(data), "GITHUB_WEBHOOK_SECRET": P.SECRET}
     for name in ("DATABASE_URL", "DATABASE_APP_URL"):
         env.pop(name, None)
