@@ -200,15 +200,7 @@ def _toml(text: str, name: str) -> Any:
     """TOML after a flat pass over its tokens: tomllib recurses into arrays and inline tables."""
     depth = 0
     for match in _TOML_TOKEN.finditer(text):
-        kind, part = match.lastgroup, match.group()
-        if kind == "open":
-            depth += 1
-            if depth > MAX_CONFIG_DEPTH:
-                raise ConfigRefused(name, _TOO_DEEP)
-        elif kind == "close":
-            depth -= 1
-        elif kind == "bare" and len(part) > MAX_NUMBER_CHARS and _NUMBERISH.fullmatch(part):
-            raise _long_number(name, part)
+        depth = _depth_after(match.lastgroup, match.group(), depth, name)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
