@@ -6,6 +6,7 @@ import itertools
 import os
 import signal
 import subprocess
+import sys
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,6 +27,12 @@ def pytest_configure(config) -> None:
     # pytest makes --basetemp itself but not its parent, and a clean clone has no build/ yet.
     if config.option.basetemp:
         Path(config.option.basetemp).parent.mkdir(parents=True, exist_ok=True)
+    # Compiled bytecode kept under build/pycache for every process the suite starts after this one (xdist workers,
+    # memfix serve, the CLI), even where the environment says PYTHONDONTWRITEBYTECODE: each would compile memfix,
+    # the tests and much of the standard library again (about half a worker's collection time).
+    prefix = os.environ.setdefault("PYTHONPYCACHEPREFIX", str(Path(__file__).resolve().parents[1] / "build/pycache"))
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.pycache_prefix, sys.dont_write_bytecode = prefix, False
 
 
 @pytest.fixture
