@@ -99,11 +99,20 @@ def _made_cluster(tmp_path_factory) -> Path:
     """A data folder whose embedded PostgreSQL memfix has made (initdb, sized) and stopped, once per session: the
     first run's path. Every embedded server of the tests starts from a copy of it, as on any run after the first,
     instead of making one (several seconds each); the package test makes one in a fresh folder too."""
+    import fcntl
+
     from core.db import stop_embedded
 
-    folder = tmp_path_factory.mktemp("made-cluster")
-    embedded_url(folder, os.environ.get("MEMFIX_EMBEDDED_POSTGRES", "auto"))
-    stop_embedded(folder)
+    shared = tmp_path_factory.getbasetemp()
+    if _WORKER:  # one for all the workers: the first makes it, the others wait for it
+        shared = shared.parent
+    folder = shared / "made-cluster"
+    with open(shared / "made-cluster.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "made-cluster.done").exists():
+            embedded_url(folder, os.environ.get("MEMFIX_EMBEDDED_POSTGRES", "auto"))
+            stop_embedded(folder)
+            (shared / "made-cluster.done").touch()
     return folder
 
 
@@ -285,6 +294,12 @@ def cli(monkeypatch, pg_url, app_url, tenant_id, capsys):
 
     yield run
     get_settings.cache_clear()
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    """`-n auto`: a worker per CPU, at least two (the process-level tests mostly wait on the processes they start)
+    and at most four (each worker runs an embedded PostgreSQL of its own)."""
+    return max(2, min(4, os.cpu_count() or 1))
 
 
 def pytest_terminal_summary(terminalreporter):
