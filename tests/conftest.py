@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import uuid
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from psycopg.conninfo import make_conninfo
 from core.db import LOGIN_ROLE, Database, embedded_url, ensure_login_role, migrate
 from core.settings import Settings, get_settings
 
-# xdist names its workers gw0, gw1, …: each worker's ids and queues are its own even on one shared database.
+# xdist names its workers gw0, gw1, …: each worker draws installation ids of its own.
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 _tenants = itertools.count(10_000 + (int(_WORKER[2:]) if _WORKER else os.getpid() % 1000) * 100_000, 10)
 _queues = itertools.count(int(uuid.uuid4().int % 10**9))
@@ -27,6 +26,9 @@ def pytest_configure(config) -> None:
     # pytest makes --basetemp itself but not its parent, and a clean clone has no build/ yet.
     if config.option.basetemp:
         Path(config.option.basetemp).parent.mkdir(parents=True, exist_ok=True)
+    if os.environ.get("DATABASE_URL") and (getattr(config.option, "numprocesses", None) or 0) > 1:
+        raise pytest.UsageError("with DATABASE_URL the tests run on one worker (-n auto, -n 1 or -n 0): the workers "
+                                "would share its server's roles")
     # Compiled bytecode kept under build/pycache for every process the suite starts after this one (xdist workers,
     # memfix serve, the CLI), even where the environment says PYTHONDONTWRITEBYTECODE: each would compile memfix,
     # the tests and much of the standard library again (about half a worker's collection time).
@@ -51,11 +53,9 @@ def alarm():
 
 @pytest.fixture(scope="session")
 def pg_url(request, tmp_path_factory) -> str:
-    """One database per pytest process: the embedded server under this process's own temporary folder (xdist gives
-    each worker its own), or, with DATABASE_URL, that database — a database of its own per xdist worker."""
+    """DATABASE_URL's database, or an embedded server of this pytest process's own (xdist gives each worker its own
+    temporary folder) started from the made cluster."""
     url = os.environ.get("DATABASE_URL")
-    if url and _WORKER:
-        return _worker_database(url, _WORKER)
     if not url:
         folder = tmp_path_factory.getbasetemp() / "memfix-data"
         _copy_cluster(request.getfixturevalue("_made_cluster"), folder)
@@ -64,46 +64,25 @@ def pg_url(request, tmp_path_factory) -> str:
     return url
 
 
-def _worker_database(url: str, worker: str) -> str:
-    """A fresh database beside DATABASE_URL's for this worker."""
-    import psycopg
-    from psycopg import sql
-    from psycopg.conninfo import conninfo_to_dict
-
-    name = f"{conninfo_to_dict(url).get('dbname') or 'memfix'}_{worker}"
-    worker_url = make_conninfo(url, dbname=name)
-    with _one_worker_at_a_time():
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-        migrate(worker_url)
-    return worker_url
-
-
-@contextmanager
-def _one_worker_at_a_time():
-    """Workers sharing DATABASE_URL's server change its roles one at a time: roles belong to the whole server, and
-    the migrations' advisory lock holds within one database only."""
-    import psycopg
-
-    if not (_WORKER and os.environ.get("DATABASE_URL")):
-        yield
-        return
-    with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
-        conn.execute("SELECT pg_advisory_lock(27006)")
-        yield  # unlocked as the connection closes
-
-
 @pytest.fixture(scope="session")
 def _made_cluster(tmp_path_factory) -> Path:
     """A data folder whose embedded PostgreSQL memfix has made (initdb, sized) and stopped, once per session: the
     first run's path. Every embedded server of the tests starts from a copy of it, as on any run after the first,
     instead of making one (several seconds each); the package test makes one in a fresh folder too."""
+    import fcntl
+
     from core.db import stop_embedded
 
-    folder = tmp_path_factory.mktemp("made-cluster")
-    embedded_url(folder, os.environ.get("MEMFIX_EMBEDDED_POSTGRES", "auto"))
-    stop_embedded(folder)
+    shared = tmp_path_factory.getbasetemp()
+    if _WORKER:  # one for all the workers: the first makes it, the others wait for it
+        shared = shared.parent
+    folder = shared / "made-cluster"
+    with open(shared / "made-cluster.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "made-cluster.done").exists():
+            embedded_url(folder, os.environ.get("MEMFIX_EMBEDDED_POSTGRES", "auto"))
+            stop_embedded(folder)
+            (shared / "made-cluster.done").touch()
     return folder
 
 
@@ -128,8 +107,7 @@ def login_url(owner_url: str) -> str:
 def app_url(pg_url) -> str:
     """The application's own login (a member of memfix_app and nothing else), as `memfix serve` logs in."""
     url = login_url(pg_url)
-    with _one_worker_at_a_time():
-        ensure_login_role(pg_url, LOGIN_ROLE, "test-login-password")
+    ensure_login_role(pg_url, LOGIN_ROLE, "test-login-password")
     return url
 
 
@@ -285,6 +263,15 @@ def cli(monkeypatch, pg_url, app_url, tenant_id, capsys):
 
     yield run
     get_settings.cache_clear()
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    """`-n auto`: a worker per CPU, at least two (the process-level tests mostly wait on the processes they start)
+    and at most four (each worker runs an embedded PostgreSQL of its own); one on DATABASE_URL's server, whose roles
+    memfix changes as it starts (workers sharing it would race: "tuple concurrently updated")."""
+    if os.environ.get("DATABASE_URL"):
+        return 1
+    return max(2, min(4, os.cpu_count() or 1))
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -363,6 +363,7 @@ def test_migrate_creates_the_functions_own_login_and_they_use_it_without_set_rol
     """The worker and dashboard log in as a member of memfix_app (no master password, no SET ROLE to pin RDS
     Proxy connections); a redeploy after a rotation gives the login its new password."""
     import psycopg
+    from psycopg.conninfo import make_conninfo
 
     from core.db import Database
 
@@ -372,7 +373,7 @@ def test_migrate_creates_the_functions_own_login_and_they_use_it_without_set_rol
     account.setenv(DATABASE_SECRET_ARN=account.secret("database", database_secret(pg_url, "postgres")),
                    DATABASE_APP_SECRET_ARN=app_secret, DATABASE_HOST=host, DATABASE_NAME=fresh_database)
     assert migrate.handler(cloudformation.request("Create"), TimedContext())["status"] == "SUCCESS"
-    admin = pg_url.replace("/postgres?", f"/{fresh_database}?")
+    admin = make_conninfo(pg_url, dbname=fresh_database)
     with psycopg.connect(admin) as conn:
         role = conn.execute("SELECT rolcanlogin, rolsuper, rolinherit, rolpassword FROM pg_authid WHERE rolname = %s",
                             (login,)).fetchone()
@@ -385,8 +386,7 @@ def test_migrate_creates_the_functions_own_login_and_they_use_it_without_set_rol
     with psycopg.connect(admin) as conn:
         assert conn.execute("SELECT rolpassword FROM pg_authid WHERE rolname = %s", (login,)).fetchone()[0] != role[3]
 
-    as_app = Database(admin.replace("postgres:@", f"{login}:rotated@").replace("//postgres@", f"//{login}@"),
-                      app_role=None)  # logs in as itself: no SET ROLE
+    as_app = Database(make_conninfo(admin, user=login, password="rotated"), app_role=None)  # itself: no SET ROLE
     try:
         with as_app.tenant(4242, register=True) as conn:
             assert conn.execute("SELECT current_user AS u").fetchone()["u"] == login

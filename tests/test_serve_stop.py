@@ -60,10 +60,7 @@ def test_a_stopped_server_leaves_nothing_running(data_dir, fake_github, signum):
                                          headers=P.headers("issue_comment", body))
         with urllib.request.urlopen(request, timeout=30) as answer:
             assert json.load(answer)["status"] == "queued"
-        for _ in range(600):  # the job has started once its 👀 is there (bounded: 30 s at most)
-            if fake_github.reactions("acme/api", cid):
-                break
-            time.sleep(0.05)
+        fake_github.wait_for(lambda: fake_github.reactions("acme/api", cid), 30, "the job to start (its 👀)")
         server.send_signal(signum)
         _, err = server.communicate(timeout=60)
     finally:

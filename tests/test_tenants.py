@@ -7,6 +7,7 @@ import uuid
 
 import psycopg
 import pytest
+from psycopg.conninfo import make_conninfo
 
 from core.db import Database, migrate, migration_files
 from core.tenants import Tenants
@@ -67,7 +68,7 @@ def test_migrations_apply_once_even_when_four_processes_race(pg_url):
     name = f"mig_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
-    url = pg_url.replace("/postgres?", f"/{name}?") if "/postgres?" in pg_url else pg_url.rsplit("/", 1)[0] + "/" + name
+    url = make_conninfo(pg_url, dbname=name)
     results: list[list[str]] = []
     threads = [threading.Thread(target=lambda: results.append(migrate(url))) for _ in range(4)]
     for t in threads:
