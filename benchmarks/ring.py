@@ -9,7 +9,7 @@ import os
 import time
 from collections import Counter
 
-from core.models import Envelope
+from core.memory.types import Envelope
 
 REPO = "octo/widgets"
 

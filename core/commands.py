@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from core.bounded import user_text
 from core.errors import PermanentError
-from core.models import CommandJob, JobResult
+from core.wire import CommandJob, JobResult
 
 CommandService = Callable[[CommandJob], JobResult]
 MAX_COMMAND_CHARS = 10_000  # `/remember` text included: memory is for key points, not documents

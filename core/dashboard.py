@@ -11,21 +11,22 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
 from core.learning.places import words
-from core.models import CATEGORIES, INSIGHT_TYPES, SEVERITIES, CommandJob, JobResult
-from core.pipelines.proposals import ProposalCounts
+from core.memory.proposals import ProposalCounts
+from core.memory.types import CATEGORIES, INSIGHT_TYPES, SEVERITIES
+from core.wire import CommandJob, JobResult
 
 if TYPE_CHECKING:
     from core.curations import Curation, Curations
     from core.learning.learning import Learning
     from core.learning.policy import Hold
+    from core.learning.record import Record
     from core.memory.entries import Entries
     from core.memory.insights import ActionPoint, Insights, ListedInsight
+    from core.memory.proposals import Proposals
     from core.memory.review import ReviewSteps
     from core.memory.ring import HealingLog, RingRate
-    from core.models import Envelope, MemoryEntry
+    from core.memory.types import Envelope, MemoryEntry
     from core.pipelines.breaker import Breakers, PipelineBreaker
-    from core.pipelines.confidence import Record
-    from core.pipelines.proposals import Proposals
     from core.pipelines.runs import RuleChoice, RunLog, RunRecord
     from core.tenants import Tenants
 

@@ -1,6 +1,6 @@
 """Delivery dedupe on the job key: a redelivered or replayed webhook is acknowledged, not enqueued again.
 
-The key is made from signed content only (core/models.py `Job.key`); `X-GitHub-Delivery` is not signed, so
+The key is made from signed content only (core/wire.py `Job.key`); `X-GitHub-Delivery` is not signed, so
 deduping on it alone let a captured body be replayed under a new id. Column and argument names keep
 "delivery" for the stored tables' sake.
 """

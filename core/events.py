@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, TypeGuard
 
-from core.models import (
+from core.wire import (
     COMMANDS,
     ChecksJob,
     CommandJob,

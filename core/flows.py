@@ -9,13 +9,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from core.models import JobResult, PullRequestClosedJob, PushJob
 from core.pipelines.present import summary
+from core.wire import JobResult, PullRequestClosedJob, PushJob
 
 if TYPE_CHECKING:
     from core.learning.learning import Learning
+    from core.learning.offers import DecisionOffers
     from core.memory.letters import LetterSync
-    from core.memory.offers import DecisionOffers
     from core.pipelines.service import PipelineService
 
 log = logging.getLogger(__name__)

@@ -14,8 +14,8 @@ from typing import Any
 from core.deliveries import DeliveryLog
 from core.errors import TransientError
 from core.events import route
-from core.models import Job
 from core.queue import JobQueue
+from core.wire import Job
 
 log = logging.getLogger(__name__)
 

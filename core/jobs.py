@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from core import marks
 from core.errors import PermanentError, TransientError
-from core.models import CommandJob, Job, JobResult
+from core.wire import CommandJob, Job, JobResult
 
 if TYPE_CHECKING:
     from core.db import Database

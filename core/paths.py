@@ -8,11 +8,15 @@ none of that hidden behind percent-encoding. Pure and cheap to import (the webho
 from __future__ import annotations
 
 import re
+from fnmatch import fnmatchcase
+from functools import cache
+from pathlib import PurePosixPath
 from urllib.parse import quote, unquote
 
 from core.errors import PermanentError
 
 MAX_PATH_CHARS = 1024
+MAX_PATTERN_CHARS = 200  # a path pattern (memfix.yml `ignore`, a hold's place)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -90,3 +94,34 @@ def inside(root: str, candidate: str) -> bool:
     top = os.path.realpath(root)
     target = os.path.realpath(candidate)
     return target == top or target.startswith(top.rstrip(os.sep) + os.sep)
+
+
+def path_matches(pattern: str, path: str) -> bool:
+    """A `.gitignore`-style glob against a repository path (see the module's notes on `ignore`)."""
+    return _matches(_pattern_parts(pattern), PurePosixPath(path.replace("\\", "/").removeprefix("./")).parts)
+
+
+def is_path_pattern(text: str) -> bool:
+    """Whether `text` can be a repository path pattern: short, inside the repository, `/`-separated."""
+    return 0 < len(text) <= MAX_PATTERN_CHARS and ".." not in text.split("/") and not {"\\", "\x00"} & set(text)
+
+
+def _pattern_parts(pattern: str) -> tuple[str, ...]:
+    text = pattern.strip().removeprefix("./")
+    parts = PurePosixPath(text.lstrip("/")).parts
+    parts = tuple(p for i, p in enumerate(parts) if not (p == "**" and i and parts[i - 1] == "**"))  # `**/**` = `**`
+    return parts if "/" in text else ("**", *parts)
+
+
+def _matches(pattern: tuple[str, ...], parts: tuple[str, ...]) -> bool:
+    """Memoised on positions, so `**/**/…` costs pattern × path² steps, never an exponential search."""
+
+    @cache
+    def at(i: int, j: int) -> bool:
+        if i == len(pattern):
+            return True  # the pattern named a directory the path lies under
+        if pattern[i] == "**":
+            return any(at(i + 1, k) for k in range(j, len(parts) + 1))
+        return j < len(parts) and fnmatchcase(parts[j], pattern[i]) and at(i + 1, j + 1)
+
+    return at(0, 0)

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from core.models import CommandJob, IssueJob, Job, LineCommentJob, ReviewJob
+from core.wire import CommandJob, IssueJob, Job, LineCommentJob, ReviewJob
 
 WRITE_ROLES = frozenset({"admin", "maintain", "write"})
 CACHE_SECONDS = 300.0

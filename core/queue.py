@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from core import aws
 from core.errors import TransientError
-from core.models import Job, JobFormatError
+from core.wire import Job, JobFormatError
 
 if TYPE_CHECKING:
     from core.db import Database

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from core.models import InstallationJob, JobResult, RepositoryJob
+from core.wire import InstallationJob, JobResult, RepositoryJob
 
 if TYPE_CHECKING:
     from core.db import Connection, Database

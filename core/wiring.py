@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 from core.commands import Commands
 from core.deliveries import DatabaseDeliveries, DeliveryLog, DynamoDeliveries, MemoryDeliveries
 from core.intake import Intake
-from core.models import Job, PullRequestClosedJob, PushJob
 from core.queue import JobQueue, PgQueue, Schedule, SqsQueue
 from core.settings import Settings
+from core.wire import Job, PullRequestClosedJob, PushJob
 
 if TYPE_CHECKING:
     from core.curations import Curations
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from core.jobs import JobRunner
     from core.languages.adapter import Language
     from core.learning.learning import Learning
+    from core.learning.offers import DecisionOffers
     from core.learning.policy import Policy
     from core.llm.base import LLM
     from core.memory.context import PromptContext
@@ -32,13 +33,12 @@ if TYPE_CHECKING:
     from core.memory.entries import Entries
     from core.memory.insights import Insights
     from core.memory.letters import LetterSync
-    from core.memory.offers import DecisionOffers
+    from core.memory.proposals import Proposals
     from core.memory.review import ReviewSteps
     from core.memory.ring import HealingLog
     from core.permissions import Permissions
     from core.pipelines.breaker import Breakers
     from core.pipelines.feedback import CiFeedback
-    from core.pipelines.proposals import Proposals
     from core.pipelines.runner import PipelineRunner
     from core.pipelines.runs import RunLog
     from core.pipelines.service import PipelineService
@@ -147,12 +147,10 @@ class Services:
 
     @cached_property
     def review_steps(self) -> ReviewSteps:
-        from core.languages.registry import known_rule
         from core.memory.review import ReviewSteps, github_review_texts
 
         return ReviewSteps(self.insights, self.entries, github_review_texts(self.github, self.settings.bot_login),
-                           self.llm, self.settings.github_web_url, self.learning,
-                           lambda code: known_rule(code, self.languages))
+                           self.llm, self.settings.github_web_url, self.learning)
 
     @cached_property
     def dashboard(self) -> Dashboard:
@@ -176,11 +174,11 @@ class Services:
 
     @cached_property
     def learning(self) -> Learning:
-        from core.languages.registry import rule_words
+        from core.languages.registry import known_rule, rule_words
         from core.learning.learning import Learning
 
         return Learning(self.insights, self.proposals, self.policy, self.settings.github_web_url,
-                        lambda code: rule_words(code, self.languages))
+                        lambda code: rule_words(code, self.languages), lambda code: known_rule(code, self.languages))
 
     @cached_property
     def policy(self) -> Policy:
@@ -198,7 +196,7 @@ class Services:
 
     @cached_property
     def proposals(self) -> Proposals:
-        from core.pipelines.proposals import Proposals
+        from core.memory.proposals import Proposals
 
         return Proposals(self.db)
 
@@ -289,7 +287,7 @@ class Services:
 
     @cached_property
     def decision_offers(self) -> DecisionOffers:
-        from core.memory.offers import DecisionOffers
+        from core.learning.offers import DecisionOffers
 
         return DecisionOffers(self.proposals, self.github, self.permissions.can_write, self.settings.bot_login,
                               self.llm)
@@ -297,15 +295,7 @@ class Services:
     @cached_property
     def runner(self) -> JobRunner:
         from core.jobs import Handler, JobLedger, JobRunner
-        from core.models import (
-            ChecksJob,
-            CommandJob,
-            InstallationJob,
-            IssueJob,
-            LineCommentJob,
-            RepositoryJob,
-            ReviewJob,
-        )
+        from core.wire import ChecksJob, CommandJob, InstallationJob, IssueJob, LineCommentJob, RepositoryJob, ReviewJob
 
         with self._lock:  # the local worker thread and a request may race to build it
             handlers: dict[type[Job], Handler] = {

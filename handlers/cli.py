@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from core.errors import MemfixError
 from core.languages.registry import NAMES
-from core.models import AttemptStatus, InsightError
+from core.memory.types import AttemptStatus, InsightError
 from core.settings import SettingsError, get_settings
 
 if TYPE_CHECKING:
@@ -177,7 +177,7 @@ def _settings(args: argparse.Namespace) -> int:
 
 def _remember(args: argparse.Namespace) -> int:
     """`/remember` from a shell: the comment command itself, so a decision holds or enables a rule here as there."""
-    from core.models import CommandJob
+    from core.wire import CommandJob
 
     if Path(args.repo).is_dir() and not args.repo.startswith("local/"):
         print(f"note: runs of the folder {args.repo} are filed under {_local_name(Path(args.repo))}: "

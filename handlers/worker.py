@@ -11,10 +11,10 @@ from aws_lambda_powertools.utilities.batch.types import PartialItemFailureRespon
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from core.models import Job, JobFormatError
 from core.queue import SqsQueue
 from core.secrets import resolve
 from core.settings import get_settings
+from core.wire import Job, JobFormatError
 from core.wiring import Services
 from handlers.observability import count, logger, metrics
 

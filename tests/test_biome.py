@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from core.change import Patch
 from core.languages.adapter import DetectError
 from core.languages.javascript.biome import Biome, find_biome, selected
 from core.languages.javascript.checks import directive_problem, export_problem, exports, strict_problem
 from core.languages.javascript.rules import owns as is_js
-from core.models import Patch
 
 STRICT = json.dumps({"formatter": {"enabled": False}, "linter": {"rules": {"recommended": False, "suspicious": {
     "noDoubleEquals": "error", "noDebugger": "error"}, "style": {"useConst": "error"}}}})

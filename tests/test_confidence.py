@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from core.change import Finding, Patch, Verification
 from core.languages.registry import risk_of
-from core.models import Finding, Patch, Verification
-from core.pipelines.confidence import Record, score
+from core.learning.record import Record
+from core.pipelines.confidence import score
 from core.pipelines.verify import status_for
 
 PASSED = Verification(parses=True, targeted_gone=True)

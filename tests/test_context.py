@@ -7,7 +7,7 @@ import logging
 from core.memory.context import PromptContext, estimate_tokens, render
 from core.memory.insights import Insights
 from core.memory.ring import HealingLog, LocalRing
-from core.models import Envelope, Insight
+from core.memory.types import Envelope, Insight
 
 REPO = "acme/api"
 

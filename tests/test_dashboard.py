@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from core.learning.policy import HeldBack
-from core.models import Envelope, Insight
+from core.memory.types import Envelope, Insight
 from core.pipelines.values import RunRequest
 from core.settings import read_env_file
 
@@ -135,7 +135,7 @@ def test_every_list_of_every_page_shows_its_rows(serve, tenant_id):
     reads, the rules a run chose, PR outcomes per week."""
     from datetime import date
 
-    from core.models import MemoryEntry
+    from core.memory.types import MemoryEntry
 
     services = serve.services
     _, run_id = seed(services, tenant_id)

@@ -227,7 +227,7 @@ def test_a_savepoint_rolled_back_cannot_change_the_transactions_tenant(db, login
 
 
 def test_jobs_and_delivery_claims_belong_to_the_tenant_the_transaction_entered(db, login, tenant_id):
-    from core.models import CommandJob
+    from core.wire import CommandJob
 
     victim, queue = tenant_id + 1, f"guard-{uuid.uuid4().hex[:8]}"
     theirs = CommandJob(tenant_id=victim, delivery_id="d", repo="victim/app", command="recall", comment_id=1)

@@ -23,7 +23,7 @@ from core.memory.embeddings import (
     embedder_from_settings,
     pad,
 )
-from core.models import Insight
+from core.memory.types import Insight
 from core.settings import Settings, SettingsError
 from tests.fakes.llm import FakeModelServer, ToolCall
 

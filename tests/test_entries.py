@@ -8,7 +8,7 @@ import psycopg
 import pytest
 
 from core.memory.entries import Entries
-from core.models import MemoryEntry
+from core.memory.types import MemoryEntry
 
 
 @pytest.fixture

@@ -3,15 +3,7 @@
 import pytest
 
 from core.events import parse_command, route
-from core.models import (
-    CommandJob,
-    InstallationJob,
-    Job,
-    LineCommentJob,
-    PullRequestClosedJob,
-    PushJob,
-    ReviewJob,
-)
+from core.wire import CommandJob, InstallationJob, Job, LineCommentJob, PullRequestClosedJob, PushJob, ReviewJob
 from tests.fakes import payloads as P
 
 BOT = "memfix[bot]"
@@ -197,7 +189,7 @@ def _ci(event: str, action: str | None, branch: str, **changes) -> dict:
 @pytest.mark.parametrize("event, action", [("check_suite", "completed"), ("check_run", "completed"),
                                            ("workflow_run", "completed"), ("status", None)])
 def test_ci_results_on_a_memfix_branch_become_checks_jobs(event, action):
-    from core.models import ChecksJob
+    from core.wire import ChecksJob
 
     extra = {"state": "failure"} if event == "status" else {"conclusion": "failure"}
     job = route(event, _ci(event, action, "memfix/autofix/a-py-123", **extra), "d", BOT).job

@@ -3,7 +3,7 @@
 import random
 
 from core.learning.explore import explore
-from core.pipelines.confidence import Record
+from core.learning.record import Record
 
 
 def test_nothing_is_explored_without_budget_or_a_learned_hold():

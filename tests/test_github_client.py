@@ -423,7 +423,7 @@ def test_without_draft_support_a_ready_pr_is_opened(fake, gh):
 
 def test_graphql_errors_are_permanent_errors(fake, gh):
     from core.errors import GitHubPermanentError
-    from core.models import PullRequest
+    from core.github.types import PullRequest
 
     with pytest.raises(GitHubPermanentError, match="Could not resolve to a node"):
         gh.mark_ready("acme/api", PullRequest(9, "b", "s", "acme/api", "main", draft=True, node_id="PR_nope"))

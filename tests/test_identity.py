@@ -9,8 +9,9 @@ from core.memory.embeddings import NoEmbedder
 from core.memory.entries import Entries
 from core.memory.insights import Insights
 from core.memory.ring import HealingLog, LocalRing
-from core.models import Envelope, Insight, MemoryEntry, RepositoryJob
+from core.memory.types import Envelope, Insight, MemoryEntry
 from core.tenants import Tenants
+from core.wire import RepositoryJob
 from tests.fakes import payloads as P
 
 BOT = "memfix[bot]"

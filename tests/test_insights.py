@@ -6,7 +6,7 @@ import pytest
 
 from core.memory.embeddings import NoEmbedder, OpenAIEmbedder
 from core.memory.insights import Insights, SearchSettings
-from core.models import Insight, InsightError
+from core.memory.types import Insight, InsightError
 
 REPO = "acme/api"
 

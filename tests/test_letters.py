@@ -18,7 +18,7 @@ from core.memory.letters import (
     is_letter_path,
     parse_letter,
 )
-from core.models import PushJob
+from core.wire import PushJob
 from tests.fakes.github import fake_github_settings
 
 REPO = "acme/widgets"

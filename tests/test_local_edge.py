@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
-from handlers.dashboard import FORWARDING
+from handlers.signin import FORWARDING
 from tests.conftest import login_url
 from tests.test_serve_stop import _free_port
 

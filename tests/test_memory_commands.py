@@ -158,7 +158,7 @@ def test_push_syncs_letters_and_reports_a_bad_one_on_the_commit(serve, fake_gith
 
 
 def test_memory_stays_in_its_repository(serve, fake_github, tenant_id):
-    from core.models import Insight, MemoryEntry
+    from core.memory.types import Insight, MemoryEntry
 
     services = serve.services
     secret = services.insights.save(tenant_id, Insight(

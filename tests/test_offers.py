@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.memory.offers import Line, Words, decision_offers, objects, offer_decisions
+from core.learning.offers import Line, Words, decision_offers, objects, offer_decisions
 from core.settings import Settings
 
 CODES, PATH = ("F401", "F541"), "pkg/__init__.py"

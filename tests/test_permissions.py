@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.models import CommandJob, IssueJob, PushJob, ReviewJob
 from core.permissions import Permissions
+from core.wire import CommandJob, IssueJob, PushJob, ReviewJob
 from tests.fakes import payloads as P
 
 REPO = "acme/api"
@@ -69,7 +69,7 @@ def _comment(serve, gh, tenant: int, text: str, login: str, association: str) ->
 def test_an_org_member_with_read_access_starts_nothing(serve, fake_github, tenant_id):
     fake_github._repo(REPO).collaborators["mallory"] = "read"  # a MEMBER of the organisation, read on this repo
     insights = serve.services.insights
-    from core.models import Insight
+    from core.memory.types import Insight
 
     kept = insights.save(tenant_id, Insight(repository=REPO, insight_type="decision", category="testing",
                                             title="Use fixtures for database tests")).insight

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from core.change import Finding, Patch, Verification
 from core.languages.adapter import DetectError
 from core.languages.python.language import Python
 from core.languages.python.ruff import Ruff, python_files
-from core.models import Finding, Patch, Verification
+from core.learning.record import PROMOTE_THRESHOLD
 from core.pipelines.config import AUTOFIX_RULES, REFACTOR_RULES, RepoConfig, parse_config
 from core.pipelines.propose import EditError, apply_edits, ruff_patch, ruff_patches
-from core.pipelines.verify import PROMOTE_THRESHOLD, confidence, status_for, verify, verify_many
+from core.pipelines.verify import confidence, status_for, verify, verify_many
 
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "shop"
 

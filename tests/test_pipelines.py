@@ -4,7 +4,8 @@ real PostgreSQL. The model's requests are read back from the fake to prove what 
 from __future__ import annotations
 
 from core.events import route
-from core.models import Insight, LineCommentJob
+from core.memory.types import Insight
+from core.wire import LineCommentJob
 from tests.fakes import payloads as P
 
 REPO = "acme/api"

@@ -21,10 +21,10 @@ from core.learning.policy import (
     hold_scopes,
     records_from,
 )
+from core.learning.record import Record
 from core.memory.embeddings import NoEmbedder
 from core.memory.insights import Insights
-from core.pipelines.confidence import Record
-from core.pipelines.proposals import ProposalOutcome
+from core.memory.proposals import ProposalOutcome
 
 REPO = "acme/policy"
 

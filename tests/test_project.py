@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from core.change import Patch
 from core.languages.python.compat import compatibility
 from core.languages.python.project import SYNTAX_RULES, find_target, find_team_rules, read_profile
-from core.models import Patch
 
 
 @pytest.mark.parametrize("files, oldest, where", [

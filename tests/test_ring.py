@@ -26,7 +26,7 @@ from core.memory.ring import (
     pattern_analysis,
 )
 from core.memory.sanitize import escape_braces
-from core.models import Envelope
+from core.memory.types import Envelope
 
 TABLE = "memfix-ring"
 REPO = "octo/widgets"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from core.change import Finding
 from core.memory.sanitize import code, inert, printable
-from core.models import Finding
 
 
 def test_control_characters_become_visible_escapes_and_lines_stay():

@@ -78,8 +78,8 @@ def test_a_stopped_worker_leaves_unfinished_jobs_queued_for_the_next_one(db):
     import uuid
 
     from core.errors import TransientError
-    from core.models import CommandJob
     from core.queue import PgQueue, Schedule
+    from core.wire import CommandJob
 
     started, release, ran = threading.Event(), threading.Event(), []
 
@@ -110,8 +110,8 @@ def test_a_stopped_worker_leaves_unfinished_jobs_queued_for_the_next_one(db):
 def test_a_dead_workers_job_is_taken_again_when_its_lease_lapses(db):
     import uuid
 
-    from core.models import CommandJob
     from core.queue import PgQueue, Schedule
+    from core.wire import CommandJob
 
     name, ran = f"lease-{uuid.uuid4().hex[:8]}", []
     enqueuer = PgQueue(db, None, queue=name)
@@ -130,8 +130,8 @@ def test_a_dead_workers_job_is_taken_again_when_its_lease_lapses(db):
 def test_dead_jobs_of_memfix_serve_are_replayed_from_the_database(db):
     import uuid
 
-    from core.models import CommandJob
     from core.queue import PgQueue, Schedule
+    from core.wire import CommandJob
 
     name, ran = f"dead-{uuid.uuid4().hex[:8]}", []
 
@@ -178,8 +178,8 @@ def test_workers_sharing_one_database_take_each_job_once(db):
     import uuid
     from collections import Counter
 
-    from core.models import CommandJob
     from core.queue import PgQueue, Schedule
+    from core.wire import CommandJob
 
     name, done, lock = f"shared-{uuid.uuid4().hex[:8]}", Counter(), threading.Lock()
 

@@ -9,7 +9,8 @@ import psycopg
 import pytest
 
 from core.jobs import JobStatus
-from core.models import AttemptStatus, Circuit, CiState, PointStatus, ProposalState, Stance
+from core.memory.proposals import CiState, ProposalState
+from core.memory.types import AttemptStatus, Circuit, PointStatus, Stance
 from core.pipelines.runs import Phase
 from core.queue import QueueStatus
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.models import Patch
+from core.change import Patch
 from core.pipelines.suggest import hunks, placeable, suggestions
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from core.change import Patch
 from core.languages.python.surface import RepositoryView, surface_problem
-from core.models import Patch
 from tests.fakes import payloads as P
 
 
@@ -177,14 +177,14 @@ def test_a_use_no_linter_sees_keeps_the_name(kind, path, before, after, others, 
     ("pkg/api.py", "import os\n__all__ = ['X']\nX = 1\n", "__all__ = ['X']\nX = 1\n", {"pkg/__init__.py": ""}),
 ])
 def test_an_import_nothing_uses_still_goes(path, before, after, others):
-    from core.models import Patch
+    from core.change import Patch
 
     view = RepositoryView({path: before, **others})
     assert surface_problem(Patch(path, before, after, (), "ruff"), view, imports_chosen=True) is None
 
 
 def test_a_public_modules_import_goes_only_where_the_team_chose_f401_and_all_leaves_it_out():
-    from core.models import Patch
+    from core.change import Patch
 
     before, after = "import os\n__all__ = ['X']\nX = 1\n", "__all__ = ['X']\nX = 1\n"
     view = RepositoryView({"pkg/api.py": before, "pkg/__init__.py": ""})

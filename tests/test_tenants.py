@@ -99,7 +99,7 @@ def test_every_tenant_table_is_isolated_for_the_application_login(db, app_login,
     from core.memory.entries import Entries
     from core.memory.insights import Insights
     from core.memory.ring import HealingLog, LocalRing
-    from core.models import Envelope, Insight, MemoryEntry
+    from core.memory.types import Envelope, Insight, MemoryEntry
 
     victim = tenant_id + 1
     Tenants(db).register(victim, "victim", ((1, "victim/app"),))
@@ -146,7 +146,7 @@ def test_the_application_login_cannot_change_its_tenant_or_reach_another(db, app
     from core.errors import PermanentError
     from core.memory.embeddings import NoEmbedder
     from core.memory.insights import Insights
-    from core.models import Insight
+    from core.memory.types import Insight
 
     victim = tenant_id + 1
     Tenants(db).register(victim, "victim", ((1, "victim/app"),))

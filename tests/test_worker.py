@@ -7,8 +7,8 @@ import json
 import pytest
 from moto import mock_aws
 
-from core.models import CommandJob
 from core.settings import get_settings
+from core.wire import CommandJob
 from handlers import worker
 from tests.fakes.aws import LambdaContext
 

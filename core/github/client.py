@@ -19,7 +19,7 @@ from githubkit.exception import GitHubException, RateLimitExceeded, RequestError
 from githubkit.retry import RetryOption
 
 from core.errors import GitHubError, GitHubPermanentError, GitHubTransientError
-from core.models import CheckResult, PullRequest
+from core.github.types import CheckResult, PullRequest
 from core.paths import git_ref, url_path
 from core.settings import Settings, SettingsError
 

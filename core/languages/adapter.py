@@ -10,15 +10,24 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from core.change import Finding, Patch, Verification
 from core.errors import PermanentError
-from core.models import Finding, Patch, Verification
 
 if TYPE_CHECKING:
     from core.languages.python.surface import RepositoryView
-    from core.pipelines.config import RepoConfig
 
 Read = Callable[[str], str | None]
 View = Callable[[], "RepositoryView"]
+
+
+class Asked(Protocol):
+    """What a repository asks of memfix that a language reads (core/pipelines/config.py `RepoConfig` keeps it)."""
+
+    @property
+    def python(self) -> str | None: ...  # the oldest supported Python, overriding the metadata
+    @property
+    def extend_rules(self) -> tuple[str, ...]: ...  # proposed beyond what the team's linters select
+    def rules(self, pipeline: str) -> tuple[str, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -78,7 +87,7 @@ class Language(Protocol):
     def owns(self, path: str) -> bool: ...
     def has_rule(self, code: str) -> bool: ...
     def rule_words(self, code: str) -> frozenset[str]: ...  # the words a rule's own messages name
-    def project(self, read: Read, config: RepoConfig, pipeline: str) -> Project: ...
+    def project(self, read: Read, config: Asked, pipeline: str) -> Project: ...
 
 
 def inside(root: Path, path: str) -> Path:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 
-from core.pipelines.confidence import Record
+from core.learning.record import Record
 
 EXPLORE_DAYS = 7
 

@@ -6,7 +6,7 @@ Its verbs, in the order a run meets them:
 - `detected` / `fixed`: what a run teaches memory (a pain point per finding class, a solution per verified fix);
 - `closed`, `settled`, `ci_failed`: an outcome of memfix's PR (merged or closed; CI passed, was noise or passed on a
   re-run; CI failed) remembered and learned in one place;
-- `decide`: a person's hold or enable of rules, where a scope says;
+- `decide`: a person's hold or enable of rules, where a scope says (`answer`: the same, from `/remember decision`);
 - `evidence`, `holds`, `waiting`: what the dashboard shows.
 The rules themselves are pure and live in policy.py (and explore.py, places.py); the tables are the policy's.
 """
@@ -18,13 +18,19 @@ from collections import defaultdict
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
-from core.languages.registry import category_for
-from core.models import Finding, Insight, JobResult, Patch, PullRequestClosedJob, Stance
+from core.change import Finding, Patch
+from core.errors import PermanentError
+from core.languages.registry import category_for, rule_code
+from core.learning.places import parse_scope
+from core.learning.places import words as scope_words
+from core.memory.review import DECISION_FORM
+from core.memory.types import Insight, Stance
+from core.wire import CommandJob, JobResult, PullRequestClosedJob
 
 if TYPE_CHECKING:
     from core.learning.policy import Evidence, HeldBack, Hold, Policy, RepoPolicy
     from core.memory.insights import Insights, SaveResult
-    from core.pipelines.proposals import Proposal, Proposals
+    from core.memory.proposals import Proposal, Proposals
 
 def severity_for(code: str) -> str:
     if category_for(code) == "security":
@@ -42,12 +48,14 @@ def finding_class(f: Finding, words: Collection[str] = ()) -> str:
 
 class Learning:
     def __init__(self, insights: Insights, proposals: Proposals, policy: Policy, web_url: str = "",
-                 words: Callable[[str], Collection[str]] = lambda code: ()):
+                 words: Callable[[str], Collection[str]] = lambda code: (),
+                 known: Callable[[str], bool] | None = None):
         self.insights = insights
         self.proposals = proposals  # the PRs memfix opened: an outcome closes one
         self.policy = policy
         self.web_url = web_url  # GitHub's web address (Settings.github_web_url): Enterprise hosts its own
         self.words = words  # a rule's own words, which its insights' titles keep (a language's rule_words)
+        self.known = known  # whether a linter memfix runs has this rule
 
     # ---- a run ----
 
@@ -95,6 +103,35 @@ class Learning:
         if stance == Stance.ENABLE:
             return self.policy.enable(tenant_id, repo, codes, by, source_ref, scope)
         return self.policy.hold(tenant_id, repo, codes, by, source_ref, scope)
+
+    def answer(self, job: CommandJob, verb: Stance, codes_text: str, scope_text: str | None,
+                source: str | None) -> JobResult:
+        """A person's decision on a rule, everywhere or where the scope says: proposed again there (the holds within
+        it lifted), or held back there."""
+        named = [c for c in re.split(r"[\s,]+", codes_text) if c]
+        if bad := [c for c in named if rule_code(c) is None]:
+            raise PermanentError(f"{', '.join(bad)} is not a rule (a ruff code like F401, or a Biome rule like "
+                                 f"lint/suspicious/noDoubleEquals); {DECISION_FORM}")
+        codes = list(dict.fromkeys(code for c in named if (code := rule_code(c))))
+        if self.known is not None and (unknown := [c for c in codes if not self.known(c)]):
+            raise PermanentError(f"{', '.join(unknown)} is not a rule of the linters memfix runs (ruff, Biome); "
+                                 "nothing was decided")
+        try:
+            scope = parse_scope(scope_text) if scope_text else None
+        except ValueError as exc:
+            raise PermanentError(str(exc)) from exc
+        where = f"in {scope_words(scope)} of this repository" if scope else "in this repository"
+        if verb == Stance.ENABLE:
+            lifted = self.decide(job.tenant_id, job.repo, verb, codes, job.author, source, scope)
+            return JobResult(f"memfix will propose {', '.join(codes)} fixes {where} again.",
+                             [f"lifted hold `insight:{i}`" for i in lifted]
+                             or [f"no hold {'within ' + scope_words(scope) + ' ' if scope else ''}was in force; "
+                                 "the decision is remembered"])
+        ids = self.decide(job.tenant_id, job.repo, verb, codes, job.author, source, scope)
+        undo = f" in {scope}" if scope else ""
+        return JobResult(f"memfix will not propose {', '.join(codes)} fixes {where}.",
+                         [f"decision `insight:{i}`; `/remember decision enable {c}{undo}` or `/forget insight:{i}` "
+                          "undoes it" for i, c in zip(ids, codes, strict=True)])
 
     # ---- what was learned, for people to see ----
 

@@ -21,7 +21,7 @@ from fnmatch import fnmatchcase
 from pathlib import PurePosixPath
 
 from core.languages.registry import places
-from core.pipelines.config import is_path_pattern, path_matches
+from core.paths import is_path_pattern, path_matches
 
 
 class Kind(StrEnum):

@@ -40,15 +40,14 @@ from typing import TYPE_CHECKING
 from core.languages.registry import risk_of, rule_code
 from core.learning.explore import EXPLORE_DAYS, explore
 from core.learning.places import KIND, contains, covers, directories, kind_scope, place, words
-from core.models import Insight, PointStatus, ProposalState, Stance
-from core.pipelines.confidence import RISK, Record
-from core.pipelines.proposals import Proposals
-from core.pipelines.verify import PROMOTE_THRESHOLD
+from core.learning.record import PROMOTE_THRESHOLD, RISK, Record
+from core.memory.proposals import Proposals, ProposalState
+from core.memory.types import Insight, PointStatus, Stance
 
 if TYPE_CHECKING:
     from core.db import Connection, Database
     from core.memory.insights import Insights, SaveResult
-    from core.pipelines.proposals import Proposal, ProposalOutcome
+    from core.memory.proposals import Proposal, ProposalOutcome
 
 MIN_CLOSED, MIN_BAD, LOW_ESTIMATE = 2, 3, 0.25
 TURNED = 3  # bad outcomes in a row after merges: the reviewers' taste changed

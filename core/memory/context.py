@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from core.memory.sanitize import escape_braces
-from core.models import Insight
+from core.memory.types import Insight
 
 if TYPE_CHECKING:
     from core.memory.insights import Insights, SearchHit

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.db import one
 from core.memory.insights import searchable
-from core.models import MemoryEntry
+from core.memory.types import MemoryEntry
 
 if TYPE_CHECKING:
     from core.db import Database

@@ -19,7 +19,7 @@ from pgvector import Vector
 
 from core.db import one
 from core.errors import PermanentError, TransientError
-from core.models import Insight, PointStatus
+from core.memory.types import Insight, PointStatus
 
 if TYPE_CHECKING:
     from core.db import Connection, Database

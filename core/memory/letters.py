@@ -22,8 +22,9 @@ from typing import Any
 from core.bounded import ConfigRefused, read_config
 from core.errors import PermanentError, TransientError
 from core.memory.entries import Entries
-from core.models import MemoryEntry, PushJob
+from core.memory.types import MemoryEntry
 from core.paths import PathError, repo_path
+from core.wire import PushJob
 
 log = logging.getLogger(__name__)
 

@@ -8,25 +8,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from core.bounded import user_text
 from core.errors import GitHubPermanentError, PermanentError
-from core.languages.registry import rule_code
-from core.learning.places import parse_scope
-from core.learning.places import words as scope_words
 from core.memory.sanitize import escape_braces, inert
-from core.models import (
-    CATEGORIES,
-    INSIGHT_TYPES,
-    SEVERITIES,
-    CommandJob,
-    Insight,
-    InsightError,
-    JobResult,
-    ReviewJob,
-    Stance,
-)
+from core.memory.types import CATEGORIES, INSIGHT_TYPES, SEVERITIES, Insight, InsightError, Stance
+from core.wire import CommandJob, JobResult, ReviewJob
 
 if TYPE_CHECKING:
     from core.memory.entries import Entries
@@ -133,6 +121,11 @@ def review_points(texts: list[str]) -> list[str]:
     return list(dict.fromkeys(points))[:MAX_POINTS]
 
 
+class Decisions(Protocol):
+    def answer(self, job: CommandJob, verb: Stance, codes_text: str, scope_text: str | None,
+               source: str | None) -> JobResult: ...
+
+
 @dataclass
 class ReviewSteps:
     insights: Insights
@@ -140,15 +133,14 @@ class ReviewSteps:
     review_texts: Fetch | None = None  # for `/remember` with no text
     llm: Any = None  # with a model, `/remember` with no text asks it for the key points
     web_url: str = ""  # GitHub's web address (Settings.github_web_url): Enterprise hosts its own
-    learning: Any = None  # core.learning.learning.Learning: `/remember decision enable|hold F401`
-    known: Callable[[str], bool] | None = None  # whether a linter memfix runs has this rule
+    learning: Decisions | None = None  # core/learning/learning.py: `/remember decision enable|hold F401`
 
     def remember(self, job: CommandJob) -> JobResult:
         source = f"{self.web_url}/{job.repo}/issues/{job.issue_number}#issuecomment-{job.comment_id}" \
             if job.comment_id else None  # the dashboard's curation and the CLI have no comment to point at
         text = job.args.strip()
         if self.learning is not None and (match := _POLICY.match(text)):
-            return self._policy(job, Stance(match["verb"].lower()), match["codes"], match["scope"], source)
+            return self.learning.answer(job, Stance(match["verb"].lower()), match["codes"], match["scope"], source)
         if self.learning is not None and _DECIDING.match(text):
             raise PermanentError(f"nothing was saved: {DECISION_FORM}")
         if text:
@@ -166,35 +158,6 @@ class ReviewSteps:
             return _saved(f"Saved {len(results)} insight(s) the model distilled from the review and discussion "
                           f"(provider `{self.llm.provider}`, model `{self.llm.model}`)", results)
         return self._save_points(job.tenant_id, job.repo, review_points(texts), source, "the review and discussion")
-
-    def _policy(self, job: CommandJob, verb: Stance, codes_text: str, scope_text: str | None,
-                source: str | None) -> JobResult:
-        """A person's decision on a rule, everywhere or where the scope says: proposed again there (the holds within
-        it lifted), or held back there."""
-        named = [c for c in re.split(r"[\s,]+", codes_text) if c]
-        if bad := [c for c in named if rule_code(c) is None]:
-            raise PermanentError(f"{', '.join(bad)} is not a rule (a ruff code like F401, or a Biome rule like "
-                                 f"lint/suspicious/noDoubleEquals); {DECISION_FORM}")
-        codes = list(dict.fromkeys(code for c in named if (code := rule_code(c))))
-        if self.known is not None and (unknown := [c for c in codes if not self.known(c)]):
-            raise PermanentError(f"{', '.join(unknown)} is not a rule of the linters memfix runs (ruff, Biome); "
-                                 "nothing was decided")
-        try:
-            scope = parse_scope(scope_text) if scope_text else None
-        except ValueError as exc:
-            raise PermanentError(str(exc)) from exc
-        where = f"in {scope_words(scope)} of this repository" if scope else "in this repository"
-        if verb == Stance.ENABLE:
-            lifted = self.learning.decide(job.tenant_id, job.repo, verb, codes, job.author, source, scope)
-            return JobResult(f"memfix will propose {', '.join(codes)} fixes {where} again.",
-                             [f"lifted hold `insight:{i}`" for i in lifted]
-                             or [f"no hold {'within ' + scope_words(scope) + ' ' if scope else ''}was in force; "
-                                 "the decision is remembered"])
-        ids = self.learning.decide(job.tenant_id, job.repo, verb, codes, job.author, source, scope)
-        undo = f" in {scope}" if scope else ""
-        return JobResult(f"memfix will not propose {', '.join(codes)} fixes {where}.",
-                         [f"decision `insight:{i}`; `/remember decision enable {c}{undo}` or `/forget insight:{i}` "
-                          "undoes it" for i, c in zip(ids, codes, strict=True)])
 
     def _model_points(self, repo: str, texts: list[str], source: str | None) -> list[Insight]:
         """The review's key points as insights, extracted by the model from text it is told is data."""

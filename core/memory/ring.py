@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from core import aws
 from core.errors import TransientError
 from core.memory.sanitize import escape_braces
-from core.models import AttemptStatus, Circuit, Envelope
+from core.memory.types import AttemptStatus, Circuit, Envelope
 
 if TYPE_CHECKING:
     from core.db import Connection, Database

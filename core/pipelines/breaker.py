@@ -12,7 +12,8 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from core.models import Circuit, Verification
+from core.change import Verification
+from core.memory.types import Circuit
 
 if TYPE_CHECKING:
     from core.db import Database

@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from core.github.types import CheckResult
+from core.memory.proposals import CiState
 from core.memory.sanitize import escape_braces
-from core.models import CheckResult, CiState
 
 MAX_FAILING, MAX_ANNOTATIONS, MAX_SUMMARY = 5, 5, 400
 

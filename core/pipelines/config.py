@@ -27,20 +27,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
-from functools import cache
-from pathlib import PurePosixPath
 from typing import Any
 
 from core.bounded import ConfigRefused, read_config, shown
 from core.languages.registry import NAMES, language_name, rule_code
-from core.models import PIPELINES
+from core.paths import is_path_pattern, path_matches
+from core.wire import PIPELINES
 
 CONFIG_PATH = ".github/memfix.yml"
 PROVIDERS = ("offline", "openai", "anthropic", "local")
 MAX_PRS_LIMIT = 20
 MAX_CONFIG_CHARS = 64 * 1024
-MAX_IGNORES, MAX_PATTERN_CHARS = 100, 200
+MAX_IGNORES = 100
 
 # AutoFix: code that is wrong or unsafe.
 AUTOFIX_RULES = (
@@ -56,8 +54,6 @@ AUTOFIX_RULES = (
 REFACTOR_RULES = ("UP", "SIM", "C4", "PERF", "RET", "PIE", "FURB", "RUF005", "RUF015")
 
 _SELECTOR = re.compile(r"[A-Z]{1,8}[0-9]{0,4}")  # a ruff selector: a linter prefix, optionally narrowed by digits
-
-
 
 
 @dataclass(frozen=True)
@@ -87,41 +83,10 @@ class RepoConfig:
         return any(path_matches(pattern, path) for pattern in self.ignore)
 
 
-def path_matches(pattern: str, path: str) -> bool:
-    """A `.gitignore`-style glob against a repository path (see the module's notes on `ignore`)."""
-    return _matches(_pattern_parts(pattern), PurePosixPath(path.replace("\\", "/").removeprefix("./")).parts)
-
-
-def is_path_pattern(text: str) -> bool:
-    """Whether `text` can be a repository path pattern: short, inside the repository, `/`-separated."""
-    return 0 < len(text) <= MAX_PATTERN_CHARS and ".." not in text.split("/") and not {"\\", "\x00"} & set(text)
-
-
 def _pipeline(name: str) -> str:
     if name not in PIPELINES:
         raise ValueError(f"unknown pipeline {name!r}; expected one of {', '.join(PIPELINES)}")
     return name
-
-
-def _pattern_parts(pattern: str) -> tuple[str, ...]:
-    text = pattern.strip().removeprefix("./")
-    parts = PurePosixPath(text.lstrip("/")).parts
-    parts = tuple(p for i, p in enumerate(parts) if not (p == "**" and i and parts[i - 1] == "**"))  # `**/**` = `**`
-    return parts if "/" in text else ("**", *parts)
-
-
-def _matches(pattern: tuple[str, ...], parts: tuple[str, ...]) -> bool:
-    """Memoised on positions, so `**/**/…` costs pattern × path² steps, never an exponential search."""
-
-    @cache
-    def at(i: int, j: int) -> bool:
-        if i == len(pattern):
-            return True  # the pattern named a directory the path lies under
-        if pattern[i] == "**":
-            return any(at(i + 1, k) for k in range(j, len(parts) + 1))
-        return j < len(parts) and fnmatchcase(parts[j], pattern[i]) and at(i + 1, j + 1)
-
-    return at(0, 0)
 
 
 # ---- parsing: each check returns the value to use, or None to keep the default ----

@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from core.errors import PermanentError
-from core.models import AttemptStatus, ChecksJob, CiState, Envelope, JobResult, PullRequest
+from core.github.types import PullRequest
+from core.memory.proposals import CiState, Proposal, Proposals
+from core.memory.types import AttemptStatus, Envelope
 from core.pipelines.ci import CiVerdict, Judgement, failure_report, judge, read
 from core.pipelines.port import GitHubPort
-from core.pipelines.proposals import Proposal, Proposals
+from core.wire import ChecksJob, JobResult
 
 if TYPE_CHECKING:
     from core.learning.learning import Learning

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from core.models import CheckResult, PullRequest
+from core.github.types import CheckResult, PullRequest
 
 
 class GitHubPort(Protocol):

@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 from core.languages.registry import within
 from core.learning.places import kind_scope, words
+from core.learning.record import Record
+from core.memory.proposals import CiState
 from core.memory.sanitize import code, escape_braces, inert
-from core.models import AttemptStatus, CiState, JobResult
-from core.pipelines.confidence import Record
+from core.memory.types import AttemptStatus
+from core.wire import JobResult
 
 if TYPE_CHECKING:
     from core.pipelines.values import FileOutcome, RunReport, RunRequest

@@ -11,8 +11,8 @@ from core.languages.registry import fence
 from core.memory.sanitize import escape_braces
 
 if TYPE_CHECKING:
+    from core.change import Finding
     from core.memory.context import PromptSections
-    from core.models import Finding
     from core.pipelines.values import RunRequest
 
 EDIT_SCHEMA = {

@@ -8,10 +8,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from core.change import Finding, Patch
 from core.errors import PermanentError
 from core.languages.adapter import Linter, inside
 from core.languages.python.ruff import selected
-from core.models import Finding, Patch
 
 _PARALLEL_FIXES = 4  # ruff runs at once, one per distinct set of codes to fix
 

@@ -10,11 +10,12 @@ from enum import StrEnum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from core.models import CiState, Patch, ProposalState
+from core.change import Patch
+from core.memory.proposals import CiState, ProposalState
 from core.pipelines.port import GitHubPort
 
 if TYPE_CHECKING:
-    from core.pipelines.proposals import Proposals
+    from core.memory.proposals import Proposals
 
 
 def branch_name(pipeline: str, path: str, fingerprint: str) -> str:

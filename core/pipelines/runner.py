@@ -14,12 +14,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from core.change import Finding, Patch, Verification
 from core.errors import PermanentError
 from core.languages.adapter import Language, Project
 from core.languages.registry import within
 from core.learning.places import Places, covers, kind_scope, words
 from core.learning.policy import HeldBack
-from core.models import AttemptStatus, Circuit, Envelope, Finding, Patch, Verification
+from core.memory.types import AttemptStatus, Circuit, Envelope
 from core.pipelines.breaker import Trial
 from core.pipelines.confidence import score
 from core.pipelines.config import RepoConfig, parse_config

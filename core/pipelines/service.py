@@ -10,29 +10,24 @@ from typing import Any
 from core.bounded import user_text
 from core.errors import PermanentError
 from core.events import MEMFIX_BRANCH_PREFIX
+from core.github.types import PullRequest
 from core.languages.registry import NAMES, language_of, languages_for, linter_of
 from core.learning.learning import Learning
+from core.memory.proposals import Proposal, Proposals
 from core.memory.sanitize import escape_braces
-from core.models import (
-    AttemptStatus,
-    CommandJob,
-    IssueJob,
-    JobResult,
-    PullRequest,
-    PushJob,
-)
+from core.memory.types import AttemptStatus
 from core.paths import PathError, repo_path
 from core.pipelines.config import CONFIG_PATH, RepoConfig, parse_config
 from core.pipelines.port import GitHubPort
 from core.pipelines.present import result
 from core.pipelines.prompt import Revision
-from core.pipelines.proposals import Proposal, Proposals
 from core.pipelines.publish import PublishAction, Publisher
 from core.pipelines.runner import PipelineRunner
 from core.pipelines.runs import FINAL, Mirror, Phase
 from core.pipelines.suggest import hunks, placeable, suggestions
 from core.pipelines.values import FileOutcome, RunReport, RunRequest
 from core.pipelines.workspace import GitHubWorkspace
+from core.wire import CommandJob, IssueJob, JobResult, PushJob
 
 log = logging.getLogger(__name__)
 MAX_REPO_FILES = 300  # an issue with no file named scans at most this many Python files

@@ -9,15 +9,15 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from core.change import Finding, Patch, Verification
 from core.languages.adapter import Linter, Project, Selection
 from core.languages.python.surface import RepositoryView
 from core.languages.registry import NAMES
 from core.learning.places import Places
 from core.learning.policy import RepoPolicy
-from core.models import AttemptStatus, Finding, Patch, Verification
-from core.pipelines.confidence import Record
+from core.learning.record import PROMOTE_THRESHOLD, Record
+from core.memory.types import AttemptStatus
 from core.pipelines.config import RepoConfig
-from core.pipelines.verify import PROMOTE_THRESHOLD
 
 if TYPE_CHECKING:
     from core.llm.base import LLM

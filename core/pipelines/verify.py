@@ -15,10 +15,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
+from core.change import Finding, Patch, Verification
 from core.languages.adapter import Linter, inside
-from core.models import AttemptStatus, Finding, Patch, Verification
+from core.learning.record import PROMOTE_THRESHOLD
+from core.memory.types import AttemptStatus
 
-PROMOTE_THRESHOLD = 0.8
 RETRY_THRESHOLD = 0.4
 MIN_CHANGE_BUDGET = 12  # lines any fix may touch
 LINES_PER_FINDING = 6

@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from core.bounded import ConfigRefused, read_config
+from core.change import Finding
 from core.languages.adapter import DetectError, inside
 from core.languages.javascript.rules import owns as is_js
-from core.models import Finding
 
 log = logging.getLogger(__name__)
 PARSE = "parse"  # Biome's category for a file it cannot parse
@@ -136,7 +136,7 @@ class Biome:
         return selector.startswith("lint/")
 
     def has_rule(self, code: str) -> bool:
-        return self.knows(code)  # its rule names are checked by shape (core.models.rule_code), not listed
+        return self.knows(code)  # its rule names are checked by shape (core/languages/javascript/rules.py `code`), not listed
 
     def rule_words(self, code: str) -> frozenset[str]:
         return frozenset()

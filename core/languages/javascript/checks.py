@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
-from core.models import Patch
+from core.change import Patch
 
 DIRECTIVES = re.compile(r"eslint-disable|eslint-enable|biome-ignore|@ts-(?:ignore|expect-error|nocheck|check)"
                         r"|prettier-ignore|istanbul\s+ignore|c8\s+ignore|v8\s+ignore|@jsx|@license|@preserve")

@@ -7,16 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from core.languages.adapter import Read, Selection, View, failed
+from core.change import Patch, Verification
+from core.languages.adapter import Asked, Read, Selection, View, failed
 from core.languages.javascript import rules
 from core.languages.javascript.biome import RECOMMENDED_FILES
 from core.languages.javascript.checks import directive_problem, export_problem, strict_problem
 from core.languages.javascript.project import JsProfile, biome_migrate, introduced, read_js_profile
-from core.models import Patch, Verification
 
 if TYPE_CHECKING:
     from core.languages.javascript.biome import Biome
-    from core.pipelines.config import RepoConfig
 
 
 JS_RULES = {  # Biome's groups each pipeline proposes, within what the team's configuration enables
@@ -79,7 +78,7 @@ class JavaScript:
     def rule_words(self, code: str) -> frozenset[str]:
         return self.biome.rule_words(code)
 
-    def project(self, read: Read, config: RepoConfig, pipeline: str) -> JsProject:
+    def project(self, read: Read, config: Asked, pipeline: str) -> JsProject:
         profile = read_js_profile(read, biome_migrate(self.biome.binary))
         if problem := self.biome.with_config(profile.config_files()).config_problem():
             profile = replace(profile, files=dict(RECOMMENDED_FILES),

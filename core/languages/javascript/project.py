@@ -30,8 +30,7 @@ from typing import Any
 from core.bounded import ConfigRefused, read_config, shown
 from core.languages.javascript.biome import RECOMMENDED_FILES, isolated_env
 from core.languages.javascript.checks import pieces
-from core.paths import PathError, repo_path
-from core.pipelines.config import path_matches
+from core.paths import PathError, path_matches, repo_path
 
 Read = Callable[[str], str | None]
 Migrate = Callable[[dict[str, str]], tuple[str | None, str]]

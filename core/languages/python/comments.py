@@ -8,7 +8,7 @@ import io
 import tokenize
 from collections import Counter
 
-from core.models import Patch
+from core.change import Patch
 
 
 def comment_problem(patch: Patch) -> str | None:

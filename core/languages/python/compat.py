@@ -6,8 +6,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from core.change import Patch
 from core.languages.python.syntax import parsed, remember
-from core.models import Patch
 
 _GENERICS = {"list", "dict", "tuple", "set", "frozenset", "type"}
 

@@ -6,17 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from core.languages.adapter import Read, Selection, View, failed
+from core.change import Patch, Verification
+from core.languages.adapter import Asked, Read, Selection, View, failed
 from core.languages.python.comments import comment_problem
 from core.languages.python.compat import compatibility
 from core.languages.python.project import Profile, read_profile
 from core.languages.python.surface import surface_problem
 from core.languages.registry import rule_code, within
-from core.models import Patch, Verification
 
 if TYPE_CHECKING:
     from core.languages.python.ruff import Ruff
-    from core.pipelines.config import RepoConfig
 
 
 @dataclass(frozen=True)
@@ -75,7 +74,7 @@ class Python:
     def rule_words(self, code: str) -> frozenset[str]:
         return self.ruff.rule_words(code)
 
-    def project(self, read: Read, config: RepoConfig, pipeline: str) -> PythonProject:
+    def project(self, read: Read, config: Asked, pipeline: str) -> PythonProject:
         """The project's own Python and ruff decisions, and the rules its configuration chooses."""
         profile = read_profile(read, config.python).known_to(self.ruff.knows)
         ours = config.rules(pipeline)

@@ -19,8 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from core.change import Finding
 from core.languages.adapter import DetectError, inside
-from core.models import Finding
 
 TARGET_VERSION = "py311"  # when nothing says which Python the project supports (core/languages/python/project.py does)
 _COMMON = ("--isolated", "--no-cache", "--exit-zero")

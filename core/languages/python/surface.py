@@ -21,9 +21,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from core.change import Patch
 from core.languages.python.hidden import bindings, data_reason, doctest_code, hidden_use, read_as_data
 from core.languages.python.syntax import Source, bound, parse, parsed
-from core.models import Patch
 
 _PROBE_HANDLERS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 _INTROSPECTION = {"locals", "vars", "globals", "exec", "eval"}

@@ -21,11 +21,12 @@ from core.events import parse_command
 from core.languages.registry import rule_code
 from core.learning.places import parse_scope
 from core.memory.sanitize import code, escape_braces, inert
-from core.models import JobResult, LineCommentJob, PullRequestClosedJob, Stance
+from core.memory.types import Stance
+from core.wire import JobResult, LineCommentJob, PullRequestClosedJob
 
 if TYPE_CHECKING:
     from core.llm.base import LLM
-    from core.pipelines.proposals import Proposal, Proposals
+    from core.memory.proposals import Proposal, Proposals
 
 log = logging.getLogger(__name__)
 

@@ -5,12 +5,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from datetime import datetime
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
-
-from core.models import CiState, ProposalState
 
 if TYPE_CHECKING:
     from core.db import Database
+
+
+class ProposalState(StrEnum):
+    """A memfix PR's state (`proposals.state`)."""
+
+    OPEN = "open"
+    MERGED = "merged"
+    CLOSED = "closed"  # closed unmerged
+
+
+class CiState(StrEnum):
+    """The repository's CI on a memfix PR (`proposals.ci_state`); a verdict on a commit is WAITING, PASSED or
+    FAILED (core/pipelines/ci.py)."""
+
+    UNKNOWN = "unknown"  # rows older than CI verdicts, and PRs closed while waiting
+    WAITING = "waiting"  # a draft waits for the checks on its head commit
+    PASSED = "passed"
+    FAILED = "failed"
+    ABSENT = "absent"  # the repository has no CI: ready for review at once
+    SILENT = "silent"  # no check reported within MEMFIX_CI_WAIT_HOURS
+
 
 _VERDICTS = (CiState.WAITING, CiState.PASSED, CiState.FAILED)  # the states a PR waiting on its checks goes through
 
@@ -249,3 +269,4 @@ class Proposals:
                 + f") ON CONFLICT (tenant_id, repository, fingerprint) DO UPDATE SET {updates}, updated_at = now()",
                 {"tenant_id": tenant_id, **row},
             )
+

@@ -1,0 +1,55 @@
+"""A rule's record in one repository, and what a rule's risk class weighs (core/pipelines/confidence.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# The factor of each risk class; which class a rule is in, its language says (core/languages/*/rules.py).
+RISK = {
+    "low": 0.95, "medium": 0.85, "high": 0.7,
+}
+PROMOTE_THRESHOLD = 0.8  # the default confidence a patch needs to be published (MEMFIX_PROMOTE_THRESHOLD)
+
+
+@dataclass(frozen=True)
+class Record:
+    """A rule's record in one repository (core/learning/policy.py counts it from memfix's own PRs)."""
+
+    merged: int = 0
+    closed: int = 0  # closed unmerged by reviewers
+    ci_failed: int = 0  # the repository's CI failed on memfix's fix
+    ci_passed: int = 0
+    refined: int = 0  # `/refine` asked
+    lately: int = 0  # bad outcomes since the last merge: how a taste that turned shows before the totals do
+
+    def __add__(self, other: Record) -> Record:
+        """This record, then `other` (outcomes are added oldest first)."""
+        return Record(self.merged + other.merged, self.closed + other.closed, self.ci_failed + other.ci_failed,
+                      self.ci_passed + other.ci_passed, self.refined + other.refined,
+                      other.lately if other.merged else self.lately + other.lately)
+
+    @property
+    def bad(self) -> int:
+        return self.closed + self.ci_failed
+
+    @property
+    def posterior(self) -> float:
+        """The mean of Beta(1 + merged, 1 + closed + CI failed): the chance reviewers take the next fix."""
+        return (1 + self.merged) / (2 + self.merged + self.bad)
+
+    @property
+    def factor(self) -> float:
+        return min(1.0, 0.6 + 0.8 * self.posterior)
+
+    @property
+    def known(self) -> bool:
+        return bool(self.merged or self.closed or self.ci_failed or self.ci_passed or self.refined)
+
+    def describe(self, where: str = "this repository") -> str:
+        if not self.known:
+            return f"no record in {where}"
+        parts = [f"{self.merged} merged", f"{self.closed} closed"]
+        parts += [f"{self.ci_failed} failed CI"] if self.ci_failed else []
+        parts += [f"{self.ci_passed} passed CI"] if self.ci_passed else []
+        parts += [f"{self.refined} /refine"] if self.refined else []
+        return ", ".join(parts) + f" in {where}"
