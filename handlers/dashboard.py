@@ -2,8 +2,8 @@
 and one-click App registration. Served by `memfix serve` at `/`, and on AWS by its own function (dashboard_lambda).
 
 Who asks and what they may see is handlers/signin.py's; what every page stands on (the blueprint, `Site`),
-handlers/site.py's. The views live on the `dashboard` blueprint; `install` registers it and leaves what they need on the app as one
-`Site` (`site()`). Every URL of its own, in Python and in the templates, is built by `url_for`.
+handlers/site.py's. The views live on the `dashboard` blueprint; `install` registers it and leaves what they need
+on the app as one `Site` (`site()`). Every URL of its own, in Python and in the templates, is built by `url_for`.
 """
 
 from __future__ import annotations

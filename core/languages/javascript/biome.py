@@ -136,7 +136,7 @@ class Biome:
         return selector.startswith("lint/")
 
     def has_rule(self, code: str) -> bool:
-        return self.knows(code)  # its rule names are checked by shape (core/languages/javascript/rules.py `code`), not listed
+        return self.knows(code)  # its rule names are checked by shape (javascript/rules.py `code`), not listed
 
     def rule_words(self, code: str) -> frozenset[str]:
         return frozenset()
