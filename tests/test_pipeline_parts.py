@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -878,3 +879,30 @@ def test_a_read_never_leaves_the_checkout_through_a_folder(tmp_path):
     assert workspace.read("alias/back/secret.py") is None
     assert workspace.read("../elsewhere/secret.py") is None
     assert workspace.read("pkg/../../elsewhere/secret.py") is None
+
+
+def test_verify_checked_gives_the_verdicts_of_checking_after_the_linter_while_the_checks_run_on_workers(
+        ruff, tmp_path, monkeypatch):
+    """The project checks run before the linter's verdict is known, on forked workers; the verdicts are the same
+    as checking each linter verdict in turn: the linter's error is said first, an unparsable file is not checked."""
+    from core.languages.adapter import failed
+    from core.pipelines.verify import verify_checked
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    patches = batch_of_patches(ruff, tmp_path)
+    pids = []
+
+    def checks(verification, patch):
+        pids.append(os.getpid())
+        if not verification.parses:
+            return verification
+        verification = failed(verification, "surface", "removes a name the repository reads" if "pkg/" in patch.path
+                              else None)
+        return failed(verification, "comments", "drops a comment" if patch.path.endswith(".py") else None)
+
+    verdicts = verify_checked(ruff, patches, AUTOFIX_RULES, checks)
+
+    assert verdicts == {p.path: checks(verify(ruff, p, AUTOFIX_RULES), p) for p in patches}
+    assert verdicts["pkg/add.py"].error.startswith("new finding B006") and not verdicts["pkg/add.py"].surface
+    assert verdicts["broken.py"].comments and not verdicts["broken.py"].parses
+    assert pids.count(os.getpid()) == len(patches)  # only the comparison's own calls ran here

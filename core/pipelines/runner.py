@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,7 @@ from core.pipelines.propose import apply_edits, ruff_patches
 from core.pipelines.publish import Draft, PublishAction
 from core.pipelines.runs import Phase
 from core.pipelines.values import FileOutcome, Limits, Progress, Reading, RunContext, RunReport, RunRequest, Try
-from core.pipelines.verify import confidence, status_for, verify, verify_many
+from core.pipelines.verify import confidence, status_for, verify_checked
 
 if TYPE_CHECKING:
     from core.learning.learning import Learning
@@ -259,10 +260,11 @@ class PipelineRunner:
         return result.value, result.why
 
     @staticmethod
-    def _compatible(ctx: RunContext, verification: Verification, patch: Patch) -> Verification:
-        """The project depth of verification, as the run's language checks it (the whole repository is read once
-        per run, when a check needs it)."""
-        return ctx.project.checks(verification, patch, ctx.repository.view)
+    def _checks(ctx: RunContext) -> Callable[[Verification, Patch], Verification]:
+        """The project depth of verification, as the run's language checks it, over the whole repository read once
+        per run (read to the end first: checks may run in forked workers, where no reading thread goes on)."""
+        view = ctx.repository.view()
+        return lambda verification, patch: ctx.project.checks(verification, patch, lambda: view)
 
     def _foreign_links(self, request: RunRequest) -> list[str]:
         """Linked ids that are not this repository's insights: reported, never injected (see PromptContext)."""
@@ -339,9 +341,7 @@ class PipelineRunner:
             # of rules held back in that file only, which the verifying linter still sees.
             known = {o.path: ctx.scanned.get(o.path, o.findings) for o in waiting if o.patch is not None
                      and not o.attempts}
-            verdicts = {p.path: self._compatible(ctx, v, p)
-                        for p, v in zip(patches, verify_many(ctx.linter, patches, ctx.select, before=known).values(),
-                                        strict=True)}
+            verdicts = verify_checked(ctx.linter, patches, ctx.select, self._checks(ctx), before=known)
             repaired = self._repair(ctx, [p for p in patches if not verdicts[p.path].ok], verdicts, known)
             breaker = self.breakers.current(*ctx.memory_key).state
             envelopes, verified = [], 0
@@ -377,10 +377,10 @@ class PipelineRunner:
             candidates = self._refixed(ctx, [p for p in failing if p.path not in repaired], verdicts, round_)
             if not candidates:
                 continue
-            checked = verify_many(ctx.linter, list(candidates.values()), ctx.select,
-                                  before={p: known[p] for p in candidates if p in known})
+            checked = verify_checked(ctx.linter, list(candidates.values()), ctx.select, self._checks(ctx),
+                                     before={p: known[p] for p in candidates if p in known})
             for path, candidate in candidates.items():
-                verdict = self._compatible(ctx, checked[path], candidate)
+                verdict = checked[path]
                 if not verdict.ok:
                     continue
                 original = next(p for p in failing if p.path == path)
@@ -467,7 +467,7 @@ class PipelineRunner:
 
     def _attempt(self, ctx: RunContext, outcome: FileOutcome, patch: Patch, attempt: Try) -> FileOutcome:
         self.runs.phase(ctx.run, Phase.VERIFYING, f"verifying {patch.path}")
-        verification = self._compatible(ctx, verify(ctx.linter, patch, ctx.select), patch)
+        verification = verify_checked(ctx.linter, [patch], ctx.select, self._checks(ctx))[patch.path]
         score, why = self._score(ctx, verification, patch)
         outcome = replace(self._record(ctx, outcome, patch, verification, score, attempt), why=why)
         self.runs.phase(ctx.run, Phase.FIXING, f"{outcome.status} {patch.path}")

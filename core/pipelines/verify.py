@@ -10,12 +10,13 @@ from __future__ import annotations
 import difflib
 import tempfile
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
 from core.change import Finding, Patch, Verification
+from core.fanout import fan_out
 from core.languages.adapter import Linter, inside
 from core.learning.record import PROMOTE_THRESHOLD
 from core.memory.types import AttemptStatus
@@ -35,6 +36,31 @@ VERIFICATION_WEIGHT = 0.6  # the rest is the proposer's own confidence
 def verify(ruff: Linter, patch: Patch, select: tuple[str, ...], *, files_changed: int = 1) -> Verification:
     """Run every check on `patch`; `files_changed` is how many files the whole proposal touched."""
     return _verify_all(ruff, [patch], select, {}, files_changed)[patch.path]
+
+
+PROJECT_CHECKS = ("compatible", "surface", "comments")  # the Verification fields a language's own checks decide
+_UNCHECKED = Verification(parses=True, targeted_gone=True)  # what the project checks start from before the linter
+
+
+def verify_checked(linter: Linter, patches: list[Patch], select: tuple[str, ...],
+                   checks: Callable[[Verification, Patch], Verification], *,
+                   before: Mapping[str, list[Finding]] | None = None) -> dict[str, Verification]:
+    """`verify_many`, then the project's `checks` on each verdict: the checks, pure Python that needs no linter,
+    run on every core while the linter verifies. The verdicts are those of checking after the linter, in order."""
+    with ThreadPoolExecutor(1, thread_name_prefix="memfix-verify") as pool:
+        linted = pool.submit(verify_many, linter, patches, select, before=before)
+        early = fan_out(lambda patch: checks(_UNCHECKED, patch), patches)
+        verdicts = linted.result()
+    return {p.path: checks(verdicts[p.path], p) if found is None else _merged(verdicts[p.path], found)
+            for p, found in zip(patches, early, strict=True)}
+
+
+def _merged(linted: Verification, checked: Verification) -> Verification:
+    """The linter's verdict with the project checks' findings, as if they had run on it: its error is said first."""
+    if not linted.parses:
+        return linted  # a file that does not parse is not checked further
+    return replace(linted, **{c: getattr(checked, c) for c in PROJECT_CHECKS}, error=linted.error or checked.error,
+                   failed_codes=linted.failed_codes | checked.failed_codes)
 
 
 def verify_many(ruff: Linter, patches: list[Patch], select: tuple[str, ...], *,
