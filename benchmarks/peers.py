@@ -166,6 +166,8 @@ def sdist(requirement: str) -> Path:
 def fresh_tree(archive: Path, into: Path) -> Path:
     shutil.rmtree(into, ignore_errors=True)
     into.mkdir(parents=True)
+    # pytest looks upwards for its settings: a project without its own stops here, not at memfix's (its xdist options)
+    (into / "pytest.ini").write_text("[pytest]\n")
     with tarfile.open(archive) as tar:
         tar.extractall(into, filter="data")
     [tree] = [p for p in into.iterdir() if p.is_dir()]
