@@ -13,6 +13,9 @@ COMMANDS = ("autofix", "refactor", "remember", "recall", "forget", "refine")
 PIPELINES = ("autofix", "refactor")
 
 
+RULE_NAME = re.compile(r"[A-Z]{1,8}[0-9]{0,4},?")  # F401, UP, SIM: how a person names a linter's rules
+
+
 class JobFormatError(ValueError):
     """A queued message is not a Job memfix understands."""
 
@@ -119,9 +122,16 @@ class CommandJob(Job):
 
     @property
     def path_and_guidance(self) -> tuple[str | None, str | None]:
-        """`/autofix [path] [-- guidance]` → (path, guidance)."""
+        """`/autofix [path] [-- guidance]` → (path, guidance); rule names before the guidance are not the path."""
         head, tail = _split_guidance(self.args)
-        return (head.split()[0] if head.split() else None), (tail.strip() or None)
+        paths = [word for word in head.split() if not RULE_NAME.fullmatch(word)]
+        return (paths[0] if paths else None), (tail.strip() or None)
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The rules a person named (`/refactor UP SIM app/`): upper-case rule names and selectors."""
+        head, _ = _split_guidance(self.args)
+        return tuple(dict.fromkeys(word.rstrip(",") for word in head.split() if RULE_NAME.fullmatch(word)))
 
 
 @dataclass(frozen=True)

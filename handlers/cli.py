@@ -37,6 +37,11 @@ def _services() -> Services:
     return _opened[0]
 
 
+# Files a Python or JavaScript project keeps at its root: where a checkout without `.git` begins.
+PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", "ruff.toml", ".ruff.toml", "tox.ini", ".flake8",
+                   "package.json", ".github")
+
+
 class Terminated(BaseException):
     """SIGTERM (a timeout, a supervisor): unwound like Ctrl-C, so what the command started is stopped."""
 
@@ -286,8 +291,10 @@ def _pipeline(args: argparse.Namespace) -> int:
     if not root.exists():
         print(f"memfix: {root} does not exist", file=sys.stderr)
         return 2
-    checkout = root if root.is_dir() else root.parent
-    workspace = LocalWorkspace(checkout, None if root.is_dir() else [root.name])
+    checkout = _checkout_of(root)
+    named = root.resolve() if root.is_dir() else root.parent.resolve() / root.name  # a link is named, not followed
+    scope = named.relative_to(checkout).as_posix()
+    workspace = LocalWorkspace(checkout, None if scope == "." else [scope])
     repo = args.repo or _local_name(checkout)
     services = _services()
     runner = services.pipeline_runner
@@ -296,7 +303,7 @@ def _pipeline(args: argparse.Namespace) -> int:
     reports = []
     for language in chosen:
         request = RunRequest(args.installation, repo, args.pipeline, "local", guidance=args.guidance,
-                             language=language.name)
+                             language=language.name, rules=tuple(r for r in args.rules.upper().split(",") if r))
         report = runner.run(request, workspace, progress=None if args.json else _progress)
         if args.apply:
             for outcome in report.promoted:
@@ -311,6 +318,16 @@ def _pipeline(args: argparse.Namespace) -> int:
     for report in reports:
         _print(report, args)
     return 0
+
+
+def _checkout_of(path: Path) -> Path:
+    """A folder is the checkout it names. A file belongs to the project around it, so its configuration is read as
+    a push reads it: the nearest folder with `.git` or a project file, else the file's own folder."""
+    if path.is_dir():
+        return path.resolve()
+    start = path.parent.resolve()
+    return next((folder for folder in (start, *start.parents)
+                 if any((folder / marker).exists() for marker in (".git", *PROJECT_MARKERS))), start)
 
 
 def _print(report: RunReport, args: argparse.Namespace) -> None:
@@ -471,6 +488,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--json", action="store_true")
         p.add_argument("--repo", help="the name memory files it under (default local/<folder>)")
         p.add_argument("--guidance", help="extra guidance for the model (data, not instructions)")
+        p.add_argument("--rules", default="", help="the rules to propose, comma-separated (UP,SIM), instead of "
+                       "what the repository's linters select")
         p.add_argument("--show", type=int, default=30, help="findings to list")
         p.add_argument("--diff-lines", type=int, default=40, help="diff lines shown per patch before folding")
         p.add_argument("--language", choices=("all", *NAMES), default="all",

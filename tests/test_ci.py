@@ -5,7 +5,7 @@ held back on the next push; a person's word brings it back; redelivered check ev
 from __future__ import annotations
 
 from tests.fakes import payloads as P
-from tests.test_pipelines import ASSERTS, GOOD_EDIT
+from tests.test_pipelines import ASSERTS, BANDIT, GOOD_EDIT
 
 REPO = "acme/api"
 CI = {".github/workflows/ci.yml": "on: [push, pull_request]\njobs: {}\n"}
@@ -173,7 +173,7 @@ def test_with_a_model_red_ci_gets_one_refinement_from_the_failure_text(model_set
                                                                        model_server, tenant_id):
     fake_github.push(REPO, "main", CI)
     model_server.script_chat(GOOD_EDIT)
-    push(serve, fake_github, tenant_id, {"billing.py": ASSERTS})
+    push(serve, fake_github, tenant_id, {**BANDIT, "billing.py": ASSERTS})
     [pr] = open_memfix_pulls(fake_github)
     model_server.script_chat(REFINED)
     ci(serve, fake_github, tenant_id, pr, "failure", title="1 test failed",

@@ -107,6 +107,7 @@ def test_symlinks_are_never_followed_and_never_abort_the_run(cli, tmp_path):
     (outside / ".env").write_text("AWS_SECRET_ACCESS_KEY = 'hunter2-not-a-finding'\nimport os\n")
     checkout = tmp_path / "checkout"
     (checkout / "pkg").mkdir(parents=True)
+    (checkout / ".git").mkdir()
     (checkout / "pkg" / "real.py").write_text("import os\nimport sys\n\nprint(sys.argv)\n")
     (checkout / "pkg" / "leak.py").symlink_to(outside / ".env")
     (checkout / "pkg" / "alias.py").symlink_to(checkout / "pkg" / "real.py")
@@ -122,8 +123,8 @@ def test_symlinks_are_never_followed_and_never_abort_the_run(cli, tmp_path):
     assert "import os" not in (checkout / "pkg" / "real.py").read_text()  # the rest of the run went on
     assert (outside / ".env").read_text().startswith("AWS_SECRET")  # nothing written through a link
 
-    code, out, _ = cli("autofix", str(checkout / "pkg" / "leak.py"))
-    assert code == 0 and "hunter2" not in out and "note: skipped `leak.py`" in out
+    code, out, _ = cli("autofix", str(checkout / "pkg" / "leak.py"))  # one file: its repository's checkout
+    assert code == 0 and "hunter2" not in out and "note: skipped `pkg/leak.py`" in out
 
 
 def test_a_binary_or_undecodable_file_is_said_once_as_what_it_is_and_the_run_goes_on(cli, tmp_path):
@@ -218,3 +219,32 @@ def test_a_checkout_with_python_and_typescript_gets_one_run_per_language(cli, tm
     assert code == 0 and [r["language"] for r in again] == ["python", "javascript"]
     [said] = [line for line in again[1]["remembered"] if line.startswith("Remembered from run")]
     assert said.startswith(f"Remembered from run {runs[1]['run_id'] + 1} ")  # the --language javascript run
+
+
+def test_one_nested_file_is_run_in_its_repository_with_the_repositorys_configuration(cli, tmp_path):
+    """`memfix autofix pkg/sub/mod.py` reads the team's linter settings and the Python it supports from the
+    repository root, as a push does, and touches only that file."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[project]\nrequires-python = ">=3.10"\n'
+                                             '[tool.ruff.lint]\nextend-select = ["UP"]\n')
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    (tmp_path / "pkg" / "sub" / "mod.py").write_text("from typing import Optional\n\n\n"
+                                                     "def f(x: Optional[int]) -> None:\n    pass\n")
+    (tmp_path / "pkg" / "other.py").write_text("import os\n")
+    code, out, _ = cli("autofix", str(tmp_path / "pkg" / "sub" / "mod.py"), "--json")
+    report = json.loads(out)
+    assert code == 0 and "Python 3.10+" in report["target"]
+    assert {f["path"] for f in report["findings"]} == {"pkg/sub/mod.py"}
+    assert "UP045" in {f["code"] for f in report["findings"]} or "UP007" in {f["code"] for f in report["findings"]}
+    assert report["rules"]["origins"]["UP"] == "[tool.ruff] in pyproject.toml"
+
+
+def test_rules_named_on_the_command_line_replace_the_teams_selection(cli, tmp_path):
+    (tmp_path / "app.py").write_text("import os\n\n\ndef f(x):\n    if x:\n        return 1\n    else:\n"
+                                     "        return 2\n")
+    code, out, _ = cli("refactor", str(tmp_path), "--json")
+    report = json.loads(out)
+    assert code == 0 and report["findings"] == [] and any("It could do:" in n for n in report["notes"])
+    code, out, _ = cli("refactor", str(tmp_path), "--json", "--rules", "ret")
+    report = json.loads(out)
+    assert [f["code"] for f in report["findings"]] == ["RET505"] and report["rules"]["origins"] == {"RET": "a person"}

@@ -492,4 +492,4 @@ def test_the_run_page_shows_each_files_diff_and_titles_keep_the_rules_words(serv
         assert html.escape(f"+++ b/{changed.path}", quote=False) in run
         page = web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text
         assert "Use of `assert` detected" in html.unescape(page)  # the rule's words, not "Use of `…` detected"
-        assert 'id="rules-in-force"' in page and "memfix&#39;s autofix rules (no linter configuration" in page
+        assert 'id="rules-in-force"' in page and "[tool.ruff] in pyproject.toml selects (E4, E7, E9, F, B, S)" in page

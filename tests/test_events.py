@@ -209,3 +209,12 @@ def test_memfix_own_check_runs_and_unfinished_ones_are_not_verdicts():
     assert route("check_run", own, "d", BOT).job is None
     assert route("check_suite", _ci("check_suite", "requested", "memfix/autofix/x"), "d", BOT).job is None
     assert route("status", _ci("status", None, "memfix/autofix/x", state="pending"), "d", BOT).job is None
+
+
+def test_a_command_names_rules_apart_from_its_path_and_guidance():
+    from core.wire import CommandJob
+
+    job = CommandJob(delivery_id="d", tenant_id=1, repo="o/r", command="refactor", args="UP SIM, app/models.py -- keep it short")
+    assert job.rules == ("UP", "SIM") and job.path_and_guidance == ("app/models.py", "keep it short")
+    assert CommandJob(delivery_id="d", tenant_id=1, repo="o/r", command="refactor", args="src/").rules == ()
+    assert CommandJob(delivery_id="d", tenant_id=1, repo="o/r", command="autofix", args="F401").path_and_guidance == (None, None)

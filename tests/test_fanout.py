@@ -18,7 +18,7 @@ def test_results_come_back_in_order_from_workers_forked_for_them(two_cores):
     items = list(range(9))
     results = fan_out(lambda n: (n * n, os.getpid()), items)
     assert [square for square, _ in results] == [n * n for n in items]
-    assert os.getpid() not in {pid for _, pid in results} and len({pid for _, pid in results}) == 2
+    assert os.getpid() not in {pid for _, pid in results}  # which worker takes which share is the pool's to decide
 
 
 def test_work_too_small_for_a_worker_runs_here(two_cores):

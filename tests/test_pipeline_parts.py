@@ -510,7 +510,7 @@ def test_offline_run_fixes_and_verifies_ruff_only_files_in_batches(services, ten
     write(tmp_path, "d.py", "try:\n    x = 1\nexcept:\n    x = 2\n")  # E722: nothing safe to fix
     write(tmp_path, "e.py", 'import re\nimport sys\nprint(f"x")\n')  # F401 and F541
     runner, progress = runner_with(services, OfflineLLM()), []
-    request = RunRequest(tenant_id, "acme/batch", "autofix", "local")
+    request = RunRequest(tenant_id, "acme/batch", "autofix", "local", rules=AUTOFIX_RULES)
 
     report = runner.run(request, LocalWorkspace(tmp_path), progress=lambda *a: progress.append(a))
 
@@ -545,7 +545,8 @@ def test_a_model_file_sees_the_attempts_on_files_before_it_and_none_after(servic
                            "confidence": 0.9, "rationale": "assert disappears under -O"})
     runner = runner_with(services, model)
 
-    report = runner.run(RunRequest(tenant_id, "acme/mixed", "autofix", "local"), LocalWorkspace(tmp_path))
+    request = RunRequest(tenant_id, "acme/mixed", "autofix", "local", rules=AUTOFIX_RULES)
+    report = runner.run(request, LocalWorkspace(tmp_path))
 
     assert [(o.path, o.status, o.note) for o in report.outcomes] == [
         ("a.py", "PROMOTED", "ruff only"), ("m.py", "PROMOTED", ""), ("z.py", "PROMOTED", "ruff only")]
@@ -585,9 +586,12 @@ memory: [12, 40, 12]
     assert problems == []
     assert config == RepoConfig(autofix=True, refactor=False, autofix_rules=("F", "E9", "S6", "PLE", "F401"),
                                 refactor_rules=("UP", "SIM"), ignore=("tests/**", "migrations/*.py"), max_prs=5,
-                                provider="anthropic", model="claude-sonnet-4", memory=(12, 40))
+                                provider="anthropic", model="claude-sonnet-4", memory=(12, 40),
+                                chosen=("autofix", "refactor"))
     assert not config.enabled("refactor")
     assert config.rules("refactor") == ("UP", "SIM")
+    assert config.named("refactor") == ("UP", "SIM")  # a person named them: they replace the tools' choice
+    assert parse_config("max_prs: 2")[0].named("autofix") is None
 
 
 def test_languages_and_biome_rules_in_the_repository_config():
@@ -614,7 +618,7 @@ memory: [1, two]
 colour: blue
 """)
 
-    assert config == RepoConfig(autofix_rules=("SIM",))
+    assert config == RepoConfig(autofix_rules=("SIM",), chosen=("autofix",))
     expected = ["`autofix` must be true or false", "`refactor_rules` must be a list of strings",
                 "'not a rule' is not a ruff rule selector", "`ignore` must be a list of strings",
                 "`max_prs` must be a whole number from 1 to 20", "`provider` must be one of offline, openai",
@@ -699,7 +703,7 @@ def test_a_cascade_is_fixed_whole_and_a_second_run_changes_nothing(services, ten
 
     write(tmp_path, "grades.py", CASCADE)
     runner = runner_with(services, OfflineLLM())
-    request = RunRequest(tenant_id, "acme/cascade", "refactor", "local")
+    request = RunRequest(tenant_id, "acme/cascade", "refactor", "local", rules=REFACTOR_RULES)
     [outcome] = runner.run(request, LocalWorkspace(tmp_path)).outcomes
     assert outcome.status == "PROMOTED"  # fixed whole when the patch is made (propose.ruff_patches: to a fixpoint)
     assert "elif" not in outcome.patch.updated and "else" not in outcome.patch.updated
@@ -716,7 +720,8 @@ def test_a_failing_rule_is_dropped_and_the_files_other_fixes_kept(services, tena
     # B009's fix leaves a useless expression (B018): that rule goes, the unused import's fix stays.
     write(tmp_path, "mixed.py", 'import os\n\n\ndef f(x):\n    getattr(x, "attr")\n')
     runner = runner_with(services, OfflineLLM())
-    [outcome] = runner.run(RunRequest(tenant_id, "acme/mixed", "autofix", "local"), LocalWorkspace(tmp_path)).outcomes
+    request = RunRequest(tenant_id, "acme/mixed", "autofix", "local", rules=AUTOFIX_RULES)
+    [outcome] = runner.run(request, LocalWorkspace(tmp_path)).outcomes
     assert outcome.status == "PROMOTED"
     assert outcome.note.startswith("without B009")
     assert "import os" not in outcome.patch.updated and 'getattr(x, "attr")' in outcome.patch.updated

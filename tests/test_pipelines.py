@@ -11,6 +11,8 @@ from tests.fakes import payloads as P
 REPO = "acme/api"
 BUGGY = "import os\nimport sys\n\n\ndef greet(name):\n    return f\"hello\" + name\n"
 ASSERTS = "def charge(amount):\n    assert amount > 0\n    return amount * 100\n"
+# The team's ruff selects bandit: `assert` outside tests is theirs to fix (memfix proposes only what they select).
+BANDIT = {"ruff.toml": '[lint]\nextend-select = ["S"]\n'}
 ASSERTS_2 = "def refund(amount):\n    assert amount >= 0\n    return -amount\n"
 GOOD_EDIT = {"edits": [{"search": "    assert amount > 0\n",
                         "replace": "    if amount <= 0:\n        raise ValueError(\"amount must be positive\")\n"}],
@@ -161,15 +163,35 @@ def test_an_issue_labelled_memfix_links_its_pr(serve, fake_github, tenant_id):
     assert "scope: 1 file(s)" in reply
 
 
-def test_refactor_is_the_same_runner_with_its_own_rules(serve, fake_github, tenant_id):
-    fake_github.push(REPO, "main", {"app/model.py": "class Order(object):\n    pass\n"})
-    fake_github.open_issue(REPO, "refactor please")
-    cid = fake_github.add_comment(REPO, 2, "/refactor app/model.py", user="alice")["id"]
-    serve("issue_comment", P.issue_comment("/refactor app/model.py", installation=tenant_id, repo=REPO, number=2,
+def refactor(serve, gh, tenant_id: int, words: str, issue: int) -> str:
+    """`/refactor …` on an issue; memfix's reply."""
+    cid = gh.add_comment(REPO, issue, f"/refactor {words}", user="alice")["id"]
+    serve("issue_comment", P.issue_comment(f"/refactor {words}", installation=tenant_id, repo=REPO, number=issue,
                                            comment_id=cid, pull_request=False))
     assert serve.drain()
+    return [c["body"] for c in gh.comments(REPO, issue) if c["user"]["login"] == "memfix[bot]"][-1]
+
+
+def test_refactor_proposes_the_kinds_of_change_the_teams_linter_selects(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", {"app/model.py": "class Order(object):\n    pass\n",
+                                    "pyproject.toml": '[tool.ruff.lint]\nextend-select = ["UP"]\n'})
+    issue = fake_github.open_issue(REPO, "refactor please")
+    refactor(serve, fake_github, tenant_id, "app/model.py", issue)
     [fix] = memfix_pulls(fake_github)
     assert fix["head"]["ref"].startswith("memfix/refactor/") and "UP004" in fix["body"]
+    assert "`UP004`: chosen by \\[tool.ruff\\] in pyproject.toml" in fix["body"]  # brackets shown, never a link
+
+
+def test_refactor_where_the_team_chose_none_says_what_it_could_do_and_a_person_can_name_it(
+        serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", {"app/model.py": "class Order(object):\n    pass\n"})
+    issue = fake_github.open_issue(REPO, "refactor please")
+    reply = refactor(serve, fake_github, tenant_id, "app/model.py", issue)
+    assert memfix_pulls(fake_github) == []
+    assert "It could do:" in reply and "UP: 1 finding(s) in 1 file(s)" in reply and "`/refactor UP`" in reply
+    refactor(serve, fake_github, tenant_id, "UP app/model.py", issue)
+    [fix] = memfix_pulls(fake_github)
+    assert "UP004" in fix["body"] and "`UP004`: chosen by a person" in fix["body"]
 
 
 # ---- with a model ----
@@ -181,7 +203,7 @@ def test_model_patch_with_memory_injected(model_settings, serve, fake_github, mo
         repository=REPO, insight_type="solution", category="security", workflow_type="autofix",
         title="Replace assert with explicit raise", detail="S101 assert is stripped under python -O")).insight
     model_server.script_chat(GOOD_EDIT)
-    push(serve, fake_github, tenant_id, {"billing.py": ASSERTS})
+    push(serve, fake_github, tenant_id, {**BANDIT, "billing.py": ASSERTS})
 
     [pr] = memfix_pulls(fake_github)
     assert "raise ValueError" in fake_github.file(REPO, pr["head"]["ref"], "billing.py")
@@ -199,7 +221,7 @@ def test_model_patch_with_memory_injected(model_settings, serve, fake_github, mo
 
 def test_malformed_model_output_is_asked_again(model_settings, serve, fake_github, model_server, tenant_id):
     model_server.script_chat({"edits": "not a list", "confidence": 2}, GOOD_EDIT)
-    push(serve, fake_github, tenant_id, {"billing.py": ASSERTS})
+    push(serve, fake_github, tenant_id, {**BANDIT, "billing.py": ASSERTS})
     first, second = chat_requests(model_server)
     assert "edits" in str(second["messages"][-1]) and len(second["messages"]) > len(first["messages"])
     assert len(memfix_pulls(fake_github)) == 1
@@ -208,7 +230,7 @@ def test_malformed_model_output_is_asked_again(model_settings, serve, fake_githu
 def test_broken_patches_retry_then_reject_and_the_breaker_stops_model_calls(
         model_settings, serve, fake_github, model_server, tenant_id):
     model_server.script_chat(BROKEN_EDIT, BROKEN_EDIT, BROKEN_EDIT)
-    push(serve, fake_github, tenant_id, {"a_billing.py": ASSERTS, "b_refunds.py": ASSERTS_2})
+    push(serve, fake_github, tenant_id, {**BANDIT, "a_billing.py": ASSERTS, "b_refunds.py": ASSERTS_2})
 
     assert len(chat_requests(model_server)) == 3  # the second file got no model call: the breaker is open
     envelopes = serve.services.healing.all(tenant_id, REPO)
@@ -227,7 +249,7 @@ def test_broken_patches_retry_then_reject_and_the_breaker_stops_model_calls(
 def test_refine_sends_the_previous_patch_and_the_feedback(model_settings, serve, fake_github, model_server,
                                                           tenant_id):
     model_server.script_chat(GOOD_EDIT)
-    push(serve, fake_github, tenant_id, {"billing.py": ASSERTS})
+    push(serve, fake_github, tenant_id, {**BANDIT, "billing.py": ASSERTS})
     [pr] = memfix_pulls(fake_github)
     refined = {"edits": [{"search": 'raise ValueError("amount must be positive")',
                           "replace": 'raise ValueError(f"amount must be positive, got {amount}")'}],
@@ -248,7 +270,7 @@ def test_refine_sends_the_previous_patch_and_the_feedback(model_settings, serve,
 def test_a_model_outage_fails_the_run_visibly_never_stuck(model_settings, serve, fake_github, model_server,
                                                           tenant_id):
     model_server.fail_next(r"/v1/chat/completions", 503, times=50)
-    push(serve, fake_github, tenant_id, {"billing.py": ASSERTS})
+    push(serve, fake_github, tenant_id, {**BANDIT, "billing.py": ASSERTS})
     phases = [r["phase"] for r in runs(serve, tenant_id)]
     assert phases and set(phases) == {"failed"}  # one per attempt of the job, each closed
     assert {c["conclusion"] for c in fake_github.check_runs(REPO)} == {"failure"}  # one per attempt
@@ -297,7 +319,7 @@ def test_refine_goes_through_the_runners_own_path_and_survives_template_braces(m
                                                                                 model_server, tenant_id):
     braces = ASSERTS + '\n\nTEMPLATE = "{{ amount }}"\n'
     model_server.script_chat(GOOD_EDIT)
-    push(serve, fake_github, tenant_id, {"billing.py": braces})
+    push(serve, fake_github, tenant_id, {**BANDIT, "billing.py": braces})
     [pr] = memfix_pulls(fake_github)
     # The model copies search text from the prompt, where `{{` reads `{ {`: memfix undoes that before applying.
     model_server.script_chat({"edits": [{"search": 'TEMPLATE = "{ { amount } }"',

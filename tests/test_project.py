@@ -8,7 +8,8 @@ import pytest
 
 from core.change import Patch
 from core.languages.python.compat import compatibility
-from core.languages.python.project import SYNTAX_RULES, find_target, find_team_rules, read_profile
+from core.languages.python.project import SYNTAX_RULES, find_target, read_profile
+from core.languages.python.team import find_team_rules
 
 
 @pytest.mark.parametrize("files, oldest, where", [
@@ -126,24 +127,40 @@ def _profile(files: dict[str, str]):
     return read_profile(lambda name: files.get(name))
 
 
-def test_a_ruff_selection_narrows_memfixs_rules_to_what_the_team_chose():
-    from core.pipelines.config import AUTOFIX_RULES, REFACTOR_RULES
+def test_autofix_proposes_every_rule_the_team_selected_and_refactor_only_its_kinds_among_them():
+    from core.pipelines.config import REFACTOR_RULES
 
     profile = _profile({"pyproject.toml": '[tool.ruff.lint]\nselect = ["B", "E", "F", "I", "UP", "W", "ICN"]\n'})
-    refactor = profile.selection("refactor", REFACTOR_RULES)
+    refactor = profile.selection(None, REFACTOR_RULES)
     assert refactor.rules == ("UP",)  # no SIM, RET, PIE, C4, FURB: the team never chose them
     assert refactor.chosen_by.startswith("the rules [tool.ruff] in pyproject.toml selects (B, E, F, I, UP, W, ICN)")
-    autofix = profile.selection("autofix", AUTOFIX_RULES)
-    assert "S" not in autofix.rules and "B" in autofix.rules and "E711" in autofix.rules and "F" in autofix.rules
+    autofix = profile.selection(None)
+    assert autofix.rules == ("B", "E", "F", "I", "UP", "W", "ICN")  # style included, none of memfix's own (S)
+    assert autofix.origin("I001") == "[tool.ruff] in pyproject.toml"
 
 
 def test_a_ruff_configuration_that_selects_nothing_means_ruffs_own_defaults():
-    from core.pipelines.config import AUTOFIX_RULES, REFACTOR_RULES
+    from core.pipelines.config import REFACTOR_RULES
 
     profile = _profile({"ruff.toml": "line-length = 100\n"})
-    assert profile.selection("refactor", REFACTOR_RULES).rules == ()
-    assert profile.selection("autofix", AUTOFIX_RULES).rules == ("F", "E711", "E712", "E713", "E714", "E721", "E722",
-                                                                 "E9")  # within E4, E7, E9, F
+    refactor = profile.selection(None, REFACTOR_RULES)
+    assert refactor.rules == () and refactor.could == REFACTOR_RULES  # surveyed, never proposed
+    assert profile.selection(None).rules == ("E4", "E7", "E9", "F")
+
+
+def test_with_no_linter_anywhere_the_defaults_every_linter_shares_and_never_memfixs_opinions():
+    profile = _profile({"setup.py": "from setuptools import setup\nsetup(name='x')\n"})
+    autofix = profile.selection(None)
+    assert autofix.rules == ("E4", "E7", "E9", "F") and not profile.team.configured
+    assert "no linter is configured" in autofix.chosen_by
+
+
+def test_rules_a_person_names_replace_the_tools_choice():
+    from core.pipelines.config import REFACTOR_RULES
+
+    profile = _profile({"pyproject.toml": '[tool.ruff.lint]\nselect = ["E", "F"]\n'})
+    named = profile.selection(("UP", "SIM"), REFACTOR_RULES)
+    assert named.rules == ("UP", "SIM") and named.origin("UP006") == "a person" and named.could == ()
 
 
 def test_extend_chains_and_memfix_yml_extend():
@@ -157,21 +174,55 @@ def test_extend_chains_and_memfix_yml_extend():
     assert profile.team.select == ("F", "B", "UP") and profile.team.ignore == ("B008",)
     config, problems = parse_config("rules:\n  extend: [SIM, RET505]\n")
     assert problems == [] and config.extend_rules == ("SIM", "RET505")
-    chosen = profile.selection("refactor", REFACTOR_RULES, within(REFACTOR_RULES, config.extend_rules))
+    chosen = profile.selection(None, REFACTOR_RULES, within(REFACTOR_RULES, config.extend_rules))
     assert chosen.rules == ("UP", "SIM", "RET505") and chosen.extended == ("SIM", "RET505")
+    assert chosen.origin("SIM102") == "`rules: extend` in .github/memfix.yml"
 
 
-def test_without_ruff_flake8_and_pylint_narrow_and_ignore():
-    from core.pipelines.config import AUTOFIX_RULES
-
+def test_flake8_configured_and_pylint_select_and_ignore():
     profile = _profile({"setup.cfg": "[flake8]\nselect = E,F,W,C90\nextend-ignore = E203, F811\n",
                         ".pylintrc": "[MESSAGES CONTROL]\ndisable = C0414,\n    missing-docstring\n"})
-    assert profile.team.select == ("E", "F", "W", "C90")
-    assert profile.team.ignore == ("E203", "F811", "PLC0414")
-    assert "B" not in profile.selection("autofix", AUTOFIX_RULES).rules
-    only_ignores = _profile({"tox.ini": "[flake8]\nmax-line-length = 100\nignore = E501\n"})
-    assert only_ignores.team.select is None and only_ignores.team.ignore == ("E501",)
-    assert only_ignores.selection("autofix", AUTOFIX_RULES).rules == AUTOFIX_RULES  # nothing chosen: memfix's own
+    assert profile.team.select == ("E", "F", "W", "C90", "PL")
+    # flake8 keeps its own default ignores where the team only extends them
+    assert profile.team.ignore == ("E121", "E123", "E126", "E226", "E24", "E704", "W503", "W504", "E203", "F811",
+                                   "PLC0414")
+    assert profile.team.origin("E501") == "[flake8] in setup.cfg" and profile.team.origin("PLR0913") == ".pylintrc"
+    assert "B" not in profile.selection(None).rules
+
+
+def test_flake8_without_select_means_its_defaults_its_default_ignores_and_every_plugin_the_team_installs():
+    only_ignores = _profile({"tox.ini": "[flake8]\nmax-line-length = 100\n\n[testenv:lint]\ndeps =\n"
+                                        "    flake8\n    flake8-bugbear>=23\n    pep8-naming\ncommands = flake8 src\n"})
+    assert only_ignores.team.select == ("E", "F", "W", "C90", "B", "N")
+    assert "W503" in only_ignores.team.ignore and "E226" in only_ignores.team.ignore
+    ignoring = _profile({".flake8": "[flake8]\nignore = E501\n", "requirements-dev.txt": "flake8-comprehensions\n"})
+    assert ignoring.team.select == ("E", "F", "W", "C90", "C4") and ignoring.team.ignore == ("E501",)
+    not_installed = _profile({".flake8": "[flake8]\n", "README.md": "flake8-bugbear is nice"})
+    assert "B" not in not_installed.team.select  # a plugin counts where it is installed, not where it is named
+
+
+def test_tools_run_without_configuration_count_where_they_run():
+    hooks = ("repos:\n- repo: https://github.com/PyCQA/flake8\n  rev: 7.0.0\n  hooks:\n  - id: flake8\n"
+             "    additional_dependencies: [flake8-bugbear==24.1.17, flake8-simplify]\n"
+             "- repo: https://github.com/asottile/pyupgrade\n  rev: v3.15.0\n  hooks:\n"
+             "  - id: pyupgrade\n    args: [--py38-plus]\n"
+             "- repo: https://github.com/PyCQA/isort\n  rev: 5.13.2\n  hooks:\n  - id: isort\n"
+             "- repo: https://github.com/PyCQA/autoflake\n  rev: v2.2.1\n  hooks:\n  - id: autoflake\n"
+             "    args: [--in-place, --remove-unused-variables]\n")
+    team = _profile({".pre-commit-config.yaml": hooks}).team
+    assert team.select == ("E", "F", "W", "C90", "B", "SIM", "UP", "I", "F401", "F841")
+    assert team.origin("UP006") == "the pyupgrade hook in .pre-commit-config.yaml"
+    assert team.origin("B009") == "the flake8 hook in .pre-commit-config.yaml"
+    ruff_hook = ("repos:\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  rev: v0.4.0\n  hooks:\n"
+                 "  - id: ruff\n    args: [--fix, '--extend-select=I,UP']\n")
+    assert _profile({".pre-commit-config.yaml": ruff_hook}).team.select == ("I", "UP")
+    pylint = _profile({"tox.ini": "[testenv:lint]\ncommands = pylint mypkg\n"}).team
+    assert pylint.select == ("PL",) and pylint.origin("PLW0120") == "tox's `pylint` command in tox.ini"
+
+
+def test_a_hook_file_that_is_not_yaml_chooses_nothing():
+    team = _profile({".pre-commit-config.yaml": "repos: [\n  - id: : :"}).team
+    assert team.select == ("E4", "E7", "E9", "F") and not team.configured
 
 
 def test_a_cli_run_proposes_only_what_the_team_selected_and_says_who_chose(cli, tmp_path):

@@ -5,8 +5,8 @@ only these; each language's package (core/languages/<name>/) says what they are 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -28,6 +28,7 @@ class Asked(Protocol):
     @property
     def extend_rules(self) -> tuple[str, ...]: ...  # proposed beyond what the team's linters select
     def rules(self, pipeline: str) -> tuple[str, ...]: ...
+    def named(self, pipeline: str) -> tuple[str, ...] | None: ...  # the rules a person named for it, if any
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,13 @@ class Selection:
     rules: tuple[str, ...]
     chosen_by: str
     extended: tuple[str, ...] = ()  # beyond the team's choice, asked for in .github/memfix.yml
+    origins: Mapping[str, str] = field(default_factory=dict)  # selector → the file (or person) that chose it
+    could: tuple[str, ...] = ()  # nothing chosen: the rules the pipeline could propose, surveyed and never proposed
+
+    def origin(self, code: str) -> str:
+        """Where the rule `code` was chosen: its longest selector's place, else the selection's own words."""
+        found = [s for s in self.origins if s == "ALL" or code.startswith(s)]
+        return self.origins[max(found, key=len)] if found else self.chosen_by
 
 
 class Linter(Protocol):

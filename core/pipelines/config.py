@@ -26,7 +26,7 @@ covers everything under it (as in `.gitignore`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from core.bounded import ConfigRefused, read_config, shown
@@ -71,6 +71,7 @@ class RepoConfig:
     always_propose: tuple[str, ...] = ()  # rules the learned policy never holds back here
     extend_rules: tuple[str, ...] = ()  # `rules: extend:` proposed beyond what the team's linters select
     languages: tuple[str, ...] = NAMES  # every language memfix works on (core/languages/registry.py)
+    chosen: tuple[str, ...] = ()  # the pipelines whose rules a person named (memfix.yml, or the command's words)
 
     def enabled(self, pipeline: str) -> bool:
         return bool(getattr(self, _pipeline(pipeline)))
@@ -78,6 +79,17 @@ class RepoConfig:
     def rules(self, pipeline: str) -> tuple[str, ...]:
         rules: tuple[str, ...] = getattr(self, f"{_pipeline(pipeline)}_rules")
         return rules
+
+    def named(self, pipeline: str) -> tuple[str, ...] | None:
+        """The rules a person named for `pipeline`, which replace what the team's tools select; None: the tools'."""
+        return self.rules(pipeline) if pipeline in self.chosen else None
+
+    def naming(self, pipeline: str, rules: tuple[str, ...]) -> RepoConfig:
+        """This configuration with `rules` named for `pipeline` (`/refactor UP SIM`, `memfix refactor --rules`)."""
+        chosen = (*self.chosen, pipeline)
+        if _pipeline(pipeline) == "autofix":
+            return replace(self, autofix_rules=rules, chosen=chosen)
+        return replace(self, refactor_rules=rules, chosen=chosen)
 
     def ignored(self, path: str) -> bool:
         return any(path_matches(pattern, path) for pattern in self.ignore)
@@ -238,4 +250,5 @@ def parse_config(text: str | None) -> tuple[RepoConfig, list[str]]:
                             f"(known: {', '.join(_CHECKS)})")
         elif value is not None and (checked := check(key, value, problems)) is not None:  # `key:` alone: default
             values["extend_rules" if key == "rules" else key] = checked
-    return RepoConfig(**values), problems
+    chosen = tuple(p for p in PIPELINES if f"{p}_rules" in values)
+    return RepoConfig(**values, chosen=chosen), problems

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from core.languages.registry import within
 from core.learning.places import kind_scope, words
 from core.learning.record import Record
 from core.memory.proposals import CiState
@@ -14,6 +13,8 @@ from core.memory.types import AttemptStatus
 from core.wire import JobResult
 
 if TYPE_CHECKING:
+    from core.change import Finding
+    from core.languages.adapter import Selection
     from core.pipelines.values import FileOutcome, RunReport, RunRequest
 
 
@@ -44,10 +45,9 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: Ci
               f"- fix by: {'ruff safe fix' if patch.origin == 'ruff' else 'model'}; provider `{report.provider}`"
               + (f", model `{report.model}`" if report.model else ""), ""]
     if report.rules is not None:
-        beyond = [c for c in sorted({f.code for f in patch.findings}) if within((c,), report.rules.extended)]
-        lines += ["### Rules", f"- chosen by {escape_braces(report.rules.chosen_by)}"
-                  + (f"; {', '.join(beyond)} beyond it, asked for in `.github/memfix.yml` `rules: extend`"
-                     if beyond else ""), ""]
+        lines += ["### Rules", *(f"- `{c}`: chosen by {inert(escape_braces(report.rules.origin(c)))}"
+                                 for c in sorted({f.code for f in patch.findings})),
+                  f"- this run's rules: {inert(escape_braces(report.rules.chosen_by))}", ""]
     if patch.rationale:
         lines += ["### Rationale", inert(escape_braces(patch.rationale)), ""]
     lines += ["### Record here", *(f"- {code} fixes: {report.records.get(code, Record()).describe()}"
@@ -87,6 +87,28 @@ def ci_line(ci: CiState) -> str:
             "a failure keeps it a draft and memfix comments with what failed.")
 
 
+def could_do(pipeline: str, selection: Selection, findings: list[Finding]) -> list[str]:
+    """What a pipeline would propose here if someone chose its rules: each kind of change, its findings and files,
+    one example; and how to choose them."""
+    if not findings:
+        return [f"{pipeline} proposes only the rules the team's linters select or a person names; here none are "
+                f"chosen ({selection.chosen_by}), and none of its kinds ({', '.join(selection.could)}) finds anything"]
+    families: dict[str, list[Finding]] = {}
+    for f in findings:
+        family = max((s for s in selection.could if f.code.startswith(s)), key=len, default=f.code)
+        families.setdefault(family, []).append(f)
+    lines = [f"{pipeline} proposes only the rules the team's linters select or a person names; here none of its "
+             f"kinds is chosen ({selection.chosen_by}). It could do:"]
+    for family, found in sorted(families.items(), key=lambda item: -len(item[1])):
+        first = found[0]
+        lines.append(f"  {family}: {len(found)} finding(s) in {len({f.path for f in found})} file(s), e.g. "
+                     f"{code(first.path)}:{first.line} `{first.code}` {inert(escape_braces(first.message))}")
+    named = " ".join(sorted(families)[:3])
+    lines.append(f"Name them to have them proposed: `/{pipeline} {named}` (or `memfix {pipeline} DIR --rules "
+                 f"{','.join(sorted(families)[:3])}`), or select them in the linter's configuration.")
+    return lines
+
+
 def summary(report: RunReport) -> str:
     fixed = len(report.promoted)
     held = f"; held back by what memfix learned here: {', '.join(report.held)}" if report.held else ""
@@ -112,6 +134,7 @@ def report_json(report: RunReport) -> dict[str, Any]:
         "learned": report.learned, "remembered": report.remembered, "prompt_tokens": report.prompt_tokens,
         "config_problems": report.config_problems, "notes": report.notes, "target": report.target,
         "rules": {"selected": list(report.rules.rules), "chosen_by": report.rules.chosen_by,
+                  "origins": dict(report.rules.origins),
                   "extended": list(report.rules.extended)} if report.rules else None,
         "project": report.project, "learnings_used": report.used, "learnings_injected": report.injected,
         "records": {c: r.__dict__ for c, r in report.records.items()},

@@ -25,7 +25,7 @@ from core.memory.types import AttemptStatus, Circuit, Envelope
 from core.pipelines.breaker import Trial
 from core.pipelines.confidence import score
 from core.pipelines.config import RepoConfig, parse_config
-from core.pipelines.present import pr_body, pr_title, summary
+from core.pipelines.present import could_do, pr_body, pr_title, summary
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
 from core.pipelines.propose import apply_edits, ruff_patches
 from core.pipelines.publish import Draft, PublishAction
@@ -68,11 +68,14 @@ class PipelineRunner:
         problems: list[str] = []
         if config is None:
             config, problems = parse_config(workspace.config_text())
+        if request.rules:  # a person named them: they replace what the team's tools select, for this run
+            config = config.naming(request.pipeline, request.rules)
         language = self.language(request)
         project = language.project(workspace.read, config, request.pipeline)
         files = [p for p in workspace.files() if language.owns(p) and not config.ignored(p) and not project.ignored(p)]
         # Held rules are not known before the database answers: the scan leaves them in, and they are dropped after.
-        scan = self._scanner.submit(project.linter().check, workspace.root, files, project.selection.rules,
+        rules = project.selection.rules or project.selection.could  # nothing chosen: what it could do, surveyed
+        scan = self._scanner.submit(project.linter().check, workspace.root, files, rules,
                                     listed=True) if files else None
         ctx = self._context(request, workspace, config, project, llm or self.llm, mirror,
                             Reading(self._view_reader, workspace, now=bool(files)))
@@ -182,6 +185,9 @@ class PipelineRunner:
         report.notes += self._foreign_links(request)
         report.files_scanned = len(files)
         scanned = _readable(scan.result() if scan else [], ctx.linter.unreadable_code, report.notes)
+        if not ctx.select and ctx.selection.could:  # nothing chosen: say what it could do, change nothing
+            report.notes += could_do(request.pipeline, ctx.selection, scanned)
+            return
         for f in scanned:
             ctx.scanned.setdefault(f.path, []).append(f)
         report.findings = [f for f in scanned if not within((f.code,), ctx.held_for(f.path))]

@@ -153,7 +153,7 @@ class PipelineService:
             target = Target(gh.get_branch_sha(job.repo, branch), branch)
             paths = [path] if path else self._repo_source_files(gh, job.repo, target.sha, guidance or "")
         request = RunRequest(job.tenant_id, job.repo, pipeline, "command", job.key, guidance=guidance,
-                             issue_number=None if job.is_pull_request else job.issue_number)
+                             issue_number=None if job.is_pull_request else job.issue_number, rules=job.rules)
         reports = self._runs(request, target, paths, settings, gh=gh)
         return result(reports, pipeline, paths, self._checks_link(job.repo, target.sha))
 

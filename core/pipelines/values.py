@@ -40,6 +40,7 @@ class RunRequest:
     issue_number: int | None = None
     linked_ids: list[int] = field(default_factory=list)
     language: str = NAMES[0]  # which files the run scans and which linter fixes them (core/languages/registry.py)
+    rules: tuple[str, ...] = ()  # rules a person named for this run (`/refactor UP SIM`, `--rules`): they decide
 
 
 @dataclass

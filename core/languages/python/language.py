@@ -44,7 +44,7 @@ class PythonProject:
 
     @property
     def named(self) -> tuple[str, ...]:
-        return tuple(c for c in self.profile.team.select or () if rule_code(c) == c)
+        return tuple(c for c in self.profile.team.select if rule_code(c) == c) if self.profile.team.configured else ()
 
     def checks(self, verification: Verification, patch: Patch, view: View) -> Verification:
         """Valid for the project's oldest supported Python, and the public surface and dynamic uses of the
@@ -53,8 +53,9 @@ class PythonProject:
             return verification
         target = self.profile.target
         verification = failed(verification, "compatible", compatibility(patch, target.oldest, target.feature_version))
-        team = self.profile.team.select
-        if problem := surface_problem(patch, view(), imports_chosen=team is not None and bool(within(("F401",), team))):
+        team = self.profile.team
+        chosen = team.configured and bool(within(("F401",), team.select))  # the team's own tools look for them
+        if problem := surface_problem(patch, view(), imports_chosen=chosen):
             verification = replace(failed(verification, "surface", problem.text),
                                    failed_codes=verification.failed_codes | problem.rules)
         return failed(verification, "comments", comment_problem(patch))
@@ -77,5 +78,6 @@ class Python:
     def project(self, read: Read, config: Asked, pipeline: str) -> PythonProject:
         """The project's own Python and ruff decisions, and the rules its configuration chooses."""
         profile = read_profile(read, config.python).known_to(self.ruff.knows)
-        ours = config.rules(pipeline)
-        return PythonProject(profile, profile.selection(pipeline, ours, within(ours, config.extend_rules)), self.ruff)
+        families = None if pipeline == "autofix" else config.rules(pipeline)  # Refactor: only its kinds of change
+        return PythonProject(profile, profile.selection(config.named(pipeline), families, config.extend_rules),
+                             self.ruff)

@@ -1,0 +1,302 @@
+"""What the team's own tools select, read from every place a team writes it (never by running them)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from core.bounded import MAX_CONFIG_CHARS
+from core.languages.python.configs import (
+    codes_in,
+    ini_section,
+    is_rule,
+    listed,
+    read_as,
+    ruff_table,
+    strings,
+    toml_file,
+)
+
+Read = Callable[[str], "str | None"]
+
+
+# What each tool checks when the team names nothing, and the plugins that widen flake8's defaults (each the ruff
+# family that reimplements it). A plugin counts where the team installs it: requirements, tox deps, pre-commit's
+# additional_dependencies, the project's development extras.
+RUFF_DEFAULT_SELECT = ("E4", "E7", "E9", "F")  # ruff's own: what the ecosystem's linters share
+FLAKE8_DEFAULT_SELECT = ("E", "F", "W", "C90")
+FLAKE8_DEFAULT_IGNORE = ("E121", "E123", "E126", "E226", "E24", "E704", "W503", "W504")
+FLAKE8_PLUGINS = {
+    "flake8-bugbear": "B", "flake8-comprehensions": "C4", "flake8-bandit": "S", "flake8-simplify": "SIM",
+    "pep8-naming": "N", "flake8-docstrings": "D", "flake8-quotes": "Q", "flake8-commas": "COM", "flake8-print": "T20",
+    "flake8-return": "RET", "flake8-pie": "PIE", "flake8-builtins": "A", "flake8-annotations": "ANN",
+    "flake8-pytest-style": "PT", "flake8-use-pathlib": "PTH", "flake8-debugger": "T10",
+    "flake8-implicit-str-concat": "ISC", "flake8-2020": "YTT", "flake8-tidy-imports": "TID",
+    "flake8-logging-format": "G", "flake8-type-checking": "TC", "flake8-import-conventions": "ICN",
+    "flake8-errmsg": "EM", "flake8-executable": "EXE", "flake8-no-pep420": "INP", "flake8-blind-except": "BLE",
+    "flake8-boolean-trap": "FBT", "flake8-datetimez": "DTZ", "flake8-django": "DJ", "flake8-pyi": "PYI",
+    "flake8-raise": "RSE", "flake8-self": "SLF", "flake8-slots": "SLOT", "flake8-unused-arguments": "ARG",
+    "flake8-eradicate": "ERA", "pandas-vet": "PD", "flake8-future-annotations": "FA", "flake8-async": "ASYNC",
+    "flake8-gettext": "INT", "flake8-logging": "LOG", "flake8-todos": "TD", "flake8-fixme": "FIX",
+    "tryceratops": "TRY", "flynt": "FLY", "flake8-isort": "I", "flake8-bugbear-opinionated": "B9",
+}
+# Files where a team installs its tools or says how it runs them (read at the repository root).
+TOOL_FILES = (".pre-commit-config.yaml", "requirements.txt", "requirements-dev.txt", "requirements_dev.txt",
+              "dev-requirements.txt", "requirements-test.txt", "test-requirements.txt", "requirements-lint.txt",
+              "requirements/dev.txt", "requirements/lint.txt", "requirements/test.txt", "requirements/tests.txt")
+MAX_EXTENDS = 5  # `extend` chains of ruff configurations followed at most this deep
+
+
+@dataclass(frozen=True)
+class TeamRules:
+    """What the team's tools decided: the rules they select, each with the file that chose it, and what they ignore
+    or leave out."""
+
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    exclude: tuple[str, ...] = ()
+    source: str = ""  # every place that chose rules, in words
+    select: tuple[str, ...] = RUFF_DEFAULT_SELECT
+    origins: dict[str, str] = field(default_factory=dict)  # selector → the place that chose it
+    configured: bool = False  # False: no linter is configured anywhere, and ruff's defaults stand in
+
+    def origin(self, code: str) -> str:
+        """The place that chose a rule (its longest selector wins: `UP006` over `UP`)."""
+        found = [s for s in self.origins if s == "ALL" or code.startswith(s)]
+        return self.origins[max(found, key=len)] if found else self.source
+
+
+@dataclass
+class _Choices:
+    """Rules chosen so far, and where; what is ignored."""
+
+    select: dict[str, str] = field(default_factory=dict)
+    ignore: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+
+    def add(self, codes: list[str] | tuple[str, ...], where: str) -> None:
+        kept = [c for c in codes if is_rule(c)]
+        for code in kept:
+            self.select.setdefault(code, where)
+        if kept and where not in self.sources:
+            self.sources.append(where)
+
+
+def find_team_rules(texts: dict[str, str | None], read: Read | None = None) -> TeamRules:
+    rules = _linter_rules(texts, read)
+    if elsewhere := [p for p in set_aside(texts, read) if p not in rules.exclude]:
+        rules = replace(rules, exclude=(*rules.exclude, *elsewhere))
+    return rules
+
+
+def _linter_rules(texts: dict[str, str | None], read: Read | None) -> TeamRules:
+    """Every tool the team configures or runs, together: ruff's configuration, flake8 (its defaults and installed
+    plugins where it selects nothing), pylint, and the pre-commit hooks that fix; ruff's defaults where none is."""
+    choices = _Choices()
+    per_file: dict[str, tuple[str, ...]] = {}
+    exclude: list[str] = []
+    if ruff := ruff_table(texts):
+        per_file, exclude = _ruff(_extended(ruff, read), choices)
+    hooks = _hooks(texts.get(".pre-commit-config.yaml"))
+    _flake8(texts, hooks, choices)
+    _pylint(texts, hooks, choices)
+    _fixers(hooks, choices)
+    ignore = tuple(dict.fromkeys(c for c in choices.ignore if is_rule(c)))
+    if not choices.select:
+        return TeamRules(ignore, per_file, tuple(dict.fromkeys(exclude)), "ruff's defaults (no linter is configured in "
+                         "the repository)", RUFF_DEFAULT_SELECT)
+    return TeamRules(ignore, per_file, tuple(dict.fromkeys(exclude)), " and ".join(choices.sources),
+                     tuple(choices.select), dict(choices.select), configured=True)
+
+
+def _ruff(ruff: dict[str, Any], choices: _Choices) -> tuple[dict[str, tuple[str, ...]], list[str]]:
+    lint: dict[str, Any] = ruff["lint"] if isinstance(ruff.get("lint"), dict) else {}
+    where = ruff.get("__source__", "the ruff configuration")
+    chosen = [*strings(lint.get("select")), *strings(ruff.get("select"))] or list(RUFF_DEFAULT_SELECT)
+    chosen += [*strings(ruff.get("extend-select")), *strings(lint.get("extend-select"))]
+    choices.add(chosen, where)
+    choices.ignore += [*strings(ruff.get("ignore")), *strings(lint.get("ignore")), *strings(ruff.get("extend-ignore")),
+                       *strings(lint.get("extend-ignore"))]
+    per_file: dict[str, tuple[str, ...]] = {}
+    for table in (ruff.get("per-file-ignores"), lint.get("per-file-ignores"), ruff.get("extend-per-file-ignores"),
+                  lint.get("extend-per-file-ignores")):
+        for pattern, codes in (table or {}).items() if isinstance(table, dict) else ():
+            per_file[pattern] = tuple(dict.fromkeys([*per_file.get(pattern, ()), *strings(codes)]))
+    return per_file, [*strings(ruff.get("exclude")), *strings(ruff.get("extend-exclude"))]
+
+
+def _extended(config: dict[str, Any], read: Read | None, depth: int = 0) -> dict[str, Any]:
+    """ruff's `extend = "path"`: the named configuration first, this one's settings over it (followed a few deep,
+    inside the repository only)."""
+    target = config.get("extend")
+    if not isinstance(target, str) or read is None or depth >= MAX_EXTENDS:
+        return config
+    path = target.removeprefix("./")
+    if path.startswith(("/", "~")) or ".." in path.split("/"):
+        return config
+    base = toml_file(read(path))
+    base = (base.get("tool") or {}).get("ruff") or {} if path.endswith("pyproject.toml") else base
+    if not isinstance(base, dict) or not base:
+        return config
+    base = _extended(base, None if depth + 1 >= MAX_EXTENDS else read, depth + 1)
+    merged = {**base, **{k: v for k, v in config.items() if k not in ("extend", "lint")}}
+    merged["lint"] = {**(base.get("lint") or {}), **(config.get("lint") or {})}
+    return merged
+
+
+@dataclass(frozen=True)
+class _Hook:
+    """A pre-commit hook: its id, its arguments and what it installs beside the tool."""
+
+    id: str
+    args: tuple[str, ...] = ()
+    installs: str = ""  # additional_dependencies, as text to find plugins in
+
+
+def _hooks(text: str | None) -> list[_Hook]:
+    data = read_as(text, "yaml")
+    found = []
+    for repo in data.get("repos") or [] if isinstance(data.get("repos"), list) else []:
+        for hook in (repo.get("hooks") or []) if isinstance(repo, dict) and isinstance(repo.get("hooks"), list) else []:
+            if isinstance(hook, dict) and isinstance(hook.get("id"), str):
+                found.append(_Hook(hook["id"], tuple(strings(hook.get("args"))),
+                                   " ".join(strings(hook.get("additional_dependencies")))))
+    return found
+
+
+def _runs(texts: dict[str, str | None], hooks: list[_Hook], tool: str) -> str | None:
+    """Where the team runs `tool` without configuring it: a pre-commit hook, or a tox command."""
+    if any(h.id == tool for h in hooks):
+        return f"the {tool} hook in .pre-commit-config.yaml"
+    commands = " ".join(str(v.get("commands", "")) for v in read_as(texts.get("tox.ini"), "ini").values()
+                        if isinstance(v, dict))
+    return f"tox's `{tool}` command in tox.ini" if re.search(rf"(?:^|\s){tool}(?:\s|$)", commands) else None
+
+
+def _flake8(texts: dict[str, str | None], hooks: list[_Hook], choices: _Choices) -> None:
+    """flake8's `select` (its defaults and every installed plugin's codes where it names none) and `ignore` (its
+    default ignores where it names none), from its configuration or from where it runs unconfigured."""
+    where, section = next(((f"[flake8] in {name}", found) for name in (".flake8", "setup.cfg", "tox.ini")
+                           if (found := ini_section(texts.get(name), "flake8")) is not None), (None, None))
+    where = where or _runs(texts, hooks, "flake8")
+    if where is None:
+        return
+    section = section or {}
+    if select := codes_in(section.get("select")):
+        chosen = select
+    else:
+        installed = " ".join([*(t or "" for n, t in texts.items() if n in (*TOOL_FILES, "tox.ini", "setup.cfg",
+                                                                            "pyproject.toml", "setup.py")),
+                              *(h.installs for h in hooks if h.id == "flake8")]).lower()
+        chosen = [*FLAKE8_DEFAULT_SELECT, *(code for plugin, code in FLAKE8_PLUGINS.items()
+                                            if re.search(rf"(?<![\w-]){re.escape(plugin)}(?![\w-])", installed))]
+    choices.add([*chosen, *codes_in(section.get("extend-select"))], where)
+    choices.ignore += codes_in(section.get("ignore")) if "ignore" in section else list(FLAKE8_DEFAULT_IGNORE)
+    choices.ignore += codes_in(section.get("extend-ignore"))
+
+
+def _pylint(texts: dict[str, str | None], hooks: list[_Hook], choices: _Choices) -> None:
+    """pylint's checks (ruff's PL rules) less the messages the team disables, where it configures or runs pylint."""
+    pyproject = (toml_file(texts.get("pyproject.toml")).get("tool") or {}).get("pylint")
+    for name, header in ((".pylintrc", "messages control"), ("pylintrc", "messages control"),
+                         ("setup.cfg", "pylint.messages control")):
+        section = ini_section(texts.get(name), header)
+        if section is not None or (name != "setup.cfg" and texts.get(name) is not None):
+            disabled, where = codes_in((section or {}).get("disable")), name
+            break
+    else:
+        control = pyproject.get("messages control") or pyproject.get("messages_control") \
+            if isinstance(pyproject, dict) else None
+        if isinstance(pyproject, dict):
+            disabled = [c.upper() for c in strings(control.get("disable"))] if isinstance(control, dict) else []
+            where = "[tool.pylint] in pyproject.toml"
+        elif (runs := _runs(texts, hooks, "pylint")) is not None:
+            disabled, where = [], runs
+        else:
+            return
+    choices.add(["PL"], where)
+    choices.ignore += [f"PL{c}" for c in disabled if re.fullmatch(r"[CRWE]\d{4}", c)]
+
+
+def _fixers(hooks: list[_Hook], choices: _Choices) -> None:
+    """pre-commit hooks that fix, as the ruff rules that make the same fixes: pyupgrade (UP), isort (I), autoflake
+    (unused imports, and unused variables where asked), and ruff's own hook with its `--select`."""
+    for hook in hooks:
+        where = f"the {hook.id} hook in .pre-commit-config.yaml"
+        if hook.id == "pyupgrade":
+            choices.add(["UP"], where)
+        elif hook.id == "isort":
+            choices.add(["I"], where)
+        elif hook.id == "autoflake":
+            choices.add(["F401", *(["F841"] if "--remove-unused-variables" in hook.args else [])], where)
+        elif hook.id in ("ruff", "ruff-check"):
+            choices.add(_argument(hook.args, "--select") + _argument(hook.args, "--extend-select"), where)
+
+
+def _argument(args: tuple[str, ...], name: str) -> list[str]:
+    """The codes a command line gives `name` (`--select=E,F` or `--select E,F`)."""
+    values = [a.split("=", 1)[1] for a in args if a.startswith(name + "=")]
+    values += [args[i + 1] for i, a in enumerate(args[:-1]) if a == name]
+    return [c for v in values for c in codes_in(v)]
+
+
+def set_aside(texts: dict[str, str | None], read: Read | None = None) -> list[str]:
+    """Paths the project keeps out of its other tools (flake8's and mypy's excludes, pytest's `norecursedirs`,
+    `--ignore` and a root conftest's `collect_ignore`): files it does not hold to its own standards, such as
+    fixtures of deliberately bad code. Never the package itself: a pattern naming an importable folder is left."""
+    found: list[str] = []
+    for name in (".flake8", "setup.cfg", "tox.ini"):
+        section = ini_section(texts.get(name), "flake8") or {}
+        found += listed(section.get("exclude")) + listed(section.get("extend-exclude"))
+    tools = toml_file(texts.get("pyproject.toml")).get("tool") or {}
+    mypy = [(tools.get("mypy") or {}).get("exclude")]
+    for name, header in (("mypy.ini", "mypy"), (".mypy.ini", "mypy"), ("setup.cfg", "mypy")):
+        mypy.append((ini_section(texts.get(name), header) or {}).get("exclude"))
+    for value in mypy:
+        for pattern in (value if isinstance(value, list) else re.split(r"\s*\|\s*|\n", value or "")):
+            found += [_plain(p) for p in [str(pattern)] if _plain(p)]
+    pytest = (tools.get("pytest") or {}).get("ini_options") or {}
+    for options in (pytest, ini_section(texts.get("pytest.ini"), "pytest") or {},
+                    ini_section(texts.get("tox.ini"), "pytest") or {},
+                    ini_section(texts.get("setup.cfg"), "tool:pytest") or {}):
+        recurse, addopts = options.get("norecursedirs"), options.get("addopts")
+        found += recurse if isinstance(recurse, list) else listed(recurse)
+        words = addopts if isinstance(addopts, list) else (addopts or "").split() if isinstance(addopts, str) else []
+        found += [w.split("=", 1)[1] for w in words if isinstance(w, str) and w.startswith(("--ignore=",
+                                                                                            "--ignore-glob="))]
+    found += _collect_ignore(texts.get("conftest.py"))
+    kept = []
+    for pattern in dict.fromkeys(p.strip().strip("/").removeprefix("./") for p in found):
+        folder = pattern.rstrip("*").rstrip("/")
+        if not pattern or pattern in (".", "*") or folder in ("src", "lib") or (
+                read is not None and folder and read(f"{folder}/__init__.py") is not None):
+            continue
+        kept.append(pattern)
+    return kept
+
+
+def _plain(regex: str) -> str:
+    """A mypy exclude regex that names a path (`^tests/fixtures/`, `build`) as a glob, else ''."""
+    text = regex.strip().removeprefix("^").removesuffix("$").replace("\\.", ".").rstrip("/")
+    return text if re.fullmatch(r"[\w./-]+", text) else ""
+
+
+def _collect_ignore(conftest: str | None) -> list[str]:
+    """The strings a root conftest.py assigns to `collect_ignore`/`collect_ignore_glob` (read, never run)."""
+    if not conftest or len(conftest) > MAX_CONFIG_CHARS:
+        return []
+    try:
+        tree = ast.parse(conftest)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    found = []
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
+            if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        if any(getattr(t, "id", "") in ("collect_ignore", "collect_ignore_glob") for t in targets) \
+                and isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value:
+            found += [c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+    return found
