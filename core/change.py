@@ -25,6 +25,8 @@ class Finding:
     source: str = "ruff"  # ruff | model
     # ruff's safe fix as edits (row, column, end row, end column, new text), 1-based, columns in characters
     edits: tuple[tuple[int, int, int, int, str], ...] = field(default=(), compare=False, repr=False)
+    # the fix the linter calls unsafe, in the same form: proposed only for what a push brought, and CI decides
+    unsafe_edits: tuple[tuple[int, int, int, int, str], ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:  # a tool's words are data: they may quote a NUL from the file
         object.__setattr__(self, "message", printable(self.message))

@@ -214,7 +214,9 @@ def test_memfix_own_check_runs_and_unfinished_ones_are_not_verdicts():
 def test_a_command_names_rules_apart_from_its_path_and_guidance():
     from core.wire import CommandJob
 
-    job = CommandJob(delivery_id="d", tenant_id=1, repo="o/r", command="refactor", args="UP SIM, app/models.py -- keep it short")
+    def command(args: str) -> CommandJob:
+        return CommandJob(delivery_id="d", tenant_id=1, repo="o/r", command="refactor", args=args)
+
+    job = command("UP SIM, app/models.py -- keep it short")
     assert job.rules == ("UP", "SIM") and job.path_and_guidance == ("app/models.py", "keep it short")
-    assert CommandJob(delivery_id="d", tenant_id=1, repo="o/r", command="refactor", args="src/").rules == ()
-    assert CommandJob(delivery_id="d", tenant_id=1, repo="o/r", command="autofix", args="F401").path_and_guidance == (None, None)
+    assert command("src/").rules == () and command("F401").path_and_guidance == (None, None)

@@ -911,3 +911,16 @@ def test_verify_checked_gives_the_verdicts_of_checking_after_the_linter_while_th
     assert verdicts["pkg/add.py"].error.startswith("new finding B006") and not verdicts["pkg/add.py"].surface
     assert verdicts["broken.py"].comments and not verdicts["broken.py"].parses
     assert pids.count(os.getpid()) == len(patches)  # only the comparison's own calls ran here
+
+
+def test_what_a_push_brought_is_each_kind_of_finding_as_many_times_as_it_grew(ruff, tmp_path):
+    from core.pipelines.brought import brought
+
+    before = {"a.py": "x == None\nx == None\n", "b.py": "import os\n"}
+    write(tmp_path, "a.py", "x == None\nx == None\ny = 1\nx == None\n")  # E711 three times, twice before
+    write(tmp_path, "b.py", "import os\n")  # unchanged
+    write(tmp_path, "c.py", "import sys\n")  # added by the push
+    findings = ruff.check(tmp_path, ["a.py", "b.py", "c.py"], ("E711", "F401"))
+    new, older = brought(ruff, findings, before.get, ("E711", "F401"))
+    assert [(f.path, f.code) for f in new] == [("a.py", "E711"), ("c.py", "F401")] and older == 3
+    assert new[0].line == 4  # the later one of its kind

@@ -588,3 +588,31 @@ def test_with_a_model_the_words_on_a_line_and_at_closing_become_its_decisions(mo
     [closing] = [c["body"] for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
     assert "memfix read your words as: F401 is unwanted in this repository" in closing
     assert "Reply `/remember decision hold F401`. (team taste)" in closing
+
+
+def test_a_push_gets_fixes_for_what_it_brought_only_unsafe_ones_included_and_older_findings_stay(
+        serve, fake_github, tenant_id):
+    """The team's own tool run on the change: the unused import and the unused variable the push added are fixed
+    (ruff calls the variable's fix unsafe: the draft waits for CI), the unused import the file already had stays."""
+    old = "import os\n\n\ndef total(prices):\n    return sum(prices)\n"
+    base = fake_github.push(REPO, "main", {"app/cart.py": old})
+    new = "import os\nimport sys\n\n\ndef total(prices):\n    count = len(prices)\n    return sum(prices)\n"
+    after = fake_github.push(REPO, "main", {"app/cart.py": new})
+    serve("push", P.push(installation=tenant_id, repo=REPO, before=base, after=after,
+                         commits=[{"added": [], "modified": ["app/cart.py"], "removed": []}]))
+    assert serve.drain()
+    [pr] = memfix_pulls(fake_github)
+    fixed = fake_github.file(REPO, pr["head"]["ref"], "app/cart.py")
+    assert "import os\n" in fixed and "import sys" not in fixed and "count = " not in fixed
+    assert "`F841`" in pr["body"] and "unsafe: the repository's CI decides" in pr["body"]
+    [run] = runs(serve, tenant_id)
+    assert run["phase"] == "done"
+
+
+def test_a_push_to_a_new_branch_or_a_file_it_adds_has_nothing_older(serve, fake_github, tenant_id):
+    sha = fake_github.push(REPO, "main", {"app/new.py": "import os\n"})
+    serve("push", P.push(installation=tenant_id, repo=REPO, before="0" * 40, after=sha,
+                         commits=[{"added": ["app/new.py"], "modified": [], "removed": []}]))
+    assert serve.drain()
+    [pr] = memfix_pulls(fake_github)
+    assert "import os" not in fake_github.file(REPO, pr["head"]["ref"], "app/new.py")

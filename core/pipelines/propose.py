@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,25 @@ def ruff_patches(ruff: Linter, root: Path, findings: Mapping[str, list[Finding]]
     return {path: patches[path] for path in findings if path in patches}  # in the order asked
 
 
+def edit_patches(texts: Mapping[str, str | None], findings: Mapping[str, list[Finding]]) -> dict[str, Patch]:
+    """The linter's own edits for exactly these findings, safe and unsafe alike, and nothing else in the file (no
+    second run, no fixpoint: a finding a fix makes is the verification's to catch). {path: patch}."""
+    patches = {}
+    for path, items in findings.items():
+        original = texts.get(path)
+        targets = tuple(f for f in items if f.edits or f.unsafe_edits)
+        if original is None or not targets:
+            continue
+        updated, applied = apply_ruff_edits(original, targets)
+        if applied and updated != original:
+            unsafe = sorted({f.code for f in applied if not f.edits})
+            patch = _patch(path, original, updated, applied)
+            patches[path] = replace(patch, rationale=patch.rationale + (
+                f"; the linter calls the fix for {', '.join(unsafe)} unsafe: the repository's CI decides"
+                if unsafe else "")) if unsafe else patch
+    return patches
+
+
 def apply_ruff_edits(original: str, findings: tuple[Finding, ...]) -> tuple[str, tuple[Finding, ...]]:
     """One pass of ruff's own safe edits, as `ruff --fix` makes its first pass: a finding whose edits overlap an
     earlier one's waits (it is not targeted, so it stays a finding). Returns the text and the findings fixed."""
@@ -91,7 +111,7 @@ def apply_ruff_edits(original: str, findings: tuple[Finding, ...]) -> tuple[str,
     chosen: list[tuple[int, int, str]] = []
     applied: list[Finding] = []
     for finding in sorted(findings, key=lambda f: (f.line, f.column)):
-        spans = sorted((at(r, c), at(er, ec), text) for r, c, er, ec, text in finding.edits)
+        spans = sorted((at(r, c), at(er, ec), text) for r, c, er, ec, text in finding.edits or finding.unsafe_edits)
         if any(a < e and s < b or a == b == s == e for a, b, _ in spans for s, e, _ in chosen):
             continue  # ruff would apply it in a later pass; verification sees it still there
         chosen += spans
@@ -112,7 +132,7 @@ def _codes(targets: tuple[Finding, ...]) -> tuple[str, ...]:
 
 def _patch(path: str, original: str, updated: str, targets: tuple[Finding, ...]) -> Patch:
     return Patch(path=path, original=original, updated=updated, findings=targets, origin="ruff", confidence=1.0,
-                 rationale=f"ruff's safe fixes for {', '.join(_codes(targets))}")
+                 rationale=f"ruff's fixes for {', '.join(_codes(targets))}")
 
 
 def apply_edits(original: str, edits: list[dict[str, Any]]) -> str:

@@ -23,11 +23,12 @@ from core.learning.places import Places, covers, kind_scope, words
 from core.learning.policy import HeldBack
 from core.memory.types import AttemptStatus, Circuit, Envelope
 from core.pipelines.breaker import Trial
+from core.pipelines.brought import Previous, brought
 from core.pipelines.confidence import score
 from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.present import could_do, pr_body, pr_title, summary
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
-from core.pipelines.propose import apply_edits, ruff_patches
+from core.pipelines.propose import apply_edits, edit_patches, ruff_patches
 from core.pipelines.publish import Draft, PublishAction
 from core.pipelines.runs import Phase
 from core.pipelines.values import FileOutcome, Limits, Progress, Reading, RunContext, RunReport, RunRequest, Try
@@ -61,7 +62,7 @@ class PipelineRunner:
 
     def run(self, request: RunRequest, workspace: LocalWorkspace, *, publisher: Publisher | None = None,
             mirror: Mirror | None = None, progress: Progress | None = None,
-            config: RepoConfig | None = None, llm: LLM | None = None) -> RunReport:
+            config: RepoConfig | None = None, llm: LLM | None = None, previous: Previous | None = None) -> RunReport:
         """One run. What needs no database comes first (the project, its files, ruff's scan and the repository's
         read, both begun in threads), so a database still starting is waited for only once they are under way."""
         began = time.perf_counter()
@@ -80,7 +81,7 @@ class PipelineRunner:
         ctx = self._context(request, workspace, config, project, llm or self.llm, mirror,
                             Reading(self._view_reader, workspace, now=bool(files)))
         ctx.report.config_problems = problems
-        return self._run(ctx, files, scan, publisher, progress, began)
+        return self._run(replace(ctx, previous=previous), files, scan, publisher, progress, began)
 
     def close(self) -> None:
         """Finish the learning a run handed to its thread; a repository still being read is not waited for."""
@@ -193,6 +194,11 @@ class PipelineRunner:
         report.findings = [f for f in scanned if not within((f.code,), ctx.held_for(f.path))]
         if ctx.plan.exploring is not None:
             self._explore(ctx)
+        if ctx.previous is not None and report.findings:  # a push: what it brought, not what its files had
+            report.findings, older = brought(ctx.linter, report.findings, ctx.previous, ctx.select)
+            if older:
+                report.notes.append(f"{older} finding(s) in the changed files are older than this push: left as "
+                                    "they are (`/autofix` takes them)")
         if request.base_branch and request.pipeline == "autofix":  # what holds left, for the push after they lift
             kept = {id(f) for f in report.findings}
             self.learning.left_behind(request.tenant_id, request.repo, request.pipeline, [
@@ -300,7 +306,8 @@ class PipelineRunner:
                                                    "left as it is"))
         files = [(path, findings) for path, findings in files if path not in broken]
         # Offline, a file no finding of which ruff can fix safely is left as it is: it need not be read.
-        wanted = {path for path, findings in files if ctx.llm.model or any(f.fixable for f in findings)}
+        wanted = {path for path, findings in files
+                  if ctx.llm.model or any(f.fixable or ctx.scoped and f.unsafe_edits for f in findings)}
         texts = {path: ctx.workspace.read(path) if path in wanted else None for path, _ in files}
         binary = {path for path, text in texts.items() if text is not None and "\x00" in text}
         texts.update(dict.fromkeys(binary))  # git's own test for binary: no table stores or search takes a NUL
@@ -309,8 +316,9 @@ class PipelineRunner:
         for path, findings in files:
             if texts[path] is not None:
                 alike[ctx.held_for(path)][path] = findings
-        bases = {path: patch for held, group in alike.items()
-                 for path, patch in ruff_patches(ctx.linter_for(held), ctx.workspace.root, group, ctx.select).items()}
+        bases = edit_patches(texts, dict(files)) if ctx.scoped else {
+            path: patch for held, group in alike.items()
+            for path, patch in ruff_patches(ctx.linter_for(held), ctx.workspace.root, group, ctx.select).items()}
         waiting: list[FileOutcome] = []
         model_files = 0
         for path, findings in files:
@@ -348,7 +356,8 @@ class PipelineRunner:
             known = {o.path: ctx.scanned.get(o.path, o.findings) for o in waiting if o.patch is not None
                      and not o.attempts}
             verdicts = verify_checked(ctx.linter, patches, ctx.select, self._checks(ctx), before=known)
-            repaired = self._repair(ctx, [p for p in patches if not verdicts[p.path].ok], verdicts, known)
+            repaired = {} if ctx.scoped else self._repair(ctx, [p for p in patches if not verdicts[p.path].ok],
+                                                          verdicts, known)  # repairs refix whole files
             breaker = self.breakers.current(*ctx.memory_key).state
             envelopes, verified = [], 0
             for i, outcome in enumerate(waiting):

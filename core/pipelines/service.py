@@ -97,6 +97,8 @@ class Target:
     base_branch: str | None  # where single-file PRs go; None for a fork PR (memfix cannot push there)
     fork: str | None = None  # owner/name of the PR's head repository, when it is not this one
     pr_number: int | None = None
+    before: str | None = None  # a push's base commit: only what the push brought to `changed` files is fixed
+    changed: frozenset[str] = frozenset()  # the files the push modified (an added file has no before)
 
 
 @dataclass
@@ -126,8 +128,10 @@ class PipelineService:
         settings = self.repo_settings(gh, job.repo, job.default_branch, job.after)
         if not settings.config.enabled("autofix"):
             return []  # a push gets no reply: switched off is said by the configuration, not each push
+        base = job.before if job.before.strip("0") else None  # a new branch's push has no base to compare with
         reports = self._runs(RunRequest(job.tenant_id, job.repo, "autofix", "push", job.key),
-                             Target(job.after, job.default_branch), paths, settings, gh=gh)
+                             Target(job.after, job.default_branch, before=base, changed=frozenset(job.modified)),
+                             paths, settings, gh=gh)
         if back:
             said = (f"{len({h.path for h in back})} file(s) where {', '.join(sorted({h.rule for h in back}))} had "
                     "been held back are in this run again: the hold has lifted")
@@ -236,8 +240,12 @@ class PipelineService:
                               linked_ids=list(config.memory))
             publisher = Publisher(self.proposals, gh, lambda: gh.list_files(repo, target.sha)) \
                 if target.base_branch else None
+            before = target.before
+            previous = (lambda path: gh.get_file(repo, path, before) if path in target.changed else None) \
+                if before else None  # a file back from a lifted hold is not the push's: all of it is fixed
             report = self.runner.run(request, workspace, publisher=publisher, config=config, llm=llm,
-                                     mirror=check_run_mirror(gh, repo, target.sha, pipeline, request.job_key))
+                                     mirror=check_run_mirror(gh, repo, target.sha, pipeline, request.job_key),
+                                     previous=previous)
             report.config_problems = settings.problems
             report.notes.insert(0, f"configuration: {settings.source}")
             if target.fork:

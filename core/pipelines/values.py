@@ -167,6 +167,12 @@ class RunContext:
     report: RunReport
     places: Places  # each file's kind of place, for holds with a scope
     scanned: dict[str, list[Finding]] = field(default_factory=dict)  # each file's findings, held rules' too
+    previous: Callable[[str], str | None] | None = None  # a push's run: each file at the push's base
+
+    @property
+    def scoped(self) -> bool:
+        """A push's run: only what the push brought is fixed, with the linter's own edits and nothing more."""
+        return self.previous is not None
 
     @property
     def select(self) -> tuple[str, ...]:

@@ -84,10 +84,12 @@ def installation(action: str, *, installation: int, repos: list[tuple[int, str]]
 
 
 def push(*, installation: int, repo: str, commits: list[dict], ref: str = "refs/heads/main",
-         pusher: str = "alice", after: str = "a" * 40) -> dict:
+         pusher: str = "alice", after: str = "a" * 40, before: str | None = None) -> dict:
     p = _place(example("push"), installation=installation, repo=repo)
     p["repository"]["default_branch"] = "main"
     p.update(ref=ref, after=after, deleted=False, commits=commits)
+    if before is not None:
+        p["before"] = before
     p["pusher"] = {"name": pusher, "email": f"{pusher}@example.com"}
     p["sender"]["login"] = pusher
     return p

@@ -259,11 +259,12 @@ def _finding(root: Path, item: dict[str, Any]) -> Finding:
     fix = item.get("fix") or {}
     safe = fix.get("applicability") == "safe"
     edits = tuple((e["location"]["row"], e["location"]["column"], e["end_location"]["row"],
-                   e["end_location"]["column"], e.get("content") or "") for e in fix.get("edits") or ()) if safe else ()
+                   e["end_location"]["column"], e.get("content") or "") for e in fix.get("edits") or ())
     return Finding(
         path=path, line=item["location"]["row"], column=item["location"]["column"],
         code=item.get("code") or item.get("name") or "invalid-syntax",  # older ruff reports syntax errors as null
-        message=item["message"], fixable=safe, edits=edits,
+        message=item["message"], fixable=safe, edits=edits if safe else (),
+        unsafe_edits=edits if fix.get("applicability") == "unsafe" else (),
     )
 
 
