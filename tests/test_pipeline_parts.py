@@ -924,3 +924,24 @@ def test_what_a_push_brought_is_each_kind_of_finding_as_many_times_as_it_grew(ru
     new, older = brought(ruff, findings, before.get, ("E711", "F401"))
     assert [(f.path, f.code) for f in new] == [("a.py", "E711"), ("c.py", "F401")] and older == 3
     assert new[0].line == 4  # the later one of its kind
+
+
+def test_a_vetoed_fix_leaves_the_files_other_fixes_to_go_ahead(services, tenant_id, tmp_path):
+    """One unused import another module imports from here is kept; the file's two other unused imports go."""
+    from core.llm import OfflineLLM
+    from core.pipelines.values import RunRequest
+    from core.pipelines.workspace import LocalWorkspace
+
+    write(tmp_path, "pyproject.toml", '[tool.ruff.lint]\nselect = ["F"]\n')  # the team looks for unused imports
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/util.py", "import os\nimport sys\nfrom json import loads\n\n__all__ = ['f']\n\n\n"
+                                   "def f():\n    return 1\n")
+    write(tmp_path, "pkg/api.py", "from pkg.util import loads\n\nprint(loads('1'))\n")
+    runner = runner_with(services, OfflineLLM())
+    request = RunRequest(tenant_id, "acme/veto", "autofix", "local")
+    outcome = next(o for o in runner.run(request, LocalWorkspace(tmp_path)).outcomes if o.path == "pkg/util.py")
+    assert outcome.status == "PROMOTED", (outcome.note, outcome.verification)
+    assert "from json import loads" in outcome.patch.updated
+    assert "import os" not in outcome.patch.updated and "import sys" not in outcome.patch.updated
+    assert outcome.note == "without the F401 fix at line 3: a check vetoed it; the file's other fixes kept"
+    assert [f.line for f in outcome.patch.findings] == [1, 2]

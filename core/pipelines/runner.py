@@ -28,7 +28,7 @@ from core.pipelines.confidence import score
 from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.present import could_do, pr_body, pr_title, summary
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
-from core.pipelines.propose import apply_edits, edit_patches, ruff_patches
+from core.pipelines.propose import apply_edits, apply_ruff_edits, edit_patches, ruff_patches
 from core.pipelines.publish import Draft, PublishAction
 from core.pipelines.runs import Phase
 from core.pipelines.values import FileOutcome, Limits, Progress, Reading, RunContext, RunReport, RunRequest, Try
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 MAX_DIFF_CHARS = 100_000  # an attempt's diff as the run page shows it
 MAX_FINDINGS_PER_FILE = 1_000  # a file with more is generated or needs a person; its fixes would be one huge diff
+MAX_FIXES_LEFT_OUT = 4  # leave-one-fix-out tries for a ruff patch a project check vetoed
 MAX_RULES_LEFT_OUT = 4  # leave-one-rule-out tries for a failing ruff patch whose verdict names no rule of its own
 
 class PipelineRunner:
@@ -384,12 +385,15 @@ class PipelineRunner:
     def _repair(self, ctx: RunContext, failing: list[Patch], verdicts: dict[str, Verification],
                 known: dict[str, list[Finding]]) -> dict[str, tuple[Patch, Verification, str]]:
         """Failing ruff patches made good where ruff can: first fixed to a fixpoint (a cascade is fixed whole, as
-        `ruff --fix` loops), else without the rules whose fixes failed (named by the verdict, or found by leaving
-        one rule out at a time), keeping the file's other verified fixes. {path: (patch, verdict, note)}."""
+        `ruff --fix` loops), else without the one fix a check vetoed (each of the blamed fixes left out in turn, the
+        file's other fixes kept), else without the rules whose fixes failed (named by the verdict, or found by
+        leaving one rule out at a time). {path: (patch, verdict, note)}."""
         repaired: dict[str, tuple[Patch, Verification, str]] = {}
         failing = [p for p in failing if p.origin == "ruff"]
-        for round_ in range(2 + MAX_RULES_LEFT_OUT):
-            candidates = self._refixed(ctx, [p for p in failing if p.path not in repaired], verdicts, round_)
+        rounds = [*((self._refixed, 0),), *((self._without_one, i) for i in range(MAX_FIXES_LEFT_OUT)),
+                  *((self._refixed, r) for r in range(1, 2 + MAX_RULES_LEFT_OUT))]
+        for refix, round_ in rounds:
+            candidates = refix(ctx, [p for p in failing if p.path not in repaired], verdicts, round_)
             if not candidates:
                 continue
             checked = verify_checked(ctx.linter, list(candidates.values()), ctx.select, self._checks(ctx),
@@ -399,10 +403,28 @@ class PipelineRunner:
                 if not verdict.ok:
                     continue
                 original = next(p for p in failing if p.path == path)
-                dropped = sorted({f.code for f in original.findings} - {f.code for f in candidate.findings})
-                repaired[path] = (candidate, verdict, "fixed to a fixpoint" if not dropped else
-                                  f"without {', '.join(dropped)}: its fixes failed verification; the rest kept")
+                repaired[path] = (candidate, verdict, _repair_note(original, candidate))
         return repaired
+
+    @staticmethod
+    def _without_one(ctx: RunContext, failing: list[Patch], verdicts: dict[str, Verification],
+                     round_: int) -> dict[str, Patch]:
+        """Each patch a project check vetoed, with the linter's own edits for all its findings but one: the
+        `round_`-th of those whose rule the verdict blames (or of all, when it blames none)."""
+        candidates: dict[str, Patch] = {}
+        for patch in failing:
+            verdict = verdicts[patch.path]
+            vetoed = not (verdict.compatible and verdict.surface and verdict.comments)
+            if not vetoed or len(patch.findings) < 2 or not all(f.edits for f in patch.findings):
+                continue
+            blamed = [f for f in patch.findings if f.code in verdict.failed_codes] or list(patch.findings)
+            if round_ >= len(blamed):
+                continue
+            kept = tuple(f for f in patch.findings if f is not blamed[round_])
+            updated, applied = apply_ruff_edits(patch.original, kept)
+            if applied and updated not in (patch.original, patch.updated):
+                candidates[patch.path] = replace(patch, updated=updated, findings=applied)
+        return candidates
 
     @staticmethod
     def _refixed(ctx: RunContext, failing: list[Patch], verdicts: dict[str, Verification],
@@ -565,6 +587,18 @@ class _Steps:
         now = time.perf_counter()
         self.seconds[step] = round(now - self.last, 3)
         self.last = now
+
+
+def _repair_note(original: Patch, candidate: Patch) -> str:
+    """What a repair changed, in words: the fixes it left out and why."""
+    left = [f for f in original.findings if f not in candidate.findings]
+    dropped = sorted({f.code for f in original.findings} - {f.code for f in candidate.findings})
+    if not left:
+        return "fixed to a fixpoint"
+    if dropped:
+        return f"without {', '.join(dropped)}: its fixes failed verification; the rest kept"
+    return "without " + ", ".join(f"the {f.code} fix at line {f.line}" for f in left) + \
+        ": a check vetoed it; the file's other fixes kept"
 
 
 def _rules_kept(patch: Patch, verdict: Verification, round_: int) -> set[str] | None:
