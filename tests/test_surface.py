@@ -20,7 +20,7 @@ PROBE = "try:\n    import readline\nexcept ImportError:\n    readline = None\n\n
 
 @pytest.mark.parametrize("path, before, after, others, expected", [
     ("pkg/shell.py", "try:\n    import readline  # noqa\nexcept ImportError:\n    pass\n", "pass\n", {},
-     "try/except ImportError"),
+     "an import inside try/except: "),
     ("pkg/compat.py", "from collections.abc import Sequence\n", "",
      {"pkg/other.py": "from pkg.compat import Sequence\n"}, "pkg/other.py still imports"),
     ("pkg/compat.py", "from collections.abc import Sequence\n", "",
@@ -160,7 +160,30 @@ def test_an_unreadable_archive_is_an_incomplete_view_and_the_run_goes_on(serve, 
      "its own text is read"),
     ("read by another file's getsource", "parser/runtime.py", "import os\nx = 1\n", "x = 1\n",
      {"parser/gen.py": "import inspect\nfrom parser import runtime\n\nTEXT = inspect.getsource(runtime)\n"},
-     "copies with `inspect.getsource`"),
+     "reads as data (`inspect.getsource`"),
+    ("a sibling module a generator slices by its markers", "codegen/runtime.py",
+     "import json\n# BEGIN RUNTIME\ndef load(s):\n    return json.loads(s)\n# END RUNTIME\nimport os\n",
+     "import json\n# BEGIN RUNTIME\ndef load(s):\n    return json.loads(s)\n# END RUNTIME\n",
+     {"codegen/emit.py": "import os\n\nHERE = os.path.dirname(__file__)\n\n\ndef runtime():\n"
+                         "    with open(os.path.join(HERE, 'runtime.py')) as f:\n        text = f.read()\n"
+                         "    return text[text.index('# BEGIN'):text.index('# END')]\n"},
+     "whose text codegen/emit.py reads as data"),
+    ("a module that reads itself by name", "tools/stamp.py",
+     "import os\nfrom pathlib import Path\n\nSELF = (Path(__file__).parent / 'stamp.py').read_text()\n",
+     "from pathlib import Path\n\nSELF = (Path(__file__).parent / 'stamp.py').read_text()\n", {},
+     "its own text is read"),
+    ("an import guarded by any handler", "pkg/fast.py",
+     "try:\n    import ujson\nexcept RuntimeError:\n    ujson = None\n", "try:\n    pass\nexcept RuntimeError:\n"
+     "    ujson = None\n", {}, "an import inside try/except: "),
+    ("an explaining comment beside it", "run2.py", "import optional_dep  # ensures it exists\nprint(1)\n",
+     "pass  # ensures it exists\nprint(1)\n", {}, "the comment beside it explains"),
+    ("a binding another path still reads", "conv.py",
+     "def parse(text, default=None):\n    try:\n        return int(text)\n    except TypeError as exc:\n"
+     "        if default is None:\n            raise ValueError(text) from exc\n        exc = None\n"
+     "        return default\n",
+     "def parse(text, default=None):\n    try:\n        return int(text)\n    except TypeError:\n"
+     "        if default is None:\n            raise ValueError(text) from exc\n        exc = None\n"
+     "        return default\n", {}, "removes a binding of `exc` in `parse`, which still reads it"),
     ("a public module's import (compat re-export)", "pkg/compatibility.py",
      "from collections.abc import Sequence\n\nX = 1\n", "\nX = 1\n", {"pkg/__init__.py": ""},
      "a public module of the package without `__all__`"),
@@ -173,6 +196,12 @@ def test_a_use_no_linter_sees_keeps_the_name(kind, path, before, after, others, 
 @pytest.mark.parametrize("path, before, after, others", [
     ("pkg/_private.py", "import os\nX = 1\n", "X = 1\n", {"pkg/__init__.py": ""}),  # a private module's own
     ("scripts/tool.py", "import os\nprint(1)\n", "print(1)\n", {}),  # a script's, with nothing beside it
+    ("calc.py", "def f():\n    x = 1\n    return 2\n", "def f():\n    return 2\n", {}),  # read nowhere: gone
+    ("calc2.py", "def f():\n    try:\n        g()\n    except OSError as exc:\n        return 1\n",
+     "def f():\n    try:\n        g()\n    except OSError:\n        return 1\n", {}),  # `exc` read nowhere
+    ("tools/emit.py", "import os\nHERE = os.path.dirname(__file__)\nDATA = open(os.path.join(HERE, 'x.json'))\n"
+     "import sys\n", "import os\nHERE = os.path.dirname(__file__)\nDATA = open(os.path.join(HERE, 'x.json'))\n",
+     {}),  # it reads a data file beside it, not its own text
     ("tests/test_a.py", "import os\n\n\ndef test_a():\n    assert 1\n", "\n\ndef test_a():\n    assert 1\n", {}),
     ("pkg/api.py", "import os\n__all__ = ['X']\nX = 1\n", "__all__ = ['X']\nX = 1\n", {"pkg/__init__.py": ""}),
 ])

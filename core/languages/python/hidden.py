@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from fnmatch import fnmatch
 
@@ -22,6 +23,8 @@ _DOCTEST_RUN = re.compile(r"-m\s+doctest((?:\s+[^\s;&|]+)+)")
 _DOCTEST_GLOB = re.compile(r"--doctest-glob[=\s]+[\"']?([^\s\"',\]]+)")
 _TESTFILE = re.compile(r"\b(?:testfile|DocFileSuite)\(\s*[\"']([^\"']+)[\"']")
 # What a comment says when an import is there for what importing does, not for a name (a section header is not)
+_OPENS = re.compile(r"\bopen\(|\.read_text\(|\.read_bytes\(|\bget_data\(|\bread_file\(")
+_TOOL_COMMENT = re.compile(r"(?:noqa|type:|pragma|pylint:|isort:|fmt:)", re.IGNORECASE)  # said to a tool
 _EXPLAINS = re.compile(r"side.?effect|regist|ensure|needed|required|keep|must|sys\.path|hook|patch|load|"
                        r"so that|for its|do not remove|don't remove|unused", re.IGNORECASE)
 
@@ -53,19 +56,31 @@ def data_reason(path: str, text: str) -> str | None:
     parts = path.split("/")
     if any(p in _DATA_FOLDERS for p in parts[:-1]):
         return "it lives in a fixtures/test-data folder, whose files hold exactly what the tests expect"
+    name = path.rsplit("/", 1)[-1]
     if "getsource(" in text or re.search(r"open\(\s*__file__|Path\(\s*__file__\s*\)\s*\.read_|"
-                                         r"__file__\)\s*\.read", text):
+                                         r"__file__\)\s*\.read", text) or (
+            reads_beside(text) and re.search(rf"""["'/]{re.escape(name)}["']""", text)):
         return "its own text is read as data (`inspect.getsource` or `__file__`): a generator or test copies it"
     return None
 
 
 def read_as_data(path: str, sources: dict[str, str]) -> str | None:
-    """Another file of the repository copies this module's text (`inspect.getsource(module)`), or None."""
-    tail = path.removesuffix(".py").rsplit("/", 1)[-1]
+    """The file of the repository that reads this module's text as data, or None: one that copies it with
+    `inspect.getsource(module)`, or one that opens it by name beside its own `__file__` (a generator slicing a
+    marked region out of a sibling module, a test comparing a file)."""
+    name = path.rsplit("/", 1)[-1]
+    tail = name.removesuffix(".py")
     for other, text in sources.items():
         if other != path and "getsource(" in text and re.search(rf"getsource\(\s*[\w.]*\b{re.escape(tail)}\b", text):
             return other
+        if reads_beside(text) and re.search(rf"""["'/\\]{re.escape(name)}["']""", text):
+            return other
     return None
+
+
+def reads_beside(text: str) -> bool:
+    """Whether a module opens files found from its own `__file__` (its folder, or itself)."""
+    return "__file__" in text and bool(_OPENS.search(text))
 
 
 def doctest_code(sources: Mapping[str, str], texts: Mapping[str, str]) -> dict[str, str]:
@@ -200,10 +215,50 @@ def _acting_imports(source: Source, dropped: set[str]) -> Iterable[tuple[str, st
         above = lines[imp.lineno - 2].strip() if imp.lineno >= 2 else ""
         if above.startswith("#") and (any(n in above for n in names) or _EXPLAINS.search(above)):
             yield min(names), f"that the comment above it explains (`{above[:60]}`)"
+        beside = _trailing_comment(lines[imp.lineno - 1:imp.end_lineno or imp.lineno])
+        if beside and not _TOOL_COMMENT.match(beside) and (any(n in beside for n in names)
+                                                            or _EXPLAINS.search(beside)):
+            yield min(names), f"that the comment beside it explains (`{beside[:60]}`)"
         modules = [a.name for a in imp.names] if isinstance(imp, ast.Import) else \
             [imp.module or "", *(a.name for a in imp.names)]
         if any(m.split(".")[-1].startswith("test") for m in modules if m):
             yield min(names), "of a test module (importing it collects or registers its tests)"
+
+
+def _trailing_comment(lines: list[str]) -> str:
+    """The comment after the code on an import's lines (imports hold no `#` in strings), or ''."""
+    return next((line.split("#", 1)[1].strip() for line in lines if "#" in line), "")
+
+
+def binding_still_read(before: Source, after: Source) -> str | None:
+    """A name a function no longer binds as often (`except E as exc:` made `except E:`, an assignment taken away)
+    while the function still reads it: the linter resolved that read to another binding in source order, but
+    another path may reach it with this one gone (an UnboundLocalError). Functions are paired by name and order."""
+    olds, news = _functions(before), _functions(after)
+    if [n for n, _ in olds] != [n for n, _ in news]:
+        return None  # the patch added or removed a function: another check's matter
+    for (name, old), (_, new) in zip(olds, news, strict=True):
+        had, has = _binds(old), _binds(new)
+        reads = {n.id: n.lineno for n in ast.walk(new) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        for gone in sorted(n for n in had if has[n] < had[n] and n in reads):
+            return (f"removes a binding of `{gone}` in `{name}`, which still reads it (line {reads[gone]}): "
+                    "another path may reach that read without it")
+    return None
+
+
+def _functions(source: Source) -> list[tuple[str, ast.AST]]:
+    return [(f.name, f) for f in source.of(ast.FunctionDef, ast.AsyncFunctionDef)]
+
+
+def _binds(function: ast.AST) -> Counter[str]:
+    """How many times the function binds each name: assignments, loop and `with` targets, `except … as`."""
+    found: Counter[str] = Counter()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found[node.id] += 1
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            found[node.name] += 1
+    return found
 
 
 def _names(names: set[str]) -> str:

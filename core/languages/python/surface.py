@@ -3,7 +3,7 @@ module's own dynamic code, still uses. No lint sees these; each is a named check
 
 - public surface: a module-level name that goes away must not be imported or referenced as `module.name` by
   another file of the repository, listed in `__all__`, or re-exported by an `__init__.py`;
-- import probes: an import inside `try:` whose handler catches ImportError (or anything broader) stays — the
+- import probes: an import inside `try:` stays, whatever its handler catches — the
   module's behaviour depends on whether it succeeds;
 - dynamic use: no name is removed from a scope that calls `locals()`, `vars()` or `globals()`, or runs `exec`/
   `eval` on text that mentions it;
@@ -22,10 +22,17 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from core.change import Patch
-from core.languages.python.hidden import bindings, data_reason, doctest_code, hidden_use, read_as_data
+from core.languages.python.hidden import (
+    binding_still_read,
+    bindings,
+    data_reason,
+    doctest_code,
+    hidden_use,
+    read_as_data,
+    reads_beside,
+)
 from core.languages.python.syntax import Source, bound, parse, parsed
 
-_PROBE_HANDLERS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 _INTROSPECTION = {"locals", "vars", "globals", "exec", "eval"}
 _CALLS_INTROSPECTION = re.compile(r"\b(?:locals|vars|globals|exec|eval)\s*\(")
 
@@ -63,8 +70,9 @@ class RepositoryView:
 
     @cached_property
     def copiers(self) -> dict[str, str]:
-        """The sources that copy a module's text with `inspect.getsource` (found once per run)."""
-        return {path: text for path, text in self.sources.items() if "getsource(" in text}
+        """The sources that read a module's text: with `inspect.getsource`, or by opening a file beside their own
+        `__file__` (found once per run)."""
+        return {path: text for path, text in self.sources.items() if "getsource(" in text or reads_beside(text)}
 
     @cached_property
     def modules(self) -> dict[str, str]:
@@ -94,9 +102,11 @@ def surface_problem(patch: Patch, view: RepositoryView, *, imports_chosen: bool 
     removed = _module_names(before.tree) - _module_names(after.tree)
     if hidden := hidden_use(before, after, removed):
         return SurfaceProblem(hidden)
+    if read := binding_still_read(before, after):
+        return SurfaceProblem(read)
     if probe := _removed_probe(before, after):
-        return SurfaceProblem(f"removes `{probe}`, an import inside try/except ImportError: the module's behaviour "
-                              "depends on it")
+        return SurfaceProblem(f"removes `{probe}`, an import inside try/except: the module's behaviour depends on "
+                              "whether it imports")
     if removed and (problem := _removed_names_in_use(patch.path, before, removed, view, imports_chosen)):
         return problem
     if problem := _namespace_read_dynamically(before, after):
@@ -112,7 +122,8 @@ def _text_read_as_data(patch: Patch, view: RepositoryView) -> SurfaceProblem | N
     if why := data_reason(patch.path, patch.original):
         return SurfaceProblem(f"changes `{patch.path}`, whose text is data: {why}")
     if (reader := read_as_data(patch.path, view.copiers)) is not None:
-        return SurfaceProblem(f"changes `{patch.path}`, whose text {reader} copies with `inspect.getsource`")
+        return SurfaceProblem(f"changes `{patch.path}`, whose text {reader} reads as data (`inspect.getsource`, or "
+                              "a file opened beside its `__file__`)")
     return None
 
 
@@ -227,7 +238,7 @@ def _dunder_all(tree: ast.Module) -> set[str]:
 def _imports_in_probes(source: Source) -> set[str]:
     probes: set[str] = set()
     for node in source.of(ast.Try):
-        if any(_catches_import_errors(h) for h in node.handlers):
+        if node.handlers:  # whatever it catches, the import is guarded: the module behaves by whether it imports
             for statement in node.body:
                 for inner in ast.walk(statement):
                     if isinstance(inner, ast.Import):
@@ -235,13 +246,6 @@ def _imports_in_probes(source: Source) -> set[str]:
                     elif isinstance(inner, ast.ImportFrom):
                         probes |= {f"{inner.module}.{a.name}" for a in inner.names}
     return probes
-
-
-def _catches_import_errors(handler: ast.ExceptHandler) -> bool:
-    if handler.type is None:
-        return True
-    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    return any(getattr(k, "id", getattr(k, "attr", "")) in _PROBE_HANDLERS for k in kinds)
 
 
 def _removed_probe(before: Source, after: Source) -> str | None:
