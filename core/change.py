@@ -94,6 +94,11 @@ class Patch:
                     lines += ["+" + line for line in after[b1:b2]]
         return lines
 
+    @property
+    def unsafe(self) -> bool:
+        """It makes a fix its linter calls unsafe (for what a push brought: the repository's CI decides)."""
+        return self.origin == "ruff" and any(f.unsafe_edits and not f.edits for f in self.findings)
+
     def fingerprint(self, pipeline: str) -> str:
         """The same change to the same file for the same findings, whatever else moved in the file."""
         basis = "\n".join([pipeline, self.path, *sorted(f"{c}:{m}" for c, m in {f.key for f in self.findings}),

@@ -365,16 +365,21 @@ def _print_findings(report: RunReport, show: int) -> None:
 
 
 def _print_verified(report: RunReport, diff_lines: int) -> None:
-    """Each verified patch: its confidence and why, and its diff folded after `diff_lines` lines."""
+    """Each verified patch: its confidence and why, what it left in the file, and its diff folded after `diff_lines`
+    lines."""
+    from core.pipelines.present import fixed_by
+
     print("\nVerified patches:" if report.promoted else "\nVerified patches: none")
     for o in report.promoted:
         if o.patch is None:
             continue
         codes = ", ".join(sorted({f.code for f in o.patch.findings}))
-        print(f"  {o.path}  confidence {o.confidence:.2f}  ({'ruff safe fix' if o.patch.origin == 'ruff' else 'model'};"
-              f" {codes})")
+        print(f"  {o.path}  confidence {o.confidence:.2f}  ({fixed_by(o.patch, report.language)}; {codes})")
         if o.why:
             print(f"      confidence: {o.why}")
+        fixed = {f.key for f in o.patch.findings}
+        for f in [f for f in o.findings if f.key not in fixed]:  # a file partly fixed: what is left, and why
+            print(f"      left: line {f.line} {f.code} {f.message} ({o.note or 'no safe fix'})")
         diff = o.patch.unified_diff()
         for line in diff[:diff_lines]:
             print(f"      {line}")

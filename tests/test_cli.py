@@ -248,3 +248,10 @@ def test_rules_named_on_the_command_line_replace_the_teams_selection(cli, tmp_pa
     code, out, _ = cli("refactor", str(tmp_path), "--json", "--rules", "ret")
     report = json.loads(out)
     assert [f["code"] for f in report["findings"]] == ["RET505"] and report["rules"]["origins"] == {"RET": "a person"}
+
+
+def test_a_partly_fixed_file_shows_what_is_left_in_it_and_why(cli, tmp_path):
+    (tmp_path / "app.py").write_text("import os\n\n\ndef f():\n    unused = 1\n    return 2\n")
+    code, out, _ = cli("autofix", str(tmp_path))
+    assert code == 0 and "app.py  confidence" in out
+    assert "left: line 5 F841 Local variable `unused` is assigned to but never used" in out

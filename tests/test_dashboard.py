@@ -493,3 +493,5 @@ def test_the_run_page_shows_each_files_diff_and_titles_keep_the_rules_words(serv
         page = web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text
         assert "Use of `assert` detected" in html.unescape(page)  # the rule's words, not "Use of `…` detected"
         assert 'id="rules-in-force"' in page and "[tool.ruff] in pyproject.toml selects (E4, E7, E9, F, B, S)" in page
+        left = [o for o in report.outcomes if o.status != "PROMOTED"]  # the sample shop has findings no fix makes
+        assert left and 'id="left"' in run and html.escape(left[0].path) in run.split('id="left"')[1]

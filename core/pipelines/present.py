@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from core.languages.registry import linter_of
 from core.learning.places import kind_scope, words
 from core.learning.record import Record
 from core.memory.proposals import CiState
@@ -13,7 +14,7 @@ from core.memory.types import AttemptStatus
 from core.wire import JobResult
 
 if TYPE_CHECKING:
-    from core.change import Finding
+    from core.change import Finding, Patch
     from core.languages.adapter import Selection
     from core.pipelines.values import FileOutcome, RunReport, RunRequest
 
@@ -42,7 +43,7 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: Ci
               f"side-effect imports, doctests, string annotations, data files): {'yes' if v.surface else 'no'}",
               f"- comments kept where they apply (`# pragma`, `# noqa`, `# type:`): {'yes' if v.comments else 'no'}",
               f"- confidence **{outcome.confidence:.2f}**: {outcome.why} (promotion threshold {report.threshold})",
-              f"- fix by: {'ruff safe fix' if patch.origin == 'ruff' else 'model'}; provider `{report.provider}`"
+              f"- fix by: {fixed_by(patch, report.language)}; provider `{report.provider}`"
               + (f", model `{report.model}`" if report.model else ""), ""]
     if report.rules is not None:
         lines += ["### Rules", *(f"- `{c}`: chosen by {inert(escape_braces(report.rules.origin(c)))}"
@@ -85,6 +86,13 @@ def ci_line(ci: CiState) -> str:
                 "tests: it is ready for review at once; please check its behaviour yourself.")
     return ("This PR is a draft until the repository's checks finish on it: all green marks it ready for review; "
             "a failure keeps it a draft and memfix comments with what failed.")
+
+
+def fixed_by(patch: Patch, language: str) -> str:
+    """Who made the change: the language's linter (its safe fix, or the one it calls unsafe), or the model."""
+    if patch.origin == "model":
+        return "model"
+    return f"{linter_of(language)}'s {'unsafe fix (the repository CI decides)' if patch.unsafe else 'safe fix'}"
 
 
 def could_do(pipeline: str, selection: Selection, findings: list[Finding]) -> list[str]:

@@ -262,6 +262,7 @@ class PipelineRunner:
         learned += self.learning.fixed(*learn, [o.patch for o in report.promoted if o.patch])
         report.learned = len(learned)
         report.remembered = _remembered(self.runs.previous(run), learned, report)
+        self.runs.left(run, _left(report))
         used = "".join(f"\n- {u}" for u in report.used)
         self.runs.phase(run, Phase.DONE, summary(report) + (f"\n\nLearnings used:{used}" if used else ""),
                         prs_opened=len(report.prs), learnings=len(report.learnings))
@@ -587,6 +588,21 @@ class _Steps:
         now = time.perf_counter()
         self.seconds[step] = round(now - self.last, 3)
         self.last = now
+
+
+def _left(report: RunReport) -> list[dict[str, Any]]:
+    """Each file's findings no verified patch fixed, and why: the verification's error, the outcome's note."""
+    left = []
+    for o in report.outcomes:
+        fixed = {f.key for f in o.patch.findings} if o.patch is not None and o.status == AttemptStatus.PROMOTED \
+            else set()
+        rest = [f for f in o.findings if f.key not in fixed]
+        if rest:
+            reason = (o.verification.error if o.verification and o.status != AttemptStatus.PROMOTED else None) \
+                or o.note or "no fix proposed"
+            left.append({"path": o.path, "codes": sorted({f.code for f in rest}), "lines": [f.line for f in rest][:20],
+                         "reason": reason if o.status != AttemptStatus.PROMOTED else f"partly fixed; {reason}"})
+    return left
 
 
 def _repair_note(original: Patch, candidate: Patch) -> str:

@@ -83,9 +83,10 @@ class RunRecord:
     owner: str | None = None  # host:pid of the process running it
     rules: RuleChoice | None = None
     language: str = NAMES[0]  # a name of core/languages/registry.py
+    left: list[dict[str, Any]] | None = None  # what the run left unfixed: {path, codes, lines, reason} per file
 
 
-_COLUMNS = ", ".join(f.name for f in fields(RunRecord))
+_COLUMNS = ", ".join(f'"{f.name}"' if f.name == "left" else f.name for f in fields(RunRecord))  # LEFT is a keyword
 
 
 def _choice(rules: dict[str, Any]) -> RuleChoice:
@@ -95,6 +96,9 @@ def _choice(rules: dict[str, Any]) -> RuleChoice:
 def _record(row: dict[str, Any]) -> RunRecord:
     return RunRecord(**{**row, "phase": Phase(row["phase"]),
                         "rules": _choice(row["rules"]) if row["rules"] is not None else None})
+
+
+MAX_LEFT = 500  # files a run's record lists as left unfixed (the JSON output has them all)
 
 
 class RunLog:
@@ -153,6 +157,11 @@ class RunLog:
         with self.db.tenant(run.tenant_id) as conn:
             conn.execute("UPDATE runs SET error = %s WHERE id = %s", (error[:2000], run.id))
         self.phase(run, Phase.FAILED, error)
+
+    def left(self, run: Run, left: list[dict[str, Any]]) -> None:
+        """What the run left unfixed in each file, and why (the run page shows it)."""
+        with self.db.tenant(run.tenant_id) as conn:
+            conn.execute('UPDATE runs SET "left" = %s::jsonb WHERE id = %s', (json.dumps(left[:MAX_LEFT]), run.id))
 
     def chose(self, run: Run, rules: list[str], chosen_by: str, extended: list[str]) -> None:
         """The rules this run proposes fixes for, and which configuration chose them (the dashboard shows them)."""
