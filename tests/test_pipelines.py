@@ -182,13 +182,32 @@ def test_refactor_proposes_the_kinds_of_change_the_teams_linter_selects(serve, f
     assert "`UP004`: chosen by \\[tool.ruff\\] in pyproject.toml" in fix["body"]  # brackets shown, never a link
 
 
-def test_refactor_where_the_team_chose_none_says_what_it_could_do_and_a_person_can_name_it(
+def test_refactor_where_the_team_chose_none_says_what_it_could_do_and_suggests_one_kind_a_week(
         serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", {"app/model.py": "class Order(object):\n    pass\n",
+                                    "app/view.py": "class View(object):\n    pass\n"})
+    issue = fake_github.open_issue(REPO, "refactor please")
+    reply = refactor(serve, fake_github, tenant_id, "", issue)
+    assert "It could do:" in reply and "UP: 2 finding(s) in 2 file(s)" in reply and "`/refactor UP`" in reply
+    [suggestion] = memfix_pulls(fake_github)  # one file, one kind, said to be memfix's own
+    assert "### memfix's own suggestion" in suggestion["body"] and "`UP004`: chosen by memfix's own suggestion" in \
+        suggestion["body"]
+    refactor(serve, fake_github, tenant_id, "", issue)
+    assert len(memfix_pulls(fake_github)) == 1  # the week's suggestion is made: nothing more of memfix's own
+
+    fake_github.close_pull(REPO, suggestion["number"], merged=True)
+    serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=suggestion["number"],
+                                               branch=suggestion["head"]["ref"], merged=True,
+                                               sha=suggestion["head"]["sha"]))
+    assert serve.drain()
+    refactor(serve, fake_github, tenant_id, "", issue)  # merged: UP004 is this repository's now
+    newer = [p for p in memfix_pulls(fake_github) if p["number"] != suggestion["number"]]
+    assert newer and all("`UP004`: chosen by a decision in this repository" in p["body"] for p in newer)
+
+
+def test_a_person_names_the_rules_refactor_proposes(serve, fake_github, tenant_id):
     fake_github.push(REPO, "main", {"app/model.py": "class Order(object):\n    pass\n"})
     issue = fake_github.open_issue(REPO, "refactor please")
-    reply = refactor(serve, fake_github, tenant_id, "app/model.py", issue)
-    assert memfix_pulls(fake_github) == []
-    assert "It could do:" in reply and "UP: 1 finding(s) in 1 file(s)" in reply and "`/refactor UP`" in reply
     refactor(serve, fake_github, tenant_id, "UP app/model.py", issue)
     [fix] = memfix_pulls(fake_github)
     assert "UP004" in fix["body"] and "`UP004`: chosen by a person" in fix["body"]

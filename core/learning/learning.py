@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING
 from core.change import Finding, Patch
 from core.errors import PermanentError
 from core.languages.registry import category_for, rule_code
+from core.learning.explore import EXPLORE_DAYS
 from core.learning.places import parse_scope
 from core.learning.places import words as scope_words
+from core.learning.record import Record
 from core.memory.review import DECISION_FORM
 from core.memory.types import Insight, Stance
 from core.wire import CommandJob, JobResult, PullRequestClosedJob
@@ -132,6 +134,21 @@ class Learning:
         return JobResult(f"memfix will not propose {', '.join(codes)} fixes {where}.",
                          [f"decision `insight:{i}`; `/remember decision enable {c}{undo}` or `/forget insight:{i}` "
                           "undoes it" for i, c in zip(ids, codes, strict=True)])
+
+    def suggest(self, tenant_id: int, repo: str, pipeline: str, kinds: list[str]) -> str | None:
+        """The one kind of change memfix may propose of its own accord here, where nobody chose any (`kinds`: those
+        with findings, the most first): the one with the best record across the installation, once a week at most
+        per repository (the exploration budget), else None."""
+        if not kinds or self.proposals.explored_since(tenant_id, repo, EXPLORE_DAYS):
+            return None
+        counts = self.proposals.across(tenant_id, pipeline)
+
+        def record(kind: str) -> float:
+            merged = sum(m for code, (m, _) in counts.items() if code.startswith(kind))
+            bad = sum(b for code, (_, b) in counts.items() if code.startswith(kind))
+            return Record(merged=merged, closed=bad).posterior
+
+        return max(kinds, key=lambda kind: (record(kind), -kinds.index(kind)))
 
     # ---- what was learned, for people to see ----
 

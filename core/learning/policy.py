@@ -433,6 +433,10 @@ class Policy:
                  and h.code in proposal.finding_codes and covers(h.scope, proposal.path, kind)]
         for hold in tried:
             self.enable(tenant_id, repo, [hold.code], LEARNED, source_ref, hold.scope)
+        if not tried:  # memfix's own suggestion of a kind nobody chose: merged, its rules are proposed here from now
+            codes = sorted(set(proposal.finding_codes))
+            self.enable(tenant_id, repo, codes, LEARNED, source_ref)
+            return [f"proposing {', '.join(codes)} here from now: reviewers merged memfix's own suggestion"]
         return [f"proposing {h.code} again{_in(h.scope)}: reviewers merged the PR that tried it again" for h in tried]
 
     def enable(self, tenant_id: int, repo: str, codes: list[str], by: str, source_ref: str | None,

@@ -184,6 +184,17 @@ class Proposals:
                 "UPDATE proposals SET ci_reported = %s WHERE id = %s AND ci_reported IS DISTINCT FROM %s",
                 (sha, proposal_id, sha)).rowcount == 1
 
+    def across(self, tenant_id: int, pipeline: str) -> dict[str, tuple[int, int]]:
+        """Each rule's (merged, closed unmerged or CI-failed) memfix PRs in every repository of the installation."""
+        with self.db.tenant(tenant_id) as conn:
+            rows = conn.execute(
+                "SELECT code, count(*) FILTER (WHERE state = %(merged)s) AS merged,"
+                " count(*) FILTER (WHERE state = %(closed)s OR ci_state = %(failed)s) AS bad"
+                " FROM proposals, unnest(finding_codes) AS code WHERE pipeline = %(p)s GROUP BY code",
+                {"p": pipeline, "merged": ProposalState.MERGED, "closed": ProposalState.CLOSED,
+                 "failed": CiState.FAILED}).fetchall()
+        return {r["code"]: (r["merged"], r["bad"]) for r in rows}
+
     def explored_since(self, tenant_id: int, repo: str, days: float) -> bool:
         """Whether memfix opened an exploratory PR in this repository within `days`: the exploration budget."""
         with self.db.tenant(tenant_id) as conn:

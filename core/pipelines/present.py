@@ -61,7 +61,12 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: Ci
             for h in report.learnings), ""]
     if report.used:
         lines += ["### Learnings used", *(f"- {inert(escape_braces(u))}" for u in report.used), ""]
-    if report.exploring and report.explored == outcome.path:
+    if report.exploring and report.explored == outcome.path and report.suggested:
+        lines += ["### memfix's own suggestion", f"Nobody chose {report.exploring} here: the team's linters do not "
+                  "select it and no person named it. memfix suggests it in this one PR because it has the best record "
+                  "of what it could do in this installation (at most one such PR per repository a week). Merge it and "
+                  f"{report.exploring} fixes are proposed here from now on; close it and they are not.", ""]
+    elif report.exploring and report.explored == outcome.path:
         lines += ["### Tried again on purpose", f"memfix had learned to hold back {report.exploring} in this "
                   "repository; this PR tries it once more, so a team whose taste changed gets it back without a "
                   f"command. Merge it and {report.exploring} is proposed again; close it and it stays held (at most "

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from core.change import Finding, Patch, Verification
 from core.errors import PermanentError
-from core.languages.adapter import Language, Project
+from core.languages.adapter import Language, Project, Selection
 from core.languages.registry import within
 from core.learning.places import Places, covers, kind_scope, words
-from core.learning.policy import HeldBack
+from core.learning.policy import HeldBack, RepoPolicy
 from core.memory.types import AttemptStatus, Circuit, Envelope
 from core.pipelines.breaker import Trial
 from core.pipelines.brought import Previous, brought
@@ -103,9 +103,9 @@ class PipelineRunner:
     def _context(self, request: RunRequest, workspace: LocalWorkspace, config: RepoConfig,
                  project: Project, llm: LLM, mirror: Mirror | None, reading: Reading) -> RunContext:
         """The run started in the run log, with everything it knows (the learned policy read first)."""
-        selection = project.selection
         plan = self.learning.plan(request.tenant_id, request.repo, request.pipeline, config.always_propose,
                                            project.named)
+        selection = _enabled(project.selection, plan)
         run = self.runs.start(request, provider=llm.provider, model=llm.model, mirror=mirror)
         report = RunReport(run.id, request.repo, request.pipeline, llm.provider, llm.model,
                            target=project.target,
@@ -158,7 +158,7 @@ class PipelineRunner:
         try:
             self.runs.chose(run, list(ctx.select), ctx.selection.chosen_by, list(ctx.selection.extended))
             self.runs.phase(run, Phase.SCANNING, "looking for findings")
-            self._scan(ctx, files, scan)
+            ctx = self._scan(ctx, files, scan)
             steps.done("scan")
             found = {f.code for f in report.findings}
             report.notes += [s for s in ctx.plan.suggestions if any(f" {c} " in s for c in found)]
@@ -178,20 +178,24 @@ class PipelineRunner:
             self.runs.fail(run, f"{exc.__class__.__name__}: {exc}" if isinstance(exc, Exception) else "interrupted")
             raise
 
-    def _scan(self, ctx: RunContext, files: list[str], scan: Future[list[Finding]] | None) -> None:
+    def _scan(self, ctx: RunContext, files: list[str], scan: Future[list[Finding]] | None) -> RunContext:
         """The run's findings: the scan's in files the linter could read, less the rules held back there (one hold
-        explored); what the holds left is kept for the push after they lift."""
+        explored); what the holds left is kept for the push after they lift. Where nobody chose any of the
+        pipeline's rules, what it could do is said, and at most one kind of change is suggested (the context then
+        proposes that one)."""
         request, report = ctx.request, ctx.report
         report.notes += getattr(ctx.workspace, "notes", [])
         report.notes += ctx.project.problems
         report.notes += self._foreign_links(request)
         report.files_scanned = len(files)
         scanned = _readable(scan.result() if scan else [], ctx.linter.unreadable_code, report.notes)
-        if not ctx.select and ctx.selection.could:  # nothing chosen: say what it could do, change nothing
-            report.notes += could_do(request.pipeline, ctx.selection, scanned)
-            return
         for f in scanned:
             ctx.scanned.setdefault(f.path, []).append(f)
+        if ctx.selection.could:  # the survey's scan saw every kind the pipeline could propose
+            if not ctx.select:  # nothing chosen: say what it could do, and suggest at most one kind
+                report.notes += could_do(request.pipeline, ctx.selection, scanned)
+                return self._suggested(ctx, scanned)
+            scanned = [f for f in scanned if within((f.code,), ctx.select)]
         report.findings = [f for f in scanned if not within((f.code,), ctx.held_for(f.path))]
         if ctx.plan.exploring is not None:
             self._explore(ctx)
@@ -204,6 +208,24 @@ class PipelineRunner:
             kept = {id(f) for f in report.findings}
             self.learning.left_behind(request.tenant_id, request.repo, request.pipeline, [
                 HeldBack(f.code, f.path, ctx.places.of(f.path)) for f in scanned if id(f) not in kept])
+        return ctx
+
+    def _suggested(self, ctx: RunContext, scanned: list[Finding]) -> RunContext:
+        """memfix's own suggestion where nobody chose any of the pipeline's rules: one kind of change, in one file,
+        as one exploratory PR that says so (the kind with the best record across the installation; at most one a
+        week per repository). Merged, that kind is proposed here from then on."""
+        request, report = ctx.request, ctx.report
+        kinds = _kinds(ctx.selection.could, scanned)
+        pick = self.learning.suggest(request.tenant_id, request.repo, request.pipeline, kinds) \
+            if kinds and request.base_branch else None
+        if pick is None:
+            return ctx
+        first = next(f.path for f in scanned if f.code.startswith(pick))
+        report.findings = [f for f in scanned if f.path == first and f.code.startswith(pick)]
+        report.exploring, report.explored, report.suggested = pick, first, True
+        report.rules = Selection((pick,), f"memfix's own suggestion ({pick}): nobody chose any kind of change "
+                                 f"{request.pipeline} proposes here", origins={pick: "memfix's own suggestion"})
+        return replace(ctx, selection=report.rules)
 
     @staticmethod
     def _explore(ctx: RunContext) -> None:
@@ -588,6 +610,30 @@ class _Steps:
         now = time.perf_counter()
         self.seconds[step] = round(now - self.last, 3)
         self.last = now
+
+
+def _enabled(selection: Selection, plan: RepoPolicy) -> Selection:
+    """Where nobody chose any of the pipeline's rules, the ones enabled in this repository since (a merged
+    suggestion, a person's `/remember decision enable UP`) are proposed; the rest are still only surveyed."""
+    if selection.rules or not selection.could:
+        return selection
+    enabled = tuple(dict.fromkeys(e.rule for e in plan.enables if e.scope is None
+                                  and within((e.rule,), selection.could)))
+    if not enabled:
+        return selection
+    return replace(selection, rules=enabled, chosen_by=f"the rules enabled in this repository ({', '.join(enabled)}): "
+                   "a merged suggestion of memfix's, or a person's decision",
+                   origins={**selection.origins, **dict.fromkeys(enabled, "a decision in this repository")})
+
+
+def _kinds(could: tuple[str, ...], findings: list[Finding]) -> list[str]:
+    """The kinds of change among `could` that have findings, the most first."""
+    counts: dict[str, int] = {}
+    for f in findings:
+        kind = max((s for s in could if f.code.startswith(s)), key=len, default=None)
+        if kind is not None:
+            counts[kind] = counts.get(kind, 0) + 1
+    return sorted(counts, key=lambda kind: -counts[kind])
 
 
 def _left(report: RunReport) -> list[dict[str, Any]]:

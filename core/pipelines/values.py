@@ -92,6 +92,7 @@ class RunReport:
     language: str = NAMES[0]
     exploring: str | None = None  # a held rule this run tried again on purpose, in one file
     explored: str | None = None  # that file
+    suggested: bool = False  # the explored kind is memfix's own suggestion, not a hold tried again
 
     @property
     def promoted(self) -> list[FileOutcome]:
