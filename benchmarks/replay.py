@@ -1,0 +1,267 @@
+"""Pushes replayed: what memfix's AutoFix would have proposed on each push of a real project's history, judged by
+what the team did next.
+
+Run: `python -m benchmarks.replay [GIT_DIR ...] [--pushes N] [--window K]`. Prints numbers; asserts nothing.
+
+Each project is a public repository's git history (default: the snapshots `fetch` brings under `/work/.mirror`,
+`pallets/itsdangerous` and `pallets/markupsafe`; a missing one is said and skipped). Its first-parent commits are
+replayed oldest first, the last N of them (default 150), each as a push of its changes:
+1. the judge is the team's own linter at that commit: memfix's reading of the configuration the commit holds (ruff,
+   flake8 and its plugins, pylint, the pre-commit hooks that fix), as a push's run reads it, with ruff;
+2. the push's new findings are those of its changed Python files that were not there at its parent
+   (core/pipelines/brought.py, as a push's run counts them);
+3. memfix proposes the findings the linter has its own edits for, applied and verified as a push's run does
+   (core/pipelines/propose.py `edit_patches`, core/pipelines/verify.py `verify_many`);
+4. the answer key is the team's later commits (the next K, default 40): a finding the team fixed is one whose
+   kind's count in that file went down; memfix's fix matches the team's when every line it wrote is in the file
+   the team's fix left.
+
+Printed per project and in total: pushes, pushes with new findings, new findings, findings the team fixed later,
+memfix's proposals (findings and files), proposals matching the team's own later fix, proposals the team never made
+within the window (PRs it would not have made), findings the team fixed with a fix its tool has that memfix did not
+propose (missed), and findings the team fixed that no tool fixes (by hand).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+MIRRORS = Path("/work/.mirror")
+PROJECTS = ("pallets/itsdangerous", "pallets/markupsafe")
+
+
+@dataclass
+class Tally:
+    pushes: int = 0
+    with_new: int = 0
+    new: int = 0
+    team_fixed: int = 0
+    proposed: int = 0
+    proposed_files: int = 0
+    vetoed_files: int = 0
+    matched: int = 0
+    not_made: int = 0  # proposed, and the team never fixed it in the window
+    missed: int = 0  # the team fixed it with a fix its tool has, memfix proposed nothing for it
+    by_hand: int = 0  # the team fixed it, and its tool has no fix for it
+    seconds: float = 0.0
+    codes: Counter[str] = field(default_factory=Counter)
+    examples: list[str] = field(default_factory=list)  # what was proposed and not made, or missed (--show)
+
+    def add(self, other: Tally) -> None:
+        for name in ("pushes", "with_new", "new", "team_fixed", "proposed", "proposed_files", "vetoed_files",
+                     "matched", "not_made", "missed", "by_hand", "seconds"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.codes.update(other.codes)
+        self.examples += other.examples
+
+    def line(self, label: str) -> str:
+        return (f"{label:28s} {self.pushes:6d} {self.with_new:6d} {self.new:6d} {self.team_fixed:6d} "
+                f"{self.proposed:6d} {self.proposed_files:6d} {self.vetoed_files:6d} {self.matched:6d} "
+                f"{self.not_made:6d} {self.missed:6d} {self.by_hand:6d} {self.seconds:7.1f}")
+
+
+class History:
+    """One git directory, read with `git` (the repository's code is never run)."""
+
+    def __init__(self, git_dir: Path):
+        self.git_dir = git_dir
+
+    def git(self, *args: str) -> str:
+        return subprocess.run(["git", "--git-dir", str(self.git_dir), *args], capture_output=True, text=True,
+                              errors="surrogateescape", check=False).stdout
+
+    def commits(self, n: int) -> list[str]:
+        return list(reversed(self.git("rev-list", "--first-parent", f"-n{n + 1}", "HEAD").split()))
+
+    @lru_cache(maxsize=20_000)  # noqa: B019 — one History per project, kept for the run
+    def text(self, commit: str, path: str) -> str | None:
+        out = subprocess.run(["git", "--git-dir", str(self.git_dir), "show", f"{commit}:{path}"],
+                             capture_output=True, check=False)
+        if out.returncode != 0 or len(out.stdout) > 1_000_000:
+            return None
+        try:
+            return out.stdout.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+
+    def changed(self, parent: str, commit: str) -> list[str]:
+        lines = self.git("diff", "--name-status", "--no-renames", parent, commit).splitlines()
+        return [line.split("\t")[-1] for line in lines if line[:1] in "AM" and line.endswith(".py")]
+
+
+def replay(history: History, pushes: int, window: int) -> Tally:
+    from core.languages.python.language import Python
+    from core.languages.python.ruff import Ruff
+    from core.pipelines.config import RepoConfig
+
+    tally, ruff = Tally(), Ruff()
+    language = Python(ruff)
+    commits = history.commits(pushes)
+    began = time.perf_counter()
+    for i in range(1, len(commits)):
+        parent, commit = commits[i - 1], commits[i]
+        changed = history.changed(parent, commit)
+        tally.pushes += 1
+        if not changed:
+            continue
+        project = language.project(lambda p, c=commit: history.text(c, p), RepoConfig(), "autofix")
+        one_push(history, project, parent, commit, changed, commits[i + 1:i + 1 + window], tally)
+    tally.seconds = time.perf_counter() - began
+    return tally
+
+
+def one_push(history: History, project, parent: str, commit: str, changed: list[str], later: list[str],
+             tally: Tally) -> None:
+    from core.pipelines.brought import brought
+    from core.pipelines.propose import edit_patches
+    from core.pipelines.verify import verify_many
+
+    linter, rules = project.linter(), project.selection.rules
+    with tempfile.TemporaryDirectory(prefix="memfix-replay-") as scratch:
+        root = Path(scratch)
+        texts = {}
+        for path in changed:
+            if (text := history.text(commit, path)) is not None:
+                (root / path).parent.mkdir(parents=True, exist_ok=True)
+                (root / path).write_text(text)
+                texts[path] = text
+        found = linter.check(root, sorted(texts), rules, listed=True)
+        new, _ = brought(linter, found, lambda p: history.text(parent, p), rules)
+        if not new:
+            return
+        tally.with_new += 1
+        tally.new += len(new)
+        tally.codes.update(f.code for f in new)
+        by_file: dict[str, list] = {}
+        for f in new:
+            by_file.setdefault(f.path, []).append(f)
+        patches = edit_patches(texts, by_file)
+        before = {p: [f for f in found if f.path == p] for p in patches}
+        verdicts = verify_many(linter, list(patches.values()), rules, before=before) if patches else {}
+        kept = {path: patch for path, patch in patches.items() if verdicts[path].ok}
+        tally.proposed_files += len(kept)
+        tally.vetoed_files += len(patches) - len(kept)
+        for path, findings in by_file.items():
+            _judge(Push(history, linter, rules, commit, later), path, findings, kept.get(path), tally)
+
+
+@dataclass(frozen=True)
+class Push:
+    """One replayed push: the history, the team's linter and rules at the commit, and the commits after it."""
+
+    history: History
+    linter: Any
+    rules: tuple[str, ...]
+    commit: str
+    later: list[str]
+
+
+def _judge(push: Push, path: str, findings: list, patch, tally: Tally) -> None:
+    """Each new finding of one file against the team's later commits: fixed or not, and by memfix's fix or not."""
+    history, commit = push.history, push.commit
+    fixed_at = _fixed_later(history, push.linter, push.rules, path, findings, commit, push.later)
+    for f in findings:
+        proposed = patch is not None and f in patch.findings
+        tally.proposed += proposed
+        team = fixed_at.get(id(f))
+        tally.team_fixed += team is not None
+        if proposed and team is None:
+            tally.not_made += 1
+            tally.examples.append(f"not made: {commit[:9]} {path}:{f.line} {f.code} {f.message}")
+        elif proposed and team is not None and _matches(patch, history.text(team, path)):
+            tally.matched += 1
+        elif not proposed and team is not None and not (f.edits or f.unsafe_edits):
+            tally.by_hand += 1  # the team's tool has no fix for it either: a person's work
+        elif not proposed and team is not None:
+            tally.missed += 1
+            tally.examples.append(f"missed: {commit[:9]} {path}:{f.line} {f.code} {f.message}")
+
+
+def _fixed_later(history: History, linter, rules: tuple[str, ...], path: str, findings: list, commit: str,
+                 later: list[str]) -> dict[int, str]:
+    """For each finding, the later commit whose version of the file has fewer findings of its kind (the team's
+    fix), within the window."""
+    before = _count(linter, rules, path, history.text(commit, path))
+    fixed: dict[int, str] = {}
+    waiting = list(findings)
+    previous_text = history.text(commit, path)
+    for sha in later:
+        text = history.text(sha, path)
+        if text is None:
+            break  # removed or renamed: the answer key ends there
+        if text == previous_text:
+            continue
+        previous_text = text
+        now = _count(linter, rules, path, text)
+        for key in {f.key for f in waiting}:
+            drop = before[key] - now[key]
+            for f in [f for f in waiting if f.key == key][:max(drop, 0)]:
+                fixed[id(f)] = sha
+                waiting.remove(f)
+        if not waiting:
+            break
+    return fixed
+
+
+def _count(linter, rules: tuple[str, ...], path: str, text: str | None) -> Counter:
+    if text is None:
+        return Counter()
+    with tempfile.TemporaryDirectory(prefix="memfix-replay-") as scratch:
+        (Path(scratch) / path).parent.mkdir(parents=True, exist_ok=True)
+        (Path(scratch) / path).write_text(text)
+        return Counter(f.key for f in linter.check(Path(scratch), [path], rules, listed=True))
+
+
+def _matches(patch, team_text: str | None) -> bool:
+    """memfix's fix is the team's when every line it wrote stands in the file the team's fix left."""
+    if team_text is None:
+        return False
+    written = [line[1:].strip() for line in patch.changed_lines() if line.startswith("+") and line[1:].strip()]
+    lines = {line.strip() for line in team_text.splitlines()}
+    return all(w in lines for w in written)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("git_dirs", nargs="*", type=Path)
+    parser.add_argument("--pushes", type=int, default=150)
+    parser.add_argument("--window", type=int, default=40)
+    parser.add_argument("--show", type=int, default=0, help="list this many proposals not made and findings missed")
+    args = parser.parse_args()
+    dirs = args.git_dirs or [MIRRORS / name.replace("/", "+") / "repo" for name in PROJECTS]
+    print(f"pushes replayed (the last {args.pushes} first-parent commits of each, the team's next {args.window} "
+          "commits as the answer key)")
+    print(f"{'project':28s} {'pushes':>6s} {'w/new':>6s} {'new':>6s} {'fixed':>6s} {'prop':>6s} {'files':>6s} "
+          f"{'vetoed':>6s} {'match':>6s} {'notmd':>6s} {'missed':>6s} {'byhand':>6s} {'sec':>7s}")
+    total = Tally()
+    for git_dir in dirs:
+        label = git_dir.parent.name.replace("+", "/") if git_dir.name == "repo" else git_dir.name
+        if not git_dir.exists():
+            print(f"{label:28s} skipped: no snapshot at {git_dir} (fetch it first)")
+            continue
+        tally = replay(History(git_dir), args.pushes, args.window)
+        print(tally.line(label))
+        total.add(tally)
+    print(total.line("total"))
+    print(f"new findings by rule: {', '.join(f'{c} {n}' for c, n in total.codes.most_common(12)) or 'none'}")
+    for example in total.examples[:args.show]:
+        print(f"  {example}")
+    print(f"replay: {total.pushes} pushes, {total.new} new findings, the team fixed {total.team_fixed} later; memfix "
+          f"proposed {total.proposed} ({total.proposed_files} files, {total.vetoed_files} vetoed by verification), "
+          f"{total.matched} matching the team's own fix, {total.not_made} the team never made; of the findings "
+          f"the team fixed, {total.missed} its tool had a fix for and memfix missed, {total.by_hand} no tool fixes")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    main()
