@@ -175,8 +175,9 @@ def fresh_tree(archive: Path, into: Path) -> Path:
 
 
 def python_files(tree: Path) -> dict[str, bytes]:
+    # parts inside the tree only: the tree itself lives under memfix's own .memfix/bench
     return {p.relative_to(tree).as_posix(): p.read_bytes() for p in tree.rglob("*.py")
-            if ".memfix" not in p.parts and "__pycache__" not in p.parts}
+            if ".memfix" not in p.relative_to(tree).parts and "__pycache__" not in p.relative_to(tree).parts}
 
 
 # ---- the project's own judges ----
