@@ -435,7 +435,7 @@ def test_verify_many_gives_each_patch_the_verdict_verify_gives_it_alone_from_one
     verdicts = verify_many(counting, patches, AUTOFIX_RULES)
 
     assert verdicts == {p.path: verify(ruff, p, AUTOFIX_RULES) for p in patches}
-    assert counting.count("--output-format") == 1 and len(counting.runs) == 1
+    assert counting.count("--output-format") == 2 and len(counting.runs) == 2  # one run a side, at real paths
     assert [v.ok for v in verdicts.values()] == [True, False, False, False, False, False, True]
     assert verdicts["pkg/add.py"].error.startswith("new finding B006 at line 1:")
     assert not verdicts["surrogate.py"].parses and verdicts["broken.py"].error.startswith("SyntaxError:")
@@ -450,8 +450,10 @@ def test_verify_many_can_take_the_originals_findings_from_the_scan(ruff, tmp_pat
     verdicts = verify_many(counting, patches, AUTOFIX_RULES, before=scanned)
 
     assert verdicts == {p.path: verify(ruff, p, AUTOFIX_RULES) for p in patches}
-    [args] = counting.runs
-    assert "after/greet.py" in args and "before/greet.py" not in args and "before/pkg/add.py" in args
+    # one run a side, each copy at the file's own path: greet.py's before is the scan's, so only its after is linted
+    runs = sorted(counting.runs, key=len)
+    assert len(runs) == 2 and all("greet.py" in r for r in runs[1:]) and sum("greet.py" in r for r in runs) == 1
+    assert all("pkg/add.py" in r for r in runs)
 
 
 def test_verify_many_takes_one_patch_per_file(ruff):
@@ -554,7 +556,8 @@ def test_a_model_file_sees_the_attempts_on_files_before_it_and_none_after(servic
     assert "success rate 100% (1/1 PROMOTED)" in prompt  # a.py's envelope, and not yet z.py's
     newest_first = [e.patch_id for e in runner.healing.all(tenant_id, "acme/mixed")]
     assert newest_first == [o.patch.fingerprint("autofix") for o in reversed(report.outcomes)]
-    assert counted(runner).count("--output-format") == 4  # the scan; a.py's verification, m.py's, then z.py's
+    # the scan; a.py's verification; m.py's, both sides (a model's patch has no scan of its own); then z.py's
+    assert counted(runner).count("--output-format") == 5
 
 
 # ---- .github/memfix.yml ----
@@ -945,3 +948,21 @@ def test_a_vetoed_fix_leaves_the_files_other_fixes_to_go_ahead(services, tenant_
     assert "import os" not in outcome.patch.updated and "import sys" not in outcome.patch.updated
     assert outcome.note == "without the F401 fix at line 3: a check vetoed it; the file's other fixes kept"
     assert [f.line for f in outcome.patch.findings] == [1, 2]
+
+
+def test_verification_sees_the_checkouts_layout_as_the_scan_did(ruff, tmp_path):
+    """Rules that read the layout (a file outside any package: INP001; first-party imports sorted apart: I001)
+    judge a copy as they judged the file: the copies stand beside the checkout's package skeleton."""
+    from core.pipelines.propose import ruff_patches
+
+    write(tmp_path, "pyproject.toml", "[project]\nname = 'pkg'\n")
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/other.py", "X = 1\n")
+    write(tmp_path, "pkg/mod.py", "import pkg.other\nimport os\nimport requests\n\nprint(os, requests, pkg.other)\n")
+    rules = ("I001", "INP001")
+    found = ruff.check(tmp_path, ["pkg/mod.py"], rules)
+    assert [f.code for f in found] == ["I001"]  # in a package: no INP001
+    [patch] = ruff_patches(ruff, tmp_path, {"pkg/mod.py": found}, rules).values()
+    assert verify(ruff, patch, rules, checkout=tmp_path).ok
+    without = verify(ruff, patch, rules)  # a copy with nothing around it: another package, another layout
+    assert not without.ok  # its own package imports read as third-party, its folder as no package

@@ -61,7 +61,8 @@ class Linter(Protocol):
               listed: bool = False) -> list[Finding]: ...
     def fix(self, root: Path, path: str, select: tuple[str, ...]) -> str | None: ...
     def fix_many(self, root: Path, paths: list[str], select: tuple[str, ...]) -> dict[str, str]: ...
-    def fix_texts(self, texts: dict[str, str], select: tuple[str, ...]) -> dict[str, str]: ...
+    def fix_texts(self, texts: dict[str, str], select: tuple[str, ...],
+                  checkout: Path | None = None) -> dict[str, str]: ...
 
 
 class DetectError(PermanentError):
@@ -111,3 +112,40 @@ def failed(verification: Verification, check: str, error: str | None) -> Verific
     if error is None:
         return verification
     return replace(verification, **{check: False}, error=verification.error or error)  # type: ignore[arg-type]
+
+
+MAX_SKELETON = 500  # top-level entries a skeleton mirrors
+
+
+def mirror_layout(root: Path, paths: list[str], checkout: Path | None) -> None:
+    """Beside copies of `paths` written under `root`, empty stand-ins for what a linter's layout-reading rules look
+    at in `checkout`: the project's root, the `__init__.py` files of the copies' folders, and the checkout's
+    top-level packages and modules (at its root and under `src/`), so that a file is judged in its copy as it was
+    in the checkout (implicit namespace packages, first-party imports). A copy is never replaced."""
+    if checkout is None:
+        return
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").touch()  # the project's root is here, as the checkout's is at its own: not further up
+    wanted = {f"{folder}/__init__.py" for path in paths for folder in _folders(path)}
+    for base in (checkout, checkout / "src"):
+        try:
+            entries = sorted(base.iterdir())[:MAX_SKELETON] if base.is_dir() and not base.is_symlink() else []
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.relative_to(checkout).as_posix()
+            if entry.is_symlink():
+                continue
+            if entry.is_dir():
+                wanted.add(f"{name}/__init__.py")
+            elif entry.suffix == ".py":
+                wanted.add(name)
+    for path in sorted(wanted):
+        if (checkout / path).is_file() and not (checkout / path).is_symlink() and not (root / path).exists():
+            (root / path).parent.mkdir(parents=True, exist_ok=True)
+            (root / path).touch()
+
+
+def _folders(path: str) -> list[str]:
+    parts = path.split("/")[:-1]
+    return ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]

@@ -72,7 +72,8 @@ def ruff_patches(ruff: Linter, root: Path, findings: Mapping[str, list[Finding]]
             patches[path] = _patch(path, original, text, targets[path])
     # To a fixpoint across the selected rules (a fix that makes another finding, UP031's .format() that UP032 turns
     # into an f-string, is finished here), so the next run has nothing left to change: one ruff run for all.
-    for path, text in ruff.fix_texts({path: patch.updated for path, patch in patches.items()}, select).items():
+    for path, text in ruff.fix_texts({path: patch.updated for path, patch in patches.items()}, select,
+                                     checkout=Path(root)).items():
         patches[path] = _patch(path, patches[path].original, text, wanted[path])
     return {path: patches[path] for path in findings if path in patches}  # in the order asked
 

@@ -379,7 +379,8 @@ class PipelineRunner:
             # of rules held back in that file only, which the verifying linter still sees.
             known = {o.path: ctx.scanned.get(o.path, o.findings) for o in waiting if o.patch is not None
                      and not o.attempts}
-            verdicts = verify_checked(ctx.linter, patches, ctx.select, self._checks(ctx), before=known)
+            verdicts = verify_checked(ctx.linter, patches, ctx.select, self._checks(ctx), before=known,
+                                      checkout=ctx.workspace.root)
             repaired = {} if ctx.scoped else self._repair(ctx, [p for p in patches if not verdicts[p.path].ok],
                                                           verdicts, known)  # repairs refix whole files
             breaker = self.breakers.current(*ctx.memory_key).state
@@ -420,7 +421,8 @@ class PipelineRunner:
             if not candidates:
                 continue
             checked = verify_checked(ctx.linter, list(candidates.values()), ctx.select, self._checks(ctx),
-                                     before={p: known[p] for p in candidates if p in known})
+                                     before={p: known[p] for p in candidates if p in known},
+                                     checkout=ctx.workspace.root)
             for path, candidate in candidates.items():
                 verdict = checked[path]
                 if not verdict.ok:
@@ -458,7 +460,8 @@ class PipelineRunner:
             codes = _rules_kept(patch, verdicts[patch.path], round_)
             if not codes:
                 continue
-            fixed = ctx.linter.fix_texts({patch.path: patch.original}, tuple(sorted(codes))).get(patch.path)
+            fixed = ctx.linter.fix_texts({patch.path: patch.original}, tuple(sorted(codes)),
+                                         checkout=ctx.workspace.root).get(patch.path)
             if fixed is not None and fixed != patch.updated:
                 candidates[patch.path] = replace(patch, updated=fixed,
                                                  findings=tuple(f for f in patch.findings if f.code in codes))
@@ -527,7 +530,8 @@ class PipelineRunner:
 
     def _attempt(self, ctx: RunContext, outcome: FileOutcome, patch: Patch, attempt: Try) -> FileOutcome:
         self.runs.phase(ctx.run, Phase.VERIFYING, f"verifying {patch.path}")
-        verification = verify_checked(ctx.linter, [patch], ctx.select, self._checks(ctx))[patch.path]
+        verification = verify_checked(ctx.linter, [patch], ctx.select, self._checks(ctx),
+                                      checkout=ctx.workspace.root)[patch.path]
         score, why = self._score(ctx, verification, patch)
         outcome = replace(self._record(ctx, outcome, patch, verification, score, attempt), why=why)
         self.runs.phase(ctx.run, Phase.FIXING, f"{outcome.status} {patch.path}")

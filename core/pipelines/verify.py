@@ -17,7 +17,7 @@ from pathlib import Path
 
 from core.change import Finding, Patch, Verification
 from core.fanout import fan_out
-from core.languages.adapter import Linter, inside
+from core.languages.adapter import Linter, inside, mirror_layout
 from core.learning.record import PROMOTE_THRESHOLD
 from core.memory.types import AttemptStatus
 
@@ -33,9 +33,11 @@ PENALTIES = {"targeted_gone": 0.5, "new_findings": 0.3, "single_file": 0.5, "pro
 VERIFICATION_WEIGHT = 0.6  # the rest is the proposer's own confidence
 
 
-def verify(ruff: Linter, patch: Patch, select: tuple[str, ...], *, files_changed: int = 1) -> Verification:
-    """Run every check on `patch`; `files_changed` is how many files the whole proposal touched."""
-    return _verify_all(ruff, [patch], select, {}, files_changed)[patch.path]
+def verify(ruff: Linter, patch: Patch, select: tuple[str, ...], *, files_changed: int = 1,
+           checkout: Path | None = None) -> Verification:
+    """Run every check on `patch`; `files_changed` is how many files the whole proposal touched; `checkout`: the
+    repository whose layout the copies stand in (its package skeleton is mirrored beside them)."""
+    return _verify_all(ruff, [patch], select, {}, files_changed, checkout)[patch.path]
 
 
 PROJECT_CHECKS = ("compatible", "surface", "comments")  # the Verification fields a language's own checks decide
@@ -44,11 +46,12 @@ _UNCHECKED = Verification(parses=True, targeted_gone=True)  # what the project c
 
 def verify_checked(linter: Linter, patches: list[Patch], select: tuple[str, ...],
                    checks: Callable[[Verification, Patch], Verification], *,
-                   before: Mapping[str, list[Finding]] | None = None) -> dict[str, Verification]:
+                   before: Mapping[str, list[Finding]] | None = None,
+                   checkout: Path | None = None) -> dict[str, Verification]:
     """`verify_many`, then the project's `checks` on each verdict: the checks, pure Python that needs no linter,
     run on every core while the linter verifies. The verdicts are those of checking after the linter, in order."""
     with ThreadPoolExecutor(1, thread_name_prefix="memfix-verify") as pool:
-        linted = pool.submit(verify_many, linter, patches, select, before=before)
+        linted = pool.submit(verify_many, linter, patches, select, before=before, checkout=checkout)
         early = fan_out(lambda patch: checks(_UNCHECKED, patch), patches)
         verdicts = linted.result()
     return {p.path: checks(verdicts[p.path], p) if found is None else _merged(verdicts[p.path], found)
@@ -64,7 +67,8 @@ def _merged(linted: Verification, checked: Verification) -> Verification:
 
 
 def verify_many(ruff: Linter, patches: list[Patch], select: tuple[str, ...], *,
-                before: Mapping[str, list[Finding]] | None = None) -> dict[str, Verification]:
+                before: Mapping[str, list[Finding]] | None = None,
+                checkout: Path | None = None) -> dict[str, Verification]:
     """`verify` for single-file patches to different files, with ONE ruff run for all of them: {path: verdict}.
 
     Each verdict is the one `verify` gives that patch alone (ruff's rules look at one file at a time): parse
@@ -75,27 +79,27 @@ def verify_many(ruff: Linter, patches: list[Patch], select: tuple[str, ...], *,
     paths = [p.path for p in patches]
     if len(set(paths)) != len(paths):
         raise ValueError("verify_many takes at most one patch per file")
-    return _verify_all(ruff, patches, select, before or {}, 1)
+    return _verify_all(ruff, patches, select, before or {}, 1, checkout)
 
 
-def _verify_all(ruff: Linter, patches: list[Patch], select: tuple[str, ...], before: Mapping[str, list[Finding]],
-                files_changed: int) -> dict[str, Verification]:
-    python = [p for p in patches if ruff.owns(p.path)]  # other text files only need to stay text
+def _verify_all(linter: Linter, patches: list[Patch], select: tuple[str, ...], before: Mapping[str, list[Finding]],
+                files_changed: int, checkout: Path | None = None) -> dict[str, Verification]:
+    python = [p for p in patches if linter.owns(p.path)]  # other text files only need to stay text
     found: dict[str, tuple[list[Finding], list[Finding]]] = {
         p.path: ([*before[p.path]] if p.path in before else [], []) for p in python}
     with tempfile.TemporaryDirectory(prefix="memfix-verify-") as scratch, \
-            ThreadPoolExecutor(1, thread_name_prefix="memfix-verify") as pool:
-        root = Path(scratch).resolve()
-        copies = _copies(root, python, before)
-        checked = pool.submit(ruff.check, root, list(copies), select, listed=True)  # one ruff run for all
+            ThreadPoolExecutor(2, thread_name_prefix="memfix-verify") as pool:
+        runs = [(side, pool.submit(linter.check, root, paths, select, listed=True))  # one linter run a side
+                for side, root, paths in _copies(Path(scratch).resolve(), python, before, checkout) if paths]
         syntax = {p.path: error for p in patches if (error := _text_error(p))}
-        for f in checked.result():
-            if f.path in copies:
-                path, side = copies[f.path]
-                if side == 1 and f.code == ruff.syntax_code:  # the linter parses every file it checks: no second parse
-                    syntax.setdefault(path, f"SyntaxError: {f.message} (line {f.line})")
+        for side, run in runs:
+            for f in run.result():
+                if f.path not in found:
                     continue
-                found[path][side].append(replace(f, path=path))
+                if side == 1 and f.code == linter.syntax_code:  # the linter parses every file it checks: no 2nd parse
+                    syntax.setdefault(f.path, f"SyntaxError: {f.message} (line {f.line})")
+                    continue
+                found[f.path][side].append(f)
     return {p.path: _verdict(p, syntax.get(p.path), *found.get(p.path, ([], [])), files_changed) for p in patches}
 
 
@@ -178,22 +182,27 @@ def _text_error(patch: Patch) -> str | None:
     return None
 
 
-def _copies(root: Path, patches: list[Patch], known: Mapping[str, list[Finding]]) -> dict[str, tuple[str, int]]:
-    """Write each patch's original to `before/<path>` (unless its findings are `known`) and its update to
-    `after/<path>` under `root`: the same relative path on each side, so rules that look at the name agree.
-    {the copy's path as ruff reports it: (the patch's path, 0 for before or 1 for after)}."""
-    copies: dict[str, tuple[str, int]] = {}
+def _copies(scratch: Path, patches: list[Patch], known: Mapping[str, list[Finding]],
+            checkout: Path | None) -> list[tuple[int, Path, list[str]]]:
+    """Each patch's original (unless its findings are `known`) and its update, each side in a folder of its own at
+    the file's own path, beside the checkout's package skeleton (its `__init__.py` files and top-level modules,
+    empty): rules that read the layout (implicit namespace packages, first-party imports) see the repository's.
+    [(0 for before or 1 for after, the side's folder, the paths written there)]."""
+    sides: list[tuple[int, Path, list[str]]] = [(0, scratch / "before", []), (1, scratch / "after", [])]
     for patch in patches:
-        sides = ((1, patch.updated),) if patch.path in known else ((0, patch.original), (1, patch.updated))
-        for side, text in sides:
-            target = inside(root / ("before", "after")[side], patch.path)
+        texts = ((1, patch.updated),) if patch.path in known else ((0, patch.original), (1, patch.updated))
+        for side, text in texts:
+            target = inside(sides[side][1], patch.path)
             target.parent.mkdir(parents=True, exist_ok=True)
             try:
                 target.write_text(text, encoding="utf-8", newline="")
-            except UnicodeEncodeError:  # lone surrogates from a model: the parse check fails it, ruff need not look
+            except UnicodeEncodeError:  # lone surrogates from a model: the parse check fails it, the linter need not
                 break
-            copies[target.relative_to(root).as_posix()] = (patch.path, side)
-    return copies
+            sides[side][2].append(patch.path)
+    for _, root, paths in sides:
+        if paths:  # a side with no copies is never linted
+            mirror_layout(root, paths, checkout)
+    return sides
 
 
 def _new_findings(patch: Patch, after: list[Finding], grown: dict[tuple[str, str], int]) -> tuple[Finding, ...]:

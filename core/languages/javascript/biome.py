@@ -173,10 +173,11 @@ class Biome:
             texts[path] = text
         return self.fix_texts(texts, select)
 
-    def fix_texts(self, texts: dict[str, str], select: tuple[str, ...]) -> dict[str, str]:
+    def fix_texts(self, texts: dict[str, str], select: tuple[str, ...],
+                  checkout: Path | None = None) -> dict[str, str]:
         """Biome's safe fixes of the selected rules, to a fixpoint (Biome loops its own fixes): {path: fixed text}
         for each text Biome changed. Named rules are fixed alone (`--only`); selectors of groups leave the choice to
-        the configuration."""
+        the configuration. (Biome's rules read no layout beyond the file: `checkout` is not needed.)"""
         texts = {p: t for p, t in texts.items() if is_js(p)}
         if not texts or not select:
             return {}

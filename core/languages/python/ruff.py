@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from core.change import Finding
-from core.languages.adapter import DetectError, inside
+from core.languages.adapter import DetectError, inside, mirror_layout
 
 TARGET_VERSION = "py311"  # when nothing says which Python the project supports (core/languages/python/project.py does)
 _COMMON = ("--isolated", "--no-cache", "--exit-zero")
@@ -212,13 +212,16 @@ class Ruff:
             if not source.is_file():
                 raise DetectError(f"{path} does not exist")
             originals[path] = source.read_bytes()
-        return self._fix_bytes(originals, select)
+        return self._fix_bytes(originals, select, root)
 
-    def fix_texts(self, texts: dict[str, str], select: tuple[str, ...]) -> dict[str, str]:
-        """`fix_many` for texts not on disk (a patch's result): ruff loops its safe fixes to a fixpoint."""
-        return self._fix_bytes({path: text.encode("utf-8") for path, text in texts.items()}, select)
+    def fix_texts(self, texts: dict[str, str], select: tuple[str, ...],
+                  checkout: Path | None = None) -> dict[str, str]:
+        """`fix_many` for texts not on disk (a patch's result): ruff loops its safe fixes to a fixpoint. `checkout`:
+        the repository whose layout the copies stand in."""
+        return self._fix_bytes({path: text.encode("utf-8") for path, text in texts.items()}, select, checkout)
 
-    def _fix_bytes(self, originals: dict[str, bytes], select: tuple[str, ...]) -> dict[str, str]:
+    def _fix_bytes(self, originals: dict[str, bytes], select: tuple[str, ...],
+                   checkout: Path | None = None) -> dict[str, str]:
         if not originals or not select:
             return {}
         with tempfile.TemporaryDirectory(prefix="memfix-fix-") as scratch:
@@ -226,6 +229,7 @@ class Ruff:
             for path, copy in copies.items():
                 copy.parent.mkdir(parents=True, exist_ok=True)
                 copy.write_bytes(originals[path])
+            mirror_layout(Path(scratch), list(originals), checkout)
             self._run_batches(["--fix", "--quiet", "--select", ",".join(select)], list(originals), Path(scratch))
             updated = {path: copy.read_bytes() for path, copy in copies.items()}
         return {path: text.decode("utf-8") for path, text in updated.items() if text != originals[path]}
