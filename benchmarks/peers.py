@@ -359,7 +359,7 @@ def apply_both(tree: Path, data: Path, result: Any, language: str) -> None:
         for outcome in report["outcomes"]:
             if outcome["status"] == "PROMOTED":
                 result.applied += 1
-                result.codes.setdefault(outcome["path"], []).extend(outcome["findings"])
+                result.codes.setdefault(outcome["path"], []).extend(outcome.get("fixed", outcome["findings"]))
             elif outcome["diff"]:
                 result.vetoed.append(f"{outcome['path']} {outcome['status']}: {outcome['verification']}")
 

@@ -137,6 +137,7 @@ def report_json(report: RunReport) -> dict[str, Any]:
         "findings": [f.__dict__ for f in report.findings],
         "outcomes": [{"path": o.path, "status": o.status, "confidence": round(o.confidence, 3), "why": o.why,
                       "attempts": o.attempts, "note": o.note, "findings": [f.code for f in o.findings],
+                      "fixed": sorted({f.code for f in o.patch.findings}) if o.patch else [],
                       "diff": o.patch.changed_lines() if o.patch else [],
                       "unified_diff": o.patch.unified_diff() if o.patch else [],
                       "verification": o.verification.error if o.verification else None,
