@@ -278,3 +278,42 @@ def test_codes_of_other_linters_that_ruff_lacks_do_not_stop_the_run(cli, tmp_pat
     report = json.loads(out)
     assert [f["code"] for f in report["findings"]] == ["F401"]
     assert "F999" not in report["rules"]["selected"]
+
+
+def test_the_settings_the_teams_rules_read_go_with_them():
+    """ruff runs on the team's isort sections, src folders and docstring convention, not on its defaults."""
+    profile = _profile({"pyproject.toml": '[tool.ruff]\nsrc = ["src", "tests"]\nline-length = 100\n'
+                                          '[tool.ruff.lint]\nselect = ["I", "D"]\n'
+                                          '[tool.ruff.lint.isort]\nknown-first-party = ["mylib"]\n'
+                                          'force-sort-within-sections = true\n'
+                                          '[tool.ruff.lint.pydocstyle]\nconvention = "google"\n'
+                                          '[tool.ruff.lint.flake8-quotes]\nweird = {a = [1, {b = 2}]}\n'})
+    assert profile.team.options == ('src = ["src", "tests"]', "line-length = 100",
+                                    'lint.isort.known-first-party = ["mylib"]',
+                                    "lint.isort.force-sort-within-sections = true",
+                                    'lint.pydocstyle.convention = "google"')  # too deep a value is left out
+    args = profile.ruff_args(("I",))
+    assert args[args.index('lint.isort.known-first-party = ["mylib"]') - 1] == "--config"
+
+
+def test_a_setting_this_ruff_refuses_is_dropped_and_said(cli, tmp_path):
+    import json
+
+    (tmp_path / "pyproject.toml").write_text('[tool.ruff.lint]\nselect = ["F"]\n'
+                                             '[tool.ruff.lint.isort]\nno-such-setting = true\n')
+    (tmp_path / "app.py").write_text("import os\n")
+    code, out, _ = cli("autofix", str(tmp_path), "--json")
+    report = json.loads(out)
+    assert code == 0 and [f["code"] for f in report["findings"]] == ["F401"]
+    assert any("refuses some of the team's ruff settings" in n for n in report["notes"])
+
+
+def test_first_party_imports_are_sorted_as_the_teams_isort_settings_say(cli, tmp_path):
+    import json
+
+    (tmp_path / "pyproject.toml").write_text('[tool.ruff.lint]\nselect = ["I"]\n'
+                                             '[tool.ruff.lint.isort]\nknown-first-party = ["mylib"]\n')
+    (tmp_path / "app.py").write_text("import mylib\nimport os\n\nprint(os, mylib)\n")
+    code, out, _ = cli("autofix", str(tmp_path), "--json", "--apply")
+    assert code == 0 and json.loads(out)["outcomes"][0]["status"] == "PROMOTED"
+    assert (tmp_path / "app.py").read_text() == "import os\n\nimport mylib\n\nprint(os, mylib)\n"

@@ -78,6 +78,10 @@ class Python:
     def project(self, read: Read, config: Asked, pipeline: str) -> PythonProject:
         """The project's own Python and ruff decisions, and the rules its configuration chooses."""
         profile = read_profile(read, config.python).known_to(self.ruff.knows)
+        if profile.team.options and not self.ruff.accepts(profile.team.options):  # another ruff's settings
+            profile = replace(profile, team=replace(profile.team, options=()), problems=(
+                *profile.problems, "this ruff refuses some of the team's ruff settings (another version's?): "
+                "its rules run with their defaults"))
         families = None if pipeline == "autofix" else config.rules(pipeline)  # Refactor: only its kinds of change
         return PythonProject(profile, profile.selection(config.named(pipeline), families, config.extend_rules),
                              self.ruff)

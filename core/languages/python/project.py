@@ -99,6 +99,8 @@ class Profile:
             args += ["--config", f"lint.per-file-ignores = {{{table}}}"]
         if self.team.exclude:
             args += ["--force-exclude", "--extend-exclude", ",".join(self.team.exclude)]
+        for option in self.team.options:  # the settings its rules read: the team's isort sections, its src, …
+            args += ["--config", option]
         return args
 
     def selection(self, named: tuple[str, ...] | None, families: tuple[str, ...] | None = None,

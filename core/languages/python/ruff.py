@@ -145,6 +145,16 @@ class Ruff:
         """The same ruff with one project's decisions (target version, ignores, excludes) as flags."""
         return Ruff(self.binary, self.timeout, tuple(project_args))
 
+    def accepts(self, options: tuple[str, ...]) -> bool:
+        """Whether this ruff takes these `--config` settings (a newer ruff's option is an error to an older one)."""
+        args = [a for option in options for a in ("--config", option)]
+        try:
+            proc = subprocess.run([self.binary, "check", *_COMMON, *args, "--stdin-filename", "x.py", "-"],
+                                  input="", capture_output=True, text=True, timeout=self.timeout)
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+        return proc.returncode in (0, 1)
+
     def knows(self, selector: str) -> bool:
         """Whether this ruff accepts the selector (`ALL`, a linter, a code or a code's prefix): other linters'
         configurations name codes ruff lacks (flake8's `W503`, `F999`), and ruff refuses a whole run for one."""

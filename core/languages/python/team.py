@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -48,6 +49,17 @@ TOOL_FILES = (".pre-commit-config.yaml", "requirements.txt", "requirements-dev.t
               "dev-requirements.txt", "requirements-test.txt", "test-requirements.txt", "requirements-lint.txt",
               "requirements/dev.txt", "requirements/lint.txt", "requirements/test.txt", "requirements/tests.txt")
 MAX_EXTENDS = 5  # `extend` chains of ruff configurations followed at most this deep
+# ruff settings that shape what its rules report and how they fix (the rest memfix sets itself, or needs not):
+# carried to memfix's own ruff runs, which read no configuration file.
+RUFF_OPTIONS = ("src", "line-length", "indent-width", "namespace-packages")
+RUFF_LINT_OPTIONS = ("dummy-variable-rgx", "allowed-confusables", "typing-modules", "task-tags")
+RUFF_OPTION_TABLES = (
+    "isort", "pydocstyle", "pycodestyle", "pyflakes", "pylint", "pyupgrade", "mccabe", "pep8-naming",
+    "flake8-quotes", "flake8-tidy-imports", "flake8-bugbear", "flake8-builtins", "flake8-comprehensions",
+    "flake8-pytest-style", "flake8-annotations", "flake8-import-conventions", "flake8-type-checking",
+    "flake8-unused-arguments", "flake8-errmsg", "flake8-implicit-str-concat", "flake8-self",
+)
+MAX_OPTIONS = 64
 
 
 @dataclass(frozen=True)
@@ -62,6 +74,7 @@ class TeamRules:
     select: tuple[str, ...] = RUFF_DEFAULT_SELECT
     origins: dict[str, str] = field(default_factory=dict)  # selector → the place that chose it
     configured: bool = False  # False: no linter is configured anywhere, and ruff's defaults stand in
+    options: tuple[str, ...] = ()  # ruff settings the rules read (`lint.isort.known-first-party = ["pkg"]`), TOML
 
     def origin(self, code: str) -> str:
         """The place that chose a rule (its longest selector wins: `UP006` over `UP`)."""
@@ -98,8 +111,11 @@ def _linter_rules(texts: dict[str, str | None], read: Read | None) -> TeamRules:
     choices = _Choices()
     per_file: dict[str, tuple[str, ...]] = {}
     exclude: list[str] = []
+    options: tuple[str, ...] = ()
     if ruff := ruff_table(texts):
-        per_file, exclude = _ruff(_extended(ruff, read), choices)
+        ruff = _extended(ruff, read)
+        per_file, exclude = _ruff(ruff, choices)
+        options = ruff_options(ruff)
     hooks = _hooks(texts.get(".pre-commit-config.yaml"))
     _flake8(texts, hooks, choices)
     _pylint(texts, hooks, choices)
@@ -109,7 +125,7 @@ def _linter_rules(texts: dict[str, str | None], read: Read | None) -> TeamRules:
         return TeamRules(ignore, per_file, tuple(dict.fromkeys(exclude)), "ruff's defaults (no linter is configured in "
                          "the repository)", RUFF_DEFAULT_SELECT)
     return TeamRules(ignore, per_file, tuple(dict.fromkeys(exclude)), " and ".join(choices.sources),
-                     tuple(choices.select), dict(choices.select), configured=True)
+                     tuple(choices.select), dict(choices.select), configured=True, options=options)
 
 
 def _ruff(ruff: dict[str, Any], choices: _Choices) -> tuple[dict[str, tuple[str, ...]], list[str]]:
@@ -126,6 +142,42 @@ def _ruff(ruff: dict[str, Any], choices: _Choices) -> tuple[dict[str, tuple[str,
         for pattern, codes in (table or {}).items() if isinstance(table, dict) else ():
             per_file[pattern] = tuple(dict.fromkeys([*per_file.get(pattern, ()), *strings(codes)]))
     return per_file, [*strings(ruff.get("exclude")), *strings(ruff.get("extend-exclude"))]
+
+
+def ruff_options(ruff: dict[str, Any]) -> tuple[str, ...]:
+    """The settings of a ruff configuration that shape what its rules report, as `key = value` TOML lines for
+    `--config`: only plain values (text, numbers, booleans, lists and tables of them), and no path outside."""
+    lint: dict[str, Any] = ruff["lint"] if isinstance(ruff.get("lint"), dict) else {}
+    found = [(key, ruff.get(key)) for key in RUFF_OPTIONS]
+    found += [(f"lint.{key}", lint.get(key, ruff.get(key))) for key in RUFF_LINT_OPTIONS]
+    for table in RUFF_OPTION_TABLES:
+        settings = lint.get(table, ruff.get(table))
+        if isinstance(settings, dict):
+            found += [(f"lint.{table}.{key}", value) for key, value in settings.items() if isinstance(key, str)]
+    lines = []
+    for key, value in found:
+        literal = _toml_value(value)
+        if literal is not None and re.fullmatch(r"[a-z0-9.-]+", key) and not (key == "src" and ".." in literal):
+            lines.append(f"{key} = {literal}")
+    return tuple(lines[:MAX_OPTIONS])
+
+
+def _toml_value(value: object, depth: int = 0) -> str | None:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)  # a TOML basic string is JSON's string
+    if isinstance(value, list) and depth < 2:
+        items = [_toml_value(v, depth + 1) for v in value]
+        return None if None in items else f"[{', '.join(i for i in items if i is not None)}]"
+    if isinstance(value, dict) and depth < 2:
+        pairs = [(k, _toml_value(v, depth + 1)) for k, v in value.items()]
+        if any(v is None or not isinstance(k, str) for k, v in pairs):
+            return None
+        return "{" + ", ".join(f"{json.dumps(k)} = {v}" for k, v in pairs) + "}"
+    return None
 
 
 def _extended(config: dict[str, Any], read: Read | None, depth: int = 0) -> dict[str, Any]:
