@@ -111,7 +111,7 @@ PROJECTS = (
     Project("zipp==3.20.2", "zipp", needs=("jaraco.itertools", "jaraco.functools", "more_itertools", "big-O",
                                            "pytest-ignore-flaky", "jaraco.test"),
             checks=(Check("mypy", ("python", "-m", "mypy", "zipp")),)),
-    Project("humanize==4.11.0", "humanize", needs=("freezegun",),
+    Project("humanize==4.11.0", "humanize", needs=("freezegun", "coverage"),  # its warning filters name coverage
             checks=(Check("mypy", ("python", "-m", "mypy", "--strict", "--show-error-codes", "src")),)),
     Project("packaging==24.1", "packaging", needs=("pretend",)),
     Project("pluggy==1.5.0", "pluggy"),
@@ -182,14 +182,17 @@ def python_files(tree: Path) -> dict[str, bytes]:
 
 # ---- the project's own judges ----
 
-def projects_python(projects: tuple[Project, ...]) -> str:
-    """The projects' own venv (their test requirements, pytest and mypy), made once per set of requirements."""
-    needs = sorted({"pytest", "mypy", *(n for p in projects for n in p.needs)})
-    venv = CACHE / "venv"
+def projects_python(project: Project) -> str:
+    """The project's own venv (its test requirements, pytest and mypy), made once per set of requirements: one
+    project's test plugins never load into another's run (typeguard, needing a newer typing_extensions, made the
+    old one's suite fail to start)."""
+    needs = sorted({"pytest", "mypy", *project.needs})
+    venv = CACHE / "venv" / project.requirement.split("==")[0]
     stamp = venv / f"needs-{hashlib.sha256(' '.join(needs).encode()).hexdigest()[:12]}"
     python = venv / "bin" / "python"
     if not stamp.exists():
         shutil.rmtree(venv, ignore_errors=True)
+        venv.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         subprocess.run([str(python), "-m", "pip", "install", "--quiet", *needs], check=True)
         stamp.touch()
@@ -462,8 +465,8 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="leave the trees under .memfix/bench/peers/work")
     args = parser.parse_args()
     chosen = [p for p in PROJECTS if not args.project or p.requirement.split("==")[0] == args.project]
-    python = projects_python(PROJECTS)
-    results = run_each(chosen, lambda p: p.requirement, lambda p: run_project(p, python, args.keep), Result)
+    results = run_each(chosen, lambda p: p.requirement, lambda p: run_project(p, projects_python(p), args.keep),
+                       Result)
     print(f"{'project':26} {'oldest (ran on)':16} {'tests':>6} {'applied':>7} {'vetoed':>6} {'broke':>5} "
           f"{'again':>5} {'taste':>9} {'memfix s':>8} {'ruff s':>6}")
     for r in results:
