@@ -304,3 +304,14 @@ def test_text_files_have_their_own_budget_and_prose_without_examples_is_not_kept
     (tmp_path / "more.rst").write_text(USES_HELPER * 200)  # examples past the text budget: said, not guessed at
     view = LocalWorkspace(tmp_path).repository_view()
     assert not view.complete and "text files with doctest examples are over" in view.reason
+
+
+def test_a_module_named_by_a_reader_in_another_folder_is_not_its_data():
+    """A test that opens files beside its own `__file__` and names `__init__.py` reads its own folder's, not every
+    package's: only a sibling it names is data."""
+    others = {"tests/test_layout.py": "import os\nHERE = os.path.dirname(__file__)\n"
+                                      "print(open(os.path.join(HERE, '__init__.py')).read())\n",
+              "src/pkg/helper.py": "X = 1\n"}
+    problem = _problem("src/pkg/__init__.py", "import os\nfrom pkg.helper import X\n", "from pkg.helper import X\n",
+                       others)
+    assert "reads as data" not in (problem or "")  # (another check may still keep it: not this one)

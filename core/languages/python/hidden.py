@@ -73,7 +73,8 @@ def read_as_data(path: str, sources: dict[str, str]) -> str | None:
     for other, text in sources.items():
         if other != path and "getsource(" in text and re.search(rf"getsource\(\s*[\w.]*\b{re.escape(tail)}\b", text):
             return other
-        if reads_beside(text) and re.search(rf"""["'/\\]{re.escape(name)}["']""", text):
+        if posixpath.dirname(other) == posixpath.dirname(path) and reads_beside(text) \
+                and re.search(rf"""["'/\\]{re.escape(name)}["']""", text):  # a sibling, opened beside its __file__
             return other
     return None
 
