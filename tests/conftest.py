@@ -280,3 +280,14 @@ def pytest_terminal_summary(terminalreporter):
     if skipped:
         terminalreporter.write_sep("!", f"{len(skipped)} BROWSER TEST(S) SKIPPED: no chromium on this machine "
                                         "(apt-get install chromium, as .ci/run does)", red=True, bold=True)
+
+
+def forget_services(*handlers) -> None:
+    """Each Lambda handler's cached Services closed and forgotten: a test's database pool never outlives the test
+    (left open, it retried against the worker's embedded PostgreSQL as the session stopped it)."""
+    for handler in handlers:
+        if handler.services.cache_info().currsize:
+            close = getattr(handler.services(), "close", None)
+            if close is not None:
+                close(1)
+        handler.services.cache_clear()

@@ -20,6 +20,7 @@ from core import secrets as memfix_secrets
 from core.db import migration_files
 from core.settings import get_settings
 from handlers import migrate, webhook, worker
+from tests.conftest import forget_services
 from tests.fakes import payloads as P
 from tests.fakes.aws import LambdaContext
 
@@ -35,7 +36,7 @@ def event(name: str) -> dict:
 def _fresh() -> None:
     get_settings.cache_clear()
     for handler in (webhook, worker):
-        handler.services.cache_clear()
+        forget_services(handler)
     memfix_secrets.clear_cache()
 
 

@@ -11,6 +11,7 @@ from moto import mock_aws
 
 from core.settings import get_settings
 from handlers import webhook
+from tests.conftest import forget_services
 from tests.fakes import payloads as P
 from tests.fakes.aws import LambdaContext
 
@@ -37,7 +38,7 @@ def _reload(monkeypatch, **env):
         else:
             monkeypatch.setenv(name, value)
     get_settings.cache_clear()
-    webhook.services.cache_clear()
+    forget_services(webhook)
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +72,7 @@ def stack(aws_stack, monkeypatch):
             MEMFIX_DELIVERIES_TABLE="memfix-deliveries", MEMFIX_MAX_BODY_BYTES=None)
     yield aws_stack
     get_settings.cache_clear()
-    webhook.services.cache_clear()
+    forget_services(webhook)
 
 
 def rest_event(headers: dict, body: bytes) -> dict:

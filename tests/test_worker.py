@@ -10,6 +10,7 @@ from moto import mock_aws
 from core.settings import get_settings
 from core.wire import CommandJob
 from handlers import worker
+from tests.conftest import forget_services
 from tests.fakes.aws import LambdaContext
 
 
@@ -23,11 +24,11 @@ def worker_env(monkeypatch, aws_env, pg_url, fake_github):
     for k, v in env.items():
         monkeypatch.setenv(k, v)
     get_settings.cache_clear()
-    worker.services.cache_clear()
+    forget_services(worker)
     with mock_aws():
         yield fake_github
     get_settings.cache_clear()
-    worker.services.cache_clear()
+    forget_services(worker)
 
 
 def sqs_batch(bodies: list[str], receive_count: int = 1) -> dict:
@@ -130,7 +131,7 @@ def test_a_failed_record_backs_off_instead_of_waiting_out_the_visibility_timeout
     monkeypatch.setenv("MEMFIX_QUEUE_URL", boto3.client("sqs").get_queue_url(QueueName="jobs")["QueueUrl"])
     monkeypatch.setenv("MEMFIX_JOB_RETRY_BASE_SECONDS", "5")
     get_settings.cache_clear()
-    worker.services.cache_clear()
+    forget_services(worker)
     calls = []
     aws.client("sqs").meta.events.register("provide-client-params.sqs.ChangeMessageVisibility",
                                            lambda params, **_: calls.append(params))
