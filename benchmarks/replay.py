@@ -30,7 +30,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -58,11 +58,8 @@ class Tally:
     examples: list[str] = field(default_factory=list)  # what was proposed and not made, or missed (--show)
 
     def add(self, other: Tally) -> None:
-        for name in ("pushes", "with_new", "new", "team_fixed", "proposed", "proposed_files", "vetoed_files",
-                     "matched", "not_made", "missed", "by_hand", "seconds"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.codes.update(other.codes)
-        self.examples += other.examples
+        for f in fields(self):  # counters add up; so do the codes and the examples
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
     def line(self, label: str) -> str:
         return (f"{label:28s} {self.pushes:6d} {self.with_new:6d} {self.new:6d} {self.team_fixed:6d} "

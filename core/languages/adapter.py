@@ -43,8 +43,8 @@ class Selection:
 
     def origin(self, code: str) -> str:
         """Where the rule `code` was chosen: its longest selector's place, else the selection's own words."""
-        found = [s for s in self.origins if s == "ALL" or code.startswith(s)]
-        return self.origins[max(found, key=len)] if found else self.chosen_by
+        selector = covering(code, tuple(self.origins))
+        return self.origins[selector] if selector else self.chosen_by
 
 
 class Linter(Protocol):
@@ -105,6 +105,12 @@ def inside(root: Path, path: str) -> Path:
     if not target.is_relative_to(root.resolve()):
         raise PermanentError(f"{path} is outside the repository")
     return target
+
+
+def covering(code: str, selectors: tuple[str, ...]) -> str | None:
+    """The longest of `selectors` that covers the rule `code` (`UP006` over `UP`; `ALL` covers every rule)."""
+    return max((s for s in selectors if s == "ALL" or code.startswith(s)), key=lambda s: (s != "ALL", len(s)),
+               default=None)
 
 
 def failed(verification: Verification, check: str, error: str | None) -> Verification:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from core.languages.adapter import covering
 from core.languages.registry import linter_of
 from core.learning.places import kind_scope, words
 from core.learning.record import Record
@@ -108,8 +109,7 @@ def could_do(pipeline: str, selection: Selection, findings: list[Finding]) -> li
                 f"chosen ({selection.chosen_by}), and none of its kinds ({', '.join(selection.could)}) finds anything"]
     families: dict[str, list[Finding]] = {}
     for f in findings:
-        family = max((s for s in selection.could if f.code.startswith(s)), key=len, default=f.code)
-        families.setdefault(family, []).append(f)
+        families.setdefault(covering(f.code, selection.could) or f.code, []).append(f)
     lines = [f"{pipeline} proposes only the rules the team's linters select or a person names; here none of its "
              f"kinds is chosen ({selection.chosen_by}). It could do:"]
     for family, found in sorted(families.items(), key=lambda item: -len(item[1])):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.change import Finding, Patch, Verification
 from core.errors import PermanentError
-from core.languages.adapter import Language, Project, Selection
+from core.languages.adapter import Language, Project, Selection, covering
 from core.languages.registry import within
 from core.learning.places import Places, covers, kind_scope, words
 from core.learning.policy import HeldBack, RepoPolicy
@@ -634,8 +634,7 @@ def _kinds(could: tuple[str, ...], findings: list[Finding]) -> list[str]:
     """The kinds of change among `could` that have findings, the most first."""
     counts: dict[str, int] = {}
     for f in findings:
-        kind = max((s for s in could if f.code.startswith(s)), key=len, default=None)
-        if kind is not None:
+        if (kind := covering(f.code, could)) is not None:
             counts[kind] = counts.get(kind, 0) + 1
     return sorted(counts, key=lambda kind: -counts[kind])
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from core.bounded import ConfigRefused, read_config, shown
+from core.bounded import ConfigFormat, ConfigRefused, read_config, shown
 from core.languages.javascript.biome import RECOMMENDED_FILES, isolated_env
 from core.languages.javascript.checks import pieces
 from core.paths import PathError, path_matches, repo_path
@@ -246,13 +246,9 @@ def _eslint_data(name: str, text: str, problems: list[str]) -> dict[str, Any] | 
     """The configuration as data for `biome migrate eslint`, without what Biome would load with Node: `extends`
     (shared configurations and plugins are packages, `eslint:recommended` is `@eslint/js`) and `plugins`."""
     json_like = text.lstrip().startswith("{")  # JSON with comments; YAML's `#` comments are YAML's own
-    try:
-        data = read_config(text, "jsonc" if json_like else "yaml", name)
-    except ConfigRefused as exc:
-        problems.append(f"{exc}; not read")
-        return None
-    if not isinstance(data, dict):
-        problems.append(f"{name} is not an ESLint configuration memfix can read (a JSON or YAML object)")
+    data = _object(text, name, problems, fmt="jsonc" if json_like else "yaml",
+                   not_object="is not an ESLint configuration memfix can read (a JSON or YAML object)")
+    if data is None:
         return None
     dropped = [key for key in ("extends", "plugins", "parser") if data.get(key)]
     if dropped:
@@ -400,17 +396,18 @@ def _json(text: str | None, name: str, problems: list[str], *, jsonc: bool = Fal
     return _object(text, name, problems, jsonc=jsonc) or {}
 
 
-def _object(text: str | None, name: str, problems: list[str], *, jsonc: bool = False) -> dict[str, Any] | None:
-    """A JSON file's object through the bounded reader (comments and trailing commas where the tool allows them),
-    or None: missing, or refused with a problem saying why."""
+def _object(text: str | None, name: str, problems: list[str], *, jsonc: bool = False, fmt: ConfigFormat | None = None,
+            not_object: str = "is not a JSON object; not read") -> dict[str, Any] | None:
+    """A configuration file's object through the bounded reader (JSON by default, with comments and trailing commas
+    where the tool allows them), or None: missing, or refused with a problem saying why."""
     if text is None:
         return None
     try:
-        data = read_config(text, "jsonc" if jsonc or name.endswith(".jsonc") else "json", name)
+        data = read_config(text, fmt or ("jsonc" if jsonc or name.endswith(".jsonc") else "json"), name)
     except ConfigRefused as exc:
         problems.append(f"{exc}; not read")
         return None
     if not isinstance(data, dict):
-        problems.append(f"{name} is not a JSON object; not read")
+        problems.append(f"{name} {not_object}")
         return None
     return data

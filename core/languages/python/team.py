@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.bounded import MAX_CONFIG_CHARS
+from core.languages.adapter import covering
 from core.languages.python.configs import (
     codes_in,
     ini_section,
@@ -78,8 +79,8 @@ class TeamRules:
 
     def origin(self, code: str) -> str:
         """The place that chose a rule (its longest selector wins: `UP006` over `UP`)."""
-        found = [s for s in self.origins if s == "ALL" or code.startswith(s)]
-        return self.origins[max(found, key=len)] if found else self.source
+        selector = covering(code, tuple(self.origins))
+        return self.origins[selector] if selector else self.source
 
 
 @dataclass
