@@ -182,6 +182,18 @@ def test_refactor_proposes_the_kinds_of_change_the_teams_linter_selects(serve, f
     assert "`UP004`: chosen by \\[tool.ruff\\] in pyproject.toml" in fix["body"]  # brackets shown, never a link
 
 
+def test_a_rule_the_teams_ci_step_selects_is_proposed_and_its_workflow_named(serve, fake_github, tenant_id):
+    workflow = "jobs:\n  lint:\n    steps:\n    - run: pip install ruff && ruff check --select UP .\n"
+    fake_github.push(REPO, "main", {"app/model.py": "class Order(object):\n    pass\n",
+                                    ".github/workflows/lint.yml": workflow})
+    issue = fake_github.open_issue(REPO, "refactor please")
+    refactor(serve, fake_github, tenant_id, "app/model.py", issue)
+    [fix] = memfix_pulls(fake_github)
+    assert "`UP004`: chosen by the `ruff` step in .github/workflows/lint.yml" in fix["body"]
+    asked = [path for method, path, _ in fake_github.requests if method == "GET" and "/.github/workflows/" in path]
+    assert asked == [f"/repos/{REPO}/contents/.github/workflows/lint.yml"]  # the CI files listed, not guessed at
+
+
 def test_refactor_where_the_team_chose_none_says_what_it_could_do_and_suggests_one_kind_a_week(
         serve, fake_github, tenant_id):
     fake_github.push(REPO, "main", {"app/model.py": "class Order(object):\n    pass\n",

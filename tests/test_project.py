@@ -220,6 +220,38 @@ def test_tools_run_without_configuration_count_where_they_run():
     assert pylint.select == ("PL",) and pylint.origin("PLW0120") == "tox's `pylint` command in tox.ini"
 
 
+def test_linters_a_ci_workflow_runs_count_with_their_command_line():
+    workflow = ("name: CI\non: [push]\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n"
+                "    - uses: actions/checkout@v4\n    - name: Lint\n      run: |\n"
+                "        pip install flake8 flake8-bugbear\n"
+                "        python -m flake8 --extend-select=B950 --extend-ignore E203 src && isort --check src\n"
+                "  style:\n    runs-on: ubuntu-latest\n    steps:\n    - uses: astral-sh/ruff-action@v3\n"
+                "      with:\n        args: check --select UP,SIM --ignore UP035\n")
+    team = _profile({".github/workflows/ci.yml": workflow, "setup.cfg": "[flake8]\nmax-line-length = 100\n"}).team
+    assert team.select == ("E", "F", "W", "C90", "B950", "I", "UP", "SIM")
+    assert "E203" in team.ignore and "UP035" in team.ignore and "W503" in team.ignore
+    assert team.origin("I001") == "the `isort` step in .github/workflows/ci.yml"
+    assert team.origin("UP006") == "the `ruff` step in .github/workflows/ci.yml"
+    assert team.origin("E501") == "[flake8] in setup.cfg"
+    # a flake8 named in a step's words, not run, chooses nothing; nor does a workflow that is not YAML
+    said = _profile({".github/workflows/lint.yml": "jobs:\n  a:\n    steps:\n    - run: echo we use flake8\n",
+                     ".github/workflows/test.yml": "jobs: [:\n"}).team
+    assert not said.configured
+
+
+def test_pyupgrade_upgrades_no_further_than_the_team_asks():
+    hook = ("repos:\n- repo: https://github.com/asottile/pyupgrade\n  rev: v3.15.0\n  hooks:\n"
+            "  - id: pyupgrade\n    args: [--py38-plus]\n")
+    project = '[project]\nrequires-python = ">=3.10"\n'
+    profile = _profile({".pre-commit-config.yaml": hook, "pyproject.toml": project})
+    assert profile.target.oldest == (3, 10) and profile.target.ruff_target == "py38"
+    older = _profile({".pre-commit-config.yaml": hook.replace("--py38-plus", "--py36-plus"), "pyproject.toml": project})
+    assert older.target.ruff_target == "py37"  # ruff's oldest, the nearest to the team's
+    newer = _profile({".pre-commit-config.yaml": hook.replace("--py38-plus", "--py312-plus"),
+                      "pyproject.toml": project})
+    assert newer.target.ruff_target == "py310"  # never past the project's oldest Python
+
+
 def test_a_hook_file_that_is_not_yaml_chooses_nothing():
     team = _profile({".pre-commit-config.yaml": "repos: [\n  - id: : :"}).team
     assert team.select == ("E4", "E7", "E9", "F") and not team.configured

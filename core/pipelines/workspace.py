@@ -239,6 +239,7 @@ class GitHubWorkspace(LocalWorkspace):
         self.gh, self.repo, self.ref = gh, repo, ref
         self._fetched: list[str] = []
         self._asked: set[str] = set()  # paths looked for at this commit, found or not
+        self._workflows: set[str] | None = None  # the CI files at this commit, listed when first asked for
         # The project's metadata comes along (read, never run) so its Python and ruff decisions are known.
         for path in [*paths, *(m for m in METADATA_FILES if m not in paths)]:
             text = gh.get_file(repo, path, ref)
@@ -263,7 +264,7 @@ class GitHubWorkspace(LocalWorkspace):
         """A file in scope, or another at the same commit fetched when a step first asks for it (a configuration
         another one extends, a language's metadata), within the size a source file may have."""
         text = super().read(path)
-        if text is not None or path in self._asked:
+        if text is not None or path in self._asked or not self._may_exist(path):
             return text
         self._asked.add(path)
         try:
@@ -276,6 +277,19 @@ class GitHubWorkspace(LocalWorkspace):
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(fetched, encoding="utf-8")
         return fetched
+
+    def _may_exist(self, path: str) -> bool:
+        """A CI file is asked for by the names teams give them: one listing of the commit answers for all."""
+        if not path.startswith(".github/workflows/"):
+            return True
+        if self._workflows is None:
+            try:
+                self._workflows = {p for p in self.gh.list_files(self.repo, self.ref)
+                                   if p.startswith(".github/workflows/")}
+            except Exception:  # noqa: BLE001 — without the listing, the team's CI steps are simply not read
+                log.warning("could not list %s at %s; its CI steps are not read", self.repo, self.ref)
+                self._workflows = set()
+        return path in self._workflows
 
     def repository_view(self) -> RepositoryView:
         """The repository at the run's commit, fetched once as an archive; only Python sources are extracted,

@@ -20,7 +20,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from core.bounded import ConfigFormat, ConfigRefused, read_config
 from core.languages.adapter import Selection
 from core.languages.python.configs import read_as, ruff_table, toml_file
-from core.languages.python.team import TOOL_FILES, TeamRules, find_team_rules
+from core.languages.python.team import TOOL_FILES, WORKFLOW_FILES, TeamRules, find_team_rules
 from core.languages.registry import within
 
 RUFF_OLDEST = (3, 7)  # ruff cannot target anything older
@@ -42,10 +42,11 @@ class PythonTarget:
     oldest: tuple[int, int]
     source: str  # where it was read, in words: "requires-python '>=3.8' in pyproject.toml"
     assumed: bool = False
+    upgrade_to: tuple[int, int] | None = None  # the team's pyupgrade goes no further than this
 
     @property
     def ruff_target(self) -> str:
-        major, minor = min(max(self.oldest, RUFF_OLDEST), RUFF_NEWEST)
+        major, minor = min(max(self.upgrade_to or self.oldest, RUFF_OLDEST), RUFF_NEWEST)
         return f"py{major}{minor}"
 
     @property
@@ -139,8 +140,17 @@ Read = Callable[[str], "str | None"]
 
 def read_profile(read: Read, override: str | None = None) -> Profile:
     """The project's profile from its files at the repository root (`read(path)` → text or None)."""
-    texts = {name: read(name) for name in METADATA_FILES}
-    return Profile(find_target(texts, override), find_team_rules(texts, read), _refused(texts))
+    texts = {name: read(name) for name in (*METADATA_FILES, *WORKFLOW_FILES)}
+    team = find_team_rules(texts, read)
+    return Profile(_upgraded_to(find_target(texts, override), team), team, _refused(texts))
+
+
+def _upgraded_to(target: PythonTarget, team: TeamRules) -> PythonTarget:
+    """ruff's upgrades go no further than the team's pyupgrade (`--py36-plus` on a 3.9 project: 3.7, ruff's
+    oldest); the project's oldest Python still bounds every other change."""
+    if team.upgrade_to is None or max(team.upgrade_to, RUFF_OLDEST) >= target.oldest or target.below_ruff:
+        return target
+    return replace(target, upgrade_to=max(team.upgrade_to, RUFF_OLDEST))
 
 
 def _refused(texts: dict[str, str | None]) -> tuple[str, ...]:

@@ -49,6 +49,12 @@ FLAKE8_PLUGINS = {
 TOOL_FILES = (".pre-commit-config.yaml", "requirements.txt", "requirements-dev.txt", "requirements_dev.txt",
               "dev-requirements.txt", "requirements-test.txt", "test-requirements.txt", "requirements-lint.txt",
               "requirements/dev.txt", "requirements/lint.txt", "requirements/test.txt", "requirements/tests.txt")
+# Where a team's CI runs its linters (read by name: a checkout fetched file by file cannot list a folder).
+WORKFLOW_FILES = tuple(f".github/workflows/{name}.{ext}" for name in (
+    "ci", "lint", "linters", "linting", "tests", "test", "main", "build", "checks", "python", "python-package",
+    "python-app", "pr", "push", "quality", "style", "static-analysis", "code-quality", "pre-commit")
+    for ext in ("yml", "yaml"))
+RUN_TOOLS = ("ruff", "flake8", "pylint", "pyupgrade", "isort", "autoflake")  # what a command line may run
 MAX_EXTENDS = 5  # `extend` chains of ruff configurations followed at most this deep
 # ruff settings that shape what its rules report and how they fix (the rest memfix sets itself, or needs not):
 # carried to memfix's own ruff runs, which read no configuration file.
@@ -76,6 +82,7 @@ class TeamRules:
     origins: dict[str, str] = field(default_factory=dict)  # selector → the place that chose it
     configured: bool = False  # False: no linter is configured anywhere, and ruff's defaults stand in
     options: tuple[str, ...] = ()  # ruff settings the rules read (`lint.isort.known-first-party = ["pkg"]`), TOML
+    upgrade_to: tuple[int, int] | None = None  # pyupgrade's `--pyXY-plus`: how far the team's upgrades go
 
     def origin(self, code: str) -> str:
         """The place that chose a rule (its longest selector wins: `UP006` over `UP`)."""
@@ -90,6 +97,7 @@ class _Choices:
     select: dict[str, str] = field(default_factory=dict)
     ignore: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
+    upgrade_to: tuple[int, int] | None = None
 
     def add(self, codes: list[str] | tuple[str, ...], where: str) -> None:
         kept = [c for c in codes if is_rule(c)]
@@ -117,7 +125,7 @@ def _linter_rules(texts: dict[str, str | None], read: Read | None) -> TeamRules:
         ruff = _extended(ruff, read)
         per_file, exclude = _ruff(ruff, choices)
         options = ruff_options(ruff)
-    hooks = _hooks(texts.get(".pre-commit-config.yaml"))
+    hooks = _hooks(texts)
     _flake8(texts, hooks, choices)
     _pylint(texts, hooks, choices)
     _fixers(hooks, choices)
@@ -126,7 +134,8 @@ def _linter_rules(texts: dict[str, str | None], read: Read | None) -> TeamRules:
         return TeamRules(ignore, per_file, tuple(dict.fromkeys(exclude)), "ruff's defaults (no linter is configured in "
                          "the repository)", RUFF_DEFAULT_SELECT)
     return TeamRules(ignore, per_file, tuple(dict.fromkeys(exclude)), " and ".join(choices.sources),
-                     tuple(choices.select), dict(choices.select), configured=True, options=options)
+                     tuple(choices.select), dict(choices.select), configured=True, options=options,
+                     upgrade_to=choices.upgrade_to)
 
 
 def _ruff(ruff: dict[str, Any], choices: _Choices) -> tuple[dict[str, tuple[str, ...]], list[str]]:
@@ -202,31 +211,61 @@ def _extended(config: dict[str, Any], read: Read | None, depth: int = 0) -> dict
 
 @dataclass(frozen=True)
 class _Hook:
-    """A pre-commit hook: its id, its arguments and what it installs beside the tool."""
+    """A tool the team runs: a pre-commit hook, a tox command or a CI step; its arguments, what it installs beside
+    the tool, and where it is run, in words."""
 
     id: str
     args: tuple[str, ...] = ()
     installs: str = ""  # additional_dependencies, as text to find plugins in
+    where: str = ""
 
 
-def _hooks(text: str | None) -> list[_Hook]:
-    data = read_as(text, "yaml")
+def _hooks(texts: dict[str, str | None]) -> list[_Hook]:
+    """Every tool the team runs: its pre-commit hooks, then its tox commands and CI steps."""
+    data = read_as(texts.get(".pre-commit-config.yaml"), "yaml")
     found = []
     for repo in data.get("repos") or [] if isinstance(data.get("repos"), list) else []:
         for hook in (repo.get("hooks") or []) if isinstance(repo, dict) and isinstance(repo.get("hooks"), list) else []:
             if isinstance(hook, dict) and isinstance(hook.get("id"), str):
                 found.append(_Hook(hook["id"], tuple(strings(hook.get("args"))),
-                                   " ".join(strings(hook.get("additional_dependencies")))))
+                                   " ".join(strings(hook.get("additional_dependencies"))),
+                                   f"the {hook['id']} hook in .pre-commit-config.yaml"))
+    tox = [str(v.get("commands", "")) for v in read_as(texts.get("tox.ini"), "ini").values() if isinstance(v, dict)]
+    found += _commands(tox, "tox's `{}` command in tox.ini")
+    for name in WORKFLOW_FILES:
+        found += _commands(_steps(texts.get(name)), f"the `{{}}` step in {name}")
     return found
 
 
-def _runs(texts: dict[str, str | None], hooks: list[_Hook], tool: str) -> str | None:
-    """Where the team runs `tool` without configuring it: a pre-commit hook, or a tox command."""
-    if any(h.id == tool for h in hooks):
-        return f"the {tool} hook in .pre-commit-config.yaml"
-    commands = " ".join(str(v.get("commands", "")) for v in read_as(texts.get("tox.ini"), "ini").values()
-                        if isinstance(v, dict))
-    return f"tox's `{tool}` command in tox.ini" if re.search(rf"(?:^|\s){tool}(?:\s|$)", commands) else None
+def _steps(text: str | None) -> list[str]:
+    """A GitHub Actions workflow's `run:` scripts, and the ruff action's arguments as a command."""
+    scripts = []
+    for job in (read_as(text, "yaml").get("jobs") or {}).values() if text else ():
+        for step in (job.get("steps") or []) if isinstance(job, dict) and isinstance(job.get("steps"), list) else []:
+            if not isinstance(step, dict):
+                continue
+            if isinstance(step.get("run"), str):
+                scripts.append(step["run"])
+            elif "ruff-action" in str(step.get("uses", "")) and isinstance(step.get("with"), dict):
+                scripts.append(f"ruff {step['with'].get('args', 'check')}")
+    return scripts
+
+
+def _commands(scripts: list[str], where: str) -> list[_Hook]:
+    """The linters and fixers a script runs (`flake8 --select=E,F src`, `python -m pylint pkg`), each with its
+    arguments up to the end of its command."""
+    found = []
+    for script in scripts:
+        for command in re.split(r"&&|\|\||;|\||\n", script.replace("\\\n", " ")):
+            words = command.split()
+            for i, word in enumerate(words):
+                tool = word.rsplit("/", 1)[-1]
+                if tool in RUN_TOOLS and (i == 0 or words[i - 1] in ("-m", "run", "exec", "poetry", "uvx", "pipx")
+                                          or words[i - 1].startswith(("{", "$"))):
+                    args = tuple(words[i + 1:])
+                    found.append(_Hook(tool, args[1:] if args[:1] == ("check",) else args, "", where.format(tool)))
+                    break
+    return found
 
 
 def _flake8(texts: dict[str, str | None], hooks: list[_Hook], choices: _Choices) -> None:
@@ -234,21 +273,32 @@ def _flake8(texts: dict[str, str | None], hooks: list[_Hook], choices: _Choices)
     default ignores where it names none), from its configuration or from where it runs unconfigured."""
     where, section = next(((f"[flake8] in {name}", found) for name in (".flake8", "setup.cfg", "tox.ini")
                            if (found := ini_section(texts.get(name), "flake8")) is not None), (None, None))
-    where = where or _runs(texts, hooks, "flake8")
+    runs = [h for h in hooks if h.id == "flake8"]
+    where = where or next((h.where for h in runs), None)
     if where is None:
         return
-    section = section or {}
+    section = {**(section or {}), **_flake8_arguments(runs)}
     if select := codes_in(section.get("select")):
         chosen = select
     else:
         installed = " ".join([*(t or "" for n, t in texts.items() if n in (*TOOL_FILES, "tox.ini", "setup.cfg",
                                                                             "pyproject.toml", "setup.py")),
-                              *(h.installs for h in hooks if h.id == "flake8")]).lower()
+                              *(h.installs for h in runs)]).lower()
         chosen = [*FLAKE8_DEFAULT_SELECT, *(code for plugin, code in FLAKE8_PLUGINS.items()
                                             if re.search(rf"(?<![\w-]){re.escape(plugin)}(?![\w-])", installed))]
     choices.add([*chosen, *codes_in(section.get("extend-select"))], where)
     choices.ignore += codes_in(section.get("ignore")) if "ignore" in section else list(FLAKE8_DEFAULT_IGNORE)
     choices.ignore += codes_in(section.get("extend-ignore"))
+
+
+def _flake8_arguments(runs: list[_Hook]) -> dict[str, str]:
+    """What the command lines that run flake8 say over its configuration (`--select`, `--extend-ignore`, …)."""
+    said: dict[str, str] = {}
+    for run in runs:
+        for option in ("select", "extend-select", "ignore", "extend-ignore"):
+            if codes := _argument(run.args, f"--{option}"):
+                said[option] = ",".join(codes)
+    return said
 
 
 def _pylint(texts: dict[str, str | None], hooks: list[_Hook], choices: _Choices) -> None:
@@ -266,8 +316,8 @@ def _pylint(texts: dict[str, str | None], hooks: list[_Hook], choices: _Choices)
         if isinstance(pyproject, dict):
             disabled = [c.upper() for c in strings(control.get("disable"))] if isinstance(control, dict) else []
             where = "[tool.pylint] in pyproject.toml"
-        elif (runs := _runs(texts, hooks, "pylint")) is not None:
-            disabled, where = [], runs
+        elif (runs := next((h for h in hooks if h.id == "pylint"), None)) is not None:
+            disabled, where = _argument(runs.args, "--disable"), runs.where
         else:
             return
     choices.add(["PL"], where)
@@ -278,15 +328,18 @@ def _fixers(hooks: list[_Hook], choices: _Choices) -> None:
     """pre-commit hooks that fix, as the ruff rules that make the same fixes: pyupgrade (UP), isort (I), autoflake
     (unused imports, and unused variables where asked), and ruff's own hook with its `--select`."""
     for hook in hooks:
-        where = f"the {hook.id} hook in .pre-commit-config.yaml"
+        where = hook.where
         if hook.id == "pyupgrade":
             choices.add(["UP"], where)
+            versions = [(int(m[1]), int(m[2])) for a in hook.args if (m := re.fullmatch(r"--py(\d)(\d*)-plus", a))]
+            choices.upgrade_to = min(versions, default=(3, 0))  # pyupgrade 3 upgrades to Python 3 when told nothing
         elif hook.id == "isort":
             choices.add(["I"], where)
         elif hook.id == "autoflake":
             choices.add(["F401", *(["F841"] if "--remove-unused-variables" in hook.args else [])], where)
         elif hook.id in ("ruff", "ruff-check"):
             choices.add(_argument(hook.args, "--select") + _argument(hook.args, "--extend-select"), where)
+            choices.ignore += _argument(hook.args, "--ignore") + _argument(hook.args, "--extend-ignore")
 
 
 def _argument(args: tuple[str, ...], name: str) -> list[str]:
