@@ -33,9 +33,10 @@ Counted:
   script that ran and now fails; a changed file that no longer compiles on the oldest Python, a package that
   imported there and does not; a coverage pragma lost or left on a line of its own;
 - non-idempotent: files the second pair of runs changed;
-- taste (projects with a ruff configuration): changed lines whose patch fixes only rules the project's own ruff
-  configuration enables for that file, as ruff itself resolves it (`ruff check --show-settings`, per-file ignores
-  included) — an independent judge of memfix's reading of the configuration;
+- taste, per pipeline: changed lines in hunks where the project's own tools (its ruff, flake8 with its plugins, its
+  pre-commit fixers; ruff's defaults where it configures none), run by the benchmark on the file as the pipeline
+  found it, flag or would change a line (benchmarks/taste.py) — an independent judge of memfix's reading of the
+  configuration; patches and vetoes are also printed per pipeline (breakages are judged once, after both);
 - time: memfix's two runs against `ruff check` alone with the same rules, on the same tree.
 Not judged: code a project generates with its own tools (none of these projects ships a generator it runs in CI).
 The last two lines read `peers: N projects, P patches applied, V vetoed, B breakages, I non-idempotent` and
@@ -46,7 +47,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import fnmatch
 import glob
 import hashlib
 import json
@@ -63,6 +63,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from benchmarks.taste import flagged, judge_python, on_taste, team_tools
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".memfix" / "bench" / "peers"
@@ -121,6 +123,15 @@ PROJECTS = (
 
 
 @dataclass
+class Stage:
+    """One pipeline's share of a project's run: its patches, its vetoes, its changed lines' taste."""
+
+    applied: int = 0
+    vetoed: int = 0
+    taste: tuple[int, int] = (0, 0)
+
+
+@dataclass
 class Result:
     name: str
     oldest: str = ""
@@ -133,13 +144,14 @@ class Result:
     unchanged: list[str] = field(default_factory=list)  # failed after memfix, which changed no file of the project
     old_python: list[str] = field(default_factory=list)
     checks: list[str] = field(default_factory=list)  # CI commands, example scripts and pragmas that broke
-    non_idempotent: list[str] = field(default_factory=list)
-    codes: dict[str, list[str]] = field(default_factory=dict)  # changed file → rule codes of its patches
-    taste: tuple[int, int] | None = None  # (lines fixing a selected rule, changed lines), with a ruff config
-    off_taste: list[str] = field(default_factory=list)
     memfix_seconds: float = 0.0
     ruff_seconds: float = 0.0
     skipped: str = ""
+    codes: dict[str, list[str]] = field(default_factory=dict)  # changed file → rule codes of its patches
+    taste: tuple[int, int] | None = None  # (changed lines the team's tools flag, changed lines)
+    off_taste: list[str] = field(default_factory=list)
+    non_idempotent: list[str] = field(default_factory=list)
+    stages: dict[str, Stage] = field(default_factory=dict)  # pipeline → its share
 
     @property
     def breakages(self) -> int:
@@ -308,31 +320,7 @@ def old_python_problems(python: str, tree: Path, files: list[str], package: str)
     return problems
 
 
-# ---- taste: the project's own ruff, as ruff resolves it ----
-
-def has_ruff_config(tree: Path) -> bool:
-    return any((tree / name).is_file() and (name != "pyproject.toml" or "[tool.ruff" in (tree / name).read_text())
-               for name in RUFF_CONFIGS)
-
-
-def enabled_rules(tree: Path, path: str) -> set[str]:
-    """The rules the project's ruff configuration enables for one file, per-file ignores applied."""
-    from core.languages.python.ruff import Ruff
-
-    out = subprocess.run([Ruff().binary, "check", "--show-settings", path], cwd=tree, capture_output=True,
-                         text=True).stdout
-    enabled = set(re.findall(r"\((\w+)\)", out.split("linter.rules.enabled = [", 1)[-1].split("]", 1)[0]))
-    ignores = out.split("linter.per_file_ignores = {", 1)[-1].split("\nlinter.", 1)[0]
-    for block in ignores.split("absolute_matcher")[1:]:
-        absolute = re.search(r'= "(.*?)"', block)
-        basename = re.search(r'basename_matcher = "(.*?)"', block)
-        negated = "negated = true" in block
-        hit = (absolute and fnmatch.fnmatch(str(tree / path), absolute[1])) or \
-            (basename and fnmatch.fnmatch(Path(path).name, basename[1]))
-        if bool(hit) != negated:
-            enabled -= set(re.findall(r"\((\w+)\)", block.split("data = [", 1)[-1]))
-    return enabled
-
+# ---- taste (benchmarks/taste.py) ----
 
 def changed_lines(before: str, after: str) -> int:
     return sum(1 for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
@@ -352,19 +340,25 @@ def memfix(tree: Path, pipeline: str, data: Path, language: str = "python") -> d
     return json.loads(proc.stdout)
 
 
-def apply_both(tree: Path, data: Path, result: Any, language: str) -> None:
+def apply_both(tree: Path, data: Path, result: Any, language: str,
+               after: Callable[[str], None] = lambda pipeline: None) -> None:
     """`memfix autofix --apply` then `memfix refactor --apply`, timed, their outcomes counted into `result`
-    (applied, vetoed with their reasons, each changed file's rule codes)."""
-    start = time.perf_counter()
-    reports = [memfix(tree, pipeline, data, language) for pipeline in ("autofix", "refactor")]
-    result.memfix_seconds = time.perf_counter() - start
-    for report in reports:
+    (applied, vetoed with their reasons, each changed file's rule codes) and into each pipeline's stage; `after`
+    sees the tree once each pipeline is done (outside the timing)."""
+    for pipeline in ("autofix", "refactor"):
+        start = time.perf_counter()
+        report = memfix(tree, pipeline, data, language)
+        result.memfix_seconds += time.perf_counter() - start
+        stage = result.stages.setdefault(pipeline, Stage())
         for outcome in report["outcomes"]:
             if outcome["status"] == "PROMOTED":
                 result.applied += 1
+                stage.applied += 1
                 result.codes.setdefault(outcome["path"], []).extend(outcome.get("fixed", outcome["findings"]))
             elif outcome["diff"]:
-                result.vetoed.append(f"{outcome['path']} {outcome['status']}: {outcome['verification']}")
+                stage.vetoed += 1
+                result.vetoed.append(f"{pipeline} {outcome['path']} {outcome['status']}: {outcome['verification']}")
+        after(pipeline)
 
 
 def ruff_alone(tree: Path, rules: tuple[str, ...]) -> float:
@@ -405,10 +399,12 @@ def run_project(project: Project, python: str, keep: bool) -> Result:
     old_before = old_python_problems(oldest, tree, sorted(pristine), project.package)
 
     data = work / "memfix-data"
-    apply_both(tree, data, result, "python")
+    seen = {"": pristine}
+    apply_both(tree, data, result, "python", lambda pipeline: seen.setdefault(pipeline, python_files(tree)))
     result.ruff_seconds = ruff_alone(tree, AUTOFIX_RULES) + ruff_alone(tree, REFACTOR_RULES)
     now = python_files(tree)
     changed = sorted(p for p, text in now.items() if pristine.get(p) != text)
+    _taste(tree, seen, result)
 
     _test_breakages(python, tree, work, before, bool(changed), result)
     for check in project.checks:
@@ -420,8 +416,6 @@ def run_project(project: Project, python: str, keep: bool) -> Result:
             pristine[path].decode("utf-8", "replace"), now[path].decode("utf-8", "replace"))]
     old_after = old_python_problems(oldest, tree, changed, project.package)
     result.old_python = [f"{what}: {error}" for what, error in old_after.items() if what not in old_before]
-    if has_ruff_config(tree):
-        _taste(tree, changed, pristine, now, result)
 
     for pipeline in ("autofix", "refactor"):
         memfix(tree, pipeline, data)
@@ -445,18 +439,22 @@ def _test_breakages(python: str, tree: Path, work: Path, before: set[str], chang
         result.unchanged = sorted(before - after)
 
 
-def _taste(tree: Path, changed: list[str], pristine: dict[str, bytes], now: dict[str, bytes], result: Result) -> None:
-    """The changed lines whose patch fixes only rules the project's own ruff configuration enables for the file."""
-    chosen = total = 0
-    for path in changed:
-        lines = changed_lines(pristine[path].decode("utf-8", "replace"), now[path].decode("utf-8", "replace"))
-        total += lines
-        off = set(result.codes.get(path, [])) - enabled_rules(tree, path)
-        if off:
-            result.off_taste.append(f"{path}: {', '.join(sorted(off))} not enabled by its ruff configuration")
-        else:
-            chosen += lines
-    result.taste = (chosen, total)
+def _taste(tree: Path, seen: dict[str, dict[str, bytes]], result: Result) -> None:
+    """Each pipeline's changed lines in hunks where the team's own tools, run by this benchmark on the file as the
+    pipeline found it, flag or would change a line (benchmarks/taste.py)."""
+    tools = team_tools(tree)
+    python = judge_python(tools, CACHE / "judge")
+    for before, pipeline in (("", "autofix"), ("autofix", "refactor")):
+        chosen = total = 0
+        for path in sorted(p for p, text in seen[pipeline].items() if seen[before].get(p) != text):
+            old, new = (seen[when][path].decode("utf-8", "replace") for when in (before, pipeline))
+            ok, lines = on_taste(old, new, flagged(tree, path, old, tools, python))
+            chosen, total = chosen + ok, total + lines
+            if ok < lines:
+                result.off_taste.append(f"{pipeline} {path}: {lines - ok} of {lines} changed lines where "
+                                        f"{tools.describe()} flag nothing")
+        result.stages[pipeline].taste = (chosen, total)
+    result.taste = tuple(map(sum, zip(*(s.taste for s in result.stages.values()), strict=True)))
 
 
 def main() -> None:
@@ -491,7 +489,7 @@ def main() -> None:
             rules = ", ".join(sorted(set(r.codes.get(where, []))))
             print(f"    on Python {r.interpreter}: {problem}  [rules: {rules}]")
         print_kept(r)
-    print_totals([r for r in results if not r.skipped], "projects with a ruff configuration")
+    print_totals([r for r in results if not r.skipped], "projects with changes, judged by their own tools")
 
 
 def run_each(projects: list[Any], name: Callable[[Any], str], run: Callable[[Any], Any],
@@ -523,6 +521,11 @@ def print_totals(ran: list, configured: str) -> None:
     print(f"peers: {len(ran)} projects, {sum(r.applied for r in ran)} patches applied, "
           f"{sum(len(r.vetoed) for r in ran)} vetoed, {sum(r.breakages for r in ran)} breakages, "
           f"{sum(len(r.non_idempotent) for r in ran)} non-idempotent")
+    for pipeline in ("autofix", "refactor"):
+        stages = [r.stages[pipeline] for r in ran if pipeline in getattr(r, "stages", {})]
+        if stages:
+            print(f"  {pipeline}: {sum(s.applied for s in stages)} patches applied, {sum(s.vetoed for s in stages)} "
+                  f"vetoed, taste {sum(s.taste[0] for s in stages)} of {sum(s.taste[1] for s in stages)}")
     print(f"taste: {sum(t[0] for t in tasted)} of {sum(t[1] for t in tasted)} changed lines fix a rule the "
           f"repository selected ({len(tasted)} {configured})")
 

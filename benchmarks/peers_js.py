@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from benchmarks.peers import apply_both, changed_lines, memfix, print_kept, print_totals, run_each
+from benchmarks.peers import Stage, apply_both, changed_lines, memfix, print_kept, print_totals, run_each
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".memfix" / "bench" / "peers_js"
@@ -139,6 +139,7 @@ class Result:
     biome_seconds: float = 0.0
     test_seconds: float = 0.0
     skipped: str = ""
+    stages: dict[str, Stage] = field(default_factory=dict)  # pipeline → its patches and vetoes
 
     @property
     def breakages(self) -> int:
