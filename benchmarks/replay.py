@@ -50,6 +50,7 @@ class Tally:
     proposed_files: int = 0
     vetoed_files: int = 0
     matched: int = 0
+    fixed_proposed: int = 0  # proposed, and the team fixed it later (the same change or its own)
     not_made: int = 0  # proposed, and the team never fixed it in the window
     missed: int = 0  # the team fixed it with a fix its tool has, memfix proposed nothing for it
     by_hand: int = 0  # the team fixed it, and its tool has no fix for it
@@ -90,6 +91,14 @@ class History:
             return out.stdout.decode("utf-8")
         except UnicodeDecodeError:
             return None
+
+    def renamed(self, before: str, after: str, path: str) -> str | None:
+        """Where `path` went between two commits, when git sees a rename."""
+        for line in self.git("diff", "--name-status", "-M", before, after).splitlines():
+            parts = line.split("\t")
+            if parts[0].startswith("R") and len(parts) == 3 and parts[1] == path:
+                return parts[2]
+        return None
 
     def changed(self, parent: str, commit: str) -> list[str]:
         lines = self.git("diff", "--name-status", "--no-renames", parent, commit).splitlines()
@@ -170,12 +179,13 @@ def _judge(push: Push, path: str, findings: list, patch, tally: Tally) -> None:
     for f in findings:
         proposed = patch is not None and f in patch.findings
         tally.proposed += proposed
-        team = fixed_at.get(id(f))
+        team, where = fixed_at.get(id(f), (None, path))
         tally.team_fixed += team is not None
+        tally.fixed_proposed += proposed and team is not None
         if proposed and team is None:
             tally.not_made += 1
             tally.examples.append(f"not made: {commit[:9]} {path}:{f.line} {f.code} {f.message}")
-        elif proposed and team is not None and _matches(patch, history.text(team, path)):
+        elif proposed and team is not None and _matches(patch, history.text(team, where)):
             tally.matched += 1
         elif not proposed and team is not None and not (f.edits or f.unsafe_edits):
             tally.by_hand += 1  # the team's tool has no fix for it either: a person's work
@@ -185,25 +195,28 @@ def _judge(push: Push, path: str, findings: list, patch, tally: Tally) -> None:
 
 
 def _fixed_later(history: History, linter, rules: tuple[str, ...], path: str, findings: list, commit: str,
-                 later: list[str]) -> dict[int, str]:
+                 later: list[str]) -> dict[int, tuple[str, str]]:
     """For each finding, the later commit whose version of the file has fewer findings of its kind (the team's
-    fix), within the window."""
+    fix) and the file's path there, within the window; a file the team renames is followed."""
     before = _count(linter, rules, path, history.text(commit, path))
-    fixed: dict[int, str] = {}
+    fixed: dict[int, tuple[str, str]] = {}
     waiting = list(findings)
-    previous_text = history.text(commit, path)
+    previous, previous_text, now_at = commit, history.text(commit, path), path
     for sha in later:
-        text = history.text(sha, path)
+        text = history.text(sha, now_at)
+        if text is None and (moved := history.renamed(previous, sha, now_at)):
+            now_at, text = moved, history.text(sha, moved)
         if text is None:
-            break  # removed or renamed: the answer key ends there
+            break  # removed: the answer key ends there
+        previous = sha
         if text == previous_text:
             continue
         previous_text = text
-        now = _count(linter, rules, path, text)
+        now = _count(linter, rules, path, text)  # counted under its first name: per-file settings stay the same
         for key in {f.key for f in waiting}:
             drop = before[key] - now[key]
             for f in [f for f in waiting if f.key == key][:max(drop, 0)]:
-                fixed[id(f)] = sha
+                fixed[id(f)] = (sha, now_at)
                 waiting.remove(f)
         if not waiting:
             break
@@ -257,6 +270,9 @@ def main() -> None:
           f"proposed {total.proposed} ({total.proposed_files} files, {total.vetoed_files} vetoed by verification), "
           f"{total.matched} matching the team's own fix, {total.not_made} the team never made; of the findings "
           f"the team fixed, {total.missed} its tool had a fix for and memfix missed, {total.by_hand} no tool fixes")
+    tooled = total.team_fixed - total.by_hand
+    print(f"of the {tooled} findings the team fixed that its tool can fix, memfix proposed {total.fixed_proposed} "
+          f"({total.matched} with the team's own change)")
 
 
 if __name__ == "__main__":
