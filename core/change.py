@@ -106,6 +106,9 @@ class Patch:
         return hashlib.sha256(basis.encode()).hexdigest()[:12]
 
 
+PROJECT_CHECKS = ("compatible", "surface", "comments", "as_tool")  # the Verification fields a language's checks decide
+
+
 @dataclass(frozen=True)
 class Verification:
     """What the scratch-directory check found; `ok` means the patch may be promoted."""
@@ -120,15 +123,16 @@ class Verification:
     compatible: bool = True  # valid for the project's oldest supported Python (syntax and runtime annotations)
     surface: bool = True  # the public surface and dynamic uses survive (core/languages/python/surface.py)
     comments: bool = True  # no comment lost or left away from its code (core/languages/python/comments.py)
+    as_tool: bool = True  # each fix is one the team's own tool for its rule would make (core/languages/*/team.py)
     failed_codes: frozenset[str] = frozenset()  # the rules it blames: targeted findings left, findings made
 
     @property
     def ok(self) -> bool:
         return (self.parses and self.targeted_gone and not self.new_findings and self.single_file
-                and self.proportionate and self.compatible and self.surface and self.comments)
+                and self.proportionate and self.compatible and self.surface and self.comments and self.as_tool)
 
     def checks(self) -> dict[str, bool]:
         """Every named check: lint depth, then project depth (PR body, `--json`, the dashboard)."""
         return {"parses": self.parses, "targeted_gone": self.targeted_gone, "no_new_findings": not self.new_findings,
                 "single_file": self.single_file, "proportionate": self.proportionate, "oldest_python": self.compatible,
-                "public_surface": self.surface, "comments_kept": self.comments}
+                "public_surface": self.surface, "comments_kept": self.comments, "as_the_teams_tool": self.as_tool}

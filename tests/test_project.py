@@ -252,6 +252,27 @@ def test_pyupgrade_upgrades_no_further_than_the_team_asks():
     assert newer.target.ruff_target == "py310"  # never past the project's oldest Python
 
 
+def test_a_rule_chosen_through_pyupgrade_fixes_only_what_pyupgrade_would(cli, tmp_path):
+    import json
+
+    (tmp_path / ".pre-commit-config.yaml").write_text(
+        "repos:\n- repo: https://github.com/asottile/pyupgrade\n  rev: v3.15.0\n  hooks:\n"
+        "  - id: pyupgrade\n    args: [--py38-plus]\n")
+    (tmp_path / "setup.cfg").write_text("[options]\npython_requires = >=3.8\n")
+    (tmp_path / "app.py").write_text(
+        "def greet(name):\n    return 'hello {}'.format(name)\n\n\n"
+        "def explain(name):\n    raise ValueError(\n        'argument {} which is declared '\n"
+        "        'cannot be found'.format(name),\n    )\n")
+    code, out, _ = cli("autofix", str(tmp_path), "--json", "--apply")
+    assert code == 0, out
+    text = (tmp_path / "app.py").read_text()
+    assert "f'hello {name}'" in text  # what pyupgrade itself makes of it
+    assert "'cannot be found'.format(name)" in text  # pyupgrade leaves implicit concatenation alone: so does memfix
+    team = _profile({".pre-commit-config.yaml": (tmp_path / ".pre-commit-config.yaml").read_text()}).team
+    assert "UP040" in team.ignore and "UP032" not in team.ignore  # ruff's own UP rules, no pyupgrade's
+    assert json.loads(out)["outcomes"][0]["status"] == "PROMOTED"
+
+
 def test_a_hook_file_that_is_not_yaml_chooses_nothing():
     team = _profile({".pre-commit-config.yaml": "repos: [\n  - id: : :"}).team
     assert team.select == ("E4", "E7", "E9", "F") and not team.configured

@@ -43,6 +43,7 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: Ci
               f"- public surface and dynamic uses kept (exports, `__all__`, import probes, exec/locals(), "
               f"side-effect imports, doctests, string annotations, data files): {'yes' if v.surface else 'no'}",
               f"- comments kept where they apply (`# pragma`, `# noqa`, `# type:`): {'yes' if v.comments else 'no'}",
+              f"- each fix one the team's own tool for its rule would make: {'yes' if v.as_tool else 'no'}",
               f"- confidence **{outcome.confidence:.2f}**: {outcome.why} (promotion threshold {report.threshold})",
               f"- fix by: {fixed_by(patch, report.language)}; provider `{report.provider}`"
               + (f", model `{report.model}`" if report.model else ""), ""]

@@ -15,7 +15,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from core.change import Finding, Patch, Verification
+from core.change import PROJECT_CHECKS, Finding, Patch, Verification
 from core.errors import PermanentError
 from core.languages.adapter import Language, Project, Selection, covering
 from core.languages.registry import within
@@ -439,7 +439,7 @@ class PipelineRunner:
         candidates: dict[str, Patch] = {}
         for patch in failing:
             verdict = verdicts[patch.path]
-            vetoed = not (verdict.compatible and verdict.surface and verdict.comments)
+            vetoed = not all(getattr(verdict, check) for check in PROJECT_CHECKS)
             if not vetoed or len(patch.findings) < 2 or not all(f.edits for f in patch.findings):
                 continue
             blamed = [f for f in patch.findings if f.code in verdict.failed_codes] or list(patch.findings)

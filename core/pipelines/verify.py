@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from core.change import Finding, Patch, Verification
+from core.change import PROJECT_CHECKS, Finding, Patch, Verification
 from core.fanout import fan_out
 from core.languages.adapter import Linter, inside, mirror_layout
 from core.learning.record import PROMOTE_THRESHOLD
@@ -40,7 +40,6 @@ def verify(ruff: Linter, patch: Patch, select: tuple[str, ...], *, files_changed
     return _verify_all(ruff, [patch], select, {}, files_changed, checkout)[patch.path]
 
 
-PROJECT_CHECKS = ("compatible", "surface", "comments")  # the Verification fields a language's own checks decide
 _UNCHECKED = Verification(parses=True, targeted_gone=True)  # what the project checks start from before the linter
 
 

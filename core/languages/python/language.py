@@ -12,6 +12,7 @@ from core.languages.python.comments import comment_problem
 from core.languages.python.compat import compatibility
 from core.languages.python.project import Profile, read_profile
 from core.languages.python.surface import surface_problem
+from core.languages.python.team import beyond_its_tool
 from core.languages.registry import rule_code, within
 
 if TYPE_CHECKING:
@@ -58,7 +59,11 @@ class PythonProject:
         if problem := surface_problem(patch, view(), imports_chosen=chosen):
             verification = replace(failed(verification, "surface", problem.text),
                                    failed_codes=verification.failed_codes | problem.rules)
-        return failed(verification, "comments", comment_problem(patch))
+        verification = failed(verification, "comments", comment_problem(patch))
+        if beyond := beyond_its_tool(patch, self.profile.team):
+            verification = replace(failed(verification, "as_tool", beyond.text),
+                                   failed_codes=verification.failed_codes | beyond.rules)
+        return verification
 
 
 @dataclass(frozen=True)

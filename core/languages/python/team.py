@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import ast
+import io
 import json
 import re
+import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.bounded import MAX_CONFIG_CHARS
+from core.change import Patch
 from core.languages.adapter import covering
 from core.languages.python.configs import (
     codes_in,
@@ -55,6 +58,8 @@ WORKFLOW_FILES = tuple(f".github/workflows/{name}.{ext}" for name in (
     "python-app", "pr", "push", "quality", "style", "static-analysis", "code-quality", "pre-commit")
     for ext in ("yml", "yaml"))
 RUN_TOOLS = ("ruff", "flake8", "pylint", "pyupgrade", "isort", "autoflake")  # what a command line may run
+# ruff's UP rules pyupgrade has no counterpart for: a team that upgrades with pyupgrade never chose them.
+NOT_PYUPGRADE = ("UP038", "UP040", "UP042", "UP043", "UP044", "UP046", "UP047", "UP049", "UP050")
 MAX_EXTENDS = 5  # `extend` chains of ruff configurations followed at most this deep
 # ruff settings that shape what its rules report and how they fix (the rest memfix sets itself, or needs not):
 # carried to memfix's own ruff runs, which read no configuration file.
@@ -330,6 +335,8 @@ def _fixers(hooks: list[_Hook], choices: _Choices) -> None:
     for hook in hooks:
         where = hook.where
         if hook.id == "pyupgrade":
+            if "UP" not in choices.select:  # ruff's own configuration, where it selects UP, decides instead
+                choices.ignore += NOT_PYUPGRADE
             choices.add(["UP"], where)
             versions = [(int(m[1]), int(m[2])) for a in hook.args if (m := re.fullmatch(r"--py(\d)(\d*)-plus", a))]
             choices.upgrade_to = min(versions, default=(3, 0))  # pyupgrade 3 upgrades to Python 3 when told nothing
@@ -340,6 +347,45 @@ def _fixers(hooks: list[_Hook], choices: _Choices) -> None:
         elif hook.id in ("ruff", "ruff-check"):
             choices.add(_argument(hook.args, "--select") + _argument(hook.args, "--extend-select"), where)
             choices.ignore += _argument(hook.args, "--ignore") + _argument(hook.args, "--extend-ignore")
+
+
+@dataclass(frozen=True)
+class Beyond:
+    """A fix ruff makes that the team's own tool for the rule would not: what it is, and the rules it blames."""
+
+    text: str
+    rules: frozenset[str]
+
+
+def beyond_its_tool(patch: Patch, team: TeamRules) -> Beyond | None:
+    """The first fix of `patch` the tool that chose its rule would not make: ruff reimplements pyupgrade, but where
+    pyupgrade leaves `.format` alone on implicitly concatenated strings, UP032 rewrites them."""
+    lines = patch.original.splitlines(keepends=True)
+    for finding in patch.findings:
+        if finding.code != "UP032" or "pyupgrade" not in team.origin(finding.code) or not finding.edits:
+            continue
+        first = min(e[0] for e in finding.edits)
+        last = max(e[2] for e in finding.edits)
+        if _concatenated("".join(lines[first - 1:last])):
+            return Beyond(f"line {finding.line}: UP032 rewrites implicitly concatenated strings, which pyupgrade "
+                          f"(the tool that chose it, {team.origin(finding.code)}) leaves as they are",
+                          frozenset({finding.code}))
+    return None
+
+
+def _concatenated(source: str) -> bool:
+    """Two string literals side by side (`"a" "b"`, across lines too) in a piece of source."""
+    previous = None
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source.strip()).readline):
+            if token.type in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT):
+                continue
+            if token.type == tokenize.STRING and previous == tokenize.STRING:
+                return True
+            previous = token.type
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return False
+    return False
 
 
 def _argument(args: tuple[str, ...], name: str) -> list[str]:
