@@ -33,6 +33,9 @@ import yaml
 from core.languages.python.ruff import Ruff
 
 FIXERS = ("pyupgrade", "isort", "autoflake")
+# A flake8 `select` naming a plugin's codes says the team's CI installs it (its pre-commit file may not ship).
+SELECTED_PLUGINS = {"B": "flake8-bugbear", "ISC": "flake8-implicit-str-concat", "C4": "flake8-comprehensions",
+                    "SIM": "flake8-simplify", "N": "pep8-naming", "D": "flake8-docstrings", "Q": "flake8-quotes"}
 REQUIREMENTS = ("requirements.txt", "requirements-dev.txt", "dev-requirements.txt", "requirements-test.txt",
                 "test-requirements.txt", "requirements/dev.txt", "requirements/lint.txt", "tox.ini")
 
@@ -70,7 +73,10 @@ def team_tools(tree: Path) -> Tools:
         or "flake8" in hooks or bool(re.search(r"(?:^|[\s-])flake8(?:\s|$)", runs, re.MULTILINE))
     if tools.flake8:
         installed = " ".join([hooks.get("flake8", ([], ""))[1], *(_text(tree / n) for n in REQUIREMENTS)])
-        tools.plugins = sorted(set(re.findall(r"(?<![\w-])((?:flake8|pep8)-[a-z0-9-]+)", installed.lower())))
+        selected = " ".join(_option(text[name], "flake8", "select") for name in ("setup.cfg", "tox.ini", ".flake8"))
+        implied = {plugin for code, plugin in SELECTED_PLUGINS.items()
+                   if re.search(rf"(?<![A-Z]){code}(?![A-Z])", selected.upper())}
+        tools.plugins = sorted(implied | set(re.findall(r"(?<![\w-])((?:flake8|pep8)-[a-z0-9-]+)", installed.lower())))
     tools.fixers = {hook: args for hook, (args, _) in hooks.items() if hook in FIXERS}
     return tools
 
@@ -169,12 +175,21 @@ def _hooks(config: Path) -> dict[str, tuple[list[str], str]]:
 
 
 def _has_section(text: str, name: str) -> bool:
+    return _parsed(text).has_section(name)
+
+
+def _option(text: str, section: str, option: str) -> str:
+    parser = _parsed(text)
+    return parser.get(section, option, fallback="") if parser.has_section(section) else ""
+
+
+def _parsed(text: str) -> configparser.RawConfigParser:
     parser = configparser.RawConfigParser(strict=False)
     try:
         parser.read_string(text)
     except configparser.Error:
-        return False
-    return parser.has_section(name)
+        return configparser.RawConfigParser()
+    return parser
 
 
 def _text(path: Path) -> str:
