@@ -17,6 +17,12 @@ from core.errors import PermanentError
 
 MAX_PATH_CHARS = 1024
 MAX_PATTERN_CHARS = 200  # a path pattern (memfix.yml `ignore`, a hold's place)
+# Where a team's CI lives, by the names teams give it (a checkout fetched file by file cannot list a folder; the
+# GitHub workspace lists the commit's CI folder once and asks only for what is there).
+WORKFLOW_FILES = tuple(f".github/workflows/{name}.{ext}" for name in (
+    "ci", "lint", "linters", "linting", "tests", "test", "main", "build", "checks", "python", "python-package",
+    "python-app", "node", "nodejs", "node.js", "pr", "push", "quality", "style", "static-analysis", "code-quality",
+    "pre-commit") for ext in ("yml", "yaml"))
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 

@@ -203,3 +203,20 @@ def test_biome_runs_with_nothing_of_the_worker_in_reach(tmp_path, monkeypatch):
     assert env["HOME"] == cwd and "memfix-biome-" in cwd
     assert "GITHUB_APP_PRIVATE_KEY" not in env and str(node.parent) not in env["PATH"]
     assert not any((Path(folder) / "node").exists() for folder in env["PATH"].split(":"))
+
+
+def test_each_pipeline_applies_only_its_own_rules_fixes():
+    """A configuration that enables style and correctness alike: Refactor's run changes only what style selects,
+    AutoFix's only what its groups do, and a named rule brings no other rule of its group along."""
+    config = {"biome.json": json.dumps({"linter": {"enabled": True, "rules": {
+        "recommended": True, "style": {"useConst": "error", "useTemplate": "error"}}}})}
+    biome = Biome().with_config(config)
+    text = ('let a = 1;\nconst s = "x" + a;\nclass C { m() { "use strict"; return 1; } }\n'
+            "label: for (;;) { break; }\nexport { a, s, C };\n")
+    autofix = biome.fix_texts({"x.js": text}, ("lint/correctness", "lint/suspicious", "lint/security"))["x.js"]
+    assert "let a = 1" in autofix and '"x" + a' in autofix  # style's fixes stay out of AutoFix
+    assert '"use strict"' not in autofix and "label:" not in autofix
+    refactor = biome.fix_texts({"x.js": text}, ("lint/style",))["x.js"]
+    assert "const a = 1" in refactor and "label:" in refactor and '"use strict"' in refactor
+    named = biome.fix_texts({"x.js": text}, ("lint/style/useConst", "lint/suspicious"))["x.js"]
+    assert "const a = 1" in named and '"x" + a' in named and "label:" in named  # useTemplate, noUnusedLabels: out

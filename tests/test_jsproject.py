@@ -104,6 +104,42 @@ def test_engines_node_and_tsconfig_targets_decide_what_a_fix_may_introduce():
     assert Runtime().allows("`Object.hasOwn`") and "assumed" in Runtime().describe()
 
 
+def test_where_engines_is_silent_the_ci_matrix_names_the_oldest_node():
+    workflow = ("jobs:\n  test:\n    strategy:\n      matrix:\n        node-version: [18.x, '10', 14, lts/*]\n"
+                "    steps:\n    - uses: actions/setup-node@v4\n      with:\n"
+                "        node-version: ${{ matrix.node-version }}\n")
+    runtime = read_js_profile(reader({".github/workflows/ci.yml": workflow})).runtime
+    assert runtime.node == (10, 0) and "the oldest Node its CI runs (10, in .github/workflows/ci.yml)" in \
+        runtime.describe()
+    assert not runtime.allows("`Object.hasOwn`") and not runtime.allows("optional chaining (`?.`)")
+    travis = read_js_profile(reader({".travis.yml": "language: node_js\nnode_js:\n  - '0.10'\n  - 4\n"})).runtime
+    assert travis.node == (0, 10) and not travis.allows("arrow functions (`=>`)")
+    declared = read_js_profile(reader({"package.json": '{"engines": {"node": ">=16"}}', ".travis.yml": "node_js: [4]"}))
+    assert declared.runtime.node == (16, 0)  # what the team declares comes first
+
+
+def test_a_browserslist_naming_internet_explorer_is_es5():
+    listed = read_js_profile(reader({"package.json": '{"browserslist": ["> 1%", "IE 11"]}'})).runtime
+    assert listed.es == 2009 and not listed.allows("arrow functions (`=>`)") and "Internet Explorer" in \
+        listed.describe()
+    rc = read_js_profile(reader({".browserslistrc": "# ours\nlast 2 versions\nie >= 9\n"})).runtime
+    assert rc.es == 2009
+    modern = read_js_profile(reader({"package.json": '{"browserslist": ["defaults", "not ie 11"]}'})).runtime
+    assert modern.es is None
+
+
+def test_sources_with_no_es2015_syntax_anywhere_are_es5():
+    files = {"package.json": '{"browser": "index.js"}',
+             "index.js": "'use strict';\nvar has = Object.prototype.hasOwnProperty;\n"
+                         "module.exports = function (o, k) { return has.call(o, k); };\n",
+             "lib/util.js": "var s = 'a => b, `x`, const, class';  // only words\nexports.s = s;\n"}
+    es5 = read_js_profile(reader(files), sources=("index.js", "lib/util.js")).runtime
+    assert es5.es == 2009 and not es5.allows("`Object.hasOwn`") and "`browser` field" in es5.describe()
+    modern = read_js_profile(reader({**files, "lib/more.js": "const f = () => 1;\n"}),
+                             sources=("index.js", "lib/util.js", "lib/more.js")).runtime
+    assert modern.es is None
+
+
 @pytest.mark.parametrize(("before", "after", "feature"), [
     ("a && a.b", "a?.b", "optional chaining (`?.`)"),
     ("a != null ? a : b", "a ?? b", "nullish coalescing (`??`)"),

@@ -73,7 +73,7 @@ class PipelineRunner:
         if request.rules:  # a person named them: they replace what the team's tools select, for this run
             config = config.naming(request.pipeline, request.rules)
         language = self.language(request)
-        project = language.project(workspace.read, config, request.pipeline)
+        project = language.project(workspace.read, config, request.pipeline, tuple(workspace.files()))
         files = [p for p in workspace.files() if language.owns(p) and not config.ignored(p) and not project.ignored(p)]
         # Held rules are not known before the database answers: the scan leaves them in, and they are dropped after.
         rules = project.selection.rules or project.selection.could  # nothing chosen: what it could do, surveyed
@@ -98,7 +98,7 @@ class PipelineRunner:
 
     def _project(self, request: RunRequest, workspace: LocalWorkspace, config: RepoConfig) -> Project:
         """The project's own decisions for the run's language, and the rules its configuration chooses."""
-        return self.language(request).project(workspace.read, config, request.pipeline)
+        return self.language(request).project(workspace.read, config, request.pipeline, tuple(workspace.files()))
 
     def _context(self, request: RunRequest, workspace: LocalWorkspace, config: RepoConfig,
                  project: Project, llm: LLM, mirror: Mirror | None, reading: Reading) -> RunContext:

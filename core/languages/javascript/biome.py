@@ -176,15 +176,16 @@ class Biome:
     def fix_texts(self, texts: dict[str, str], select: tuple[str, ...],
                   checkout: Path | None = None) -> dict[str, str]:
         """Biome's safe fixes of the selected rules, to a fixpoint (Biome loops its own fixes): {path: fixed text}
-        for each text Biome changed. Named rules are fixed alone (`--only`); selectors of groups leave the choice to
-        the configuration. (Biome's rules read no layout beyond the file: `checkout` is not needed.)"""
+        for each text Biome changed. Only the selected rules' fixes are made: named rules alone (`--only`), groups
+        with every other group skipped. (Biome's rules read no layout beyond the file: `checkout` is not needed.)"""
         texts = {p: t for p, t in texts.items() if is_js(p)}
         if not texts or not select:
             return {}
         with tempfile.TemporaryDirectory(prefix="memfix-biome-fix-") as scratch:
             work = Path(scratch)
             self._write(work, texts)
-            self._runs(["lint", "--write", "--reporter=github", *_only(select)], list(texts), work)
+            for scope in _passes(select):
+                self._runs(["lint", "--write", "--reporter=github", *scope], list(texts), work)
             updated = {p: (work / p).read_text(encoding="utf-8") for p in texts}
         return {p: t for p, t in updated.items() if t != texts[p]}
 
@@ -243,11 +244,19 @@ def selected(code: str, select: Iterable[str]) -> bool:
     return any(code == s or code.startswith(s + "/") for s in select)
 
 
-def _only(select: tuple[str, ...]) -> list[str]:
-    """`--only` for named rules; none when a selector is wider (`--only` would turn on rules the team left off)."""
-    if any(s.count("/") != 2 for s in select):
-        return []
-    return [f"--only={s.removeprefix('lint/')}" for s in select]
+GROUPS = ("a11y", "complexity", "correctness", "nursery", "performance", "security", "style", "suspicious")
+
+
+def _passes(select: tuple[str, ...]) -> list[list[str]]:
+    """The fixes of `select` alone, in as few `--write` runs as that takes: groups with every other group skipped
+    (`--only` on a group would turn on rules the team left off), then the rules named outside those groups
+    (`--only`), so no other rule's fix rides along."""
+    if "lint" in select:
+        return [[]]
+    groups = {s.split("/")[1] for s in select if s.count("/") == 1}
+    named = [s for s in select if s.count("/") == 2 and s.split("/")[1] not in groups]
+    passes = [[f"--skip={group}" for group in GROUPS if group not in groups]] if groups else []
+    return passes + ([[f"--only={s.removeprefix('lint/')}" for s in named]] if named else [])
 
 
 def _said(text: str) -> str:

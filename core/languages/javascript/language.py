@@ -78,8 +78,8 @@ class JavaScript:
     def rule_words(self, code: str) -> frozenset[str]:
         return self.biome.rule_words(code)
 
-    def project(self, read: Read, config: Asked, pipeline: str) -> JsProject:
-        profile = read_js_profile(read, biome_migrate(self.biome.binary))
+    def project(self, read: Read, config: Asked, pipeline: str, sources: tuple[str, ...] = ()) -> JsProject:
+        profile = read_js_profile(read, biome_migrate(self.biome.binary), tuple(p for p in sources if self.owns(p)))
         if problem := self.biome.with_config(profile.config_files()).config_problem():
             profile = replace(profile, files=dict(RECOMMENDED_FILES),
                               chosen_by="Biome's recommended correctness rules (the repository's configuration "

@@ -30,7 +30,7 @@ from typing import Any
 from core.bounded import ConfigFormat, ConfigRefused, read_config, shown
 from core.languages.javascript.biome import RECOMMENDED_FILES, isolated_env
 from core.languages.javascript.checks import pieces
-from core.paths import PathError, path_matches, repo_path
+from core.paths import WORKFLOW_FILES, PathError, path_matches, repo_path
 
 Read = Callable[[str], str | None]
 Migrate = Callable[[dict[str, str]], tuple[str | None, str]]
@@ -124,11 +124,13 @@ class JsProfile:
         return ignored
 
 
-def read_js_profile(read: Read, migrate: Migrate | None = None) -> JsProfile:
+def read_js_profile(read: Read, migrate: Migrate | None = None, sources: tuple[str, ...] = ()) -> JsProfile:
+    """The project from its files; `sources` are the run's source paths (whose folders may hold ESLint
+    configurations of their own, and whose era says the runtime where nothing else does)."""
     problems: list[str] = []
     package = _json(read("package.json"), "package.json", problems)
     files, chosen_by = _configuration(read, package, migrate, problems)
-    return JsProfile(files, chosen_by, find_runtime(read, package, problems), _ignored(read),
+    return JsProfile(files, chosen_by, find_runtime(read, package, problems, sources), _ignored(read),
                      tuple(problems))
 
 
@@ -318,17 +320,97 @@ def biome_migrate(binary: str) -> Migrate:
     return migrate
 
 
-def find_runtime(read: Read, package: dict[str, Any], problems: list[str]) -> Runtime:
-    node = None
+def find_runtime(read: Read, package: dict[str, Any], problems: list[str], files: tuple[str, ...] = ()) -> Runtime:
+    """The oldest runtime, from what the team declares first (`engines.node`, tsconfig's target), then from what it
+    tests and ships for where it declares nothing: the Node versions its CI runs, the browsers its browserslist
+    names, and the code's own era (sources with no ES2015 syntax anywhere are ES5)."""
+    node, node_where = None, ""
     engines = package.get("engines")
     spec = engines.get("node") if isinstance(engines, dict) else None
     if isinstance(spec, str):
         node = oldest_node(spec)
+        node_where = f"engines.node {spec!r} in package.json" if node else ""
         if node is None:
             problems.append(f"engines.node {spec[:60]!r} in package.json names no lowest version memfix can read")
+    if node is None:
+        node, node_where = _ci_node(read)
     es, where = _ts_target(read, "tsconfig.json", problems)
-    sources = ([f"engines.node {spec!r} in package.json"] if node else []) + ([where] if es else [])
-    return Runtime(node, es, "; ".join(sources))
+    if es is None:
+        es, where = _browsers(read, package)
+    if es is None:
+        es, where = _era(read, files, package)
+    return Runtime(node, es, "; ".join(w for w in (node_where, where) if w))
+
+
+# Where a CI names the Node versions it tests on: GitHub Actions' matrices and setup-node, Travis' `node_js`.
+_NODE_KEYS = ("node-version", "node_version", "node", "node_js", "nodejs", "node-versions")
+MAX_ERA_FILES = 300  # sources read for the code's own era
+
+
+def _ci_node(read: Read) -> tuple[tuple[int, int] | None, str]:
+    """The oldest Node version the team's CI runs, and the file that says so."""
+    found: list[tuple[tuple[int, int], str]] = []
+    for name in (*WORKFLOW_FILES, ".travis.yml"):
+        text = read(name)
+        if text is None:
+            continue
+        try:
+            data = read_config(text, "yaml", name)
+        except ConfigRefused:
+            continue
+        found += [(version, name) for version in _node_versions(data)]
+    if not found:
+        return None, ""
+    version, name = min(found)
+    return version, f"the oldest Node its CI runs ({version[0]}, in {name})"
+
+
+def _node_versions(data: Any, depth: int = 0) -> list[tuple[int, int]]:
+    """Every Node version named under a node key anywhere in a CI file (`lts/*` and `${{ … }}` name none)."""
+    if depth > 12:
+        return []
+    if isinstance(data, list):
+        return [v for item in data for v in _node_versions(item, depth + 1)]
+    if not isinstance(data, dict):
+        return []
+    versions = []
+    for key, value in data.items():
+        if str(key).lower() in _NODE_KEYS:
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, int | float | str) and (match := re.fullmatch(r"v?(\d+)(?:\.(\d+|x))?.*",
+                                                                                   str(item).strip())):
+                    versions.append((int(match[1]), int(match[2]) if match[2] and match[2].isdigit() else 0))
+        else:
+            versions += _node_versions(value, depth + 1)
+    return versions
+
+
+def _browsers(read: Read, package: dict[str, Any]) -> tuple[int | None, str]:
+    """ES5 where the team's browserslist names Internet Explorer (the last browser without ES2015)."""
+    listed = package.get("browserslist")
+    values = listed.values() if isinstance(listed, dict) else listed if isinstance(listed, list) else [listed or ""]
+    text, where = "\n".join(str(v) for v in values), "browserslist in package.json"
+    if not text.strip() and (found := read(".browserslistrc")) is not None:
+        text, where = found, ".browserslistrc"
+    for query in re.split(r"[\n,]", text):
+        if re.match(r"\s*(?:ie|explorer)\b\s*(?:\d|>|<)", query, re.IGNORECASE):
+            return 2009, f"ES5: its {where} names Internet Explorer ({query.strip()[:40]!r})"
+    return None, ""
+
+
+def _era(read: Read, files: tuple[str, ...], package: dict[str, Any]) -> tuple[int | None, str]:
+    """ES5 where none of the project's JavaScript sources uses ES2015 syntax (`const`, arrows, classes, template
+    literals): the team writes for runtimes that lack it, whatever it declares."""
+    sources = [p for p in files if p.endswith((".js", ".cjs")) and not p.endswith(".min.js")][:MAX_ERA_FILES]
+    if not sources or package.get("type") == "module":
+        return None, ""
+    modern = ("arrow functions (`=>`)", "template literals", "`let`/`const`", "`class`")
+    for path in sources:
+        text = read(path)
+        if text is None or any(feature in introduced("", text) for feature in modern):
+            return None, ""
+    shipped = " for browsers (its package.json has a `browser` field)" if package.get("browser") else ""
+    return 2009, f"ES5: none of its {len(sources)} JavaScript file(s) uses ES2015 syntax{shipped}"
 
 
 def oldest_node(spec: str) -> tuple[int, int] | None:

@@ -80,7 +80,7 @@ class Python:
     def rule_words(self, code: str) -> frozenset[str]:
         return self.ruff.rule_words(code)
 
-    def project(self, read: Read, config: Asked, pipeline: str) -> PythonProject:
+    def project(self, read: Read, config: Asked, pipeline: str, sources: tuple[str, ...] = ()) -> PythonProject:
         """The project's own Python and ruff decisions, and the rules its configuration chooses."""
         profile = read_profile(read, config.python).known_to(self.ruff.knows)
         if profile.team.options and not self.ruff.accepts(profile.team.options):  # another ruff's settings

@@ -24,6 +24,7 @@ from core.languages.python.configs import (
     strings,
     toml_file,
 )
+from core.paths import WORKFLOW_FILES
 
 Read = Callable[[str], "str | None"]
 
@@ -52,11 +53,6 @@ FLAKE8_PLUGINS = {
 TOOL_FILES = (".pre-commit-config.yaml", "requirements.txt", "requirements-dev.txt", "requirements_dev.txt",
               "dev-requirements.txt", "requirements-test.txt", "test-requirements.txt", "requirements-lint.txt",
               "requirements/dev.txt", "requirements/lint.txt", "requirements/test.txt", "requirements/tests.txt")
-# Where a team's CI runs its linters (read by name: a checkout fetched file by file cannot list a folder).
-WORKFLOW_FILES = tuple(f".github/workflows/{name}.{ext}" for name in (
-    "ci", "lint", "linters", "linting", "tests", "test", "main", "build", "checks", "python", "python-package",
-    "python-app", "pr", "push", "quality", "style", "static-analysis", "code-quality", "pre-commit")
-    for ext in ("yml", "yaml"))
 RUN_TOOLS = ("ruff", "flake8", "pylint", "pyupgrade", "isort", "autoflake")  # what a command line may run
 # ruff's UP rules pyupgrade has no counterpart for: a team that upgrades with pyupgrade never chose them.
 NOT_PYUPGRADE = ("UP038", "UP040", "UP042", "UP043", "UP044", "UP046", "UP047", "UP049", "UP050")
