@@ -220,3 +220,35 @@ def test_each_pipeline_applies_only_its_own_rules_fixes():
     assert "const a = 1" in refactor and "label:" in refactor and '"use strict"' in refactor
     named = biome.fix_texts({"x.js": text}, ("lint/style/useConst", "lint/suspicious"))["x.js"]
     assert "const a = 1" in named and '"x" + a' in named and "label:" in named  # useTemplate, noUnusedLabels: out
+
+
+def test_the_teams_eslint_comments_turn_findings_off_where_they_say():
+    config = {"biome.json": json.dumps({"linter": {"enabled": True, "rules": {
+        "recommended": False, "suspicious": {"noBitwiseOperators": "error", "noDebugger": "error"}}}})}
+    text = ("/* eslint-disable no-bitwise -- hashing */\nvar h = a | b;\n/* eslint-enable no-bitwise */\n"
+            "var c = a | b;\n"
+            "var d = a ^ b; // eslint-disable-line no-bitwise\n"
+            "// eslint-disable-next-line no-debugger, no-bitwise\nvar e = a & b;\n"
+            "// eslint-disable-next-line no-console\nvar f = a & b;\n"
+            "debugger; // eslint-disable-line\n")
+    with tempfile.TemporaryDirectory() as scratch:
+        (Path(scratch) / "x.js").write_text(text)
+        found = Biome().with_config(config).check(Path(scratch), ["x.js"], ("lint",))
+    assert [(f.line, f.code) for f in found] == [(4, "lint/suspicious/noBitwiseOperators"),
+                                                 (9, "lint/suspicious/noBitwiseOperators")]
+
+
+def test_a_fix_on_a_line_the_teams_eslint_comment_turns_off_is_vetoed():
+    from core.change import Finding
+    from core.languages.javascript.checks import disabled, suppressed_change
+
+    original = ("// eslint-disable-next-line no-unused-labels\nouter: for (;;) { break; }\n"
+                "inner: for (;;) { break; }\n")
+    updated = "// eslint-disable-next-line no-unused-labels\nfor (;;) { break; }\nfor (;;) { break; }\n"
+    finding = Finding("x.js", 3, 1, "lint/correctness/noUnusedLabels", "Unused label.", source="biome")
+    carried = Biome().carried
+    assert disabled(original) == {2: frozenset({"no-unused-labels"})}
+    problem = suppressed_change(Patch("x.js", original, updated, (finding,), "biome"), carried)
+    assert problem == "changes line 2, where the team's `eslint-disable` comment turns off no-unused-labels"
+    outer_already_plain = original.replace("outer: for", "for")  # the fix changes line 3 alone: the team's own
+    assert suppressed_change(Patch("x.js", outer_already_plain, updated, (finding,), "biome"), carried) is None

@@ -8,8 +8,8 @@ import stat
 import pytest
 
 from core.bounded import shown
-from core.languages.javascript.biome import find_biome
-from core.languages.javascript.project import Runtime, biome_migrate, introduced, oldest_node, read_js_profile
+from core.languages.javascript.biome import biome_migrate, find_biome
+from core.languages.javascript.project import Runtime, introduced, oldest_node, read_js_profile
 
 
 def reader(files: dict[str, str]):
@@ -45,9 +45,37 @@ def test_an_eslint_json_configuration_is_translated_without_its_packages(migrate
                 "rules": {"no-compare-neg-zero": "error", "eqeqeq": "warn", "no-debugger": "off"}}
     profile = read_js_profile(reader({".eslintrc.json": json.dumps(eslintrc)}), migrate)
     rules = json.loads(profile.config_files()["biome.json"])["linter"]["rules"]
-    assert rules["suspicious"] == {"noCompareNegZero": "error", "noDoubleEquals": "warn", "noDebugger": "off"}
+    assert {"noCompareNegZero": "error", "noDoubleEquals": "warn", "noDebugger": "off"}.items() <= \
+        rules["suspicious"].items()  # the team's own settings over eslint:recommended's, which memfix knows
+    assert rules["correctness"]["noUnusedVariables"] == "error" and rules["suspicious"]["noPrototypeBuiltins"]
     assert ".eslintrc.json" in profile.chosen_by and "biome migrate eslint" in profile.chosen_by
-    assert any("`extends`, `plugins`" in p for p in profile.problems)
+    assert any("`plugin:react/recommended`, a package memfix neither installs nor runs" in p for p in profile.problems)
+
+
+def test_the_teams_eslint_as_written_environments_nested_folders_options_and_overrides(migrate):
+    files = {".eslintrc": '{\n  "env": {"node": true},\n  "rules": {\n    "no-undef": 2,\n'
+                          '    "yoda": ["error", "never", {"exceptRange": true}],\n'
+                          '    "curly": ["error", "multi-line"],\n'
+                          '    "eqeqeq": ["error", "always"],\n    "no-bitwise": "error",\n  },\n'
+                          '  "overrides": [{"files": ["*.spec.js"], "env": {"jest": true}}],\n}\n',
+             "test/.eslintrc.yml": "env:\n  mocha: true\nglobals:\n  sinon: false\nrules:\n  no-bitwise: off\n",
+             "vendor/.eslintrc.json": '{"root": true, "rules": {"no-debugger": "error"}}'}
+    sources = ("index.js", "lib/a.spec.js", "test/unit/a.js", "vendor/x.js")
+    profile = read_js_profile(reader(files), migrate, sources)
+    config = json.loads(profile.config_files()["biome.json"])
+    rules = config["linter"]["rules"]
+    assert rules["suspicious"]["noDoubleEquals"] == "error"  # "always" is eqeqeq's default: carried exactly
+    assert rules["style"] == {"noYodaExpression": "off", "useBlockStatements": "off"}  # options Biome has not
+    assert any("`yoda`" in p and "`curly`" in p and "not selected" in p for p in profile.problems)
+    assert "require" in config["javascript"]["globals"]
+    by_place = {tuple(o["includes"]): o for o in config["overrides"]}
+    assert "describe" in by_place[("**/*.spec.js",)]["javascript"]["globals"]  # ESLint's bare names: any depth
+    test = by_place[("test/**",)]
+    assert {"describe", "it", "sinon"} <= set(test["javascript"]["globals"])
+    assert test["linter"]["rules"]["suspicious"]["noBitwiseOperators"] == "off"
+    vendor = by_place[("vendor/**",)]["linter"]["rules"]  # `root: true`: the parents' rules are off there
+    assert vendor["suspicious"]["noBitwiseOperators"] == "off" and vendor["suspicious"]["noDebugger"] == "error"
+    assert "test/.eslintrc.yml" in profile.chosen_by and "vendor/.eslintrc.json" in profile.chosen_by
 
 
 def test_package_json_eslint_config_and_yaml_are_configurations_too(migrate):

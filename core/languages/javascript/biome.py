@@ -25,6 +25,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
@@ -34,6 +35,8 @@ from typing import Any
 from core.bounded import ConfigRefused, read_config
 from core.change import Finding
 from core.languages.adapter import DetectError, inside
+from core.languages.javascript.checks import ALL, disabled
+from core.languages.javascript.eslint import Migrate, biome_names
 from core.languages.javascript.rules import owns as is_js
 
 log = logging.getLogger(__name__)
@@ -59,6 +62,44 @@ def isolated_env(scratch: Path) -> dict[str, str]:
     memfix's own variables (its secrets among them)."""
     return {"PATH": str(scratch / ".no-node"), "HOME": str(scratch), "LANG": "C.UTF-8", "NO_COLOR": "1"}
 
+
+def biome_migrate(binary: str) -> Migrate:
+    """`biome migrate eslint --write` on data-only configuration files memfix wrote, in an empty scratch folder that
+    is also its HOME, with no Node.js on the PATH (Biome would run Node to load a configuration that is code, or a
+    plugin's) and none of memfix's environment: Biome's configuration as text, or None and why in memfix's words."""
+    def migrate(files: dict[str, str]) -> tuple[str | None, str]:
+        with tempfile.TemporaryDirectory(prefix="memfix-migrate-") as scratch:
+            folder = Path(scratch)
+            for name, text in files.items():
+                (folder / name).write_text(text, encoding="utf-8")
+            (folder / "biome.json").write_text("{}", encoding="utf-8")
+            try:
+                proc = subprocess.run([binary, "migrate", "eslint", "--write", "--colors=off"], cwd=folder,
+                                      env=isolated_env(folder), capture_output=True, text=True, timeout=60)
+            except subprocess.TimeoutExpired:
+                return None, "Biome did not finish within 60 s"
+            except OSError as exc:
+                return None, f"Biome could not run: {exc.strerror or exc.__class__.__name__}"
+            config = (folder / "biome.json").read_text(encoding="utf-8")
+        if proc.returncode != 0 or config.strip() == "{}":  # what Biome said quotes the file: never shown
+            return None, f"Biome could not translate it (exit {proc.returncode})"
+        return config, ""
+    return migrate
+
+
+_CARRIED: dict[tuple[str, str], frozenset[str]] = {}  # (binary, ESLint rule) → the Biome rules it is carried to
+_CARRYING = threading.Lock()
+
+
+def carried(binary: str, eslint_rules: Iterable[str]) -> frozenset[str]:
+    """The Biome rules `biome migrate` carries the ESLint rules to, asked once per rule and process."""
+    wanted = set(eslint_rules)
+    with _CARRYING:
+        if missing := {r for r in wanted if (binary, r) not in _CARRIED}:
+            found = biome_names(biome_migrate(binary), missing)
+            for rule in missing:
+                _CARRIED[(binary, rule)] = frozenset(b for b, names in found.items() if rule in names)
+        return frozenset().union(*(_CARRIED[(binary, r)] for r in wanted))
 
 
 def find_biome() -> str | None:
@@ -159,7 +200,21 @@ class Biome:
         for out in outs:
             findings.extend(f for f in _annotations(out, texts, self.binary)
                             if f.code == PARSE or selected(f.code, select))
-        return sorted(findings, key=lambda f: (f.path, f.line, f.column, f.code))
+        return sorted(self._unsuppressed(findings, texts), key=lambda f: (f.path, f.line, f.column, f.code))
+
+    def _unsuppressed(self, findings: list[Finding], texts: Mapping[str, str | None]) -> list[Finding]:
+        """The findings the team's own ESLint comments do not turn off (`// eslint-disable-next-line no-bitwise`
+        above a `noBitwiseOperators` finding is the team's decision, not memfix's to fix)."""
+        kept, off = [], {p: disabled(t) for p, t in texts.items() if t and "eslint-" in t}
+        for f in findings:
+            names = off.get(f.path, {}).get(f.line, frozenset())
+            if f.code != PARSE and names and (ALL in names or f.code in self.carried(names)):
+                continue
+            kept.append(f)
+        return kept
+
+    def carried(self, eslint_rules: Iterable[str]) -> frozenset[str]:
+        return carried(self.binary, eslint_rules)
 
     def fix(self, root: Path, path: str, select: tuple[str, ...]) -> str | None:
         return self.fix_many(root, [path], select).get(path)

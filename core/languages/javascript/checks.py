@@ -5,9 +5,10 @@ the module's exports are the same, and the comments that steer tools (`eslint-di
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from core.change import Patch
 
@@ -42,6 +43,71 @@ def directive_problem(patch: Patch) -> str | None:
         return None
     return "removes the comment" + ("s" if sum(lost.values()) > 1 else "") + " " + \
         ", ".join(f"`{text[:60]}`" for text in sorted(lost))
+
+
+def suppressed_change(patch: Patch, carried: Callable[[frozenset[str]], frozenset[str]]) -> str | None:
+    """Why the patch changes a line where the team's ESLint comment turns off a rule it fixes (Biome fixes a whole
+    file; the team's `eslint-disable` says that line is as they want it), or None. `carried` gives the Biome rules
+    ESLint rules are carried to."""
+    off = disabled(patch.original)
+    if not off:
+        return None
+    fixed = {f.code for f in patch.findings}
+    matcher = difflib.SequenceMatcher(None, patch.original.splitlines(), patch.updated.splitlines(), autojunk=False)
+    for tag, i1, i2, _, _ in matcher.get_opcodes():
+        for line in range(i1 + 1, max(i2, i1 + 1) + 1) if tag != "equal" else ():
+            names = off.get(line, frozenset())
+            if names and (ALL in names or fixed & carried(names)):
+                said = "every rule" if ALL in names else ", ".join(sorted(names))
+                return f"changes line {line}, where the team's `eslint-disable` comment turns off {said}"
+    return None
+
+
+_DIRECTIVE = re.compile(r"^\s*eslint-(disable-next-line|disable-line|disable|enable)(?:\s+(.*?))?\s*$", re.DOTALL)
+ALL = "*"
+
+
+def disabled(text: str) -> dict[int, frozenset[str]]:
+    """The lines (1-based) where the file's ESLint comments turn rules off, with the rules (`*`: every rule)."""
+    off: dict[int, set[str]] = {}
+    began: dict[str, int] = {}  # rule (or *) → the line its `eslint-disable` began on
+    last = 1
+    for how, names, line, ends in _directives(text):
+        if how == "disable-next-line":
+            off.setdefault(ends + 1, set()).update(names)
+        elif how == "disable-line":
+            off.setdefault(line, set()).update(names)
+        elif how == "disable":
+            for name in names:
+                began.setdefault(name, line)
+        else:  # enable: the named rules' regions end, or every region
+            for name in list(began) if ALL in names else names & set(began):
+                _region(off, name, began.pop(name), ends)
+        last = ends
+    for name, start in began.items():  # a region never enabled again runs to the end of the file
+        _region(off, name, start, max(last, text.count("\n") + 1))
+    return {n: frozenset(names) for n, names in off.items()}
+
+
+def _directives(text: str) -> Iterator[tuple[str, set[str], int, int]]:
+    """Each ESLint comment: (what it does, the rules it names, its first line, its last line)."""
+    line = 1
+    for kind, part in pieces(text):
+        if kind == "comment" and (match := _DIRECTIVE.match(part[2:-2] if part.startswith("/*") else part[2:])):
+            yield match[1], _names(match[2]), line, line + part.count("\n")
+        line += part.count("\n")
+
+
+def _region(off: dict[int, set[str]], name: str, first: int, last: int) -> None:
+    for n in range(first, last + 1):
+        off.setdefault(n, set()).add(name)
+
+
+def _names(text: str | None) -> set[str]:
+    """The rules a directive names (`a, b -- why`), or every rule."""
+    listed = (text or "").split("--", 1)[0]
+    names = {n.strip() for n in listed.split(",") if n.strip()}
+    return names or {ALL}
 
 
 def strict_problem(patch: Patch) -> str | None:

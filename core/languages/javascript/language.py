@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 from core.change import Patch, Verification
 from core.languages.adapter import Asked, Read, Selection, View, failed
 from core.languages.javascript import rules
-from core.languages.javascript.biome import RECOMMENDED_FILES
-from core.languages.javascript.checks import directive_problem, export_problem, strict_problem
-from core.languages.javascript.project import JsProfile, biome_migrate, introduced, read_js_profile
+from core.languages.javascript.biome import RECOMMENDED_FILES, biome_migrate
+from core.languages.javascript.checks import directive_problem, export_problem, strict_problem, suppressed_change
+from core.languages.javascript.project import JsProfile, introduced, read_js_profile
 
 if TYPE_CHECKING:
     from core.languages.javascript.biome import Biome
@@ -61,7 +61,8 @@ class JsProject:
         newer = f"introduces {', '.join(features)}, which {runtime.describe()} does not have" if features else None
         verification = failed(verification, "compatible", newer)
         verification = failed(verification, "surface", export_problem(patch) or strict_problem(patch))
-        return failed(verification, "comments", directive_problem(patch))
+        return failed(verification, "comments",
+                      directive_problem(patch) or suppressed_change(patch, self.biome.carried))
 
 
 @dataclass(frozen=True)

@@ -20,25 +20,21 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import Any
 
 from core.bounded import ConfigFormat, ConfigRefused, read_config, shown
-from core.languages.javascript.biome import RECOMMENDED_FILES, isolated_env
+from core.languages.javascript.biome import RECOMMENDED_FILES
 from core.languages.javascript.checks import pieces
+from core.languages.javascript.eslint import ESLINT_CODE, ESLINT_DATA, Migrate, read_eslint
 from core.paths import WORKFLOW_FILES, PathError, path_matches, repo_path
 
 Read = Callable[[str], str | None]
-Migrate = Callable[[dict[str, str]], tuple[str | None, str]]
+
 
 BIOME_FILES = ("biome.json", "biome.jsonc")
-ESLINT_DATA = (".eslintrc.json", ".eslintrc", ".eslintrc.yml", ".eslintrc.yaml")
-ESLINT_CODE = ("eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", ".eslintrc.js",
-               ".eslintrc.cjs")
 METADATA_FILES = ("package.json", "tsconfig.json", ".gitignore", ".eslintignore", *BIOME_FILES, *ESLINT_DATA,
                   *ESLINT_CODE)
 NEVER_TOUCHED = ("node_modules", "dist", "build", "coverage", "vendor", "**/*.min.js", "**/*.bundle.js",
@@ -129,12 +125,12 @@ def read_js_profile(read: Read, migrate: Migrate | None = None, sources: tuple[s
     configurations of their own, and whose era says the runtime where nothing else does)."""
     problems: list[str] = []
     package = _json(read("package.json"), "package.json", problems)
-    files, chosen_by = _configuration(read, package, migrate, problems)
+    files, chosen_by = _configuration(read, package, migrate, sources, problems)
     return JsProfile(files, chosen_by, find_runtime(read, package, problems, sources), _ignored(read),
                      tuple(problems))
 
 
-def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None,
+def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None, sources: tuple[str, ...],
                    problems: list[str]) -> tuple[dict[str, str], str]:
     recommended = dict(RECOMMENDED_FILES)
     fallback = "Biome's recommended correctness rules (no lint configuration memfix can read)"
@@ -143,18 +139,16 @@ def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None,
         if text is not None:
             files = biome_configuration(read, name, text, problems)
             return (files, f"the repository's {name}") if files else (recommended, fallback)
-    eslint = next(((name, text) for name in ESLINT_DATA if (text := read(name)) is not None), None)
-    if eslint is None and isinstance(package.get("eslintConfig"), dict):
-        eslint = ("package.json eslintConfig", json.dumps(package["eslintConfig"]))
+    eslint = read_eslint(read, package, sources, problems)
     if eslint is not None:
-        data = _eslint_data(*eslint, problems)
-        if data is not None and migrate is not None:
-            config, said = migrate({".eslintrc.json": json.dumps(data)})
-            if config is not None and (translated := _with_environments(config, data)) is not None:
-                return {"biome.json": translated}, f"the ESLint configuration in {eslint[0]}, translated by " \
-                    "`biome migrate eslint`"
+        if migrate is not None:
+            config, said = migrate({".eslintrc.json": json.dumps(eslint.config)})
+            data = _object(config, "biome.json", [], jsonc=True) if config is not None else None
+            if data is not None:
+                return {"biome.json": json.dumps(_handed(data, drop=_NOT_HANDED), indent=2)}, \
+                    f"the ESLint configuration in {eslint.where}, translated by `biome migrate eslint`"
             why = said or "Biome wrote no configuration memfix can read"
-            problems.append(f"{eslint[0]} could not be translated to Biome's rules ({why}); Biome's recommended "
+            problems.append(f"{eslint.where} could not be translated to Biome's rules ({why}); Biome's recommended "
                             "correctness rules are proposed")
         return recommended, fallback
     if code := [name for name in ESLINT_CODE if read(name) is not None]:
@@ -242,82 +236,6 @@ def _plugins(data: dict[str, Any]) -> bool:
     overrides = data.get("overrides")
     return bool(data.get("plugins")) or isinstance(overrides, list) and any(
         isinstance(o, dict) and o.get("plugins") for o in overrides)
-
-
-def _eslint_data(name: str, text: str, problems: list[str]) -> dict[str, Any] | None:
-    """The configuration as data for `biome migrate eslint`, without what Biome would load with Node: `extends`
-    (shared configurations and plugins are packages, `eslint:recommended` is `@eslint/js`) and `plugins`."""
-    json_like = text.lstrip().startswith("{")  # JSON with comments; YAML's `#` comments are YAML's own
-    data = _object(text, name, problems, fmt="jsonc" if json_like else "yaml",
-                   not_object="is not an ESLint configuration memfix can read (a JSON or YAML object)")
-    if data is None:
-        return None
-    dropped = [key for key in ("extends", "plugins", "parser") if data.get(key)]
-    if dropped:
-        problems.append(f"{name}: its {', '.join(f'`{k}`' for k in dropped)} name packages, which memfix neither "
-                        "installs nor runs; only the rules it sets itself are proposed")
-    kept = {key: value for key, value in data.items() if key not in ("extends", "plugins", "parser")}
-    if isinstance(kept.get("overrides"), list):  # an override's own extends would be loaded the same way
-        kept["overrides"] = [{k: v for k, v in o.items() if k not in ("extends", "plugins", "parser")}
-                             for o in kept["overrides"] if isinstance(o, dict)]
-    return kept
-
-
-# The globals an ESLint environment declares, which `biome migrate` does not carry over: without them Biome's
-# noUndeclaredVariables reports `require` in every CommonJS file of a team that enabled `no-undef`.
-ENVIRONMENTS = {
-    "node": ("require", "module", "exports", "__dirname", "__filename", "process", "Buffer", "global",
-             "setImmediate", "clearImmediate"),
-    "commonjs": ("require", "module", "exports"),
-    "browser": ("window", "document", "navigator", "location", "localStorage", "sessionStorage", "fetch",
-                "XMLHttpRequest", "HTMLElement", "Event", "CustomEvent", "self", "alert"),
-    "mocha": ("describe", "it", "before", "after", "beforeEach", "afterEach", "context", "specify", "xit",
-              "xdescribe"),
-    "jest": ("describe", "it", "test", "expect", "jest", "beforeAll", "afterAll", "beforeEach", "afterEach"),
-    "jasmine": ("describe", "it", "expect", "jasmine", "spyOn", "beforeEach", "afterEach", "beforeAll", "afterAll"),
-    "amd": ("define", "require"),
-    "worker": ("self", "postMessage", "importScripts", "onmessage"),
-}
-
-
-def _with_environments(config: str, eslint: dict[str, Any]) -> str | None:
-    """The translated configuration, read back and written by memfix, with the globals of the ESLint environments
-    the team turned on; None when Biome wrote nothing memfix can read."""
-    data = _object(config, "biome.json", [], jsonc=True)
-    if data is None:
-        return None
-    env = eslint.get("env")
-    if names := {name for key, on in (env.items() if isinstance(env, dict) else ()) if on
-                 for name in ENVIRONMENTS.get(key, ())}:
-        javascript = data["javascript"] if isinstance(data.get("javascript"), dict) else {}
-        listed = javascript.get("globals")
-        kept = {g for g in listed if isinstance(g, str)} if isinstance(listed, list) else set()
-        data["javascript"] = {**javascript, "globals": sorted(kept | names)}
-    return json.dumps(_handed(data, drop=_NOT_HANDED), indent=2)
-
-
-def biome_migrate(binary: str) -> Migrate:
-    """`biome migrate eslint --write` on data-only configuration files memfix wrote, in an empty scratch folder that
-    is also its HOME, with no Node.js on the PATH (Biome would run Node to load a configuration that is code, or a
-    plugin's) and none of memfix's environment: Biome's configuration as text, or None and why in memfix's words."""
-    def migrate(files: dict[str, str]) -> tuple[str | None, str]:
-        with tempfile.TemporaryDirectory(prefix="memfix-migrate-") as scratch:
-            folder = Path(scratch)
-            for name, text in files.items():
-                (folder / name).write_text(text, encoding="utf-8")
-            (folder / "biome.json").write_text("{}", encoding="utf-8")
-            try:
-                proc = subprocess.run([binary, "migrate", "eslint", "--write", "--colors=off"], cwd=folder,
-                                      env=isolated_env(folder), capture_output=True, text=True, timeout=60)
-            except subprocess.TimeoutExpired:
-                return None, "Biome did not finish within 60 s"
-            except OSError as exc:
-                return None, f"Biome could not run: {exc.strerror or exc.__class__.__name__}"
-            config = (folder / "biome.json").read_text(encoding="utf-8")
-        if proc.returncode != 0 or config.strip() == "{}":  # what Biome said quotes the file: never shown
-            return None, f"Biome could not translate it (exit {proc.returncode})"
-        return config, ""
-    return migrate
 
 
 def find_runtime(read: Read, package: dict[str, Any], problems: list[str], files: tuple[str, ...] = ()) -> Runtime:

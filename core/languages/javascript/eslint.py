@@ -1,0 +1,299 @@
+"""The team's ESLint configuration as ESLint reads it, never by running it: the legacy configuration files that are
+data (the root's, and every folder's own below it), `env` and `globals`, `overrides`, rule options, the shareable
+configurations memfix knows, and the comments that turn rules off in the code. It becomes one legacy configuration
+for `biome migrate eslint`, with whatever cannot be carried exactly left out and said.
+
+- A folder's own `.eslintrc*` applies to that folder as ESLint cascades it: an override on `folder/**` (its own
+  `overrides` beneath it); a folder's `root: true` turns the parents' rules off there.
+- `env` becomes the globals the environment declares, which `biome migrate` does not carry; `globals` set to
+  `false` are read-only in legacy ESLint, not absent.
+- A rule with options other than ESLint's defaults is not selected (Biome's rule has not those options, or
+  `biome migrate` drops them): `yoda` with `exceptRange` is no "never yoda".
+- `extends: eslint:recommended` adds ESLint 8's recommended rules; another shareable configuration or plugin is a
+  package memfix neither installs nor runs: its rules are not selected, and the reply says so.
+- `eslint-disable`, `eslint-disable-line`, `eslint-disable-next-line` and `eslint-enable` comments are the team's
+  suppressions: Biome's findings there are not memfix's to fix (checks.py `disabled`, with `biome_names` here).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from core.bounded import ConfigFormat, ConfigRefused, read_config
+
+Read = Callable[[str], str | None]
+Migrate = Callable[[dict[str, str]], tuple[str | None, str]]
+
+ESLINT_DATA = (".eslintrc.json", ".eslintrc", ".eslintrc.yml", ".eslintrc.yaml")
+ESLINT_CODE = ("eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", ".eslintrc.js",
+               ".eslintrc.cjs")
+MAX_FOLDERS = 200  # folders looked in for a configuration of their own
+MAX_RULES = 2000  # rules a configuration may set that memfix reads
+
+# `eslint:recommended` as ESLint 8 (the last with legacy configuration files by default) defines it.
+RECOMMENDED = (
+    "constructor-super", "for-direction", "getter-return", "no-async-promise-executor", "no-case-declarations",
+    "no-class-assign", "no-compare-neg-zero", "no-cond-assign", "no-const-assign", "no-constant-condition",
+    "no-control-regex", "no-debugger", "no-delete-var", "no-dupe-args", "no-dupe-class-members", "no-dupe-else-if",
+    "no-dupe-keys", "no-duplicate-case", "no-empty", "no-empty-character-class", "no-empty-pattern", "no-ex-assign",
+    "no-extra-boolean-cast", "no-extra-semi", "no-fallthrough", "no-func-assign", "no-global-assign",
+    "no-import-assign", "no-inner-declarations", "no-invalid-regexp", "no-irregular-whitespace",
+    "no-loss-of-precision", "no-misleading-character-class", "no-mixed-spaces-and-tabs", "no-new-symbol",
+    "no-nonoctal-decimal-escape", "no-obj-calls", "no-octal", "no-prototype-builtins", "no-redeclare",
+    "no-regex-spaces", "no-self-assign", "no-setter-return", "no-shadow-restricted-names", "no-sparse-arrays",
+    "no-this-before-super", "no-undef", "no-unexpected-multiline", "no-unreachable", "no-unsafe-finally",
+    "no-unsafe-negation", "no-unsafe-optional-chaining", "no-unused-labels", "no-unused-vars",
+    "no-useless-backreference", "no-useless-catch", "no-useless-escape", "no-with", "require-yield", "use-isnan",
+    "valid-typeof",
+)
+
+# The globals an ESLint environment declares, which `biome migrate` does not carry over: without them Biome's
+# noUndeclaredVariables reports `require` in every CommonJS file, `describe` in every mocha test.
+ENVIRONMENTS = {
+    "node": ("require", "module", "exports", "__dirname", "__filename", "process", "Buffer", "global",
+             "setImmediate", "clearImmediate"),
+    "commonjs": ("require", "module", "exports"),
+    "shared-node-browser": ("console", "setTimeout", "clearTimeout", "setInterval", "clearInterval"),
+    "browser": ("window", "document", "navigator", "location", "localStorage", "sessionStorage", "fetch",
+                "XMLHttpRequest", "HTMLElement", "Event", "CustomEvent", "self", "alert"),
+    "mocha": ("describe", "it", "before", "after", "beforeEach", "afterEach", "context", "specify", "xit",
+              "xdescribe", "xcontext", "xspecify", "suite", "test", "setup", "teardown", "suiteSetup",
+              "suiteTeardown", "run", "mocha"),
+    "jest": ("describe", "it", "test", "expect", "jest", "beforeAll", "afterAll", "beforeEach", "afterEach", "fit",
+             "xit", "fdescribe", "xdescribe", "xtest", "pit", "require"),
+    "jasmine": ("describe", "it", "expect", "jasmine", "spyOn", "beforeEach", "afterEach", "beforeAll", "afterAll",
+                "fail", "fdescribe", "fit", "pending", "xdescribe", "xit"),
+    "qunit": ("QUnit", "module", "test", "asyncTest", "expect", "ok", "equal", "deepEqual", "strictEqual",
+              "notEqual", "throws", "start", "stop"),
+    "jquery": ("$", "jQuery"),
+    "amd": ("define", "require"),
+    "worker": ("self", "postMessage", "importScripts", "onmessage"),
+    "serviceworker": ("self", "clients", "caches", "registration", "skipWaiting"),
+    "webextensions": ("browser", "chrome"),
+    "protractor": ("browser", "element", "by", "$", "$$", "protractor"),
+}
+
+# Rule options that equal ESLint's defaults: a rule set with these is the rule Biome has. Any other options are
+# a rule Biome does not have, so it is not selected.
+DEFAULT_OPTIONS: dict[str, list[Any]] = {
+    "eqeqeq": ["always", {"null": "always"}],
+    "curly": ["all"],
+    "yoda": ["never", {"exceptRange": False, "onlyEquality": False}],
+    "no-unused-vars": [{"vars": "all", "args": "after-used", "ignoreRestSiblings": False, "caughtErrors": "none"}],
+    "no-empty": [{"allowEmptyCatch": False}],
+    "no-constant-condition": [{"checkLoops": True}],
+    "no-inner-declarations": ["functions"],
+    "no-cond-assign": ["except-parens"],
+    "no-use-before-define": [{"functions": True, "classes": True, "variables": True}],
+    "prefer-const": [{"destructuring": "any", "ignoreReadBeforeAssign": False}],
+    "no-fallthrough": [{}],
+    "no-self-assign": [{"props": True}],
+    "no-unused-labels": [],
+    "no-prototype-builtins": [],
+}
+_SEVERITY = {0: "off", 1: "warn", 2: "error", "off": "off", "warn": "warn", "error": "error"}
+
+
+@dataclass(frozen=True)
+class Eslint:
+    """The team's ESLint configuration read as data: one legacy configuration for `biome migrate`, the rules it
+    sets, and where it came from."""
+
+    config: dict[str, Any]
+    rules: frozenset[str]  # every ESLint rule the configuration names, on or off
+    where: str  # the files read, in words
+
+
+def read_eslint(read: Read, package: dict[str, Any], sources: tuple[str, ...], problems: list[str]) -> Eslint | None:
+    """The root's configuration (or package.json's `eslintConfig`) with every folder's own beneath it, or None where
+    the repository has no ESLint configuration that is data."""
+    root = next(((name, text) for name in ESLINT_DATA if (text := read(name)) is not None), None)
+    if root is None and isinstance(package.get("eslintConfig"), dict):
+        root = ("package.json eslintConfig", json.dumps(package["eslintConfig"]))
+    if root is None:
+        return None
+    base = _data(*root, problems)
+    if base is None:
+        return None
+    said: list[str] = []
+    merged = _carried(base, "", said, root[0])
+    names = set(_rule_names(base))
+    where = [root[0]]
+    overrides = merged.setdefault("overrides", [])
+    for folder in _folders(sources):
+        found = next(((f"{folder}/{name}", text) for name in ESLINT_DATA
+                      if (text := read(f"{folder}/{name}")) is not None), None)
+        if found is None or (data := _data(*found, problems)) is None:
+            continue
+        nested = _carried(data, folder, said, found[0])
+        names |= set(_rule_names(data))
+        if data.get("root") is True:  # ESLint stops at this folder: the parents' rules are off here
+            nested["rules"] = {**{r: "off" for r in merged.get("rules", {})}, **nested.get("rules", {})}
+        overrides.append({key: value for key, value in nested.items() if key != "overrides"} | {
+            "files": [f"{folder}/**"]})
+        overrides += nested.get("overrides", [])
+        where.append(found[0])
+    problems += said
+    return Eslint(merged, frozenset(names), " and ".join(where))
+
+
+def _carried(data: dict[str, Any], folder: str, said: list[str], name: str) -> dict[str, Any]:
+    """One configuration file as `biome migrate` should see it: `extends` resolved where memfix knows the
+    configuration, `env` as globals, rules whose options Biome cannot carry turned off, override globs relative to
+    the repository root (and to any depth where ESLint matches a bare name anywhere)."""
+    kept: dict[str, Any] = {"rules": _rules(data, said, name), "globals": _globals(data)}
+    overrides = []
+    for i, override in enumerate(data.get("overrides") or [] if isinstance(data.get("overrides"), list) else []):
+        if not isinstance(override, dict):
+            continue
+        files = [_glob(folder, f) for f in _listed(override.get("files"))]
+        excluded = [_glob(folder, f) for f in _listed(override.get("excludedFiles"))]
+        if files:
+            overrides.append({"files": files, **({"excludedFiles": excluded} if excluded else {}),
+                              "rules": _rules(override, said, f"{name} overrides[{i}]"),
+                              "globals": _globals(override)})
+    if overrides:
+        kept["overrides"] = overrides
+    return kept
+
+
+def _rules(data: dict[str, Any], said: list[str], name: str) -> dict[str, str]:
+    """The rules a configuration (or override) sets, `extends: eslint:recommended` beneath them, as severities:
+    a rule whose options differ from ESLint's defaults is off (and said)."""
+    rules: dict[str, str] = {}
+    for extended in _listed(data.get("extends")):
+        if extended == "eslint:recommended":
+            rules |= dict.fromkeys(RECOMMENDED, "error")
+        else:
+            said.append(f"{name} extends `{extended[:80]}`, a package memfix neither installs nor runs: its rules are "
+                        "not selected")
+    set_here = _table(data, "rules")
+    lost = []
+    for rule, value in list(set_here.items())[:MAX_RULES]:
+        severity, options = _split(value)
+        if severity is None:
+            continue
+        if severity != "off" and options and not _defaults(rule, options):
+            lost.append(f"`{rule}` {json.dumps(options)[:60]}")
+            severity = "off"
+        rules[str(rule)] = severity
+    if lost:
+        said.append(f"{name}: {', '.join(lost)}: Biome's rules cannot carry these options, so these rules are not "
+                    "selected")
+    return rules
+
+
+def _split(value: Any) -> tuple[str | None, list[Any]]:
+    """(severity, options) of a rule's setting: `2`, `"warn"`, `["error", "never", {...}]`."""
+    if isinstance(value, list):
+        return (_SEVERITY.get(value[0]) if value and isinstance(value[0], int | str) else None), value[1:]
+    return (_SEVERITY.get(value) if isinstance(value, int | str) else None), []
+
+
+def _defaults(rule: str, options: list[Any]) -> bool:
+    """The options are ESLint's defaults for the rule (each given value equal to the default's)."""
+    defaults = DEFAULT_OPTIONS.get(rule)
+    if defaults is None or len(options) > len(defaults):
+        return False
+    for given, default in zip(options, defaults, strict=False):
+        if isinstance(given, dict) and isinstance(default, dict):
+            if any(key not in default or default[key] != value for key, value in given.items()):
+                return False
+        elif given != default:
+            return False
+    return True
+
+
+def _globals(data: dict[str, Any]) -> dict[str, str]:
+    """`globals` and every `env` the configuration turns on, as read-only globals (`false` is read-only in legacy
+    ESLint; `"off"` is no global)."""
+    env = _table(data, "env")
+    found = {name: "readonly" for key, on in env.items() if on for name in ENVIRONMENTS.get(str(key), ())}
+    listed = _table(data, "globals")
+    for name, value in listed.items():
+        if value != "off":
+            found[str(name)] = "readonly"
+        else:
+            found.pop(str(name), None)
+    return found
+
+
+def _glob(folder: str, pattern: str) -> str:
+    """An override's pattern from the repository root: ESLint matches a pattern with no `/` at any depth."""
+    negated = pattern.startswith("!")
+    pattern = pattern.removeprefix("!").removeprefix("./")
+    if "/" not in pattern:
+        pattern = f"**/{pattern}"
+    return ("!" if negated else "") + (f"{folder}/{pattern}" if folder else pattern)
+
+
+def _folders(sources: tuple[str, ...]) -> list[str]:
+    """The folders of the run's sources and their parents below the root, nearest the root first."""
+    folders: set[str] = set()
+    for path in sources:
+        parts = path.split("/")[:-1]
+        folders |= {"/".join(parts[:i]) for i in range(1, len(parts) + 1)}
+    return sorted(f for f in folders if "node_modules" not in f.split("/"))[:MAX_FOLDERS]
+
+
+def _rule_names(data: dict[str, Any]) -> list[str]:
+    names = [str(r) for r in (data.get("rules") or {}) if isinstance(data.get("rules"), dict)]
+    for override in data.get("overrides") or [] if isinstance(data.get("overrides"), list) else []:
+        if isinstance(override, dict) and isinstance(override.get("rules"), dict):
+            names += [str(r) for r in override["rules"]]
+    if "eslint:recommended" in _listed(data.get("extends")):
+        names += RECOMMENDED
+    return names
+
+
+def _table(data: dict[str, Any], key: str) -> dict[Any, Any]:
+    value = data.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _listed(value: Any) -> list[str]:
+    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    return [item for item in items if isinstance(item, str)]
+
+
+def _data(name: str, text: str, problems: list[str]) -> dict[str, Any] | None:
+    """A configuration file's object: JSON with comments and trailing commas where it starts with `{`, as ESLint
+    reads `.eslintrc` too; YAML otherwise."""
+    fmt: ConfigFormat = "jsonc" if text.lstrip().startswith("{") else "yaml"
+    try:
+        data = read_config(text, fmt, name)
+    except ConfigRefused as exc:
+        problems.append(f"{exc}; not read")
+        return None
+    if not isinstance(data, dict):
+        problems.append(f"{name} is not an ESLint configuration memfix can read (a JSON or YAML object)")
+        return None
+    return data
+
+
+def biome_names(migrate: Migrate, eslint_rules: set[str]) -> dict[str, frozenset[str]]:
+    """For each Biome rule (`lint/suspicious/noBitwiseOperators`), the ESLint rules `biome migrate` carries to it,
+    asked in one run: each ESLint rule in an override of its own."""
+    ordered = sorted(eslint_rules)[:MAX_RULES]
+    if not ordered:
+        return {}
+    config = {"rules": {}, "overrides": [{"files": [f"memfix-rule-{i}"], "rules": {rule: "error"}}
+                                         for i, rule in enumerate(ordered)]}
+    text, _ = migrate({".eslintrc.json": json.dumps(config)})
+    try:
+        migrated = read_config(text or "{}", "jsonc", "biome.json")
+    except ConfigRefused:
+        return {}
+    found: dict[str, set[str]] = {}
+    for override in migrated.get("overrides") or [] if isinstance(migrated, dict) else []:
+        includes = override.get("includes") if isinstance(override, dict) else None
+        index = re.fullmatch(r"memfix-rule-(\d+)", includes[0]) if isinstance(includes, list) and includes else None
+        groups = ((override.get("linter") or {}).get("rules") or {}) if index else {}
+        for group, rules in groups.items() if isinstance(groups, dict) else ():
+            for rule in rules if isinstance(rules, dict) else ():
+                found.setdefault(f"lint/{group}/{rule}", set()).add(ordered[int(index[1])])  # type: ignore[index]
+    return {rule: frozenset(names) for rule, names in found.items()}
