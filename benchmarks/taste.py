@@ -10,8 +10,8 @@ Which tools a project runs is read here on its own terms, independently of memfi
   installs (hooks' additional_dependencies, tox deps, requirements files) in the judge's own venv;
 - the fixers of its pre-commit hooks: pyupgrade (with its `--pyXY-plus`), isort, autoflake (with its arguments),
   each run on a copy: the lines their fix changes;
-- where none of these is configured, ruff's own defaults (`ruff check --isolated`): what the ecosystem's linters
-  share.
+- where none of these is configured, what the ecosystem's linters share (E4, E7, E9, F: pyflakes and
+  pycodestyle's errors, ruff's own defaults before 0.15).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ import yaml
 from core.languages.python.ruff import Ruff
 
 FIXERS = ("pyupgrade", "isort", "autoflake")
+SHARED_DEFAULTS = ("E4", "E7", "E9", "F")  # what the ecosystem's linters share (ruff's defaults before 0.15)
 # A flake8 `select` naming a plugin's codes says the team's CI installs it (its pre-commit file may not ship).
 SELECTED_PLUGINS = {"B": "flake8-bugbear", "ISC": "flake8-implicit-str-concat", "C4": "flake8-comprehensions",
                     "SIM": "flake8-simplify", "N": "pep8-naming", "D": "flake8-docstrings", "Q": "flake8-quotes"}
@@ -57,7 +58,7 @@ class Tools:
     def describe(self) -> str:
         named = [*(["ruff"] if self.ruff else []), *(["flake8" + "".join(f" +{p}" for p in self.plugins)]
                                                    if self.flake8 else []), *self.fixers]
-        return ", ".join(named) or "ruff's defaults (no linter configured)"
+        return ", ".join(named) or "the shared defaults E4, E7, E9, F (no linter configured)"
 
 
 def team_tools(tree: Path) -> Tools:
@@ -98,7 +99,8 @@ def flagged(tree: Path, path: str, text: str, tools: Tools, python: str) -> set[
     """The lines (1-based, of `text`, the file before memfix) the team's tools flag or would change."""
     lines: set[int] = set()
     if tools.ruff or tools.none:
-        lines |= _ruff(tree, path, text, ["--isolated"] if tools.none else tools.ruff_args)
+        lines |= _ruff(tree, path, text, ["--isolated", "--select", ",".join(SHARED_DEFAULTS)] if tools.none
+                       else tools.ruff_args)
     if tools.flake8:
         out = subprocess.run([python, "-m", "flake8", "--format", "%(row)d", "--stdin-display-name", path, "-"],
                              cwd=tree, input=text, capture_output=True, text=True).stdout
@@ -134,8 +136,10 @@ def changed(before: str, after: str) -> set[int]:
 
 
 def _ruff(tree: Path, path: str, text: str, args: list[str]) -> set[int]:
-    out = subprocess.run([Ruff().binary, "check", "--no-cache", "--exit-zero", "--output-format", "json", *args,
-                          "--stdin-filename", path, "-"], cwd=tree, input=text, capture_output=True, text=True).stdout
+    # --no-fix: a team's `fix = true` would make ruff print the fixed file instead of its findings
+    out = subprocess.run([Ruff().binary, "check", "--no-cache", "--no-fix", "--exit-zero", "--output-format", "json",
+                          *args, "--stdin-filename", path, "-"], cwd=tree, input=text, capture_output=True,
+                         text=True).stdout
     lines: set[int] = set()
     for finding in json.loads(out or "[]"):
         lines |= set(range(finding["location"]["row"], finding["end_location"]["row"] + 1))

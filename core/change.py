@@ -134,5 +134,5 @@ class Verification:
     def checks(self) -> dict[str, bool]:
         """Every named check: lint depth, then project depth (PR body, `--json`, the dashboard)."""
         return {"parses": self.parses, "targeted_gone": self.targeted_gone, "no_new_findings": not self.new_findings,
-                "single_file": self.single_file, "proportionate": self.proportionate, "oldest_python": self.compatible,
+                "single_file": self.single_file, "proportionate": self.proportionate, "oldest_runtime": self.compatible,
                 "public_surface": self.surface, "comments_kept": self.comments, "as_the_teams_tool": self.as_tool}

@@ -56,6 +56,12 @@ def risk_of(code: str) -> str:
     return found.risk(code) if found else "medium"
 
 
+def kind_of(code: str, message: str) -> str:
+    """What a finding's message says of the kind of problem, in its language's reading (empty: the rule says it)."""
+    found = rules_of(code)
+    return found.kind(message) if found else message
+
+
 def category_for(code: str) -> str:
     found = rules_of(code)
     return found.category(code) if found else "maintainability"
@@ -94,6 +100,16 @@ def places(kind: str) -> tuple[str, ...]:
 def linter_of(name: str) -> str:
     """What a language's runs need installed, in words."""
     return next((r.LINTER for r in RULES if r.NAME == name), "its linter")
+
+
+def fixer_of(name: str) -> str:
+    """Whose fixes a language's deterministic patches are, in a PR's words."""
+    return next((r.FIXER for r in RULES if r.NAME == name), "its linter")
+
+
+def said_of(name: str, check: str) -> str:
+    """What one project check kept, in the language's words (`runtime`, `surface`, `comments`)."""
+    return next((r.SAID[check] for r in RULES if r.NAME == name), check)
 
 
 def adapters() -> dict[str, Language]:

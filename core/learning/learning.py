@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from core.change import Finding, Patch
 from core.errors import PermanentError
-from core.languages.registry import category_for, rule_code
+from core.languages.registry import category_for, fixer_of, kind_of, language_of, rule_code
 from core.learning.explore import EXPLORE_DAYS
 from core.learning.places import parse_scope
 from core.learning.places import words as scope_words
@@ -43,9 +43,9 @@ def severity_for(code: str) -> str:
 def finding_class(f: Finding, words: Collection[str] = ()) -> str:
     """`F401: `…` imported but unused` — the names and numbers of the code at hand stripped so one class merges
     across runs; the rule's own words (`words`: `assert` in "Use of `assert` detected") kept, they explain it."""
-    message = re.sub(r"`([^`]*)`", lambda m: m[0] if m[1] in words else "`…`", f.message)
+    message = re.sub(r"`([^`]*)`", lambda m: m[0] if m[1] in words else "`…`", kind_of(f.code, f.message))
     message = re.sub(r"(?<![`\w])\d+\b(?!`)", "N", message)
-    return f"{f.code}: {message}"[:200]
+    return f"{f.code}: {message}"[:200] if message else f.code
 
 
 class Learning:
@@ -185,7 +185,9 @@ class Learning:
         lessons = []
         for patch in promoted:
             for code in sorted({f.code for f in patch.findings}):
-                how = "ruff's safe fix" if patch.origin == "ruff" else "a verified model patch"
+                fixer = fixer_of(language_of(patch.path) or "")
+                how = "a verified model patch" if patch.origin == "model" else \
+                    f"{fixer}'s {'unsafe fix, verified by CI' if patch.unsafe else 'safe fix'}"
                 lessons.append(Insight(
                     repository=repo, insight_type="solution", category=category_for(code),
                     title=f"{code} fixed with {how}", detail=f"verified fix in {patch.path}",

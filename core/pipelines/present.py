@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from core.languages.adapter import covering
-from core.languages.registry import linter_of
+from core.languages.registry import fixer_of, said_of
 from core.learning.places import kind_scope, words
 from core.learning.record import Record
 from core.memory.proposals import CiState
@@ -39,10 +39,9 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: Ci
               f"- parses: {'yes' if v.parses else 'no'}; targeted findings gone: {'yes' if v.targeted_gone else 'no'};"
               f" new findings: {len(v.new_findings)}; one file: {'yes' if v.single_file else 'no'};"
               f" {v.changed_lines} changed lines",
-              f"- valid for the project's oldest Python: {'yes' if v.compatible else 'no'}; {report.target}",
-              f"- public surface and dynamic uses kept (exports, `__all__`, import probes, exec/locals(), "
-              f"side-effect imports, doctests, string annotations, data files): {'yes' if v.surface else 'no'}",
-              f"- comments kept where they apply (`# pragma`, `# noqa`, `# type:`): {'yes' if v.comments else 'no'}",
+              f"- valid for {said_of(report.language, 'runtime')}: {'yes' if v.compatible else 'no'}; {report.target}",
+              f"- {said_of(report.language, 'surface')}: {'yes' if v.surface else 'no'}",
+              f"- {said_of(report.language, 'comments')}: {'yes' if v.comments else 'no'}",
               f"- each fix one the team's own tool for its rule would make: {'yes' if v.as_tool else 'no'}",
               f"- confidence **{outcome.confidence:.2f}**: {outcome.why} (promotion threshold {report.threshold})",
               f"- fix by: {fixed_by(patch, report.language)}; provider `{report.provider}`"
@@ -99,7 +98,7 @@ def fixed_by(patch: Patch, language: str) -> str:
     """Who made the change: the language's linter (its safe fix, or the one it calls unsafe), or the model."""
     if patch.origin == "model":
         return "model"
-    return f"{linter_of(language)}'s {'unsafe fix (the repository CI decides)' if patch.unsafe else 'safe fix'}"
+    return f"{fixer_of(language)}'s {'unsafe fix (the repository CI decides)' if patch.unsafe else 'safe fix'}"
 
 
 def could_do(pipeline: str, selection: Selection, findings: list[Finding]) -> list[str]:

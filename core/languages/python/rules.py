@@ -8,6 +8,12 @@ import re
 NAME = "python"
 ALIASES = ("py",)
 LINTER = "ruff"
+FIXER = "ruff"  # whose fix a PR says it is
+# What a PR's verification section says each project check kept, in this language's words.
+SAID = {"runtime": "the project's oldest Python",
+        "surface": "public surface and dynamic uses kept (exports, `__all__`, import probes, exec/locals(), "
+                   "side-effect imports, doctests, string annotations, data files)",
+        "comments": "comments kept where they apply (`# pragma`, `# noqa`, `# type:`)"}
 READS_REPOSITORY = True  # its checks read every source of the repository (the public surface, dynamic uses)
 PLACES = {  # the kinds of place (core/learning/places.py) its file names say
     "generated": ("**/*_pb2.py", "**/*_pb2_grpc.py", "**/*_pb2.pyi"),
@@ -34,6 +40,11 @@ CATEGORY = (("S", "security"), ("PERF", "performance"), ("PLE", "correctness"), 
             ("E9", "correctness"), ("E7", "correctness"), ("B", "correctness"), ("UP", "maintainability"),
             ("SIM", "maintainability"), ("C4", "maintainability"), ("RET", "maintainability"),
             ("PIE", "maintainability"), ("FURB", "maintainability"))
+
+
+def kind(message: str) -> str:
+    """What a finding's message says of its kind: ruff quotes the code's own names, which the insight strips."""
+    return message
 
 
 def owns(path: str) -> bool:
