@@ -286,3 +286,20 @@ def test_json_nested_3000_deep_is_one_clear_problem_and_the_project_is_still_rea
     project = JavaScript(Biome()).project(reader({name: '{"engines": ' + DEEP + "}"}), RepoConfig(), "autofix")
     assert project.problems == (f"{name}: values nested more than 32 levels deep are not accepted; not read",)
     assert "Biome's recommended correctness rules" in project.profile.chosen_by  # what it would have chosen, unread
+
+
+def test_an_eslintrc_written_as_eslint_reads_it_unquoted_keys_single_quotes_trailing_commas(migrate):
+    text = "{\n  env: {node: true},\n  rules: {'no-bitwise': 'error', eqeqeq: [2, 'always'],},\n}\n"
+    profile = read_js_profile(reader({".eslintrc": text}), migrate)
+    rules = json.loads(profile.config_files()["biome.json"])["linter"]["rules"]
+    assert rules["suspicious"] == {"noBitwiseOperators": "error", "noDoubleEquals": "error"} and not profile.problems
+
+
+def test_a_translation_is_kept_by_the_content_it_came_from(migrate, monkeypatch):
+    import subprocess
+
+    files = {".eslintrc.json": json.dumps({"rules": {"no-debugger": "error", "no-with": "warn"}})}
+    first = migrate(files)
+    started = []
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: started.append(a) or pytest.fail("Biome ran again"))
+    assert migrate(dict(files)) == first and not started

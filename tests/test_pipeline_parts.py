@@ -966,3 +966,14 @@ def test_verification_sees_the_checkouts_layout_as_the_scan_did(ruff, tmp_path):
     assert verify(ruff, patch, rules, checkout=tmp_path).ok
     without = verify(ruff, patch, rules)  # a copy with nothing around it: another package, another layout
     assert not without.ok  # its own package imports read as third-party, its folder as no package
+
+
+def test_a_fix_is_kept_only_in_the_hunks_at_the_lines_asked():
+    from core.pipelines.propose import hunks_at
+
+    original = "let a = 1;\nlet b = 2;\nfoo();\n\nbar();\n"
+    updated = "const a = 1;\nconst b = 2;\nfoo();\nbar();\n"
+    assert hunks_at(original, updated, {2}) == "let a = 1;\nconst b = 2;\nfoo();\n\nbar();\n"
+    assert hunks_at(original, updated, {4}) == "let a = 1;\nlet b = 2;\nfoo();\nbar();\n"  # a deletion at line 4
+    assert hunks_at(original, updated, set()) == original
+    assert hunks_at(original, updated, {1, 2, 4}) == updated

@@ -3,6 +3,8 @@ real PostgreSQL. The model's requests are read back from the fake to prove what 
 
 from __future__ import annotations
 
+import json
+
 from core.events import route
 from core.memory.types import Insight
 from core.wire import LineCommentJob
@@ -638,6 +640,23 @@ def test_a_push_gets_fixes_for_what_it_brought_only_unsafe_ones_included_and_old
     assert "`F841`" in pr["body"] and "unsafe: the repository's CI decides" in pr["body"]
     [run] = runs(serve, tenant_id)
     assert run["phase"] == "done"
+
+
+def test_a_javascript_push_gets_biomes_fix_for_what_it_brought_only(serve, fake_github, tenant_id):
+    """Biome reports no edits: its fix of the rule is kept only at the line the push brought, and the same rule's
+    older finding in the file stays as the team left it."""
+    config = json.dumps({"linter": {"enabled": True, "rules": {"recommended": False, "style": {"useConst": "error"}}}})
+    old = "let rate = 2;\nmodule.exports = function (x) { return x * rate; };\n"
+    base = fake_github.push(REPO, "main", {"biome.json": config, "lib/price.js": old})
+    new = "let rate = 2;\nlet fee = 1;\nmodule.exports = function (x) { return x * rate + fee; };\n"
+    after = fake_github.push(REPO, "main", {"lib/price.js": new})
+    serve("push", P.push(installation=tenant_id, repo=REPO, before=base, after=after,
+                         commits=[{"added": [], "modified": ["lib/price.js"], "removed": []}]))
+    assert serve.drain()
+    [pr] = memfix_pulls(fake_github)
+    fixed = fake_github.file(REPO, pr["head"]["ref"], "lib/price.js")
+    assert fixed == new.replace("let fee", "const fee")
+    assert "Biome's safe fix" in pr["body"] and "oldest runtime" in pr["body"]
 
 
 def test_a_push_to_a_new_branch_or_a_file_it_adds_has_nothing_older(serve, fake_github, tenant_id):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections import defaultdict
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -95,6 +96,39 @@ def edit_patches(texts: Mapping[str, str | None], findings: Mapping[str, list[Fi
                 f"; the linter calls the fix for {', '.join(unsafe)} unsafe: the repository's CI decides"
                 if unsafe else "")) if unsafe else patch
     return patches
+
+
+def hunk_patches(linter: Linter, texts: Mapping[str, str | None], findings: Mapping[str, list[Finding]],
+                 checkout: Path | None = None) -> dict[str, Patch]:
+    """For a linter that reports no edits (Biome): its safe fix of exactly these findings' rules, kept only in the
+    hunks that touch their lines, so a finding of the same rule elsewhere in the file stays as it was. {path: patch}"""
+    wanted = {path: tuple(f for f in items if f.fixable) for path, items in findings.items() if texts.get(path)}
+    groups: dict[tuple[str, ...], dict[str, str]] = defaultdict(dict)
+    for path, targets in wanted.items():
+        if targets:
+            groups[tuple(sorted({f.code for f in targets}))][path] = texts[path] or ""
+    patches = {}
+    for codes, group in groups.items():
+        for path, fixed in linter.fix_texts(group, codes, checkout=checkout).items():
+            original = group[path]
+            updated = hunks_at(original, fixed, {f.line for f in wanted[path]})
+            if updated != original:
+                patches[path] = _patch(path, original, updated, wanted[path])
+    return patches
+
+
+def hunks_at(original: str, updated: str, lines: set[int]) -> str:
+    """`updated`'s changes to `original` that touch `lines` (1-based, of `original`; an insertion touches the lines
+    either side of it), every other change undone."""
+    before, after = original.splitlines(keepends=True), updated.splitlines(keepends=True)
+    kept: list[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes():
+        if tag == "replace" and i2 - i1 == j2 - j1:  # line for line: each line's change is its own
+            kept += [after[j1 + k] if i1 + k + 1 in lines else before[i1 + k] for k in range(i2 - i1)]
+            continue
+        touched = set(range(i1 + 1, i2 + 1)) if i2 > i1 else {i1, i1 + 1}
+        kept += after[j1:j2] if tag == "equal" or touched & lines else before[i1:i2]
+    return "".join(kept)
 
 
 def apply_ruff_edits(original: str, findings: tuple[Finding, ...]) -> tuple[str, tuple[Finding, ...]]:

@@ -28,7 +28,7 @@ from core.pipelines.confidence import score
 from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.present import could_do, pr_body, pr_title, summary
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
-from core.pipelines.propose import apply_edits, apply_ruff_edits, edit_patches, ruff_patches
+from core.pipelines.propose import apply_edits, apply_ruff_edits, edit_patches, hunk_patches, ruff_patches
 from core.pipelines.publish import Draft, PublishAction
 from core.pipelines.runs import Phase
 from core.pipelines.values import FileOutcome, Limits, Progress, Reading, RunContext, RunReport, RunRequest, Try
@@ -340,7 +340,7 @@ class PipelineRunner:
         for path, findings in files:
             if texts[path] is not None:
                 alike[ctx.held_for(path)][path] = findings
-        bases = edit_patches(texts, dict(files)) if ctx.scoped else {
+        bases = self._scoped_patches(ctx, texts, files) if ctx.scoped else {
             path: patch for held, group in alike.items()
             for path, patch in ruff_patches(ctx.linter_for(held), ctx.workspace.root, group, ctx.select).items()}
         waiting: list[FileOutcome] = []
@@ -367,6 +367,15 @@ class PipelineRunner:
             if modelled:  # reported at once
                 self._settle(ctx, waiting, progress, len(files))
         self._settle(ctx, waiting, progress, len(files))
+
+    @staticmethod
+    def _scoped_patches(ctx: RunContext, texts: dict[str, str | None],
+                        files: list[tuple[str, list[Finding]]]) -> dict[str, Patch]:
+        """A push's fixes of what it brought only: the linter's own edits for those findings where it reports them
+        (ruff), else its fix of their rules kept to the hunks at their lines (Biome)."""
+        edited = {path: items for path, items in files if any(f.edits or f.unsafe_edits for f in items)}
+        rest = {path: items for path, items in files if path not in edited}
+        return {**hunk_patches(ctx.linter, texts, rest, checkout=ctx.workspace.root), **edit_patches(texts, edited)}
 
     def _settle(self, ctx: RunContext, waiting: list[FileOutcome], progress: Progress | None, total: int) -> None:
         """Verify the waiting ruff patches in one go, record one envelope each in one write, then report every

@@ -15,6 +15,7 @@ unsafe is left to a model, like a ruff finding with no safe fix.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import logging
@@ -63,28 +64,49 @@ def isolated_env(scratch: Path) -> dict[str, str]:
     return {"PATH": str(scratch / ".no-node"), "HOME": str(scratch), "LANG": "C.UTF-8", "NO_COLOR": "1"}
 
 
+MAX_TRANSLATIONS = 256  # translations kept in a process, by the content they came from
+
+
 def biome_migrate(binary: str) -> Migrate:
     """`biome migrate eslint --write` on data-only configuration files memfix wrote, in an empty scratch folder that
     is also its HOME, with no Node.js on the PATH (Biome would run Node to load a configuration that is code, or a
-    plugin's) and none of memfix's environment: Biome's configuration as text, or None and why in memfix's words."""
+    plugin's) and none of memfix's environment: Biome's configuration as text, or None and why in memfix's words.
+    A translation is kept by the content it came from: the next run on an unchanged configuration starts no Biome."""
     def migrate(files: dict[str, str]) -> tuple[str | None, str]:
-        with tempfile.TemporaryDirectory(prefix="memfix-migrate-") as scratch:
-            folder = Path(scratch)
-            for name, text in files.items():
-                (folder / name).write_text(text, encoding="utf-8")
-            (folder / "biome.json").write_text("{}", encoding="utf-8")
-            try:
-                proc = subprocess.run([binary, "migrate", "eslint", "--write", "--colors=off"], cwd=folder,
-                                      env=isolated_env(folder), capture_output=True, text=True, timeout=60)
-            except subprocess.TimeoutExpired:
-                return None, "Biome did not finish within 60 s"
-            except OSError as exc:
-                return None, f"Biome could not run: {exc.strerror or exc.__class__.__name__}"
-            config = (folder / "biome.json").read_text(encoding="utf-8")
-        if proc.returncode != 0 or config.strip() == "{}":  # what Biome said quotes the file: never shown
-            return None, f"Biome could not translate it (exit {proc.returncode})"
-        return config, ""
+        key = hashlib.sha256(json.dumps([binary, sorted(files.items())]).encode()).hexdigest()
+        with _TRANSLATING:
+            if key in _TRANSLATED:
+                return _TRANSLATED[key]
+        found = _migrate(binary, files)
+        with _TRANSLATING:
+            if len(_TRANSLATED) >= MAX_TRANSLATIONS:
+                _TRANSLATED.pop(next(iter(_TRANSLATED)))
+            _TRANSLATED[key] = found
+        return found
     return migrate
+
+
+_TRANSLATED: dict[str, tuple[str | None, str]] = {}
+_TRANSLATING = threading.Lock()
+
+
+def _migrate(binary: str, files: dict[str, str]) -> tuple[str | None, str]:
+    with tempfile.TemporaryDirectory(prefix="memfix-migrate-") as scratch:
+        folder = Path(scratch)
+        for name, text in files.items():
+            (folder / name).write_text(text, encoding="utf-8")
+        (folder / "biome.json").write_text("{}", encoding="utf-8")
+        try:
+            proc = subprocess.run([binary, "migrate", "eslint", "--write", "--colors=off"], cwd=folder,
+                                  env=isolated_env(folder), capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            return None, "Biome did not finish within 60 s"
+        except OSError as exc:
+            return None, f"Biome could not run: {exc.strerror or exc.__class__.__name__}"
+        config = (folder / "biome.json").read_text(encoding="utf-8")
+    if proc.returncode != 0 or config.strip() == "{}":  # what Biome said quotes the file: never shown
+        return None, f"Biome could not translate it (exit {proc.returncode})"
+    return config, ""
 
 
 _CARRIED: dict[tuple[str, str], frozenset[str]] = {}  # (binary, ESLint rule) → the Biome rules it is carried to

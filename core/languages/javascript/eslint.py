@@ -261,18 +261,22 @@ def _listed(value: Any) -> list[str]:
 
 
 def _data(name: str, text: str, problems: list[str]) -> dict[str, Any] | None:
-    """A configuration file's object: JSON with comments and trailing commas where it starts with `{`, as ESLint
-    reads `.eslintrc` too; YAML otherwise."""
-    fmt: ConfigFormat = "jsonc" if text.lstrip().startswith("{") else "yaml"
-    try:
-        data = read_config(text, fmt, name)
-    except ConfigRefused as exc:
-        problems.append(f"{exc}; not read")
-        return None
-    if not isinstance(data, dict):
-        problems.append(f"{name} is not an ESLint configuration memfix can read (a JSON or YAML object)")
-        return None
-    return data
+    """A configuration file's object: JSON with comments and trailing commas where it starts with `{`, else YAML;
+    an object that is not JSON (`{rules: {semi: 'error'}}`) is YAML's flow style, as ESLint reads `.eslintrc`."""
+    formats: tuple[ConfigFormat, ...] = ("jsonc", "yaml") if text.lstrip().startswith("{") else ("yaml",)
+    refused = None
+    for fmt in formats:
+        try:
+            data = read_config(text, fmt, name)
+        except ConfigRefused as exc:
+            refused = refused or exc
+            continue
+        if not isinstance(data, dict):
+            problems.append(f"{name} is not an ESLint configuration memfix can read (a JSON or YAML object)")
+            return None
+        return data
+    problems.append(f"{refused}; not read")
+    return None
 
 
 def biome_names(migrate: Migrate, eslint_rules: set[str]) -> dict[str, frozenset[str]]:

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from core.languages.javascript.biome import Biome
 
 
-JS_RULES = {  # Biome's groups each pipeline proposes, within what the team's configuration enables
-    "autofix": ("lint/correctness", "lint/suspicious", "lint/security"),
+JS_RULES = {  # what each pipeline proposes, within what the team's configuration enables: AutoFix all of it
+    "autofix": ("lint",),
     "refactor": ("lint/style", "lint/complexity", "lint/performance"),
 }
 
@@ -88,5 +88,6 @@ class JavaScript:
                               problems=(*profile.problems, f"{profile.chosen_by} was refused by Biome ({problem}); "
                                         "Biome's recommended correctness rules are used"))
         groups = JS_RULES.get(pipeline, ())
-        return JsProject(profile, Selection(groups, f"{profile.chosen_by}, within memfix's {pipeline} groups "
-                                            f"({', '.join(g.removeprefix('lint/') for g in groups)})"), self.biome)
+        within = "every rule it enables" if groups == ("lint",) else \
+            f"within memfix's {pipeline} groups ({', '.join(g.removeprefix('lint/') for g in groups)})"
+        return JsProject(profile, Selection(groups, f"{profile.chosen_by}, {within}"), self.biome)
