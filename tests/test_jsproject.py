@@ -86,10 +86,47 @@ def test_package_json_eslint_config_and_yaml_are_configurations_too(migrate):
     assert json.loads(yml.config_files()["biome.json"])["linter"]["rules"]["suspicious"] == {"noDebugger": "error"}
 
 
-def test_a_configuration_that_is_code_is_never_run(migrate):
-    profile = read_js_profile(reader({"eslint.config.js": "import x from 'x'; export default [x]"}), migrate)
-    assert "Biome's recommended correctness rules" in profile.chosen_by
-    assert any("eslint.config.js is code, which memfix never runs" in p for p in profile.problems)
+def test_a_configuration_that_is_code_is_never_run(migrate, tmp_path):
+    marker = tmp_path / "ran"
+    module = f"require('fs').writeFileSync({str(marker)!r}, 'x'); import x from 'x'; export default [x]"
+    profile = read_js_profile(reader({"eslint.config.js": module}), migrate)
+    rules = json.loads(profile.config_files()["biome.json"])["linter"]["rules"]
+    assert rules == {"recommended": False} and not marker.exists()  # a package's rules: none selected, none guessed
+    assert "eslint.config.js: `x` is a shared configuration memfix neither installs nor runs" in profile.problems[0]
+    unread = read_js_profile(reader({"eslint.config.mjs": "export default makeConfig(process.env)"}), migrate)
+    assert "Biome's recommended correctness rules" in unread.chosen_by
+    assert any("cannot read without running it" in p for p in unread.problems)
+
+
+def test_a_flat_configuration_is_read_from_its_literals(migrate):
+    module = """
+import js from "@eslint/js";
+import globals from "globals";
+
+export default [
+  js.configs.recommended,
+  { ignores: ["dist/"] },
+  {
+    files: ["**/*.js"],
+    languageOptions: { ecmaVersion: 2018, globals: { ...globals.node, ...globals.mocha, App: "readonly" } },
+    rules: {
+      "no-bitwise": "error",  // ours
+      yoda: ["error", "never", { exceptRange: true }],
+      eqeqeq: process.env.STRICT ? "error" : "off",
+    },
+  },
+];
+"""
+    profile = read_js_profile(reader({"eslint.config.mjs": module}), migrate)
+    config = json.loads(profile.config_files()["biome.json"])
+    [recommended, own] = config["overrides"]
+    assert recommended["includes"] == ["**/*"] and recommended["linter"]["rules"]["suspicious"]["noDebugger"]
+    assert own["includes"] == ["**/*.js"] and own["linter"]["rules"]["suspicious"]["noBitwiseOperators"] == "error"
+    assert own["linter"]["rules"]["style"]["noYodaExpression"] == "off"
+    assert {"require", "describe", "App"} <= set(own["javascript"]["globals"])
+    assert any("`eqeqeq` set by expressions memfix does not run" in p for p in profile.problems)
+    legacy = read_js_profile(reader({".eslintrc.js": "module.exports = {rules: {'no-debugger': 2}};"}), migrate)
+    assert json.loads(legacy.config_files()["biome.json"])["linter"]["rules"]["suspicious"] == {"noDebugger": "error"}
 
 
 def test_yaml_that_expands_aliases_is_refused():
@@ -303,3 +340,24 @@ def test_a_translation_is_kept_by_the_content_it_came_from(migrate, monkeypatch)
     started = []
     monkeypatch.setattr(subprocess, "run", lambda *a, **k: started.append(a) or pytest.fail("Biome ran again"))
     assert migrate(dict(files)) == first and not started
+
+
+@pytest.mark.parametrize(("module", "expected"), [
+    ("const config = [{rules: {a: 1}}];\nexport default config;", [{"rules": {"a": 1}}]),
+    ("module.exports = {\n  // why\n  rules: {'b': [2, \"x\"], c: `t`},\n};", {"rules": {"b": [2, "x"], "c": "t"}}),
+    ("export default { rules: { d: 0x1, e: true, f: null } }", {"rules": {"d": 1, "e": True, "f": None}}),
+])
+def test_a_modules_exported_literal_is_read_as_data(module, expected):
+    from core.languages.javascript.literal import exported
+
+    assert exported(module) == expected
+
+
+def test_what_is_not_a_literal_is_unknown_never_evaluated():
+    from core.languages.javascript.literal import Call, Name, Unknown, exported
+
+    assert isinstance(exported("export default [a || b]")[0], Unknown)
+    assert isinstance(exported("export default {rules: {x: `${y}`}}")["rules"]["x"], Unknown)
+    assert exported("export default defineConfig([base])") == Call("defineConfig", ([Name("base")],))
+    assert isinstance(exported("console.log(1)"), Unknown)
+    assert isinstance(exported("export default " + "[" * 100 + "]" * 100), Unknown)  # deeper than a literal goes

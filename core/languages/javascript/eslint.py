@@ -24,13 +24,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.bounded import ConfigFormat, ConfigRefused, read_config
+from core.languages.javascript.literal import Call, Name, Spread, Unknown, exported, imports
 
 Read = Callable[[str], str | None]
 Migrate = Callable[[dict[str, str]], tuple[str | None, str]]
 
 ESLINT_DATA = (".eslintrc.json", ".eslintrc", ".eslintrc.yml", ".eslintrc.yaml")
-ESLINT_CODE = ("eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", ".eslintrc.js",
-               ".eslintrc.cjs")
+ESLINT_FLAT = ("eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", "eslint.config.mts")
+ESLINT_LEGACY_CODE = (".eslintrc.js", ".eslintrc.cjs")
+ESLINT_CODE = (*ESLINT_FLAT, *ESLINT_LEGACY_CODE)  # modules: read from their literals, never run
 MAX_FOLDERS = 200  # folders looked in for a configuration of their own
 MAX_RULES = 2000  # rules a configuration may set that memfix reads
 
@@ -109,20 +111,25 @@ class Eslint:
 
 
 def read_eslint(read: Read, package: dict[str, Any], sources: tuple[str, ...], problems: list[str]) -> Eslint | None:
-    """The root's configuration (or package.json's `eslintConfig`) with every folder's own beneath it, or None where
-    the repository has no ESLint configuration that is data."""
-    root = next(((name, text) for name in ESLINT_DATA if (text := read(name)) is not None), None)
-    if root is None and isinstance(package.get("eslintConfig"), dict):
-        root = ("package.json eslintConfig", json.dumps(package["eslintConfig"]))
+    """The team's configuration: a flat one (`eslint.config.*`, ESLint 9's) read from its literals, else the root's
+    legacy one (or package.json's `eslintConfig`) with every folder's own beneath it; None where the repository has
+    none memfix can read as data (and `problems` says why where it has one)."""
+    said: list[str] = []
+    if (flat := next(((name, text) for name in ESLINT_FLAT if (text := read(name)) is not None), None)) is not None:
+        data = _flat(*flat, said)
+        problems += said
+        if data is None:
+            return None
+        merged = _carried(data, "", said := [], flat[0], anywhere=False)
+        problems += said
+        return Eslint(merged, frozenset(_rule_names(data)), flat[0])
+    root = _legacy_root(read, package, problems)
     if root is None:
         return None
-    base = _data(*root, problems)
-    if base is None:
-        return None
-    said: list[str] = []
-    merged = _carried(base, "", said, root[0])
+    name, base = root
+    merged = _carried(base, "", said, name)
     names = set(_rule_names(base))
-    where = [root[0]]
+    where = [name]
     overrides = merged.setdefault("overrides", [])
     for folder in _folders(sources):
         found = next(((f"{folder}/{name}", text) for name in ESLINT_DATA
@@ -141,7 +148,100 @@ def read_eslint(read: Read, package: dict[str, Any], sources: tuple[str, ...], p
     return Eslint(merged, frozenset(names), " and ".join(where))
 
 
-def _carried(data: dict[str, Any], folder: str, said: list[str], name: str) -> dict[str, Any]:
+def _legacy_root(read: Read, package: dict[str, Any], problems: list[str]) -> tuple[str, dict[str, Any]] | None:
+    """The root's legacy configuration: a data file, package.json's `eslintConfig`, or an `.eslintrc.js` whose
+    export is a literal."""
+    if (found := next(((name, text) for name in ESLINT_DATA if (text := read(name)) is not None), None)) is not None:
+        data = _data(*found, problems)
+        return (found[0], data) if data is not None else None
+    if isinstance(package.get("eslintConfig"), dict):
+        return "package.json eslintConfig", package["eslintConfig"]
+    for name in ESLINT_LEGACY_CODE:
+        if (text := read(name)) is not None:
+            value = exported(text)
+            if isinstance(value, dict):
+                return name, value
+            problems.append(f"{name} exports {_what(value)}, which memfix cannot read without running it: its rules "
+                            "are not known")
+            return None
+    return None
+
+
+def _flat(name: str, text: str, said: list[str]) -> dict[str, Any] | None:
+    """A flat configuration's list read from its literals, as the legacy configuration that selects the same: each
+    element an override in order (flat elements merge in order, as overrides do), `@eslint/js`'s recommended as
+    `eslint:recommended`, the `globals` package's sets as environments; anything else said and left out."""
+    value, packages = exported(text), imports(text)
+    elements = _elements(value)
+    if elements is None:
+        said.append(f"{name} exports {_what(value)}, which memfix cannot read without running it: its rules are not "
+                    "known")
+        return None
+    overrides = []
+    for element in elements:
+        element = element.of if isinstance(element, Spread) else element
+        if isinstance(element, Name) and packages.get(element.path.split(".")[0]) == "@eslint/js" \
+                and element.path.endswith(".configs.recommended"):
+            overrides.append({"files": ["**/*"], "extends": "eslint:recommended"})
+        elif isinstance(element, dict) and (override := _flat_element(element, packages, name, said)) is not None:
+            overrides.append(override)
+        elif not isinstance(element, dict):
+            said.append(f"{name}: {_what(element)} is a shared configuration memfix neither installs nor runs: its "
+                        "rules are not selected")
+    return {"overrides": overrides}
+
+
+def _flat_element(element: dict[str, Any], packages: dict[str, str], name: str,
+                  said: list[str]) -> dict[str, Any] | None:
+    """One flat element as a legacy override; None for one that only ignores files."""
+    if not set(element) - {"ignores", "name"}:
+        return None
+    files = [f for f in element.get("files") or ["**/*"] if isinstance(f, str)] \
+        if isinstance(element.get("files", []), list) else []
+    rules = _table(element, "rules")
+    unread = sorted(str(rule) for rule, setting in rules.items() if not _literal(setting))
+    if unread:
+        said.append(f"{name}: {', '.join(f'`{r}`' for r in unread[:10])} set by expressions memfix does not run: "
+                    "not selected")
+    listed = _table(element, "languageOptions").get("globals")
+    sets = [s.of for s in listed.get("...", [])] if isinstance(listed, dict) else [listed]
+    env = {n.path.split(".", 1)[1]: True for n in sets if isinstance(n, Name) and "." in n.path
+           and packages.get(n.path.split(".")[0]) == "globals"}
+    own = {k: v for k, v in listed.items() if k != "..." and _literal(v)} if isinstance(listed, dict) else {}
+    ignores = [f for f in element.get("ignores") or [] if isinstance(f, str)] \
+        if isinstance(element.get("ignores", []), list) else []
+    return {"files": files, **({"excludedFiles": ignores} if ignores else {}), "env": env, "globals": own,
+            "rules": {rule: setting for rule, setting in rules.items() if _literal(setting)}}
+
+
+def _elements(value: Any) -> list[Any] | None:
+    """A flat configuration's elements: its list, or the arguments of the helpers that only wrap it
+    (`defineConfig([...])`, `tseslint.config(a, b)`), flattened; None for anything else."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, Call) and re.fullmatch(r"(?:\w+\.)?(?:defineConfig|config)", value.name):
+        found: list[Any] = []
+        for arg in value.args:
+            found += arg if isinstance(arg, list) else [arg]
+        return found
+    return None
+
+
+def _literal(value: Any) -> bool:
+    if isinstance(value, list):
+        return all(_literal(v) for v in value)
+    if isinstance(value, dict):
+        return all(_literal(v) for v in value.values())
+    return isinstance(value, str | int | float | bool) or value is None
+
+
+def _what(value: Any) -> str:
+    if isinstance(value, Name | Call):
+        return f"`{value.path if isinstance(value, Name) else value.name + '(…)'}`"
+    return "an expression" if isinstance(value, Unknown) else "a value"
+
+
+def _carried(data: dict[str, Any], folder: str, said: list[str], name: str, anywhere: bool = True) -> dict[str, Any]:
     """One configuration file as `biome migrate` should see it: `extends` resolved where memfix knows the
     configuration, `env` as globals, rules whose options Biome cannot carry turned off, override globs relative to
     the repository root (and to any depth where ESLint matches a bare name anywhere)."""
@@ -150,8 +250,8 @@ def _carried(data: dict[str, Any], folder: str, said: list[str], name: str) -> d
     for i, override in enumerate(data.get("overrides") or [] if isinstance(data.get("overrides"), list) else []):
         if not isinstance(override, dict):
             continue
-        files = [_glob(folder, f) for f in _listed(override.get("files"))]
-        excluded = [_glob(folder, f) for f in _listed(override.get("excludedFiles"))]
+        files = [_glob(folder, f, anywhere) for f in _listed(override.get("files"))]
+        excluded = [_glob(folder, f, anywhere) for f in _listed(override.get("excludedFiles"))]
         if files:
             overrides.append({"files": files, **({"excludedFiles": excluded} if excluded else {}),
                               "rules": _rules(override, said, f"{name} overrides[{i}]"),
@@ -222,11 +322,12 @@ def _globals(data: dict[str, Any]) -> dict[str, str]:
     return found
 
 
-def _glob(folder: str, pattern: str) -> str:
-    """An override's pattern from the repository root: ESLint matches a pattern with no `/` at any depth."""
+def _glob(folder: str, pattern: str, anywhere: bool = True) -> str:
+    """An override's pattern from the repository root: a legacy configuration matches a pattern with no `/` at any
+    depth (a flat one, from its own folder)."""
     negated = pattern.startswith("!")
     pattern = pattern.removeprefix("!").removeprefix("./")
-    if "/" not in pattern:
+    if anywhere and "/" not in pattern:
         pattern = f"**/{pattern}"
     return ("!" if negated else "") + (f"{folder}/{pattern}" if folder else pattern)
 
@@ -245,6 +346,8 @@ def _rule_names(data: dict[str, Any]) -> list[str]:
     for override in data.get("overrides") or [] if isinstance(data.get("overrides"), list) else []:
         if isinstance(override, dict) and isinstance(override.get("rules"), dict):
             names += [str(r) for r in override["rules"]]
+        if isinstance(override, dict) and "eslint:recommended" in _listed(override.get("extends")):
+            names += RECOMMENDED
     if "eslint:recommended" in _listed(data.get("extends")):
         names += RECOMMENDED
     return names

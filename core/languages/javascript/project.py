@@ -151,9 +151,9 @@ def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None,
             problems.append(f"{eslint.where} could not be translated to Biome's rules ({why}); Biome's recommended "
                             "correctness rules are proposed")
         return recommended, fallback
-    if code := [name for name in ESLINT_CODE if read(name) is not None]:
-        problems.append(f"{code[0]} is code, which memfix never runs: its rules are not known, so Biome's recommended "
-                        "correctness rules are proposed (a biome.json says exactly which)")
+    if code := [name for name in ESLINT_CODE if read(name) is not None]:  # read_eslint said what it could not read
+        problems.append(f"{code[0]} is code memfix does not run, and its rules could not be read from its literals: "
+                        "Biome's recommended correctness rules are proposed instead (a biome.json says exactly which)")
         return recommended, fallback
     return recommended, "Biome's recommended correctness rules (no lint configuration in the repository)"
 

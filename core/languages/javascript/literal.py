@@ -1,0 +1,211 @@
+"""JavaScript's literals read as data, never run: what a configuration module exports when it is written as objects,
+arrays, strings, numbers and names (an ESLint flat configuration mostly is). Anything else — a call's result, a
+function, an expression — is `Unknown`, and its reader says what it could not know.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+MAX_DEPTH = 40  # nesting a literal may have
+MAX_CHARS = 256 * 1024  # a configuration module longer than this is not read
+
+
+@dataclass(frozen=True)
+class Name:
+    """A name or member chain (`js.configs.recommended`), unresolved."""
+
+    path: str
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call of a name with its arguments (`defineConfig([...])`), which is never made."""
+
+    name: str
+    args: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Spread:
+    of: Any
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """An expression that is not a literal."""
+
+    text: str
+
+
+class _Stop(Exception):
+    """The text is not what a literal reader can follow."""
+
+
+_TOKEN = re.compile(r"""
+    (?P<space>\s+|//[^\n]*|/\*.*?\*/)
+  | (?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\$]|\\.|\$(?!\{))*`)
+  | (?P<number>-?(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?))
+  | (?P<name>[A-Za-z_$][\w$]*(?:\s*\??\.\s*[A-Za-z_$][\w$]*)*)
+  | (?P<spread>\.\.\.)
+  | (?P<punct>[{}\[\](),:;=])
+  | (?P<other>.)
+""", re.VERBOSE | re.DOTALL)
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+
+
+def tokens(text: str) -> list[tuple[str, str]]:
+    """The text's tokens as (kind, text), comments and spaces left out."""
+    return [(m.lastgroup or "other", m[0]) for m in _TOKEN.finditer(text) if m.lastgroup != "space"]
+
+
+def exported(text: str) -> Any:
+    """What the module exports by default (`export default …`, `module.exports = …`), a name it exports resolved to
+    the literal it was declared with; Unknown where there is nothing a reader can follow."""
+    if len(text) > MAX_CHARS:
+        return Unknown("a configuration module over 256 KiB")
+    found = tokens(text)
+    for i, (kind, word) in enumerate(found):
+        start = None
+        if kind == "name" and word == "export" and i + 1 < len(found) and found[i + 1][1] == "default":
+            start = i + 2
+        elif kind == "name" and re.fullmatch(r"module\s*\.\s*exports", word) and i + 1 < len(found) \
+                and found[i + 1][1] == "=":
+            start = i + 2
+        if start is not None:
+            value = _value_at(found, start)
+            return declared(found, value.path) if isinstance(value, Name) else value
+    return Unknown("no `export default` or `module.exports =`")
+
+
+def declared(found: list[tuple[str, str]], name: str) -> Any:
+    """The literal a top-level `const|let|var name = …` gives `name`, or Unknown."""
+    for i in range(len(found) - 3):
+        if found[i][1] in ("const", "let", "var") and found[i + 1][1] == name and found[i + 2][1] == "=":
+            return _value_at(found, i + 3)
+    return Unknown(f"`{name}`")
+
+
+def imports(text: str) -> dict[str, str]:
+    """Local name → the package it comes from (`import js from "@eslint/js"`, `const g = require("globals")`)."""
+    found = {m[1]: m[2] for m in re.finditer(r"import\s+(?:\*\s+as\s+)?([\w$]+)\s+from\s+['\"]([^'\"]+)['\"]", text)}
+    found |= {m[1]: m[2] for m in re.finditer(
+        r"(?:const|let|var)\s+([\w$]+)\s*=\s*require\(\s*['\"]([^'\"]+)['\"]\s*\)", text)}
+    return found
+
+
+def _value_at(found: list[tuple[str, str]], i: int) -> Any:
+    try:
+        value, _ = _Reader(found).value(i, 0)
+    except (_Stop, IndexError):
+        return Unknown("an expression memfix does not read")
+    return value
+
+
+class _Reader:
+    def __init__(self, found: list[tuple[str, str]]):
+        self.found = found
+
+    def value(self, i: int, depth: int) -> tuple[Any, int]:
+        if depth > MAX_DEPTH:
+            raise _Stop
+        kind, word = self.found[i]
+        if word == "{":
+            return self._object(i + 1, depth)
+        if word == "[":
+            return self._array(i + 1, depth)
+        if kind == "string":
+            return _string(word), i + 1
+        if kind == "number":
+            return _number(word), i + 1
+        if kind == "name":
+            return self._name(i, depth)
+        return self._unknown(i)
+
+    def _name(self, i: int, depth: int) -> tuple[Any, int]:
+        word = re.sub(r"\s+", "", self.found[i][1]).replace("?.", ".")
+        literal = {"true": True, "false": False, "null": None, "undefined": None}
+        if word in literal:
+            return literal[word], i + 1
+        if i + 1 < len(self.found) and self.found[i + 1][1] == "(":
+            args, end = self._items(i + 2, ")", depth)
+            return self._after(Call(word, tuple(args)), end)
+        return self._after(Name(word), i + 1)
+
+    def _after(self, value: Any, i: int) -> tuple[Any, int]:
+        """A value followed by more of an expression (`a || b`, `x.y()`) is no literal."""
+        if i < len(self.found) and self.found[i][1] not in (",", "}", "]", ")", ";"):
+            return self._unknown(i)
+        return value, i
+
+    def _object(self, i: int, depth: int) -> tuple[Any, int]:
+        members: dict[str, Any] = {}
+        spreads: list[Any] = []
+        while self.found[i][1] != "}":
+            kind, word = self.found[i]
+            if kind == "spread":
+                value, i = self.value(i + 1, depth + 1)
+                spreads.append(value)
+            elif kind in ("name", "string", "number") and self.found[i + 1][1] == ":":
+                key = _string(word) if kind == "string" else word
+                members[key], i = self.value(i + 2, depth + 1)
+            elif kind == "name" and self.found[i + 1][1] in (",", "}"):
+                members[word], i = Name(word), i + 1  # shorthand `{ globals }`
+            else:
+                value, i = self._unknown(i)  # a computed key, a method: skipped
+            if self.found[i][1] == ",":
+                i += 1
+            elif self.found[i][1] != "}":
+                raise _Stop
+        if spreads:
+            members["..."] = [Spread(s) for s in spreads]
+        return members, i + 1
+
+    def _array(self, i: int, depth: int) -> tuple[list[Any], int]:
+        items, end = self._items(i, "]", depth)
+        return items, end
+
+    def _items(self, i: int, close: str, depth: int) -> tuple[list[Any], int]:
+        items: list[Any] = []
+        while self.found[i][1] != close:
+            if self.found[i][0] == "spread":
+                value, i = self.value(i + 1, depth + 1)
+                items.append(Spread(value))
+            else:
+                value, i = self.value(i, depth + 1)
+                items.append(value)
+            if self.found[i][1] == ",":
+                i += 1
+            elif self.found[i][1] != close:
+                raise _Stop
+        return items, i + 1
+
+    def _unknown(self, i: int) -> tuple[Unknown, int]:
+        """Skip to the end of this expression: the next `,` or closing bracket at its own depth."""
+        start, level = i, 0
+        while i < len(self.found):
+            word = self.found[i][1]
+            if word in "([{" and word:
+                level += 1
+            elif word in ")]}" and word:
+                if level == 0:
+                    break
+                level -= 1
+            elif word in (",", ";") and level == 0:
+                break
+            i += 1
+        return Unknown(" ".join(w for _, w in self.found[start:i])[:80]), i
+
+
+def _string(word: str) -> str:
+    body = word[1:-1]
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m[1], m[1]), body)
+
+
+def _number(word: str) -> int | float:
+    try:
+        return int(word, 0) if re.fullmatch(r"-?(?:0[xX][0-9a-fA-F]+|\d+)", word) else float(word)
+    except ValueError:
+        return float("nan")
