@@ -46,7 +46,6 @@ The last two lines read `peers: N projects, P patches applied, V vetoed, B break
 from __future__ import annotations
 
 import argparse
-import difflib
 import glob
 import hashlib
 import json
@@ -324,11 +323,6 @@ def old_python_problems(python: str, tree: Path, files: list[str], package: str)
 
 
 # ---- taste (benchmarks/taste.py) ----
-
-def changed_lines(before: str, after: str) -> int:
-    return sum(1 for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
-               if line[:1] in "+-" and not line.startswith(("+++", "---")))
-
 
 # ---- memfix and ruff ----
 

@@ -31,9 +31,11 @@ Counted:
 - breakages: tests that passed before and fail or vanish in both runs after (a test that fails in one and
   passes in the other is the project's own flakiness: printed as such, not counted); a run that failed;
 - non-idempotent: files the second pair of runs changed;
-- taste (projects with a Biome, ESLint or XO configuration): changed lines whose patch fixes only rules the
-  project's own configuration enables for that file, as its own tools resolve it (`enabled_rules`: Biome's
-  `rage --linter`, or ESLint's / XO's `--print-config` named in Biome's terms by `biome migrate eslint`);
+- taste, per pipeline (projects with a Biome, ESLint or XO configuration): changed lines in hunks where the
+  project's own linter — its ESLint, XO or Biome from its devDependencies, run by this benchmark on the file as the
+  pipeline found it — reports a finding (benchmarks/taste.py `on_taste`); the `rules` column counts the Biome rules
+  its configuration enables for its entry file (`enabled_rules`: Biome's `rage --linter`, or ESLint's / XO's
+  `--print-config` named in Biome's terms by `biome migrate eslint`);
 - time: memfix's two runs against Biome alone (its recommended rules) on the project's sources, and one run of
   the project's build and tests.
 The `rules` column is how many Biome rules the project's configuration enables for its entry file: the taste
@@ -61,7 +63,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from benchmarks.peers import Stage, apply_both, changed_lines, memfix, print_kept, print_totals, run_each
+from benchmarks.peers import Stage, apply_both, memfix, print_kept, print_totals, run_each
+from benchmarks.taste import on_taste
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".memfix" / "bench" / "peers_js"
@@ -489,7 +492,8 @@ def run_project(project: Project, keep: bool) -> Result:
 
     data = work / "memfix-data"
     pristine = project_files(tree)  # after the baseline: what its build and tests wrote is not memfix's
-    apply_both(tree, data, result, "javascript")
+    seen = {"": pristine}
+    apply_both(tree, data, result, "javascript", lambda pipeline: seen.setdefault(pipeline, project_files(tree)))
     now = project_files(tree)
     changed = sorted(p for p, text in now.items() if pristine.get(p) != text)
 
@@ -499,7 +503,7 @@ def run_project(project: Project, keep: bool) -> Result:
     result.flaky = sorted(lost[0] ^ lost[1])
     result.notes += [f"after memfix: {problem}" for passed, problem in runs if problem]
     if result.lint and changed:
-        result.taste = taste(tree, result, changed, pristine, now)
+        result.taste = taste(tree, result, seen)
 
     settled = project_files(tree)
     for pipeline in ("autofix", "refactor"):
@@ -510,27 +514,55 @@ def run_project(project: Project, keep: bool) -> Result:
     return result
 
 
-def taste(tree: Path, result: Result, changed: list[str], before: dict[str, bytes],
-          after: dict[str, bytes]) -> tuple[int, int] | None:
-    """(changed lines whose file's patches fix only rules the project's configuration enables there, changed
-    lines); None where its tool does not load."""
+def taste(tree: Path, result: Result, seen: dict[str, dict[str, bytes]]) -> tuple[int, int] | None:
+    """Each pipeline's changed lines in hunks where the project's own linter (its ESLint, XO or Biome, run by this
+    benchmark on the file as the pipeline found it) reports a finding: (on taste, changed) over both; None where its
+    tool does not load. The tree is put back as memfix left it."""
+    final = seen["refactor"]
     chosen = total = 0
-    for path in changed:
-        lines = changed_lines(before.get(path, b"").decode("utf-8", "replace"),
-                              after[path].decode("utf-8", "replace"))
-        total += lines
-        try:
-            enabled = enabled_rules(tree, path, result.lint)
-        except TasteUnavailable as exc:
-            result.notes.append(f"taste unavailable: {exc}")
-            return None
-        off = {biome_rule(code) for code in result.codes.get(path, [])} - enabled
-        if off:
-            result.off_taste.append(f"{path}: {', '.join(sorted(off))} not enabled by its {result.lint} "
-                                    "configuration")
-        else:
-            chosen += lines
+    try:
+        for before, pipeline in (("", "autofix"), ("autofix", "refactor")):
+            ok_here = all_here = 0
+            for path in sorted(p for p, text in seen[pipeline].items() if seen[before].get(p) != text):
+                old = seen[before].get(path, b"")
+                (tree / path).write_bytes(old)
+                lines = flagged_lines(tree, path, result.lint)
+                ok, size = on_taste(old.decode("utf-8", "replace"), seen[pipeline][path].decode("utf-8", "replace"),
+                                    lines)
+                ok_here, all_here = ok_here + ok, all_here + size
+                if ok < size:
+                    fixed = ", ".join(sorted({biome_rule(c) for c in result.codes.get(path, [])}))
+                    result.off_taste.append(f"{pipeline} {path}: {size - ok} of {size} changed lines where its "
+                                            f"{result.lint} reports nothing (memfix fixed {fixed})")
+            result.stages[pipeline].taste = (ok_here, all_here)
+            chosen, total = chosen + ok_here, total + all_here
+    except TasteUnavailable as exc:
+        result.notes.append(f"taste unavailable: {exc}")
+        return None
+    finally:
+        for path, text in final.items():
+            (tree / path).write_bytes(text)
     return chosen, total
+
+
+def flagged_lines(tree: Path, path: str, kind: str) -> set[int]:
+    """The lines of `path` the project's own linter reports a finding on (each finding's first to last line)."""
+    bin_dir = tree / "node_modules" / ".bin"
+    if kind == "biome":
+        own = bin_dir / "biome"
+        proc = run([str(own) if own.exists() else biome(), "lint", "--reporter=github", "--max-diagnostics=none",
+                    path], tree, timeout=300)
+        return {int(n) for n in re.findall(r"::\w+ [^:]*?line=(\d+)", proc.stdout)}
+    argv = [str(bin_dir / "eslint"), "--format", "json", "--no-ignore", path] if kind == "eslint" else \
+        [str(bin_dir / "xo"), "--reporter=json", path]
+    proc = run(argv, tree, timeout=300)
+    try:
+        reports = json.loads(proc.stdout)
+    except ValueError:
+        raise TasteUnavailable(f"{Path(argv[0]).name} on {path} failed: "
+                               f"{first_error(proc.stderr or proc.stdout)}") from None
+    return {n for report in reports for m in report.get("messages", []) if m.get("line")
+            for n in range(m["line"], (m.get("endLine") or m["line"]) + 1)}
 
 
 def main() -> None:
