@@ -16,6 +16,7 @@ Which tools a project runs is read here on its own terms, independently of memfi
 
 from __future__ import annotations
 
+import ast
 import configparser
 import difflib
 import hashlib
@@ -104,7 +105,7 @@ def flagged(tree: Path, path: str, text: str, tools: Tools, python: str) -> set[
     if tools.flake8:
         out = subprocess.run([python, "-m", "flake8", "--format", "%(row)d", "--stdin-display-name", path, "-"],
                              cwd=tree, input=text, capture_output=True, text=True).stdout
-        lines |= {int(n) for n in out.split() if n.isdigit()}
+        lines |= _statements(text, {int(n) for n in out.split() if n.isdigit()})
     for fixer, args in tools.fixers.items():
         lines |= changed(text, _fix(fixer, args, tree, path, text, python))
     return lines
@@ -132,6 +133,26 @@ def changed(before: str, after: str) -> set[int]:
     for tag, i1, i2, _, _ in matcher.get_opcodes():
         if tag != "equal":
             found |= set(range(i1 + 1, i2 + 1)) if i2 > i1 else {i1, i1 + 1}
+    return found
+
+
+def _statements(text: str, rows: set[int]) -> set[int]:
+    """flake8 says where a finding starts: each row widened to the simple statement it is in (a call's string over
+    three lines), or to the header of a compound one (a `def`'s signature, not its body)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return rows
+    found = set(rows)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt) or node.end_lineno is None:
+            continue
+        body = getattr(node, "body", None)
+        last = body[0].lineno - 1 if isinstance(body, list) and body and isinstance(body[0], ast.stmt) \
+            else node.end_lineno
+        span = set(range(node.lineno, max(last, node.lineno) + 1))
+        if span & rows:
+            found |= span
     return found
 
 

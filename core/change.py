@@ -27,6 +27,7 @@ class Finding:
     edits: tuple[tuple[int, int, int, int, str], ...] = field(default=(), compare=False, repr=False)
     # the fix the linter calls unsafe, in the same form: proposed only for what a push brought, and CI decides
     unsafe_edits: tuple[tuple[int, int, int, int, str], ...] = field(default=(), compare=False, repr=False)
+    unsafe_fix: bool = False  # the linter has an unsafe fix it reports without edits (Biome): `--unsafe` makes it
 
     def __post_init__(self) -> None:  # a tool's words are data: they may quote a NUL from the file
         object.__setattr__(self, "message", printable(self.message))
@@ -97,7 +98,8 @@ class Patch:
     @property
     def unsafe(self) -> bool:
         """It makes a fix its linter calls unsafe (for what a push brought: the repository's CI decides)."""
-        return self.origin == "ruff" and any(f.unsafe_edits and not f.edits for f in self.findings)
+        return self.origin == "ruff" and any((f.unsafe_edits or f.unsafe_fix) and not (f.edits or f.fixable)
+                                             for f in self.findings)
 
     def fingerprint(self, pipeline: str) -> str:
         """The same change to the same file for the same findings, whatever else moved in the file."""

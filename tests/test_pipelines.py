@@ -628,7 +628,7 @@ def test_a_push_gets_fixes_for_what_it_brought_only_unsafe_ones_included_and_old
     """The team's own tool run on the change: the unused import and the unused variable the push added are fixed
     (ruff calls the variable's fix unsafe: the draft waits for CI), the unused import the file already had stays."""
     old = "import os\n\n\ndef total(prices):\n    return sum(prices)\n"
-    base = fake_github.push(REPO, "main", {"app/cart.py": old})
+    base = fake_github.push(REPO, "main", {"app/cart.py": old, ".github/workflows/ci.yml": "jobs: {}\n"})
     new = "import os\nimport sys\n\n\ndef total(prices):\n    count = len(prices)\n    return sum(prices)\n"
     after = fake_github.push(REPO, "main", {"app/cart.py": new})
     serve("push", P.push(installation=tenant_id, repo=REPO, before=base, after=after,
@@ -637,7 +637,7 @@ def test_a_push_gets_fixes_for_what_it_brought_only_unsafe_ones_included_and_old
     [pr] = memfix_pulls(fake_github)
     fixed = fake_github.file(REPO, pr["head"]["ref"], "app/cart.py")
     assert "import os\n" in fixed and "import sys" not in fixed and "count = " not in fixed
-    assert "`F841`" in pr["body"] and "unsafe: the repository's CI decides" in pr["body"]
+    assert "`F841`" in pr["body"] and "unsafe: the repository's CI decides" in pr["body"] and pr["draft"]
     [run] = runs(serve, tenant_id)
     assert run["phase"] == "done"
 
@@ -657,6 +657,27 @@ def test_a_javascript_push_gets_biomes_fix_for_what_it_brought_only(serve, fake_
     fixed = fake_github.file(REPO, pr["head"]["ref"], "lib/price.js")
     assert fixed == new.replace("let fee", "const fee")
     assert "Biome's safe fix" in pr["body"] and "oldest runtime" in pr["body"]
+
+
+def test_a_javascript_push_gets_biomes_unsafe_fix_as_a_draft_ci_decides(serve, fake_github, tenant_id):
+    config = json.dumps({"linter": {"enabled": True, "rules": {"recommended": False,
+                                                               "suspicious": {"noDoubleEquals": "error"}}}})
+    old = "exports.same = function (a, b) { return a == b; };\n"
+    base = fake_github.push(REPO, "main", {"biome.json": config, "lib/eq.js": old})
+    new = old + "exports.other = function (a, b) { return a == b; };\n"
+    after = fake_github.push(REPO, "main", {"lib/eq.js": new})
+    serve("push", P.push(installation=tenant_id, repo=REPO, before=base, after=after,
+                         commits=[{"added": [], "modified": ["lib/eq.js"], "removed": []}]))
+    assert serve.drain()
+    assert memfix_pulls(fake_github) == []  # no CI to verify an unsafe fix: none goes out
+    ci = fake_github.push(REPO, "main", {".github/workflows/test.yml": "jobs: {}\n"})
+    newer = fake_github.push(REPO, "main", {"lib/eq.js": new + "exports.third = (a, b) => a == b;\n"})
+    serve("push", P.push(installation=tenant_id, repo=REPO, before=ci, after=newer,
+                         commits=[{"added": [], "modified": ["lib/eq.js"], "removed": []}]))
+    assert serve.drain()
+    [pr] = memfix_pulls(fake_github)
+    assert fake_github.file(REPO, pr["head"]["ref"], "lib/eq.js") == new + "exports.third = (a, b) => a === b;\n"
+    assert pr["draft"] and "Biome's unsafe fix (the repository CI decides)" in pr["body"]
 
 
 def test_a_push_to_a_new_branch_or_a_file_it_adds_has_nothing_older(serve, fake_github, tenant_id):

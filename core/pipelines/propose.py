@@ -100,20 +100,27 @@ def edit_patches(texts: Mapping[str, str | None], findings: Mapping[str, list[Fi
 
 def hunk_patches(linter: Linter, texts: Mapping[str, str | None], findings: Mapping[str, list[Finding]],
                  checkout: Path | None = None) -> dict[str, Patch]:
-    """For a linter that reports no edits (Biome): its safe fix of exactly these findings' rules, kept only in the
-    hunks that touch their lines, so a finding of the same rule elsewhere in the file stays as it was. {path: patch}"""
-    wanted = {path: tuple(f for f in items if f.fixable) for path, items in findings.items() if texts.get(path)}
-    groups: dict[tuple[str, ...], dict[str, str]] = defaultdict(dict)
+    """For a linter that reports no edits (Biome): its fix of exactly these findings' rules — the one it calls
+    unsafe too, which the repository's CI then decides — kept only in the hunks that touch their lines, so a finding
+    of the same rule elsewhere in the file stays as it was. {path: patch}"""
+    wanted = {path: tuple(f for f in items if f.fixable or f.unsafe_fix) for path, items in findings.items()
+              if texts.get(path)}
+    groups: dict[tuple[tuple[str, ...], bool], dict[str, str]] = defaultdict(dict)
     for path, targets in wanted.items():
         if targets:
-            groups[tuple(sorted({f.code for f in targets}))][path] = texts[path] or ""
+            unsafe = any(not f.fixable for f in targets)
+            groups[tuple(sorted({f.code for f in targets})), unsafe][path] = texts[path] or ""
     patches = {}
-    for codes, group in groups.items():
-        for path, fixed in linter.fix_texts(group, codes, checkout=checkout).items():
+    for (codes, unsafe), group in groups.items():
+        for path, fixed in linter.fix_texts(group, codes, checkout=checkout, unsafe=unsafe).items():
             original = group[path]
             updated = hunks_at(original, fixed, {f.line for f in wanted[path]})
             if updated != original:
-                patches[path] = _patch(path, original, updated, wanted[path])
+                patch = _patch(path, original, updated, wanted[path])
+                risky = sorted({f.code for f in wanted[path] if not f.fixable})
+                patches[path] = replace(patch, rationale=patch.rationale + (
+                    f"; the linter calls the fix for {', '.join(risky)} unsafe: the repository's CI decides")) \
+                    if risky else patch
     return patches
 
 

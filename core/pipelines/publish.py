@@ -80,6 +80,9 @@ class Publisher:
 
     def publish(self, tenant_id: int, repo: str, pipeline: str, patch: Patch, draft: Draft) -> Published:
         title, body, base_branch = draft.title, draft.body, draft.base_branch
+        if patch.unsafe and self.ci == CiState.ABSENT:  # an unsafe fix goes out only where CI verifies it
+            return Published(PublishAction.SKIPPED, None, reason="its linter calls this fix unsafe, and the "
+                             "repository has no CI to verify it: left for a person")
         fingerprint = patch.fingerprint(pipeline)
         previous = self.proposals.by_fingerprint(tenant_id, repo, fingerprint)
         if previous and previous.state == ProposalState.CLOSED:

@@ -330,8 +330,8 @@ class PipelineRunner:
                                                    "left as it is"))
         files = [(path, findings) for path, findings in files if path not in broken]
         # Offline, a file no finding of which ruff can fix safely is left as it is: it need not be read.
-        wanted = {path for path, findings in files
-                  if ctx.llm.model or any(f.fixable or ctx.scoped and f.unsafe_edits for f in findings)}
+        wanted = {path for path, findings in files if ctx.llm.model
+                  or any(f.fixable or ctx.scoped and (f.unsafe_edits or f.unsafe_fix) for f in findings)}
         texts = {path: ctx.workspace.read(path) if path in wanted else None for path, _ in files}
         binary = {path for path, text in texts.items() if text is not None and "\x00" in text}
         texts.update(dict.fromkeys(binary))  # git's own test for binary: no table stores or search takes a NUL

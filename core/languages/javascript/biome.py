@@ -251,7 +251,7 @@ class Biome:
         return self.fix_texts(texts, select)
 
     def fix_texts(self, texts: dict[str, str], select: tuple[str, ...],
-                  checkout: Path | None = None) -> dict[str, str]:
+                  checkout: Path | None = None, unsafe: bool = False) -> dict[str, str]:
         """Biome's safe fixes of the selected rules, to a fixpoint (Biome loops its own fixes): {path: fixed text}
         for each text Biome changed. Only the selected rules' fixes are made: named rules alone (`--only`), groups
         with every other group skipped. (Biome's rules read no layout beyond the file: `checkout` is not needed.)"""
@@ -262,7 +262,8 @@ class Biome:
             work = Path(scratch)
             self._write(work, texts)
             for scope in _passes(select):
-                self._runs(["lint", "--write", "--reporter=github", *scope], list(texts), work)
+                self._runs(["lint", "--write", *(["--unsafe"] if unsafe else []), "--reporter=github", *scope],
+                           list(texts), work)
             updated = {p: (work / p).read_text(encoding="utf-8") for p in texts}
         return {p: t for p, t in updated.items() if t != texts[p]}
 
@@ -368,8 +369,8 @@ def _annotations(out: str, texts: Mapping[str, str | None], binary: str) -> list
         if path not in texts or not (code.startswith("lint/") or code == PARSE):
             continue  # configuration and internal messages are not findings about a file
         found.append(Finding(path=path, line=int(props.get("line") or 1), column=int(props.get("col") or 1),
-                             code=code, message=_unescape(match["message"]), fixable=safe_fix(binary, code),
-                             source="biome"))
+                             code=code, message=_unescape(match["message"]), fixable=fix_of(binary, code) == "safe",
+                             unsafe_fix=fix_of(binary, code) == "unsafe", source="biome"))
     return found
 
 
@@ -378,14 +379,16 @@ def _unescape(text: str) -> str:
 
 
 @lru_cache(maxsize=1024)
-def safe_fix(binary: str, code: str) -> bool:
-    """Whether Biome's fix for a rule is safe (`biome explain <rule>` says `Fix: safe`), asked once per rule."""
+def fix_of(binary: str, code: str) -> str | None:
+    """Biome's fix for a rule: "safe", "unsafe" (`biome explain <rule>` says `Fix: …`), or None; asked once per rule."""
     if not code.startswith("lint/"):
-        return False
+        return None
     try:
         with tempfile.TemporaryDirectory(prefix="memfix-biome-explain-") as scratch:
             proc = subprocess.run([binary, "explain", code.rsplit("/", 1)[-1]], capture_output=True, text=True,
                                   timeout=30, cwd=scratch, env=isolated_env(Path(scratch)))
     except (OSError, subprocess.TimeoutExpired):
-        return False
-    return "- Fix: safe" in proc.stdout and code in proc.stdout
+        return None
+    if code not in proc.stdout:
+        return None
+    return "safe" if "- Fix: safe" in proc.stdout else "unsafe" if "- Fix: unsafe" in proc.stdout else None

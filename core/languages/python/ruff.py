@@ -225,13 +225,14 @@ class Ruff:
         return self._fix_bytes(originals, select, root)
 
     def fix_texts(self, texts: dict[str, str], select: tuple[str, ...],
-                  checkout: Path | None = None) -> dict[str, str]:
-        """`fix_many` for texts not on disk (a patch's result): ruff loops its safe fixes to a fixpoint. `checkout`:
-        the repository whose layout the copies stand in."""
-        return self._fix_bytes({path: text.encode("utf-8") for path, text in texts.items()}, select, checkout)
+                  checkout: Path | None = None, unsafe: bool = False) -> dict[str, str]:
+        """`fix_many` for texts not on disk (a patch's result): ruff loops its safe fixes (its unsafe ones too, where
+        asked) to a fixpoint. `checkout`: the repository whose layout the copies stand in."""
+        return self._fix_bytes({path: text.encode("utf-8") for path, text in texts.items()}, select, checkout,
+                               unsafe)
 
     def _fix_bytes(self, originals: dict[str, bytes], select: tuple[str, ...],
-                   checkout: Path | None = None) -> dict[str, str]:
+                   checkout: Path | None = None, unsafe: bool = False) -> dict[str, str]:
         if not originals or not select:
             return {}
         with tempfile.TemporaryDirectory(prefix="memfix-fix-") as scratch:
@@ -240,7 +241,8 @@ class Ruff:
                 copy.parent.mkdir(parents=True, exist_ok=True)
                 copy.write_bytes(originals[path])
             mirror_layout(Path(scratch), list(originals), checkout)
-            self._run_batches(["--fix", "--quiet", "--select", ",".join(select)], list(originals), Path(scratch))
+            self._run_batches(["--fix", *(["--unsafe-fixes"] if unsafe else []), "--quiet", "--select",
+                               ",".join(select)], list(originals), Path(scratch))
             updated = {path: copy.read_bytes() for path, copy in copies.items()}
         return {path: text.decode("utf-8") for path, text in updated.items() if text != originals[path]}
 
