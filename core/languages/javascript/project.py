@@ -58,6 +58,13 @@ FEATURES: dict[str, tuple[tuple[int, int], int]] = {
     "`let`/`const`": ((6, 0), 2015),
     "spread (`...`)": ((8, 3), 2018),
     "`class`": ((6, 0), 2015),
+    "`node:` imports": ((14, 18), 0),  # Node's own modules by `node:` name: no browser has them either way
+    "`Number.` statics (`Number.isNaN`, `Number.parseInt`, …)": ((0, 12), 2015),
+    "`.includes()`": ((6, 0), 2016),
+    "`Object.entries`/`Object.values`": ((7, 0), 2017),
+    "`.padStart()`/`.padEnd()`": ((8, 0), 2017),
+    "`Object.fromEntries`": ((12, 0), 2019),
+    "`globalThis`": ((12, 0), 2020),
 }
 _PATTERNS = {
     "optional chaining (`?.`)": r"\?\.(?!\d)",
@@ -74,7 +81,15 @@ _PATTERNS = {
     "`let`/`const`": r"\b(?:let|const)\s",
     "spread (`...`)": r"\.\.\.",
     "`class`": r"\bclass\s",
+    "`Number.` statics (`Number.isNaN`, `Number.parseInt`, …)": r"\bNumber\.(?:isNaN|isFinite|isInteger|isSafeInteger|"
+                                                             r"parseInt|parseFloat|EPSILON|MAX_SAFE_INTEGER)\b",
+    "`.includes()`": r"\.includes\(",
+    "`Object.entries`/`Object.values`": r"\bObject\.(?:entries|values)\b",
+    "`.padStart()`/`.padEnd()`": r"\.pad(?:Start|End)\(",
+    "`Object.fromEntries`": r"\bObject\.fromEntries\b",
+    "`globalThis`": r"\bglobalThis\b",
 }
+_NODE_PREFIX = re.compile(r"""(?:require\(\s*|\bfrom\s+|import\(\s*)['"]node:""")
 _ES_TARGETS = {"es3": 1999, "es5": 2009, "es6": 2015, "esnext": 9999}
 
 
@@ -370,6 +385,7 @@ def introduced(before: str, after: str) -> set[str]:
         joined = " ".join(code)
         found = {name: len(re.findall(pattern, joined)) for name, pattern in _PATTERNS.items()}
         found["template literals"] = templates
+        found["`node:` imports"] = len(_NODE_PREFIX.findall(text))  # the name is a string: read in the whole text
         return found
     was, now = counts(before), counts(after)
     return {name for name in now if now[name] > was.get(name, 0)}
