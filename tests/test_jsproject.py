@@ -197,12 +197,15 @@ def test_sources_with_no_es2015_syntax_anywhere_are_es5():
     files = {"package.json": '{"browser": "index.js"}',
              "index.js": "'use strict';\nvar has = Object.prototype.hasOwnProperty;\n"
                          "module.exports = function (o, k) { return has.call(o, k); };\n",
-             "lib/util.js": "var s = 'a => b, `x`, const, class';  // only words\nexports.s = s;\n"}
-    es5 = read_js_profile(reader(files), sources=("index.js", "lib/util.js")).runtime
+             "lib/util.js": "var s = 'a => b, `x`, const, class';  // only words\nexports.s = s;\n",
+             "lib/more.js": "exports.f = function () { return 1; };\n"}
+    sources = ("index.js", "lib/util.js", "lib/more.js")
+    es5 = read_js_profile(reader(files), sources=sources).runtime
     assert es5.es == 2009 and not es5.allows("`Object.hasOwn`") and "`browser` field" in es5.describe()
-    modern = read_js_profile(reader({**files, "lib/more.js": "const f = () => 1;\n"}),
-                             sources=("index.js", "lib/util.js", "lib/more.js")).runtime
+    modern = read_js_profile(reader({**files, "lib/more.js": "const f = () => 1;\n"}), sources=sources).runtime
     assert modern.es is None
+    assert read_js_profile(reader(files), sources=sources[:2]).runtime.es is None  # two files say no era
+    assert read_js_profile(reader(files), sources=(*sources, "src/a.ts")).runtime.es is None  # TypeScript compiles
 
 
 @pytest.mark.parametrize(("before", "after", "feature"), [
@@ -365,3 +368,25 @@ def test_what_is_not_a_literal_is_unknown_never_evaluated():
     assert exported("export default defineConfig([base])") == Call("defineConfig", ([Name("base")],))
     assert isinstance(exported("console.log(1)"), Unknown)
     assert isinstance(exported("export default " + "[" * 100 + "]" * 100), Unknown)  # deeper than a literal goes
+
+
+def test_a_biome_rule_wider_than_the_teams_eslint_rule_is_not_selected(migrate):
+    only = read_js_profile(reader({".eslintrc.json": '{"rules": {"no-empty": 2, "no-prototype-builtins": 2}}'}),
+                           migrate)
+    rules = json.loads(only.config_files()["biome.json"])["linter"]["rules"]["suspicious"]
+    assert rules["noEmptyBlockStatements"] == "off" and rules["noPrototypeBuiltins"] == "off"
+    assert any("`no-empty` is carried to Biome's `noEmptyBlockStatements`, which also checks what "
+               "`no-empty-function`, `no-empty-static-block` check" in p for p in only.problems)
+    every = '{"rules": {"no-empty": 2, "no-empty-function": 2, "no-empty-static-block": 2}}'
+    rules = json.loads(read_js_profile(reader({".eslintrc.json": every}), migrate).config_files()["biome.json"])
+    assert rules["linter"]["rules"]["suspicious"]["noEmptyBlockStatements"] == "error"
+
+
+def test_a_flat_elements_own_extends_are_read_or_said(migrate):
+    module = ("import js from '@eslint/js'; import ts from 'typescript-eslint';\n"
+              "export default [{files: ['lib/**'], extends: [js.configs.recommended, ts.configs.strict]}];")
+    profile = read_js_profile(reader({"eslint.config.js": module}), migrate)
+    [override] = json.loads(profile.config_files()["biome.json"])["overrides"]
+    assert override["includes"] == ["lib/**"] and override["linter"]["rules"]["suspicious"]["noDebugger"] == "error"
+    assert any("`ts.configs.strict`, a shared configuration memfix neither installs nor runs" in p
+               for p in profile.problems)

@@ -53,6 +53,68 @@ RECOMMENDED = (
     "valid-typeof",
 )
 
+# ESLint's own rules (versions 5 to 10), by name: which of them `biome migrate` carries to one Biome rule together.
+ESLINT_CORE_RULES = (
+    "accessor-pairs", "array-bracket-newline", "array-bracket-spacing", "array-callback-return",
+    "array-element-newline", "arrow-body-style", "arrow-parens", "arrow-spacing", "block-scoped-var",
+    "block-spacing", "brace-style", "callback-return", "camelcase", "capitalized-comments", "class-methods-use-this",
+    "comma-dangle", "comma-spacing", "comma-style", "complexity", "computed-property-spacing", "consistent-return",
+    "consistent-this", "constructor-super", "curly", "default-case", "default-case-last", "default-param-last",
+    "dot-location", "dot-notation", "eol-last", "eqeqeq", "for-direction", "func-call-spacing", "func-name-matching",
+    "func-names", "func-style", "function-call-argument-newline", "function-paren-newline", "generator-star-spacing",
+    "getter-return", "global-require", "grouped-accessor-pairs", "guard-for-in", "handle-callback-err",
+    "id-blacklist", "id-denylist", "id-length", "id-match", "implicit-arrow-linebreak", "indent", "indent-legacy",
+    "init-declarations", "jsx-quotes", "key-spacing", "keyword-spacing", "line-comment-position", "linebreak-style",
+    "lines-around-comment", "lines-around-directive", "lines-between-class-members", "logical-assignment-operators",
+    "max-classes-per-file", "max-depth", "max-len", "max-lines", "max-lines-per-function", "max-nested-callbacks",
+    "max-params", "max-statements", "max-statements-per-line", "multiline-comment-style", "multiline-ternary",
+    "new-cap", "new-parens", "newline-after-var", "newline-before-return", "newline-per-chained-call", "no-alert",
+    "no-array-constructor", "no-async-promise-executor", "no-await-in-loop", "no-bitwise", "no-buffer-constructor",
+    "no-caller", "no-case-declarations", "no-catch-shadow", "no-class-assign", "no-compare-neg-zero",
+    "no-cond-assign", "no-confusing-arrow", "no-console", "no-const-assign", "no-constant-binary-expression",
+    "no-constant-condition", "no-constructor-return", "no-continue", "no-control-regex", "no-debugger",
+    "no-delete-var", "no-div-regex", "no-dupe-args", "no-dupe-class-members", "no-dupe-else-if", "no-dupe-keys",
+    "no-duplicate-case", "no-duplicate-imports", "no-else-return", "no-empty", "no-empty-character-class",
+    "no-empty-function", "no-empty-pattern", "no-empty-static-block", "no-eq-null", "no-eval", "no-ex-assign",
+    "no-extend-native", "no-extra-bind", "no-extra-boolean-cast", "no-extra-label", "no-extra-parens",
+    "no-extra-semi", "no-fallthrough", "no-floating-decimal", "no-func-assign", "no-global-assign",
+    "no-implicit-coercion", "no-implicit-globals", "no-implied-eval", "no-import-assign", "no-inline-comments",
+    "no-inner-declarations", "no-invalid-regexp", "no-invalid-this", "no-irregular-whitespace", "no-iterator",
+    "no-label-var", "no-labels", "no-lone-blocks", "no-lonely-if", "no-loop-func", "no-loss-of-precision",
+    "no-magic-numbers", "no-misleading-character-class", "no-mixed-operators", "no-mixed-requires",
+    "no-mixed-spaces-and-tabs", "no-multi-assign", "no-multi-spaces", "no-multi-str", "no-multiple-empty-lines",
+    "no-native-reassign", "no-negated-condition", "no-negated-in-lhs", "no-nested-ternary", "no-new", "no-new-func",
+    "no-new-native-nonconstructor", "no-new-object", "no-new-require", "no-new-symbol", "no-new-wrappers",
+    "no-nonoctal-decimal-escape", "no-obj-calls", "no-object-constructor", "no-octal", "no-octal-escape",
+    "no-param-reassign", "no-path-concat", "no-plusplus", "no-process-env", "no-process-exit",
+    "no-promise-executor-return", "no-proto", "no-prototype-builtins", "no-redeclare", "no-regex-spaces",
+    "no-restricted-exports", "no-restricted-globals", "no-restricted-imports", "no-restricted-modules",
+    "no-restricted-properties", "no-restricted-syntax", "no-return-assign", "no-return-await", "no-script-url",
+    "no-self-assign", "no-self-compare", "no-sequences", "no-setter-return", "no-shadow",
+    "no-shadow-restricted-names", "no-spaced-func", "no-sparse-arrays", "no-sync", "no-tabs",
+    "no-template-curly-in-string", "no-ternary", "no-this-before-super", "no-throw-literal", "no-trailing-spaces",
+    "no-unassigned-vars", "no-undef", "no-undef-init", "no-undefined", "no-underscore-dangle",
+    "no-unexpected-multiline", "no-unmodified-loop-condition", "no-unneeded-ternary", "no-unreachable",
+    "no-unreachable-loop", "no-unsafe-finally", "no-unsafe-negation", "no-unsafe-optional-chaining",
+    "no-unused-expressions", "no-unused-labels", "no-unused-private-class-members", "no-unused-vars",
+    "no-use-before-define", "no-useless-assignment", "no-useless-backreference", "no-useless-call",
+    "no-useless-catch", "no-useless-computed-key", "no-useless-concat", "no-useless-constructor",
+    "no-useless-escape", "no-useless-rename", "no-useless-return", "no-var", "no-void", "no-warning-comments",
+    "no-whitespace-before-property", "no-with", "nonblock-statement-body-position", "object-curly-newline",
+    "object-curly-spacing", "object-property-newline", "object-shorthand", "one-var", "one-var-declaration-per-line",
+    "operator-assignment", "operator-linebreak", "padded-blocks", "padding-line-between-statements",
+    "prefer-arrow-callback", "prefer-const", "prefer-destructuring", "prefer-exponentiation-operator",
+    "prefer-named-capture-group", "prefer-numeric-literals", "prefer-object-has-own", "prefer-object-spread",
+    "prefer-promise-reject-errors", "prefer-reflect", "prefer-regex-literals", "prefer-rest-params", "prefer-spread",
+    "prefer-template", "preserve-caught-error", "quote-props", "quotes", "radix", "require-atomic-updates",
+    "require-await", "require-jsdoc", "require-unicode-regexp", "require-yield", "rest-spread-spacing", "semi",
+    "semi-spacing", "semi-style", "sort-imports", "sort-keys", "sort-vars", "space-before-blocks",
+    "space-before-function-paren", "space-in-parens", "space-infix-ops", "space-unary-ops", "spaced-comment",
+    "strict", "switch-colon-spacing", "symbol-description", "template-curly-spacing", "template-tag-spacing",
+    "unicode-bom", "use-isnan", "valid-jsdoc", "valid-typeof", "vars-on-top", "wrap-iife", "wrap-regex",
+    "yield-star-spacing", "yoda",
+)
+
 # The globals an ESLint environment declares, which `biome migrate` does not carry over: without them Biome's
 # noUndeclaredVariables reports `require` in every CommonJS file, `describe` in every mocha test.
 ENVIRONMENTS = {
@@ -108,6 +170,13 @@ class Eslint:
     config: dict[str, Any]
     rules: frozenset[str]  # every ESLint rule the configuration names, on or off
     where: str  # the files read, in words
+
+    @property
+    def on(self) -> frozenset[str]:
+        """The ESLint rules the configuration turns on somewhere (its root or an override)."""
+        scopes = [self.config, *(o for o in self.config.get("overrides", []) if isinstance(o, dict))]
+        return frozenset(rule for scope in scopes for rule, level in (scope.get("rules") or {}).items()
+                         if level != "off")
 
 
 def read_eslint(read: Read, package: dict[str, Any], sources: tuple[str, ...], problems: list[str]) -> Eslint | None:
@@ -210,8 +279,16 @@ def _flat_element(element: dict[str, Any], packages: dict[str, str], name: str,
     own = {k: v for k, v in listed.items() if k != "..." and _literal(v)} if isinstance(listed, dict) else {}
     ignores = [f for f in element.get("ignores") or [] if isinstance(f, str)] \
         if isinstance(element.get("ignores", []), list) else []
+    extends = []
+    for base in element.get("extends") or [] if isinstance(element.get("extends"), list) else []:
+        if isinstance(base, Name) and packages.get(base.path.split(".")[0]) == "@eslint/js" \
+                and base.path.endswith(".configs.recommended") or base == "js/recommended":
+            extends.append("eslint:recommended")
+        else:
+            said.append(f"{name}: an element extends {_what(base)}, a shared configuration memfix neither installs "
+                        "nor runs: its rules are not selected")
     return {"files": files, **({"excludedFiles": ignores} if ignores else {}), "env": env, "globals": own,
-            "rules": {rule: setting for rule, setting in rules.items() if _literal(setting)}}
+            "extends": extends, "rules": {rule: setting for rule, setting in rules.items() if _literal(setting)}}
 
 
 def _elements(value: Any) -> list[Any] | None:
@@ -380,6 +457,26 @@ def _data(name: str, text: str, problems: list[str]) -> dict[str, Any] | None:
         return data
     problems.append(f"{refused}; not read")
     return None
+
+
+def narrowed(biome: dict[str, Any], on: frozenset[str], migrate: Migrate, said: list[str]) -> dict[str, Any]:
+    """The translated configuration without the Biome rules that check more than the team's ESLint rules do: a Biome
+    rule `biome migrate` carries several of ESLint's rules to (`no-empty`, `no-empty-function` → one) is selected only
+    where the team turns all of them on."""
+    together = {rule: names for rule, names in biome_names(migrate, set(ESLINT_CORE_RULES)).items() if len(names) > 1}
+    for rule, names in sorted(together.items()):
+        if not names & on or names <= on:
+            continue
+        group, name = rule.split("/")[1:]
+        scopes = [biome, *(o for o in biome.get("overrides", []) if isinstance(o, dict))]
+        for scope in scopes:
+            rules = scope.setdefault("linter", {}).setdefault("rules", {})
+            if scope is biome or name in (rules.get(group) or {}):
+                rules.setdefault(group, {})[name] = "off"
+        said.append(f"{', '.join(f'`{n}`' for n in sorted(names & on))} is carried to Biome's `{name}`, which also "
+                    f"checks what {', '.join(f'`{n}`' for n in sorted(names - on))} check, which the team leaves off: "
+                    "not selected")
+    return biome
 
 
 def biome_names(migrate: Migrate, eslint_rules: set[str]) -> dict[str, frozenset[str]]:

@@ -28,7 +28,7 @@ from typing import Any
 from core.bounded import ConfigFormat, ConfigRefused, read_config, shown
 from core.languages.javascript.biome import RECOMMENDED_FILES
 from core.languages.javascript.checks import pieces
-from core.languages.javascript.eslint import ESLINT_CODE, ESLINT_DATA, Migrate, read_eslint
+from core.languages.javascript.eslint import ESLINT_CODE, ESLINT_DATA, Migrate, narrowed, read_eslint
 from core.paths import WORKFLOW_FILES, PathError, path_matches, repo_path
 
 Read = Callable[[str], str | None]
@@ -160,6 +160,7 @@ def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None,
             config, said = migrate({".eslintrc.json": json.dumps(eslint.config)})
             data = _object(config, "biome.json", [], jsonc=True) if config is not None else None
             if data is not None:
+                data = narrowed(data, eslint.on, migrate, problems)
                 return {"biome.json": json.dumps(_handed(data, drop=_NOT_HANDED), indent=2)}, \
                     f"the ESLint configuration in {eslint.where}, translated by `biome migrate eslint`"
             why = said or "Biome wrote no configuration memfix can read"
@@ -278,6 +279,7 @@ def find_runtime(read: Read, package: dict[str, Any], problems: list[str], files
 # Where a CI names the Node versions it tests on: GitHub Actions' matrices and setup-node, Travis' `node_js`.
 _NODE_KEYS = ("node-version", "node_version", "node", "node_js", "nodejs", "node-versions")
 MAX_ERA_FILES = 300  # sources read for the code's own era
+MIN_ERA_FILES = 3  # fewer say nothing of an era (a config file or two)
 
 
 def _ci_node(read: Read) -> tuple[tuple[int, int] | None, str]:
@@ -335,7 +337,8 @@ def _era(read: Read, files: tuple[str, ...], package: dict[str, Any]) -> tuple[i
     """ES5 where none of the project's JavaScript sources uses ES2015 syntax (`const`, arrows, classes, template
     literals): the team writes for runtimes that lack it, whatever it declares."""
     sources = [p for p in files if p.endswith((".js", ".cjs")) and not p.endswith(".min.js")][:MAX_ERA_FILES]
-    if not sources or package.get("type") == "module":
+    typed = any(p.endswith((".ts", ".tsx", ".mts", ".cts")) for p in files)  # compiled to its own target
+    if len(sources) < MIN_ERA_FILES or typed or package.get("type") == "module":
         return None, ""
     modern = ("arrow functions (`=>`)", "template literals", "`let`/`const`", "`class`")
     for path in sources:
