@@ -315,3 +315,22 @@ def test_a_module_named_by_a_reader_in_another_folder_is_not_its_data():
     problem = _problem("src/pkg/__init__.py", "import os\nfrom pkg.helper import X\n", "from pkg.helper import X\n",
                        others)
     assert "reads as data" not in (problem or "")  # (another check may still keep it: not this one)
+
+
+@pytest.mark.parametrize("before, after, expected", [
+    # the test exercises the package's own `Shape`: flattening its nested call is what the test is about
+    ("from shapes import Shape\n\n\ndef test_nesting():\n    assert Shape(Shape(1, 2), 3) == Shape(1, 2, 3)\n",
+     "from shapes import Shape\n\n\ndef test_nesting():\n    assert Shape(1, 2, 3) == Shape(1, 2, 3)\n",
+     "rewrites code using `Shape` in a test, which imports it from this repository"),
+    # an unused binding or import around the package's names is no rewrite of them
+    ("from shapes import Shape, unused\n\n\ndef test_it():\n    try:\n        Shape(1)\n    except ValueError as e:\n"
+     "        pass\n",
+     "from shapes import Shape\n\n\ndef test_it():\n    try:\n        Shape(1)\n    except ValueError:\n        pass\n",
+     None),
+    # the same rewrite of a name from elsewhere (the standard library) is the linter's to judge
+    ("from typing import Literal\n\n\ndef test_x():\n    assert Literal[Literal[1], 2]\n",
+     "from typing import Literal\n\n\ndef test_x():\n    assert Literal[1, 2]\n", None),
+])
+def test_a_test_keeps_the_code_it_exercises_from_the_repository(before, after, expected):
+    problem = _problem("tests/test_shapes.py", before, after, {"shapes/__init__.py": "class Shape:\n    pass\n"})
+    assert (problem is None) if expected is None else (expected in problem)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from core.change import PROJECT_CHECKS, Finding, Patch, Verification
 from core.errors import PermanentError
 from core.languages.adapter import Language, Project, Selection, covering
-from core.languages.registry import within
+from core.languages.registry import says_generated, within
 from core.learning.places import Places, covers, kind_scope, words
 from core.learning.policy import HeldBack, RepoPolicy
 from core.memory.types import AttemptStatus, Circuit, Envelope
@@ -335,6 +335,8 @@ class PipelineRunner:
         texts = {path: ctx.workspace.read(path) if path in wanted else None for path, _ in files}
         binary = {path for path, text in texts.items() if text is not None and "\x00" in text}
         texts.update(dict.fromkeys(binary))  # git's own test for binary: no table stores or search takes a NUL
+        generated = {path for path, text in texts.items() if text is not None and says_generated(text)}
+        texts.update(dict.fromkeys(generated))
         # Files with the same rules held back share a linter that leaves those rules alone, to its fixpoint too.
         alike: dict[tuple[str, ...], dict[str, list[Finding]]] = defaultdict(dict)
         for path, findings in files:
@@ -357,6 +359,7 @@ class PipelineRunner:
                 outcome = self._model_fix(ctx, outcome, original, base, remaining, query)
             elif original is None and path in wanted:
                 outcome.note = "binary (it contains a NUL byte): left as it is" if path in binary else \
+                    "generated (its first lines say a tool wrote it): left as it is" if path in generated else \
                     "not UTF-8 text: left as it is"
             elif base is None:
                 outcome.note = "no safe fix" + ("" if ctx.llm.model else " (offline: no model configured)")
