@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from core.change import PROJECT_CHECKS, Finding, Patch, Verification
 from core.errors import PermanentError
 from core.languages.adapter import Language, Project, Selection, covering
-from core.languages.registry import says_generated, within
-from core.learning.places import Places, covers, kind_scope, words
+from core.languages.registry import within
+from core.learning.places import Places, covers, kind_scope, says_generated, words
 from core.learning.policy import HeldBack, RepoPolicy
 from core.memory.types import AttemptStatus, Circuit, Envelope
 from core.pipelines.breaker import Trial
