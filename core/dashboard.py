@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
 from core.learning.places import words
-from core.memory.proposals import ProposalCounts
+from core.memory.proposals import CiRecord, ProposalCounts
 from core.memory.types import CATEGORIES, INSIGHT_TYPES, SEVERITIES
 from core.wire import CommandJob, JobResult
 
@@ -85,7 +85,7 @@ class RepositoryView:
     envelopes: list[Envelope]
     filters: dict[str, str] = field(default_factory=dict)
     in_force: dict[str, RuleChoice] = field(default_factory=dict)  # pipeline → its latest run's rules
-    ci_flakes: int = 0  # failures of its checks on memfix commits that a re-run of the same commit overturned, lately
+    ci: CiRecord = CiRecord(0, 0)  # what memfix's re-runs of failed checks on its commits found, lately
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,7 @@ class Dashboard:
                                           limit=PAGE)
         return RepositoryView(tenant, repo, o.runs.latest(tenant, [repo], PAGE), rules, insights, searched,
                               o.entries.newest(tenant, repo, PAGE), o.healing.stored(tenant, repo, PAGE), filters,
-                              o.runs.rules_in_force(tenant, repo), o.proposals.flakes(tenant, repo))
+                              o.runs.rules_in_force(tenant, repo), o.proposals.ci_record(tenant, repo))
 
     def run(self, tenant: int, run_id: int) -> RunView | None:
         run = self.owners.runs.get(tenant, run_id)

@@ -44,6 +44,18 @@ def ci(serve, gh, tenant: int, pr: dict, conclusion: str, *, delivery: str | Non
     assert serve.drain()
 
 
+def trusted_ci(serve, tenant: int) -> None:
+    """A repository whose CI memfix knows: its re-runs confirmed three failures and overturned none."""
+    from core.memory.proposals import CI_RECORD
+
+    for n in range(CI_RECORD):
+        serve.services.proposals.save(tenant, repository=REPO, pipeline="autofix", fingerprint=f"record{n}",
+                                      path=f"old/{n}.py", branch=f"memfix/autofix/record-{n}", base_branch="main",
+                                      pr_number=900 + n, state="closed", head_sha=f"{n:040d}", finding_codes=[])
+    with serve.services.db.tenant(tenant) as conn:
+        conn.execute("UPDATE proposals SET ci_rerun = head_sha, ci_state = 'failed' WHERE fingerprint LIKE 'record%'")
+
+
 def bot_comments(gh, number: int) -> list[str]:
     return [c["body"] for c in gh.comments(REPO, number) if c["user"]["login"] == "memfix[bot]"]
 
@@ -173,6 +185,7 @@ def test_with_a_model_red_ci_gets_one_refinement_from_the_failure_text(model_set
                                                                        model_server, tenant_id):
     fake_github.push(REPO, "main", CI)
     model_server.script_chat(GOOD_EDIT)
+    trusted_ci(serve, tenant_id)
     push(serve, fake_github, tenant_id, {**BANDIT, "billing.py": ASSERTS})
     [pr] = open_memfix_pulls(fake_github)
     model_server.script_chat(REFINED)
@@ -260,6 +273,7 @@ def test_a_check_that_fails_on_the_base_commit_too_is_noise_not_a_verdict(serve,
 
 def test_a_check_that_passed_on_the_base_commit_and_fails_on_the_change_counts(serve, fake_github, tenant_id):
     fake_github.push(REPO, "main", CI)
+    trusted_ci(serve, tenant_id)
     push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
     [pr] = open_memfix_pulls(fake_github)
     fake_github.add_check_run(REPO, pr["base"]["sha"], "tests", conclusion="success")
@@ -276,6 +290,7 @@ def test_a_check_that_passed_on_the_base_commit_and_fails_on_the_change_counts(s
 
 def test_a_re_run_that_passes_supersedes_the_failure_and_corrects_the_record(serve, fake_github, tenant_id):
     fake_github.push(REPO, "main", CI)
+    trusted_ci(serve, tenant_id)  # memfix counts a failure at once here: a maintainer's re-run overturns it
     push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
     [pr] = open_memfix_pulls(fake_github)
     ci(serve, fake_github, tenant_id, pr, "failure")  # a flaky run: the base has no checks to compare with
@@ -297,15 +312,16 @@ def test_a_repository_whose_ci_lied_before_gets_a_failure_run_again_once_before_
     fake_github.push(REPO, "main", CI)
     push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
     [first] = open_memfix_pulls(fake_github)
-    ci(serve, fake_github, tenant_id, first, "failure")  # memfix knows nothing of this CI yet: the failure counts
-    assert fake_github.reruns(REPO) == []
-    ci(serve, fake_github, tenant_id, first, "success")  # the maintainer's re-run passes: the CI lied once
+    ci(serve, fake_github, tenant_id, first, "failure")  # memfix knows nothing of this CI yet: it runs it again
+    assert len(fake_github.reruns(REPO)) == 1 and bot_comments(fake_github, first["number"]) == []
+    ci(serve, fake_github, tenant_id, first, "success")  # its re-run passes: the CI lied once
+    assert proposal(serve, tenant_id, first["number"])["ci_flakes"] == 1
 
     push(serve, fake_github, tenant_id, {"app/io.py": UNUSED_2})
     [second] = [p for p in open_memfix_pulls(fake_github) if p["number"] != first["number"]]
     ci(serve, fake_github, tenant_id, second, "failure")
     [red] = [r["id"] for r in fake_github.check_runs(REPO) if r["head_sha"] == second["head"]["sha"]]
-    assert fake_github.reruns(REPO) == [red]  # GitHub Actions: the job is run again on the same commit
+    assert fake_github.reruns(REPO)[-1] == red  # GitHub Actions: the job is run again on the same commit
     row = proposal(serve, tenant_id, second["number"])
     assert (row["ci_state"], row["ci_failures"], row["ci_rerun"]) == ("waiting", 0, second["head"]["sha"])
     assert bot_comments(fake_github, second["number"]) == []  # nothing to say until the re-run reports
@@ -321,7 +337,7 @@ def test_a_repository_whose_ci_lied_before_gets_a_failure_run_again_once_before_
     [third] = [p for p in open_memfix_pulls(fake_github) if p["number"] not in (first["number"], second["number"])]
     ci(serve, fake_github, tenant_id, third, "failure")
     ci(serve, fake_github, tenant_id, third, "failure")  # red again on memfix's re-run: now it counts, once
-    assert len(fake_github.reruns(REPO)) == 2
+    assert len(fake_github.reruns(REPO)) == 3
     [comment] = bot_comments(fake_github, third["number"])
     assert "checks failed on this change" in comment and "failed again when memfix ran them a second time" in comment
     assert proposal(serve, tenant_id, third["number"])["ci_failures"] == 1
@@ -336,8 +352,36 @@ def test_a_failure_memfix_may_not_re_run_counts_at_once(serve, fake_github, tena
     push(serve, fake_github, tenant_id, {"app/io.py": UNUSED_2})
     [second] = [p for p in open_memfix_pulls(fake_github) if p["number"] != first["number"]]
     fake_github.set_status(REPO, second["head"]["sha"], "ci/jenkins", "failure")  # a status has no re-run
+    before = len(fake_github.reruns(REPO))  # the first PR's failure: run again, as no record says otherwise
     ci(serve, fake_github, tenant_id, second, "success")
-    assert fake_github.reruns(REPO) == []
+    assert len(fake_github.reruns(REPO)) == before
     [comment] = bot_comments(fake_github, second["number"])
     assert "**ci/jenkins** (status): failure" in comment and "a second time" not in comment
     assert proposal(serve, tenant_id, second["number"])["ci_failures"] == 1
+
+
+def test_a_ci_with_a_record_counts_a_failure_at_the_changed_file_at_once(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", CI)
+    trusted_ci(serve, tenant_id)  # three failures confirmed by a re-run, none overturned: the CI fails for real
+    assert serve.services.proposals.ci_record(tenant_id, REPO).known
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [pr] = open_memfix_pulls(fake_github)
+    ci(serve, fake_github, tenant_id, pr, "failure",
+       annotations=[{"path": "app/util.py", "start_line": 1, "annotation_level": "failure", "message": "boom"}])
+    assert fake_github.reruns(REPO) == [] and proposal(serve, tenant_id, pr["number"])["ci_failures"] == 1
+
+
+def test_a_failure_that_never_reaches_the_changed_file_is_run_again_whatever_the_record(serve, fake_github,
+                                                                                        tenant_id):
+    fake_github.push(REPO, "main", CI)
+    trusted_ci(serve, tenant_id)
+    push(serve, fake_github, tenant_id, {"app/io.py": UNUSED_2})
+    [pr] = open_memfix_pulls(fake_github)
+    ci(serve, fake_github, tenant_id, pr, "failure",  # the failing test is in another module altogether
+       annotations=[{"path": "tests/test_network.py", "start_line": 9, "annotation_level": "failure",
+                     "message": "ConnectionResetError"}])
+    assert len(fake_github.reruns(REPO)) == 1 and fake_github.pull(REPO, pr["number"])["draft"] is True
+    assert proposal(serve, tenant_id, pr["number"])["ci_state"] == "waiting"
+    ci(serve, fake_github, tenant_id, pr, "success")
+    assert fake_github.pull(REPO, pr["number"])["draft"] is False
+    assert not serve.services.proposals.ci_record(tenant_id, REPO).known  # it lied once: re-run from now on

@@ -187,7 +187,7 @@ def test_the_policy_table_shows_each_holds_scope_and_the_record_per_kind_of_plac
         conn.execute("UPDATE proposals SET ci_flakes = 1 WHERE fingerprint = 'ctx2'")
     with client(serve) as web:
         page = html.unescape(web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text)
-    assert "passed when run again on it 1 time(s) in 90 days" in page
+    assert "its checks failed memfix's commits and passed when run again 1 time(s)" in page
     row = page[page.index('id="rule-F401"'):].split("</tr>")[0]
     assert "2 file(s) held back, proposed again when the hold lifts" in row
     assert "1 merged, 2 closed in this repository" in row

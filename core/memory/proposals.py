@@ -111,6 +111,33 @@ def _proposal_or_none(row: dict[str, Any] | None) -> Proposal | None:
     return _proposal(row) if row else None
 
 
+CI_RECORD = 3  # failures a re-run confirmed before memfix trusts a repository's CI to fail only for real
+
+
+@dataclass(frozen=True)
+class CiRecord:
+    """A repository's CI as memfix's re-runs found it: failures a re-run overturned, and failures it confirmed."""
+
+    overturned: int
+    confirmed: int
+
+    @property
+    def known(self) -> bool:
+        """Enough evidence to stop re-running a failure before counting it: the CI never lied, and its failures
+        held CI_RECORD times."""
+        return self.overturned == 0 and self.confirmed >= CI_RECORD
+
+    def describe(self) -> str:
+        if self.overturned:
+            return (f"its checks failed memfix's commits and passed when run again {self.overturned} time(s): memfix "
+                    "runs a failure again once before counting it")
+        if self.known:
+            return (f"memfix's re-runs confirmed {self.confirmed} failure(s) and overturned none: a failure counts at "
+                    "once")
+        return (f"no record yet ({self.confirmed} failure(s) confirmed by a re-run, of {CI_RECORD}): memfix runs a "
+                "failure again once before counting it")
+
+
 class Proposals:
     """Every read and write of `proposals`, each under the tenant's row-level security."""
 
@@ -212,6 +239,16 @@ class Proposals:
                 " ci_passes = ci_passes + 1, ci_flakes = ci_flakes + 1, updated_at = now()"
                 " WHERE id = %s AND head_sha = %s AND ci_state = %s",
                 (CiState.PASSED, proposal_id, sha, CiState.FAILED)).rowcount == 1
+
+    def ci_record(self, tenant_id: int, repo: str, days: float = 90) -> CiRecord:
+        """What memfix's own re-runs of failed checks showed lately in this repository: failures they overturned,
+        and failures they confirmed."""
+        with self.db.tenant(tenant_id) as conn:
+            row = conn.execute(
+                "SELECT coalesce(sum(ci_flakes), 0) AS overturned, count(*) FILTER (WHERE ci_rerun = head_sha"
+                " AND ci_state = %s) AS confirmed FROM proposals WHERE repository = %s"
+                " AND updated_at > now() - make_interval(secs => %s)", (CiState.FAILED, repo, days * 86400)).fetchone()
+        return CiRecord(int(row["overturned"]), int(row["confirmed"])) if row else CiRecord(0, 0)
 
     def flakes(self, tenant_id: int, repo: str, days: float = 90) -> int:
         """How often, lately, this repository's checks failed on a memfix commit and passed when run again on it:

@@ -74,18 +74,33 @@ class CiFeedback:
         return self._ci_failed(gh, job, (proposal, pr), judgement, notes)
 
     def _run_again(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, judgement: Judgement) -> str:
-        """In a repository whose checks have failed memfix's commits and then passed on the same commits (its
-        record), a failure is run again once, by memfix, before it counts: the verdict waits for that run."""
+        """memfix finds out itself whether a failure is its own: a failure it cannot tie to its change (the failing
+        checks' annotations never name the changed file), or any failure while the repository has no CI record yet
+        or a record of lying, is run again once, by memfix, before it counts; the PR stays a draft meanwhile."""
         tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
-        if proposal.ci_rerun == sha or not (flakes := self.proposals.flakes(tenant, repo)) \
-                or not self.proposals.claim_rerun(tenant, proposal.id, sha):
+        if proposal.ci_rerun == sha:
+            return ""
+        if not any(c.kind == "check" for c in judgement.counted):
+            return ""  # a commit status has no re-run
+        record = self.proposals.ci_record(tenant, repo)
+        untied = self._untied(gh, repo, judgement, proposal)
+        if record.known and not untied or not self.proposals.claim_rerun(tenant, proposal.id, sha):
             return ""
         again = [c for c in judgement.counted if gh.rerun_check(repo, c)]
         if not again:
             return ""
-        return (f"PR #{proposal.pr_number}: {CiVerdict(tuple(again)).names()} failed on `{sha[:7]}`; this "
-                f"repository's checks have passed on a re-run of a failed memfix commit {flakes} time(s) lately, so "
-                "memfix runs them again once before counting the failure.")
+        why = f"their failures never name `{proposal.path}`" if untied else f"this repository's CI: {record.describe()}"
+        return (f"PR #{proposal.pr_number}: {CiVerdict(tuple(again)).names()} failed on `{sha[:7]}`; {why}, so "
+                "memfix runs them again once before counting the failure (the PR stays a draft meanwhile).")
+
+    @staticmethod
+    def _untied(gh: GitHubPort, repo: str, judgement: Judgement, proposal: Proposal) -> bool:
+        """The failing checks say where they failed (annotations with paths), and none of those is the changed
+        file: the failure never reached memfix's change."""
+        paths = {str(note.get("path") or "") for check in judgement.counted[:5] if check.kind == "check"
+                 for note in gh.check_annotations(repo, check.id)}
+        paths.discard("")
+        return bool(paths) and proposal.path not in paths
 
     def _rerun_passed(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, pr: PullRequest,
                       notes: list[str]) -> JobResult:
@@ -137,8 +152,8 @@ class CiFeedback:
         if judgement.compared:
             body += [f"Each passed on the base commit `{pr.base_sha[:7]}`.", ""]
         if proposal.ci_rerun == sha:
-            body += ["They failed again when memfix ran them a second time (this repository's checks have failed "
-                     "and then passed on the same commit before, so one failure alone is not counted).", ""]
+            body += ["They failed again when memfix ran them a second time (a first failure is not counted where "
+                     "it cannot be tied to the change or the repository's CI has no record yet).", ""]
         if judgement.noise:
             body += ["Not counted (CI noise, not this change):", *judgement.noise_lines(), ""]
         body += [f"- {n}" for n in notes if n.startswith(("now holding back", "proposing"))]
