@@ -21,9 +21,11 @@ exploratory PR per repository a week plays out as it would over 20 days.
 The same pushes are then reviewed by other maintainers (`REVIEWERS`), each on two fresh repositories: one who closes
 F401 only in tests ("place"), a CI that fails 20 % of runs at random and a maintainer who re-runs a red check once
 ("flaky-ci", the base commit's CI green; a run's luck is drawn from the PR and the run's number, so both arms get the
-same luck on the same PR, and the CI answers the re-runs memfix asks for; five trials of other luck, summed), one
-whose taste flips after 10 pushes ("flip"), one who merges everything for 10 pushes and then closes F401 ("turn"),
-one who writes why when closing ("words"). Each prints
+same luck on the same PR, and the CI answers the re-runs memfix asks for; five trials of other luck, summed), the same
+CI with a team that never re-runs it and closes what is red ("flaky-quiet", five trials, each in another file
+order), a team that closes every PR in one folder synced from upstream whatever the rule ("upstream", five file
+orders), one whose taste flips after 10 pushes ("flip"), one who merges everything for 10 pushes and then closes
+F401 ("turn"), one who writes why when closing ("words"). Each prints
 `learning[NAME]: bad PRs memory-on A, memory-off B; merged memory-on C, memory-off D` with the target 3·A ≤ B and
 C ≥ D. The last line is the default reviewer's:
 `learning: bad PRs memory-on A, memory-off B; merged memory-on C, memory-off D` (totals over all pushes).
@@ -55,6 +57,7 @@ CI_WORKFLOW = {".github/workflows/tests.yml": "on: [push, pull_request]\njobs:\n
 CLOSES = {"F401"}  # the reviewer's hidden preference
 CI_FAILS = {"F841"}  # the CI's hidden verdict
 TENANT_ON, TENANT_OFF = 9_300_001, 9_310_000
+MAX_RERUN_ROUNDS = 3  # re-runs memfix may ask for on one commit, answered one round at a time
 _CODES = re.compile(r"\b([A-Z]{1,8}[0-9]{1,4})\b")
 _PATH = re.compile(r" in (\S+)$")
 
@@ -82,6 +85,7 @@ class Reviewer:
     rerun: bool = False
     why: Callable[[Review], str | None] = lambda review: None
     trials: int = 1  # a CI's luck decides: the pushes are played again with other luck, and the totals summed
+    orders: bool = False  # each trial pushes the files in another order (the first keeps the seed's)
     flips: tuple[str, int] | None = None  # (rule, push): the taste changes after that push, for that rule
     luck: int = 0
 
@@ -103,6 +107,10 @@ REVIEWERS = (
              lambda r: not ("F401" in r.codes and _in_tests(r))),
     Reviewer("flaky-ci", "merges every green PR; the CI fails 20 % of runs at random and the maintainer re-runs a "
              "red check once", lambda r: True, noise=0.2, rerun=True, trials=5),
+    Reviewer("flaky-quiet", "merges every green PR and closes every red one; the CI fails 20 % of runs at random and "
+             "nobody re-runs it", lambda r: True, noise=0.2, trials=5, orders=True),
+    Reviewer("upstream", "closes every PR in nltk/corpus/reader/ (synced from upstream), whatever the rule; merges "
+             "the rest", lambda r: not r.path.startswith("nltk/corpus/reader/"), trials=5, orders=True),
     Reviewer("flip", "closes F401 fixes for 10 pushes, then (a new maintainer) merges them",
              lambda r: "F401" not in r.codes or r.push > 10, flips=("F401", 10)),
     Reviewer("turn", "merges every green PR for 10 pushes, then (a new maintainer) closes F401 fixes",
@@ -210,15 +218,18 @@ class Harness:
             red[pr["number"]] = reviewer.red(review, 0)
             self._ci(arm, tenant, pr, red[pr["number"]])
         self.drain()
-        asked = self.gh.reruns(arm.repo)[arm.reruns:]  # memfix ran a red check again itself: the CI answers
-        arm.reruns += len(asked)
-        shas = {r["id"]: r["head_sha"] for r in self.gh.check_runs(arm.repo)}
-        for pr in fresh:
-            if pr["head"]["sha"] in {shas.get(rid) for rid in asked}:
-                runs[pr["number"]] += 1
-                red[pr["number"]] = reviewer.red(reviews[pr["number"]], runs[pr["number"]])
-                self._ci(arm, tenant, pr, red[pr["number"]])
-        self.drain()
+        for _ in range(MAX_RERUN_ROUNDS):  # memfix ran a red check again itself: the CI answers, round by round
+            asked = self.gh.reruns(arm.repo)[arm.reruns:]
+            if not asked:
+                break
+            arm.reruns += len(asked)
+            shas = {r["id"]: r["head_sha"] for r in self.gh.check_runs(arm.repo)}
+            for pr in fresh:
+                if pr["head"]["sha"] in {shas.get(rid) for rid in asked}:
+                    runs[pr["number"]] += 1
+                    red[pr["number"]] = reviewer.red(reviews[pr["number"]], runs[pr["number"]])
+                    self._ci(arm, tenant, pr, red[pr["number"]])
+            self.drain()
         for pr in fresh:  # a flaky CI's maintainer runs a red check again: it passes unless the change broke it
             if red[pr["number"]] and reviewer.rerun:
                 runs[pr["number"]] += 1
@@ -367,13 +378,24 @@ def main() -> None:
 
 def run_reviewer(harness: Harness, seed: Path, batches: list[list[str]], reviewer: Reviewer, index: int,
                  per_push: int) -> tuple[Arm, Arm]:
-    """The reviewer's trials (one unless a CI's luck decides), each arm's pushes summed over them."""
-    played = [play(harness, seed, batches, replace(reviewer, luck=t), index + 100 * t, per_push)
-              for t in range(reviewer.trials)]
+    """The reviewer's trials (one unless a CI's luck or the files' order decides), each arm's pushes summed over
+    them."""
+    played = [play(harness, seed, _ordered(batches, t) if reviewer.orders else batches, replace(reviewer, luck=t),
+                   index + 100 * t, per_push) for t in range(reviewer.trials)]
     on, off = (Arm(arms[0].name, arms[0].repo, arms[0].remembers,
                    [sum(push, Tally()) for push in zip(*(a.per_push for a in arms), strict=True)])
                for arms in zip(*played, strict=True))
     return on, off
+
+
+def _ordered(batches: list[list[str]], trial: int) -> list[list[str]]:
+    """The same files in the trial's own order (the seed's for the first), two a push as before."""
+    if not trial:
+        return batches
+    files = [path for batch in batches for path in batch]
+    random.Random(f"order:{trial}").shuffle(files)
+    size = len(batches[0]) if batches else 1
+    return [files[i:i + size] for i in range(0, len(files), size)]
 
 
 def play(harness: Harness, seed: Path, batches: list[list[str]], reviewer: Reviewer, tenants: int,

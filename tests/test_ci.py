@@ -307,7 +307,7 @@ def test_a_re_run_that_passes_supersedes_the_failure_and_corrects_the_record(ser
     assert len(bot_comments(fake_github, pr["number"])) == 2
 
 
-def test_a_repository_whose_ci_lied_before_gets_a_failure_run_again_once_before_it_counts(serve, fake_github,
+def test_a_repository_whose_ci_lied_before_gets_a_failure_run_again_before_it_counts(serve, fake_github,
                                                                                          tenant_id):
     fake_github.push(REPO, "main", CI)
     push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
@@ -336,8 +336,9 @@ def test_a_repository_whose_ci_lied_before_gets_a_failure_run_again_once_before_
     push(serve, fake_github, tenant_id, {"app/words.py": UNUSED_3})
     [third] = [p for p in open_memfix_pulls(fake_github) if p["number"] not in (first["number"], second["number"])]
     ci(serve, fake_github, tenant_id, third, "failure")
-    ci(serve, fake_github, tenant_id, third, "failure")  # red again on memfix's re-run: now it counts, once
-    assert len(fake_github.reruns(REPO)) == 3
+    ci(serve, fake_github, tenant_id, third, "failure")  # red on memfix's re-run: a CI that lied twice gets another
+    assert len(fake_github.reruns(REPO)) == 4 and bot_comments(fake_github, third["number"]) == []
+    ci(serve, fake_github, tenant_id, third, "failure")  # red a third time: now it counts, once
     [comment] = bot_comments(fake_github, third["number"])
     assert "checks failed on this change" in comment and "failed again when memfix ran them a second time" in comment
     assert proposal(serve, tenant_id, third["number"])["ci_failures"] == 1

@@ -72,6 +72,7 @@ class Proposal:
     exploratory: bool = False  # it tried a held rule again on purpose
     ci_flakes: int = 0  # failures a re-run of the same commit overturned
     ci_rerun: str | None = None  # the head_sha whose failed checks memfix ran again
+    ci_reruns: int = 0  # how many times it ran them again on that commit
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,11 @@ class CiRecord:
     confirmed: int
 
     @property
+    def reruns(self) -> int:
+        """How many times a failure is run again before it counts: twice where the CI has lied more than once."""
+        return 2 if self.overturned >= 2 else 1
+
+    @property
     def known(self) -> bool:
         """Enough evidence to stop re-running a failure before counting it: the CI never lied, and its failures
         held CI_RECORD times."""
@@ -129,8 +135,9 @@ class CiRecord:
 
     def describe(self) -> str:
         if self.overturned:
+            times = "twice" if self.reruns == 2 else "once"
             return (f"its checks failed memfix's commits and passed when run again {self.overturned} time(s): memfix "
-                    "runs a failure again once before counting it")
+                    f"runs a failure again {times} before counting it")
         if self.known:
             return (f"memfix's re-runs confirmed {self.confirmed} failure(s) and overturned none: a failure counts at "
                     "once")
@@ -258,12 +265,14 @@ class Proposals:
                                " AND updated_at > now() - make_interval(secs => %s)", (repo, days * 86400)).fetchone()
             return int(row["n"]) if row else 0
 
-    def claim_rerun(self, tenant_id: int, proposal_id: int, sha: str) -> bool:
-        """The one re-run memfix asks for on a commit; False when it already asked."""
+    def claim_rerun(self, tenant_id: int, proposal_id: int, sha: str, most: int = 1) -> bool:
+        """One of the `most` re-runs memfix asks for on a commit; False when it asked for them all."""
         with self.db.tenant(tenant_id) as conn:
             return conn.execute(
-                "UPDATE proposals SET ci_rerun = %s WHERE id = %s AND head_sha = %s AND ci_state = %s"
-                " AND ci_rerun IS DISTINCT FROM %s", (sha, proposal_id, sha, CiState.WAITING, sha)).rowcount == 1
+                "UPDATE proposals SET ci_reruns = CASE WHEN ci_rerun = %(sha)s THEN ci_reruns + 1 ELSE 1 END,"
+                " ci_rerun = %(sha)s WHERE id = %(id)s AND head_sha = %(sha)s AND ci_state = %(waiting)s"
+                " AND (ci_rerun IS DISTINCT FROM %(sha)s OR ci_reruns < %(most)s)",
+                {"sha": sha, "id": proposal_id, "waiting": CiState.WAITING, "most": most}).rowcount == 1
 
     def claim_refinement(self, tenant_id: int, proposal_id: int) -> bool:
         """The one refinement a CI failure gets."""

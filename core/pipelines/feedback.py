@@ -78,13 +78,11 @@ class CiFeedback:
         checks' annotations never name the changed file), or any failure while the repository has no CI record yet
         or a record of lying, is run again once, by memfix, before it counts; the PR stays a draft meanwhile."""
         tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
-        if proposal.ci_rerun == sha:
-            return ""
         if not any(c.kind == "check" for c in judgement.counted):
             return ""  # a commit status has no re-run
         record = self.proposals.ci_record(tenant, repo)
         untied = self._untied(gh, repo, judgement, proposal)
-        if record.known and not untied or not self.proposals.claim_rerun(tenant, proposal.id, sha):
+        if record.known and not untied or not self.proposals.claim_rerun(tenant, proposal.id, sha, record.reruns):
             return ""
         again = [c for c in judgement.counted if gh.rerun_check(repo, c)]
         if not again:
