@@ -41,7 +41,7 @@ def test_an_objection_on_a_line_the_fix_changed_offers_the_prs_one_rule_there():
     assert offered(said, codes=("F401",), line=REMOVED) == [
         "Hold F401 in `pkg/__init__.py`? Reply `/remember decision hold F401 in pkg/__init__.py`."]
     assert offered(said, codes=("F401",), line=KEPT) == []  # the fix did not touch that line
-    assert offered(said, codes=CODES, line=REMOVED) == []  # which of two rules? the words do not say
+    assert offered(said, codes=CODES, line=REMOVED) == []  # which of two rules? nothing says where each fix is
     assert offered(said, codes=("F401",)) == []  # when closing, an objection names no place
 
 
@@ -54,9 +54,19 @@ def test_words_that_object(text):
     assert objects(text)
 
 
+def test_an_objection_on_a_line_of_a_pr_with_several_rules_is_about_the_rule_whose_fix_changed_it():
+    hunk = "@@ -1,6 +1,4 @@\n-import os\n import sys\n \n-x = f'total'\n+x = 'total'"
+    words = Words(("This breaks the banner: keep it.",), CODES, PATH, Line(PATH, hunk), ((1, "F401"), (4, "F541")))
+    assert [o.markdown() for o in decision_offers(words)] == [
+        "Hold F541 in `pkg/__init__.py`? Reply `/remember decision hold F541 in pkg/__init__.py`."]
+    on_import = Words(("keep this",), CODES, PATH, REMOVED, ((1, "F401"), (4, "F541")))
+    assert [o.codes for o in decision_offers(on_import)] == [("F401",)]
+
+
 @pytest.mark.parametrize("text", [
     "nice, thanks", "LGTM 👍", "Is this used anywhere?", "Why remove it?", "Keep up the good work!",
-    "Right, this import is not needed.", "Good: it was never used.",
+    "Right, this import is not needed.", "Good: it was never used.", "Don't worry, looks good.",
+    "No problem, thanks!", "Never mind, this is fine.",
 ])
 def test_praise_and_questions_object_to_nothing(text):
     assert not objects(text)

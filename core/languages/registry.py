@@ -32,9 +32,12 @@ def rule_code(text: str) -> str | None:
     return next((found for r in RULES if (found := r.code(text)) is not None), None)
 
 
+EVERY_RULE = "*"  # a place's hold on every rule of every language
+
+
 def covers(wide: str, narrow: str) -> bool:
-    """Whether a selector covers a rule or a narrower selector of the same language."""
-    return any(r.covers(wide, narrow) for r in RULES)
+    """Whether a selector covers a rule or a narrower selector of the same language (`*`: every rule)."""
+    return wide == EVERY_RULE or any(r.covers(wide, narrow) for r in RULES)
 
 
 def within(ours: tuple[str, ...], theirs: tuple[str, ...]) -> tuple[str, ...]:

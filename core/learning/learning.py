@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from core.change import Finding, Patch
 from core.errors import PermanentError
-from core.languages.registry import category_for, fixer_of, kind_of, language_of, rule_code
+from core.languages.registry import EVERY_RULE, category_for, fixer_of, kind_of, language_of, rule_code
 from core.learning.explore import EXPLORE_DAYS
 from core.learning.places import parse_scope
 from core.learning.places import words as scope_words
@@ -111,11 +111,14 @@ class Learning:
         """A person's decision on a rule, everywhere or where the scope says: proposed again there (the holds within
         it lifted), or held back there."""
         named = [c for c in re.split(r"[\s,]+", codes_text) if c]
-        if bad := [c for c in named if rule_code(c) is None]:
+        if EVERY_RULE in named:  # a place held for every rule: `/remember decision hold * in vendor/**`
+            named = [EVERY_RULE]
+        if bad := [c for c in named if c != EVERY_RULE and rule_code(c) is None]:
             raise PermanentError(f"{', '.join(bad)} is not a rule (a ruff code like F401, or a Biome rule like "
                                  f"lint/suspicious/noDoubleEquals); {DECISION_FORM}")
-        codes = list(dict.fromkeys(code for c in named if (code := rule_code(c))))
-        if self.known is not None and (unknown := [c for c in codes if not self.known(c)]):
+        codes = [EVERY_RULE] if named == [EVERY_RULE] else list(dict.fromkeys(code for c in named
+                                                                              if (code := rule_code(c))))
+        if self.known is not None and (unknown := [c for c in codes if c != EVERY_RULE and not self.known(c)]):
             raise PermanentError(f"{', '.join(unknown)} is not a rule of the linters memfix runs (ruff, Biome); "
                                  "nothing was decided")
         try:

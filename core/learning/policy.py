@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from core.languages.registry import risk_of, rule_code
+from core.languages.registry import EVERY_RULE, risk_of, rule_code
 from core.learning.explore import EXPLORE_DAYS, explore
 from core.learning.places import KIND, contains, covers, directories, kind_scope, place, words
 from core.learning.record import PROMOTE_THRESHOLD, RISK, Record
@@ -204,6 +204,23 @@ def hold_scopes(code: str, evidence: Evidence, threshold: float = PROMOTE_THRESH
     return {s: reason for s, reason in folders.items() if not any(o != s and contains(s, o) for o in folders)}
 
 
+def place_scopes(evidence: Evidence) -> dict[str, str]:
+    """Places where reviewers closed PRs of two rules or more and merged none: every rule is held there, as narrow
+    as the evidence goes (the narrowest such folder; a kind of place where no folder shows it)."""
+    scopes = {s for by_scope in evidence.contexts.values() for s in by_scope}
+    found: dict[str, str] = {}
+    for scope in scopes:
+        here = {code: by_scope[scope] for code, by_scope in evidence.contexts.items() if scope in by_scope}
+        rejected = sorted(code for code, record in here.items() if record.closed)
+        closed = sum(record.closed for record in here.values())
+        if len(rejected) >= 2 and closed >= MIN_CLOSED and not any(r.merged for r in here.values()):
+            found[scope] = (f"reviewers closed {closed} PRs of {len(rejected)} rules here ({', '.join(rejected)}) and "
+                            "merged none")
+    folders = {s: why for s, why in found.items() if not s.startswith(KIND)}
+    chosen = folders or found
+    return {s: why for s, why in chosen.items() if not any(o != s and contains(s, o) for o in chosen)}
+
+
 def _in(scope: str | None) -> str:
     return f" in {words(scope)}" if scope else ""
 
@@ -228,7 +245,8 @@ class Hold:
 
     def describe(self) -> str:
         who = "learned" if self.by == LEARNED else f"asked by @{self.by}"
-        return (f"{self.code} held back{_in(self.scope)} ({who}): {self.reason} — decision `insight:{self.insight_id}`;"
+        what = "every rule is" if self.code == EVERY_RULE else f"{self.code}"
+        return (f"{what} held back{_in(self.scope)} ({who}): {self.reason} — decision `insight:{self.insight_id}`;"
                 f" `/forget insight:{self.insight_id}` or `/remember decision enable {_command(self.code, self.scope)}`"
                 " proposes it again")
 
@@ -285,8 +303,9 @@ class RepoPolicy:
                              and not self._excepted(h, path, kind)}))
 
     def named(self) -> tuple[str, ...]:
-        """The holds in force as a summary names them: `F401`, `F811 in tests`."""
-        return tuple(dict.fromkeys(h.code + _in(h.scope) for h in self.holds))
+        """The holds in force as a summary names them: `F401`, `F811 in tests`, `every rule in vendor/**`."""
+        return tuple(dict.fromkeys(("every rule" if h.code == EVERY_RULE else h.code) + _in(h.scope)
+                                   for h in self.holds))
 
     def rank(self, codes: set[str]) -> float:
         """A patch's place in the queue: its weakest rule's acceptance estimate (higher goes first)."""
@@ -411,6 +430,23 @@ class Policy:
                 saved = self._hold(tenant_id, repo, decision, evidence.record(code, scope), source_ref)
                 changed.append(f"now holding back {code}{_in(scope)}: {reason} (decision `insight:{saved}`)")
                 self._offer(tenant_id, repo, saved)
+        return changed + self._learn_places(tenant_id, repo, pipeline, evidence, holds, source_ref)
+
+    def _learn_places(self, tenant_id: int, repo: str, pipeline: str, evidence: Evidence, holds: list[Hold],
+                      source_ref: str | None) -> list[str]:
+        """Rejections that share a place across rules: a hold on the place, for every rule; lifted where a merge there
+        no longer supports it."""
+        wanted = place_scopes(evidence)
+        changed = []
+        for hold in [h for h in holds if h.code == EVERY_RULE and h.by == LEARNED and h.scope not in wanted]:
+            self.insights.delete(tenant_id, hold.insight_id, repository=repo)
+            changed.append(f"proposing every rule again{_in(hold.scope)}")
+        for scope, reason in wanted.items():
+            if any(h.code == EVERY_RULE and contains(h.scope, scope) for h in holds):
+                continue
+            decision = Decision(EVERY_RULE, Stance.HOLD, LEARNED, reason, pipeline, scope)
+            saved = self._hold(tenant_id, repo, decision, Record(), source_ref)
+            changed.append(f"now holding back every rule{_in(scope)}: {reason} (decision `insight:{saved}`)")
         return changed
 
     def hold(self, tenant_id: int, repo: str, codes: list[str], by: str, source_ref: str | None,
@@ -467,7 +503,8 @@ class Policy:
         return self._decide(tenant_id, repo, decision, Insight(
             repository=repo, insight_type="decision", category="maintainability", severity="medium",
             workflow_type=decision.pipeline or "review",
-            title=f"Hold back {code} fixes in {repo}" + (f" ({words(scope)} only)" if scope else ""),
+            title=f"Hold back {'every rule' if code == EVERY_RULE else code} fixes in {repo}"
+            + (f" ({words(scope)} only)" if scope else ""),
             detail=f"{decision.reason}\nEvidence{_in(scope)}: {record.describe()}. Re-enable with `/forget` of this "
                    f"insight, `/remember decision enable {_command(code, scope)}`, or `always_propose: [{code}]` in "
                    "`.github/memfix.yml`.",

@@ -73,6 +73,7 @@ class Proposal:
     ci_flakes: int = 0  # failures a re-run of the same commit overturned
     ci_rerun: str | None = None  # the head_sha whose failed checks memfix ran again
     ci_reruns: int = 0  # how many times it ran them again on that commit
+    finding_lines: tuple[tuple[int, str], ...] = ()  # (line in the original, rule) of each finding it fixed
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,7 @@ _OUTCOME = ", ".join(f.name for f in fields(ProposalOutcome))
 
 def _proposal(row: dict[str, Any]) -> Proposal:
     return Proposal(**{**row, "insight_ids": tuple(row["insight_ids"]), "finding_codes": tuple(row["finding_codes"]),
+                       "finding_lines": tuple((int(n), str(c)) for n, c in row.get("finding_lines") or ()),
                        "state": ProposalState(row["state"]), "ci_state": CiState(row["ci_state"])})
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -115,6 +116,7 @@ class Publisher:
             base_branch=base_branch, pr_number=pr.number, head_sha=head, state=ProposalState.OPEN, run_id=draft.run_id,
             insight_ids=draft.insight_ids,
             finding_codes=sorted({f.code for f in patch.findings}), diff="\n".join(patch.changed_lines()),
+            finding_lines=json.dumps(sorted({(f.line, f.code) for f in patch.findings})),
             rationale=patch.rationale, provider=draft.provider, model=draft.model, exploratory=draft.exploratory,
             place=draft.place, **ci,
         )
