@@ -430,18 +430,19 @@ def test_an_enable_in_a_scope_restarts_the_record_there_only(db, policy, tenant_
 
 
 def test_rejections_of_several_rules_in_one_place_hold_every_rule_there_as_narrowly_as_the_evidence():
-    from core.learning.policy import evidence_from, place_scopes
+    from core.learning.policy import place_scopes
 
     rows = [row(["F401"], "closed", path="lib/upstream/a.py"), row(["F841"], "closed", path="lib/upstream/b.py"),
             row(["E711"], "closed", path="lib/upstream/deep/c.py"),
             row(["F401"], "merged", path="lib/own.py"), row(["F841"], "merged", path="app/x.py")]
-    held = place_scopes(evidence_from(rows))
+    held = place_scopes(rows)
     assert list(held) == ["lib/upstream/**"]  # not lib/** (a merge there), not the deep folder (one rule only)
     assert "closed 3 PRs of 3 rules here (E711, F401, F841) and merged none" in held["lib/upstream/**"]
     one_rule = [row(["F401"], "closed", path="vendor/a.py"), row(["F401"], "closed", path="vendor/b.py")]
-    assert place_scopes(evidence_from(one_rule)) == {}  # one rule's record holds that rule, not the place
+    assert place_scopes(one_rule) == {}  # one rule's record holds that rule, not the place
+    assert place_scopes([row(["F401", "F841"], "closed", path="vendor/a.py")]) == {}  # one PR is one rejection
     merged_there = [*rows, row(["E501"], "merged", path="lib/upstream/d.py")]
-    assert place_scopes(evidence_from(merged_there)) == {}
+    assert place_scopes(merged_there) == {}
 
 
 def test_a_place_held_for_every_rule_leaves_its_files_alone_and_says_so(db, policy, tenant_id):

@@ -204,17 +204,19 @@ def hold_scopes(code: str, evidence: Evidence, threshold: float = PROMOTE_THRESH
     return {s: reason for s, reason in folders.items() if not any(o != s and contains(s, o) for o in folders)}
 
 
-def place_scopes(evidence: Evidence) -> dict[str, str]:
-    """Places where reviewers closed PRs of two rules or more and merged none: every rule is held there, as narrow
-    as the evidence goes (the narrowest such folder; a kind of place where no folder shows it)."""
-    scopes = {s for by_scope in evidence.contexts.values() for s in by_scope}
+def place_scopes(rows: list[ProposalOutcome]) -> dict[str, str]:
+    """Places where reviewers closed two PRs or more, of two rules or more, and merged none: every rule is held
+    there, as narrow as the evidence goes (the narrowest such folder; a kind of place where no folder shows it)."""
+    by_scope: dict[str, list[ProposalOutcome]] = defaultdict(list)
+    for r in rows:
+        for scope in (kind_scope(r.place or place(r.path)), *directories(r.path)):
+            by_scope[scope].append(r)
     found: dict[str, str] = {}
-    for scope in scopes:
-        here = {code: by_scope[scope] for code, by_scope in evidence.contexts.items() if scope in by_scope}
-        rejected = sorted(code for code, record in here.items() if record.closed)
-        closed = sum(record.closed for record in here.values())
-        if len(rejected) >= 2 and closed >= MIN_CLOSED and not any(r.merged for r in here.values()):
-            found[scope] = (f"reviewers closed {closed} PRs of {len(rejected)} rules here ({', '.join(rejected)}) and "
+    for scope, here in by_scope.items():
+        closed = [r for r in here if r.state == ProposalState.CLOSED]
+        rules = sorted({c for r in closed for c in r.finding_codes})
+        if len(closed) >= MIN_CLOSED and len(rules) >= 2 and not any(r.state == ProposalState.MERGED for r in here):
+            found[scope] = (f"reviewers closed {len(closed)} PRs of {len(rules)} rules here ({', '.join(rules)}) and "
                             "merged none")
     folders = {s: why for s, why in found.items() if not s.startswith(KIND)}
     chosen = folders or found
@@ -430,13 +432,13 @@ class Policy:
                 saved = self._hold(tenant_id, repo, decision, evidence.record(code, scope), source_ref)
                 changed.append(f"now holding back {code}{_in(scope)}: {reason} (decision `insight:{saved}`)")
                 self._offer(tenant_id, repo, saved)
-        return changed + self._learn_places(tenant_id, repo, pipeline, evidence, holds, source_ref)
+        return changed + self._learn_places(tenant_id, repo, pipeline, holds, source_ref)
 
-    def _learn_places(self, tenant_id: int, repo: str, pipeline: str, evidence: Evidence, holds: list[Hold],
+    def _learn_places(self, tenant_id: int, repo: str, pipeline: str, holds: list[Hold],
                       source_ref: str | None) -> list[str]:
         """Rejections that share a place across rules: a hold on the place, for every rule; lifted where a merge there
         no longer supports it."""
-        wanted = place_scopes(evidence)
+        wanted = place_scopes(self.proposals.outcomes(tenant_id, repo, pipeline))
         changed = []
         for hold in [h for h in holds if h.code == EVERY_RULE and h.by == LEARNED and h.scope not in wanted]:
             self.insights.delete(tenant_id, hold.insight_id, repository=repo)
