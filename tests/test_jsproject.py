@@ -390,3 +390,10 @@ def test_a_flat_elements_own_extends_are_read_or_said(migrate):
     assert override["includes"] == ["lib/**"] and override["linter"]["rules"]["suspicious"]["noDebugger"] == "error"
     assert any("`ts.configs.strict`, a shared configuration memfix neither installs nor runs" in p
                for p in profile.problems)
+
+
+def test_a_team_linting_with_xo_or_standard_gets_none_of_memfixs_preferences(migrate):
+    for package in ({"xo": {"rules": {"import/extensions": "off"}}}, {"devDependencies": {"standard": "^17"}}):
+        profile = read_js_profile(reader({"package.json": json.dumps(package)}), migrate)
+        assert json.loads(profile.config_files()["biome.json"])["linter"]["rules"] == {"recommended": False}
+        assert "none selected" in profile.chosen_by and "neither installs nor runs" in profile.problems[0]

@@ -167,6 +167,11 @@ def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None,
             problems.append(f"{eslint.where} could not be translated to Biome's rules ({why}); Biome's recommended "
                             "correctness rules are proposed")
         return recommended, fallback
+    if wrapper := _eslint_wrapper(package):
+        problems.append(f"{wrapper} lints this repository: ESLint with a shareable configuration memfix neither "
+                        "installs nor runs, so none of its rules is selected (a biome.json or an ESLint "
+                        "configuration file says which)")
+        return dict(NOTHING_FILES), f"{wrapper}, whose rules memfix does not run: none selected"
     if code := [name for name in ESLINT_CODE if read(name) is not None]:  # read_eslint said what it could not read
         problems.append(f"{code[0]} is code memfix does not run, and its rules could not be read from its literals: "
                         "Biome's recommended correctness rules are proposed instead (a biome.json says exactly which)")
@@ -177,6 +182,19 @@ def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None,
 # Keys whose values name files Biome reads itself: GritQL plugins (at the top and in `overrides`), a VCS root, and a
 # schema; memfix runs none of them (a plugin's findings are no rule memfix proposes, and VCS ignores are its own).
 _NOT_HANDED = ("plugins", "vcs", "$schema")
+
+
+# Linters that are ESLint with their own shareable configuration, configured in package.json.
+ESLINT_WRAPPERS = ("xo", "standard", "semistandard", "ts-standard")
+NOTHING_FILES = {"biome.json": json.dumps({"formatter": {"enabled": False}, "assist": {"enabled": False},
+                                           "linter": {"enabled": True, "rules": {"recommended": False}}})}
+
+
+def _eslint_wrapper(package: dict[str, Any]) -> str | None:
+    """The ESLint wrapper the team lints with (XO, standard): its package.json key or its devDependency."""
+    dev = package.get("devDependencies")
+    found = next((w for w in ESLINT_WRAPPERS if w in package or isinstance(dev, dict) and w in dev), None)
+    return f"{'XO' if found == 'xo' else found} (package.json)" if found else None
 
 
 def biome_configuration(read: Read, name: str, text: str, problems: list[str]) -> dict[str, str] | None:
