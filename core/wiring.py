@@ -251,7 +251,8 @@ class Services:
 
         return CiFeedback(self.github, self.proposals, self.learning, self.healing, self.llm,
                           lambda *args: self.pipelines.revise(*args), self.settings.app_slug,
-                          self.settings.ci_wait_hours)
+                          self.settings.ci_wait_hours,
+                          lambda gh, repo: self.pipelines.repo_settings(gh, repo).config.ci_rerun)
 
     @cached_property
     def commands(self) -> Commands:

@@ -4,6 +4,8 @@ held back on the next push; a person's word brings it back; redelivered check ev
 
 from __future__ import annotations
 
+import pytest
+
 from tests.fakes import payloads as P
 from tests.test_pipelines import ASSERTS, BANDIT, GOOD_EDIT
 
@@ -386,3 +388,24 @@ def test_a_failure_that_never_reaches_the_changed_file_is_run_again_whatever_the
     ci(serve, fake_github, tenant_id, pr, "success")
     assert fake_github.pull(REPO, pr["number"])["draft"] is False
     assert not serve.services.proposals.ci_record(tenant_id, REPO).known  # it lied once: re-run from now on
+
+
+@pytest.mark.parametrize(("said", "reruns"), [("never", 0), ("always", 1)])
+def test_a_person_corrects_what_memfix_learned_of_the_ci_in_its_configuration(serve, fake_github, tenant_id, said,
+                                                                               reruns):
+    fake_github.push(REPO, "main", {**CI, ".github/memfix.yml": f"ci_rerun: {said}\n"})
+    if said == "always":
+        trusted_ci(serve, tenant_id)  # memfix's record says a failure counts at once: the person says otherwise
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [pr] = open_memfix_pulls(fake_github)
+    ci(serve, fake_github, tenant_id, pr, "failure")
+    assert len(fake_github.reruns(REPO)) == reruns
+    assert proposal(serve, tenant_id, pr["number"])["ci_failures"] == 1 - reruns
+
+
+def test_a_ci_rerun_setting_memfix_does_not_know_is_said_and_learning_kept():
+    from core.pipelines.config import parse_config
+
+    config, problems = parse_config("ci_rerun: sometimes\n")
+    assert config.ci_rerun == "learn" and problems == ["`ci_rerun` must be one of learn, always, never, not "
+                                                       "'sometimes'; kept `learn`"]

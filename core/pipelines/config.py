@@ -16,6 +16,8 @@ memory: [12, 40]              # insight ids linked into every prompt
 python: "3.8"                 # the oldest Python the project supports (otherwise read from its metadata)
 always_propose: [F401]        # rules proposed whatever memfix learned (see core/learning/policy.py)
 languages: [python, javascript]  # which files memfix works on (typescript is javascript's: Biome does both)
+ci_rerun: learn               # a failed check on memfix's PR: learn (run again while the CI has no record or lies),
+                              # always (run it again once, whatever memfix learned), never (it counts at once)
 ```
 
 `ignore` patterns are `fnmatch` globs on repository-relative paths, one path segment per `*`; `**` spans any
@@ -69,6 +71,7 @@ class RepoConfig:
     memory: tuple[int, ...] = ()  # linked insight ids
     python: str | None = None  # the oldest supported Python, overriding what the metadata says
     always_propose: tuple[str, ...] = ()  # rules the learned policy never holds back here
+    ci_rerun: str = "learn"  # learn | always | never: a person's word on the CI over what memfix learned of it
     extend_rules: tuple[str, ...] = ()  # `rules: extend:` proposed beyond what the team's linters select
     languages: tuple[str, ...] = NAMES  # every language memfix works on (core/languages/registry.py)
     chosen: tuple[str, ...] = ()  # the pipelines whose rules a person named (memfix.yml, or the command's words)
@@ -221,10 +224,20 @@ def _languages(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | N
     return tuple(dict.fromkeys(name for i in items if (name := language_name(i)) is not None))
 
 
+CI_RERUN = ("learn", "always", "never")
+
+
+def _ci_rerun(key: str, value: Any, problems: list[str]) -> str | None:
+    if value in CI_RERUN:
+        return str(value)
+    problems.append(f"`{key}` must be one of {', '.join(CI_RERUN)}, not {shown(value)}; kept `learn`")
+    return None
+
+
 _CHECKS = {
     "autofix": _bool, "refactor": _bool, "autofix_rules": _rules, "refactor_rules": _rules, "ignore": _ignore,
     "max_prs": _max_prs, "provider": _provider, "model": _model, "memory": _memory, "python": _python,
-    "always_propose": _codes, "rules": _extend_rules, "languages": _languages,
+    "always_propose": _codes, "rules": _extend_rules, "languages": _languages, "ci_rerun": _ci_rerun,
 }
 
 

@@ -39,6 +39,7 @@ class CiFeedback:
     revise: Revise
     app_slug: str = "memfix"  # memfix's own check runs are not the repository's CI
     ci_wait_hours: float = 24.0  # a draft PR whose checks never report is marked after this long
+    ci_rerun: Callable[[GitHubPort, str], str] = lambda gh, repo: "learn"  # memfix.yml's `ci_rerun`, asked when needed
 
     def on_checks(self, job: ChecksJob) -> JobResult:
         """A check finished on a memfix branch: read every check on the commit; all green → ready for review,
@@ -80,14 +81,17 @@ class CiFeedback:
         tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
         if not any(c.kind == "check" for c in judgement.counted):
             return ""  # a commit status has no re-run
+        said = self.ci_rerun(gh, repo)  # a person's word over what memfix learned
         record = self.proposals.ci_record(tenant, repo)
         untied = self._untied(gh, repo, judgement, proposal)
-        if record.known and not untied or not self.proposals.claim_rerun(tenant, proposal.id, sha, record.reruns):
+        if said == "never" or said == "learn" and record.known and not untied \
+                or not self.proposals.claim_rerun(tenant, proposal.id, sha, record.reruns):
             return ""
         again = [c for c in judgement.counted if gh.rerun_check(repo, c)]
         if not again:
             return ""
-        why = f"their failures never name `{proposal.path}`" if untied else f"this repository's CI: {record.describe()}"
+        why = "`ci_rerun: always` in .github/memfix.yml" if said == "always" else \
+            f"their failures never name `{proposal.path}`" if untied else f"this repository's CI: {record.describe()}"
         return (f"PR #{proposal.pr_number}: {CiVerdict(tuple(again)).names()} failed on `{sha[:7]}`; {why}, so "
                 "memfix runs them again once before counting the failure (the PR stays a draft meanwhile).")
 
