@@ -409,8 +409,12 @@ class Policy:
 
     def learn(self, tenant_id: int, repo: str, pipeline: str, source_ref: str | None = None) -> list[str]:
         """After an outcome: hold what the evidence says to hold, where it says so; lift learned holds it no longer
-        supports there. Returns what changed, in words."""
-        evidence = self.evidence(tenant_id, repo, pipeline)
+        supports there. Returns what changed, in words. Closes inside a place held for every rule are the place's
+        doing, not the rules': they count against no rule elsewhere."""
+        rows = self.proposals.outcomes(tenant_id, repo, pipeline)
+        places = place_scopes(rows)
+        evidence = evidence_from([r for r in rows if r.state != ProposalState.CLOSED or not any(
+            covers(scope, r.path, r.place or place(r.path)) for scope in places)], self._enabled(tenant_id, repo))
         holds = self.holds(tenant_id, repo, pipeline)
         changed = []
         for code in evidence.records:
@@ -432,13 +436,12 @@ class Policy:
                 saved = self._hold(tenant_id, repo, decision, evidence.record(code, scope), source_ref)
                 changed.append(f"now holding back {code}{_in(scope)}: {reason} (decision `insight:{saved}`)")
                 self._offer(tenant_id, repo, saved)
-        return changed + self._learn_places(tenant_id, repo, pipeline, holds, source_ref)
+        return changed + self._learn_places(tenant_id, repo, pipeline, places, holds, source_ref)
 
-    def _learn_places(self, tenant_id: int, repo: str, pipeline: str, holds: list[Hold],
+    def _learn_places(self, tenant_id: int, repo: str, pipeline: str, wanted: dict[str, str], holds: list[Hold],
                       source_ref: str | None) -> list[str]:
-        """Rejections that share a place across rules: a hold on the place, for every rule; lifted where a merge there
-        no longer supports it."""
-        wanted = place_scopes(self.proposals.outcomes(tenant_id, repo, pipeline))
+        """Rejections that share a place across rules (`wanted`, from place_scopes): a hold on the place, for every
+        rule; lifted where a merge there no longer supports it."""
         changed = []
         for hold in [h for h in holds if h.code == EVERY_RULE and h.by == LEARNED and h.scope not in wanted]:
             self.insights.delete(tenant_id, hold.insight_id, repository=repo)
