@@ -365,7 +365,10 @@ class Policy:
         holds, enabled = self.holds(tenant_id, repo, pipeline), self._enabled(tenant_id, repo)
         evidence = self.evidence(tenant_id, repo, pipeline, enabled)
         in_force = [h for h in holds if h.code not in always]
-        learned = sorted({h.code for h in in_force if h.by == LEARNED and (h.ripe or h.code in named)})
+        # a place held for every rule is not tried again: one PR there would be one per rule (a merge or a person
+        # lifts it)
+        learned = sorted({h.code for h in in_force if h.by == LEARNED and h.code != EVERY_RULE
+                          and (h.ripe or h.code in named)})
         tried = explore(learned, evidence.records, self.rng, selected_now=named,
                         budget_open=not self.proposals.explored_since(tenant_id, repo, EXPLORE_DAYS)) \
             if learned else None
