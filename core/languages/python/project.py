@@ -33,8 +33,8 @@ SYNTAX_RULES = ("UP", "FURB", "B009", "B010", "RUF005", "PIE800")
 # `assert` in tests is how tests work, not a finding, unless the repository selects S101 itself.
 TEST_FILES = ("tests/**", "test/**", "**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
 METADATA_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "ruff.toml", ".ruff.toml", ".python-version", "tox.ini",
-                  ".flake8", ".pylintrc", "pylintrc", "mypy.ini", ".mypy.ini", "pytest.ini", "conftest.py",
-                  *TOOL_FILES)
+                  ".isort.cfg", ".flake8", ".pylintrc", "pylintrc", "mypy.ini", ".mypy.ini", "pytest.ini",
+                  "conftest.py", *TOOL_FILES)
 _CANDIDATES = [(2, 7), *((3, minor) for minor in range(0, RUFF_NEWEST[1] + 1))]
 
 

@@ -126,6 +126,8 @@ def _linter_rules(texts: dict[str, str | None], read: Read | None) -> TeamRules:
         ruff = _extended(ruff, read)
         per_file, exclude = _ruff(ruff, choices)
         options = ruff_options(ruff)
+    if not any(o.startswith("lint.isort.") for o in options):  # ruff's own isort table, where it has one, decides
+        options = (*options, *isort_options(texts))
     hooks = _hooks(texts)
     _flake8(texts, hooks, choices)
     _pylint(texts, hooks, choices)
@@ -171,6 +173,49 @@ def ruff_options(ruff: dict[str, Any]) -> tuple[str, ...]:
         if literal is not None and re.fullmatch(r"[a-z0-9.-]+", key) and not (key == "src" and ".." in literal):
             lines.append(f"{key} = {literal}")
     return tuple(lines[:MAX_OPTIONS])
+
+
+# isort's settings that ruff's isort reads under another name; a list-valued one may be written comma-separated.
+ISORT_SETTINGS = {
+    "known_first_party": "known-first-party", "known_third_party": "known-third-party",
+    "known_local_folder": "known-local-folder", "extra_standard_library": "extra-standard-library",
+    "known_standard_library": "extra-standard-library", "force_single_line": "force-single-line",
+    "combine_as_imports": "combine-as-imports", "force_sort_within_sections": "force-sort-within-sections",
+    "lines_after_imports": "lines-after-imports", "order_by_type": "order-by-type", "case_sensitive": "case-sensitive",
+    "default_section": "default-section", "no_lines_before": "no-lines-before", "force_to_top": "force-to-top",
+}
+_ISORT_LISTS = {"known-first-party", "known-third-party", "known-local-folder", "extra-standard-library",
+                "no-lines-before", "force-to-top"}
+_ISORT_BOOLS = {"force-single-line", "combine-as-imports", "force-sort-within-sections", "order-by-type",
+                "case-sensitive"}
+
+
+def isort_options(texts: dict[str, str | None]) -> tuple[str, ...]:
+    """isort's own configuration (`[tool.isort]`, `.isort.cfg`, `[isort]` in setup.cfg or tox.ini) as ruff's isort
+    settings, so ruff's I001 judges imports as the team's isort does."""
+    table = (toml_file(texts.get("pyproject.toml")).get("tool") or {}).get("isort")
+    if not isinstance(table, dict):
+        table = next((found for name, header in ((".isort.cfg", "settings"), ("setup.cfg", "isort"),
+                                                 ("setup.cfg", "tool:isort"), ("tox.ini", "isort"))
+                      if (found := ini_section(texts.get(name), header)) is not None), {})
+    lines = []
+    for key, value in table.items():
+        name = ISORT_SETTINGS.get(str(key).lower())
+        if name is None:
+            continue
+        if name in _ISORT_LISTS and isinstance(value, str):
+            value = [v for v in re.split(r"[,\s]+", value) if v]
+        elif name in _ISORT_BOOLS and isinstance(value, str):
+            value = value.strip().lower() in ("true", "1", "yes")
+        elif name == "lines-after-imports" and isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            value = int(value)
+        elif name == "default-section" and isinstance(value, str):
+            value = value.strip().lower().replace("_", "-").replace("thirdparty", "third-party") \
+                .replace("firstparty", "first-party").replace("stdlib", "standard-library") \
+                .replace("localfolder", "local-folder")
+        if (literal := _toml_value(value)) is not None:
+            lines.append(f"lint.isort.{name} = {literal}")
+    return tuple(lines)
 
 
 def _toml_value(value: object, depth: int = 0) -> str | None:
@@ -358,15 +403,36 @@ def beyond_its_tool(patch: Patch, team: TeamRules) -> Beyond | None:
     pyupgrade leaves `.format` alone on implicitly concatenated strings, UP032 rewrites them."""
     lines = patch.original.splitlines(keepends=True)
     for finding in patch.findings:
-        if finding.code != "UP032" or "pyupgrade" not in team.origin(finding.code) or not finding.edits:
-            continue
+        origin = team.origin(finding.code)
+        if not finding.edits or "hook" not in origin and "command" not in origin and "step" not in origin:
+            continue  # chosen by ruff's own configuration: ruff is the team's tool
         first = min(e[0] for e in finding.edits)
         last = max(e[2] for e in finding.edits)
-        if _concatenated("".join(lines[first - 1:last])):
+        before = "".join(lines[first - 1:last])
+        if finding.code == "UP032" and "pyupgrade" in origin and _concatenated(before):
             return Beyond(f"line {finding.line}: UP032 rewrites implicitly concatenated strings, which pyupgrade "
-                          f"(the tool that chose it, {team.origin(finding.code)}) leaves as they are",
-                          frozenset({finding.code}))
+                          f"(the tool that chose it, {origin}) leaves as they are", frozenset({finding.code}))
+        if finding.code == "I001" and "isort" in origin and not _only_reordered(lines, finding.edits):
+            return Beyond(f"line {finding.line}: I001 merges, splits or rewraps imports, which the team's isort "
+                          f"({origin}) judges by its own profile and comments: only a reordering is ruff's and "
+                          "isort's alike", frozenset({finding.code}))
     return None
+
+
+def _only_reordered(lines: list[str], edits: tuple[tuple[int, int, int, int, str], ...]) -> bool:
+    """ruff's import fix only moves whole lines (the same lines, in another order)."""
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    text = "".join(lines)
+
+    def at(row: int, column: int) -> int:
+        return starts[min(row, len(lines) + 1) - 1] + column - 1 if row <= len(lines) else len(text)
+
+    before = "".join(text[at(r, c):at(er, ec)] for r, c, er, ec, _ in edits)
+    replaced = "".join(e[4] for e in edits)
+    return sorted(line.strip() for line in before.splitlines() if line.strip()) == \
+        sorted(line.strip() for line in replaced.splitlines() if line.strip())
 
 
 def _concatenated(source: str) -> bool:
