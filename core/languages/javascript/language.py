@@ -88,6 +88,7 @@ class JavaScript:
                               problems=(*profile.problems, f"{profile.chosen_by} was refused by Biome ({problem}); "
                                         "Biome's recommended correctness rules are used"))
         groups = JS_RULES.get(pipeline, ())
-        within = "every rule it enables" if groups == ("lint",) else \
-            f"within memfix's {pipeline} groups ({', '.join(g.removeprefix('lint/') for g in groups)})"
-        return JsProject(profile, Selection(groups, f"{profile.chosen_by}, {within}"), self.biome)
+        within = "" if profile.chosen_by.endswith("none selected") else ", every rule it enables" \
+            if groups == ("lint",) else \
+            f", within memfix's {pipeline} groups ({', '.join(g.removeprefix('lint/') for g in groups)})"
+        return JsProject(profile, Selection(groups, f"{profile.chosen_by}{within}"), self.biome)
