@@ -62,6 +62,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from benchmarks.peers import Stage, apply_both, memfix, print_kept, print_totals, run_each
 from benchmarks.taste import on_taste
@@ -385,6 +386,16 @@ console.log(JSON.stringify(new eslint.CLIEngine(config).getConfigForFile(process
 """
 
 
+def linted(argv: list[str], tree: Path, what: str) -> Any:
+    """The JSON a project's own linter prints, or TasteUnavailable saying what failed."""
+    proc = run(argv, tree, timeout=300)
+    try:
+        return json.loads(proc.stdout)
+    except ValueError:
+        raise TasteUnavailable(f"{Path(argv[0]).name} {what} failed: "
+                               f"{first_error(proc.stderr or proc.stdout)}") from None
+
+
 def eslint_rules(tree: Path, path: str, kind: str) -> set[str]:
     """ESLint rules not "off" for one file, as the project's ESLint (or XO) resolves its configuration."""
     bin_dir = tree / "node_modules" / ".bin"
@@ -395,12 +406,7 @@ def eslint_rules(tree: Path, path: str, kind: str) -> set[str]:
         argv = [str(bin_dir / "xo"), f"--print-config={path}"]
     else:
         argv = ["node", "-e", OLD_XO, path]
-    proc = run(argv, tree, timeout=300)
-    try:
-        config = json.loads(proc.stdout)
-    except ValueError:
-        raise TasteUnavailable(f"{Path(argv[0]).name} --print-config {path} failed: "
-                               f"{first_error(proc.stderr or proc.stdout)}") from None
+    config = linted(argv, tree, f"--print-config {path}")
 
     def on(value: object) -> bool:
         level = value[0] if isinstance(value, list) and value else value
@@ -555,12 +561,7 @@ def flagged_lines(tree: Path, path: str, kind: str) -> set[int]:
         return {int(n) for n in re.findall(r"::\w+ [^:]*?line=(\d+)", proc.stdout)}
     argv = [str(bin_dir / "eslint"), "--format", "json", "--no-ignore", path] if kind == "eslint" else \
         [str(bin_dir / "xo"), "--reporter=json", path]
-    proc = run(argv, tree, timeout=300)
-    try:
-        reports = json.loads(proc.stdout)
-    except ValueError:
-        raise TasteUnavailable(f"{Path(argv[0]).name} on {path} failed: "
-                               f"{first_error(proc.stderr or proc.stdout)}") from None
+    reports = linted(argv, tree, f"on {path}")
     return {n for report in reports for m in report.get("messages", []) if m.get("line")
             for n in range(m["line"], (m.get("endLine") or m["line"]) + 1)}
 

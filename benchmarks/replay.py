@@ -40,8 +40,16 @@ MIRRORS = Path("/work/.mirror")
 PROJECTS = ("pallets/itsdangerous", "pallets/markupsafe")
 
 
+class Summed:
+    """A tally that adds up field by field: counters, Counters and lists alike."""
+
+    def add(self, other: Summed) -> None:
+        for f in fields(self):  # type: ignore[arg-type]
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+
+
 @dataclass
-class Tally:
+class Tally(Summed):
     pushes: int = 0
     with_new: int = 0
     new: int = 0
@@ -57,10 +65,6 @@ class Tally:
     seconds: float = 0.0
     codes: Counter[str] = field(default_factory=Counter)
     examples: list[str] = field(default_factory=list)  # what was proposed and not made, or missed (--show)
-
-    def add(self, other: Tally) -> None:
-        for f in fields(self):  # counters add up; so do the codes and the examples
-            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
     def line(self, label: str) -> str:
         return (f"{label:28s} {self.pushes:6d} {self.with_new:6d} {self.new:6d} {self.team_fixed:6d} "

@@ -36,11 +36,11 @@ import tarfile
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.peers_js import PROJECTS, SOURCES, Project, link_node_modules, passing_tests, snapshot
-from benchmarks.replay import History
+from benchmarks.replay import History, Summed
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".memfix" / "bench" / "replay_js"
@@ -48,7 +48,7 @@ ESLINT_PROJECTS = ("picomatch", "yargs-parser", "node-semver", "commander.js", "
 
 
 @dataclass
-class Tally:
+class Tally(Summed):
     pushes: int = 0
     judged: int = 0
     with_new: int = 0
@@ -63,10 +63,6 @@ class Tally:
     seconds: float = 0.0
     rules: Counter[str] = field(default_factory=Counter)
     examples: list[str] = field(default_factory=list)
-
-    def add(self, other: Tally) -> None:
-        for f in fields(self):
-            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
     def line(self, label: str) -> str:
         return (f"{label:22s} {self.pushes:6d} {self.judged:6d} {self.with_new:6d} {self.new:6d} {self.team_fixed:6d} "

@@ -70,11 +70,14 @@ class CiFeedback:
         judgement = judge(verdict, base, pr.base_sha)
         if not judgement.counted:
             return self._ci_noise(gh, job, proposal, pr, judgement, notes)
-        if again := self._run_again(gh, job, proposal, judgement):
+        # what the failing checks say of where they failed, asked once: it decides a re-run and fills the report
+        annotations = {c.id: gh.check_annotations(job.repo, c.id) for c in judgement.counted[:5] if c.kind == "check"}
+        if again := self._run_again(gh, job, proposal, judgement, annotations):
             return JobResult(again, notes)
-        return self._ci_failed(gh, job, (proposal, pr), judgement, notes)
+        return self._ci_failed(gh, job, (proposal, pr), judgement, notes, annotations)
 
-    def _run_again(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, judgement: Judgement) -> str:
+    def _run_again(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, judgement: Judgement,
+                   annotations: dict[int, list[dict[str, Any]]]) -> str:
         """memfix finds out itself whether a failure is its own: a failure it cannot tie to its change (the failing
         checks' annotations never name the changed file), or any failure while the repository has no CI record yet
         or a record of lying, is run again once, by memfix, before it counts; the PR stays a draft meanwhile."""
@@ -83,7 +86,7 @@ class CiFeedback:
             return ""  # a commit status has no re-run
         said = self.ci_rerun(gh, repo)  # a person's word over what memfix learned
         record = self.proposals.ci_record(tenant, repo)
-        untied = self._untied(gh, repo, judgement, proposal)
+        untied = self._untied(annotations, proposal)
         if said == "never" or said == "learn" and record.known and not untied \
                 or not self.proposals.claim_rerun(tenant, proposal.id, sha, record.reruns):
             return ""
@@ -96,11 +99,10 @@ class CiFeedback:
                 "memfix runs them again once before counting the failure (the PR stays a draft meanwhile).")
 
     @staticmethod
-    def _untied(gh: GitHubPort, repo: str, judgement: Judgement, proposal: Proposal) -> bool:
+    def _untied(annotations: dict[int, list[dict[str, Any]]], proposal: Proposal) -> bool:
         """The failing checks say where they failed (annotations with paths), and none of those is the changed
         file: the failure never reached memfix's change."""
-        paths = {str(note.get("path") or "") for check in judgement.counted[:5] if check.kind == "check"
-                 for note in gh.check_annotations(repo, check.id)}
+        paths = {str(note.get("path") or "") for notes in annotations.values() for note in notes}
         paths.discard("")
         return bool(paths) and proposal.path not in paths
 
@@ -134,10 +136,9 @@ class CiFeedback:
         return JobResult(f"PR #{pr.number}: red checks that are CI noise ({len(lines)}); not counted.", notes)
 
     def _ci_failed(self, gh: GitHubPort, job: ChecksJob, target: tuple[Proposal, PullRequest], judgement: Judgement,
-                   notes: list[str]) -> JobResult:
+                   notes: list[str], annotations: dict[int, list[dict[str, Any]]]) -> JobResult:
         (proposal, pr), verdict = target, CiVerdict(judgement.counted)
         tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
-        annotations = {c.id: gh.check_annotations(repo, c.id) for c in verdict.failing[:5] if c.kind == "check"}
         report = failure_report(verdict, annotations)
         if self.proposals.settle(tenant, proposal.id, sha, CiState.FAILED, "\n".join(report)):
             names = verdict.names(verdict.failing)

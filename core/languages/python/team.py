@@ -404,8 +404,8 @@ def beyond_its_tool(patch: Patch, team: TeamRules) -> Beyond | None:
     lines = patch.original.splitlines(keepends=True)
     for finding in patch.findings:
         origin = team.origin(finding.code)
-        if not finding.edits or "hook" not in origin and "command" not in origin and "step" not in origin:
-            continue  # chosen by ruff's own configuration: ruff is the team's tool
+        if not finding.edits:
+            continue
         first = min(e[0] for e in finding.edits)
         last = max(e[2] for e in finding.edits)
         before = "".join(lines[first - 1:last])
