@@ -455,3 +455,6 @@ def test_a_place_held_for_every_rule_leaves_its_files_alone_and_says_so(db, poli
     plan = policy.for_run(tenant_id, REPO, "autofix")
     assert plan.held_for("vendor/new.py", "library") == (EVERY_RULE,) and plan.held_for("app.py", "library") == ()
     assert "every rule in `vendor/**`" in plan.named()
+    # the place's closes count against no rule: a fix of the same kind of file elsewhere is judged without them
+    assert all(r.closed == 0 for r in plan.records_for("app.py", "library").values())
+    assert all(r.closed == 0 for r in policy.evidence(tenant_id, REPO).records.values())

@@ -223,6 +223,15 @@ def place_scopes(rows: list[ProposalOutcome]) -> dict[str, str]:
     return {s: why for s, why in chosen.items() if not any(o != s and contains(s, o) for o in chosen)}
 
 
+def rules_outside(rows: list[ProposalOutcome]) -> tuple[list[ProposalOutcome], dict[str, str]]:
+    """The outcomes that are evidence on rules, and the places held for every rule (`place_scopes`): a close inside
+    such a place is the place's doing, not its rules', so it counts against no rule, there or elsewhere (a fix
+    judged in a file of the same kind included)."""
+    places = place_scopes(rows)
+    return [r for r in rows if r.state != ProposalState.CLOSED or not any(
+        covers(scope, r.path, r.place or place(r.path)) for scope in places)], places
+
+
 def _in(scope: str | None) -> str:
     return f" in {words(scope)}" if scope else ""
 
@@ -340,8 +349,9 @@ class Policy:
 
     def evidence(self, tenant_id: int, repo: str, pipeline: str | None = None,
                  enabled: list[Enable] | None = None) -> Evidence:
-        rows = self.proposals.outcomes(tenant_id, repo, pipeline)
-        return evidence_from(rows, self._enabled(tenant_id, repo) if enabled is None else enabled)
+        """The rules' evidence (closes inside a place held for every rule left out: see `rules_outside`)."""
+        rules, _ = rules_outside(self.proposals.outcomes(tenant_id, repo, pipeline))
+        return evidence_from(rules, self._enabled(tenant_id, repo) if enabled is None else enabled)
 
     def records(self, tenant_id: int, repo: str, pipeline: str | None = None) -> dict[str, Record]:
         return self.evidence(tenant_id, repo, pipeline).records
@@ -412,12 +422,9 @@ class Policy:
 
     def learn(self, tenant_id: int, repo: str, pipeline: str, source_ref: str | None = None) -> list[str]:
         """After an outcome: hold what the evidence says to hold, where it says so; lift learned holds it no longer
-        supports there. Returns what changed, in words. Closes inside a place held for every rule are the place's
-        doing, not the rules': they count against no rule elsewhere."""
-        rows = self.proposals.outcomes(tenant_id, repo, pipeline)
-        places = place_scopes(rows)
-        evidence = evidence_from([r for r in rows if r.state != ProposalState.CLOSED or not any(
-            covers(scope, r.path, r.place or place(r.path)) for scope in places)], self._enabled(tenant_id, repo))
+        supports there. Returns what changed, in words."""
+        rules, places = rules_outside(self.proposals.outcomes(tenant_id, repo, pipeline))
+        evidence = evidence_from(rules, self._enabled(tenant_id, repo))
         holds = self.holds(tenant_id, repo, pipeline)
         changed = []
         for code in evidence.records:
