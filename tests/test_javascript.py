@@ -113,3 +113,20 @@ def test_a_minified_bundle_and_a_generated_folder_are_never_touched(serve, fake_
     assert any("src/first.ts" in t for t in titles) and not any("dist/" in t or "app.min.js" in t for t in titles)
     [js] = [r for r in runs(serve, tenant_id) if r["language"] == "javascript"]
     assert js["phase"] == "done"
+
+
+def test_a_push_that_brings_a_missing_semicolon_gets_it_where_the_teams_semi_asks_and_nowhere_else(
+        serve, fake_github, tenant_id):
+    rules = {"semi": ["error", "always"], "quotes": ["error", "single"], "indent": ["error", 4]}
+    before = "const a = 1\nexport default a;\n"  # its missing semicolon is older than the push: left to the team
+    base = fake_github.push(REPO, "main", {".eslintrc.json": json.dumps({"rules": rules}), "lib/a.js": before})
+    after = fake_github.push(REPO, "main", {"lib/a.js": before + "console.log(\"a\", {b: 1})\n"})
+    serve("push", P.push(installation=tenant_id, repo=REPO, before=base, after=after,
+                         commits=[{"added": [], "modified": ["lib/a.js"], "removed": []}]))
+    assert serve.drain()
+
+    [pr] = memfix_pulls(fake_github)
+    assert fake_github.file(REPO, pr["head"]["ref"], "lib/a.js") == \
+        "const a = 1\nexport default a;\nconsole.log('a', {b: 1});\n"  # only its own rules: no spacing, no indent
+    assert "format/semi" in pr["body"] and "format/quotes" in pr["body"] and "`semi`" in pr["body"]
+    assert "Biome's fixes for" in pr["body"] and "ruff" not in pr["body"]

@@ -14,6 +14,7 @@ from core.change import Finding, Patch
 from core.errors import PermanentError
 from core.languages.adapter import Linter, inside
 from core.languages.python.ruff import selected
+from core.languages.registry import fixer_of, language_of
 
 _PARALLEL_FIXES = 4  # ruff runs at once, one per distinct set of codes to fix
 
@@ -174,7 +175,7 @@ def _codes(targets: tuple[Finding, ...]) -> tuple[str, ...]:
 
 def _patch(path: str, original: str, updated: str, targets: tuple[Finding, ...]) -> Patch:
     return Patch(path=path, original=original, updated=updated, findings=targets, origin="ruff", confidence=1.0,
-                 rationale=f"ruff's fixes for {', '.join(_codes(targets))}")
+                 rationale=f"{fixer_of(language_of(path) or '')}'s fixes for {', '.join(_codes(targets))}")
 
 
 def apply_edits(original: str, edits: list[dict[str, Any]]) -> str:

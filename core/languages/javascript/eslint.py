@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.bounded import ConfigFormat, ConfigRefused, read_config
+from core.languages.javascript.layout import LAYOUT_RULES, UNCARRIED, Layout, Scope, read_layout
 from core.languages.javascript.literal import Call, Name, Spread, Unknown, exported, imports
 
 Read = Callable[[str], str | None]
@@ -170,6 +171,7 @@ class Eslint:
     config: dict[str, Any]
     rules: frozenset[str]  # every ESLint rule the configuration names, on or off
     where: str  # the files read, in words
+    layout: Layout | None = None  # its layout rules Biome's formatter carries
 
     @property
     def on(self) -> frozenset[str]:
@@ -190,8 +192,10 @@ def read_eslint(read: Read, package: dict[str, Any], sources: tuple[str, ...], p
         if data is None:
             return None
         merged = _carried(data, "", said := [], flat[0], anywhere=False)
-        problems += said
-        return Eslint(merged, frozenset(_rule_names(data)), flat[0])
+        layout, told = read_layout([(_listed(o.get("files")), _table(o, "rules")) for o in data["overrides"]],
+                                   flat[0])
+        problems += said + told
+        return Eslint(merged, frozenset(_rule_names(data)), flat[0], layout)
     root = _legacy_root(read, package, problems)
     if root is None:
         return None
@@ -199,6 +203,7 @@ def read_eslint(read: Read, package: dict[str, Any], sources: tuple[str, ...], p
     merged = _carried(base, "", said, name)
     names = set(_rule_names(base))
     where = [name]
+    scopes: list[Scope] = [(None, _table(base, "rules")), *_override_scopes(base, "")]
     overrides = merged.setdefault("overrides", [])
     for folder in _folders(sources):
         found = next(((f"{folder}/{name}", text) for name in ESLINT_DATA
@@ -207,14 +212,23 @@ def read_eslint(read: Read, package: dict[str, Any], sources: tuple[str, ...], p
             continue
         nested = _carried(data, folder, said, found[0])
         names |= set(_rule_names(data))
+        scopes += [([f"{folder}/**"], _table(data, "rules")), *_override_scopes(data, folder)]
         if data.get("root") is True:  # ESLint stops at this folder: the parents' rules are off here
             nested["rules"] = {**{r: "off" for r in merged.get("rules", {})}, **nested.get("rules", {})}
         overrides.append({key: value for key, value in nested.items() if key != "overrides"} | {
             "files": [f"{folder}/**"]})
         overrides += nested.get("overrides", [])
         where.append(found[0])
-    problems += said
-    return Eslint(merged, frozenset(names), " and ".join(where))
+    layout, told = read_layout(scopes, " and ".join(where))
+    problems += said + told
+    return Eslint(merged, frozenset(names), " and ".join(where), layout)
+
+
+def _override_scopes(data: dict[str, Any], folder: str) -> list[Scope]:
+    """A legacy configuration's overrides as (files, rules as written), globs relative to the root."""
+    overrides = data.get("overrides") if isinstance(data.get("overrides"), list) else []
+    return [([_glob(folder, f) for f in _listed(o.get("files"))], _table(o, "rules"))
+            for o in overrides or [] if isinstance(o, dict)]
 
 
 def _legacy_root(read: Read, package: dict[str, Any], problems: list[str]) -> tuple[str, dict[str, Any]] | None:
@@ -354,7 +368,7 @@ def _rules(data: dict[str, Any], said: list[str], name: str) -> dict[str, str]:
         severity, options = _split(value)
         if severity is None:
             continue
-        if severity != "off" and options and not _defaults(rule, options):
+        if severity != "off" and options and not _defaults(rule, options) and not _layout(str(rule)):
             lost.append(f"`{rule}` {json.dumps(options)[:60]}")
             severity = "off"
         rules[str(rule)] = severity
@@ -362,6 +376,13 @@ def _rules(data: dict[str, Any], said: list[str], name: str) -> dict[str, str]:
         said.append(f"{name}: {', '.join(lost)}: Biome's rules cannot carry these options, so these rules are not "
                     "selected")
     return rules
+
+
+def _layout(rule: str) -> bool:
+    """A layout rule: Biome's formatter (layout.py), not its rules, is where it goes, and layout.py says what of it
+    is carried."""
+    name = re.sub(r"^@stylistic/(?:js/)?", "", rule)
+    return name in LAYOUT_RULES or name in UNCARRIED
 
 
 def _split(value: Any) -> tuple[str | None, list[Any]]:

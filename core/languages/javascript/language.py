@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 JS_RULES = {  # what each pipeline proposes, within what the team's configuration enables: AutoFix all of it
-    "autofix": ("lint",),
+    "autofix": ("lint", "format"),  # format: the team's ESLint layout rules Biome's formatter carries
     "refactor": ("lint/style", "lint/complexity", "lint/performance"),
 }
 
@@ -47,7 +47,7 @@ class JsProject:
         return ()  # Biome's configuration turns groups and rules on; memfix reads no history of it
 
     def linter(self, held: tuple[str, ...] = ()) -> Biome:
-        return self.biome.with_config(self.profile.config_files(), skip=held)
+        return self.biome.with_config(self.profile.config_files(), skip=held, layout=self.profile.layout)
 
     def ignored(self, path: str) -> bool:
         return self.profile.ignored_path(path)  # generated, vendored and ignored files are never touched
@@ -89,6 +89,9 @@ class JavaScript:
                                         "Biome's recommended correctness rules are used"))
         groups = JS_RULES.get(pipeline, ())
         within = "" if profile.chosen_by.endswith("none selected") else ", every rule it enables" \
-            if groups == ("lint",) else \
+            if "lint" in groups else \
             f", within memfix's {pipeline} groups ({', '.join(g.removeprefix('lint/') for g in groups)})"
+        if "format" in groups and profile.layout:
+            within += (", and its layout rules " + ", ".join(f"`{r}`" for r in profile.layout.rules) +
+                       " by Biome's formatter, only where they ask")
         return JsProject(profile, Selection(groups, f"{profile.chosen_by}{within}"), self.biome)

@@ -29,6 +29,7 @@ from core.bounded import ConfigFormat, ConfigRefused, read_config, shown
 from core.languages.javascript.biome import RECOMMENDED_FILES
 from core.languages.javascript.checks import pieces
 from core.languages.javascript.eslint import ESLINT_CODE, ESLINT_DATA, Migrate, narrowed, read_eslint
+from core.languages.javascript.layout import Layout
 from core.paths import WORKFLOW_FILES, PathError, path_matches, repo_path
 
 Read = Callable[[str], str | None]
@@ -120,6 +121,7 @@ class JsProfile:
     runtime: Runtime = Runtime()
     ignored: tuple[str, ...] = ()  # the team's patterns in order, `!` re-inclusions kept
     problems: tuple[str, ...] = field(default=())
+    layout: Layout | None = None  # the team's ESLint layout rules Biome's formatter carries
 
     def config_files(self) -> dict[str, str]:
         return dict(self.files)
@@ -140,20 +142,21 @@ def read_js_profile(read: Read, migrate: Migrate | None = None, sources: tuple[s
     configurations of their own, and whose era says the runtime where nothing else does)."""
     problems: list[str] = []
     package = _json(read("package.json"), "package.json", problems)
-    files, chosen_by = _configuration(read, package, migrate, sources, problems)
+    files, chosen_by, layout = _configuration(read, package, migrate, sources, problems)
     return JsProfile(files, chosen_by, find_runtime(read, package, problems, sources), _ignored(read),
-                     tuple(problems))
+                     tuple(problems), layout)
 
 
 def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None, sources: tuple[str, ...],
-                   problems: list[str]) -> tuple[dict[str, str], str]:
+                   problems: list[str]) -> tuple[dict[str, str], str, Layout | None]:
+    """Biome's configuration, what chose it, and the team's layout rules it carries to the formatter."""
     recommended = dict(RECOMMENDED_FILES)
     fallback = "Biome's recommended correctness rules (no lint configuration memfix can read)"
     for name in BIOME_FILES:
         text = read(name)
         if text is not None:
             files = biome_configuration(read, name, text, problems)
-            return (files, f"the repository's {name}") if files else (recommended, fallback)
+            return (files, f"the repository's {name}", None) if files else (recommended, fallback, None)
     eslint = read_eslint(read, package, sources, problems)
     if eslint is not None:
         if migrate is not None:
@@ -162,21 +165,21 @@ def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None,
             if data is not None:
                 data = narrowed(data, eslint.on, migrate, problems)
                 return {"biome.json": json.dumps(_handed(data, drop=_NOT_HANDED), indent=2)}, \
-                    f"the ESLint configuration in {eslint.where}, translated by `biome migrate eslint`"
+                    f"the ESLint configuration in {eslint.where}, translated by `biome migrate eslint`", eslint.layout
             why = said or "Biome wrote no configuration memfix can read"
             problems.append(f"{eslint.where} could not be translated to Biome's rules ({why}); Biome's recommended "
                             "correctness rules are proposed")
-        return recommended, fallback
+        return recommended, fallback, None
     if wrapper := _eslint_wrapper(package):
         problems.append(f"{wrapper} lints this repository: ESLint with a shareable configuration memfix neither "
                         "installs nor runs, so none of its rules is selected (a biome.json or an ESLint "
                         "configuration file says which)")
-        return dict(NOTHING_FILES), f"{wrapper}, whose rules memfix does not run: none selected"
+        return dict(NOTHING_FILES), f"{wrapper}, whose rules memfix does not run: none selected", None
     if code := [name for name in ESLINT_CODE if read(name) is not None]:  # read_eslint said what it could not read
         problems.append(f"{code[0]} is code memfix does not run, and its rules could not be read from its literals: "
                         "Biome's recommended correctness rules are proposed instead (a biome.json says exactly which)")
-        return recommended, fallback
-    return recommended, "Biome's recommended correctness rules (no lint configuration in the repository)"
+        return recommended, fallback, None
+    return recommended, "Biome's recommended correctness rules (no lint configuration in the repository)", None
 
 
 # Keys whose values name files Biome reads itself: GritQL plugins (at the top and in `overrides`), a VCS root, and a

@@ -23,9 +23,10 @@ PLACES = {  # the kinds of place (core/learning/places.py) its file names say
 EXTENSIONS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 _FENCES = {".ts": "typescript", ".tsx": "tsx", ".mts": "typescript", ".cts": "typescript", ".jsx": "jsx"}
 _CODE = re.compile(r"lint/[a-z0-9]+/[A-Za-z0-9]+")
+_LAYOUT = re.compile(r"format/[a-z-]+")
 # A style fix changes no behaviour; a nursery rule's fix is not yet settled; the rest keep behaviour when nothing
 # else depends on what changes (the export and directive checks look for that).
-RISK = {"style": "low", "nursery": "high"}
+RISK = {"style": "low", "nursery": "high", "format": "low"}
 CATEGORY = {"security": "security", "performance": "performance", "correctness": "correctness",
             "suspicious": "correctness"}
 
@@ -47,14 +48,17 @@ def fence(path: str) -> str:
 
 
 def code(text: str) -> str | None:
-    """A Biome rule as a person writes it: `lint/suspicious/noDoubleEquals` or `suspicious/noDoubleEquals`."""
+    """A Biome rule as a person writes it: `lint/suspicious/noDoubleEquals` or `suspicious/noDoubleEquals`; or one
+    of the team's ESLint layout rules Biome's formatter carries: `format/semi`."""
     text = text.strip()
+    if _LAYOUT.fullmatch(text):
+        return text
     name = text if text.startswith("lint/") else f"lint/{text}"
     return name if "/" in text and _CODE.fullmatch(name) else None
 
 
 def covers(wide: str, narrow: str) -> bool:
-    """`lint` covers every rule, `lint/style` its group's, a rule itself."""
+    """`lint` covers every rule, `lint/style` its group's, a rule itself (`format` every layout rule)."""
     return narrow == wide or narrow.startswith(wide + "/")
 
 
@@ -67,4 +71,5 @@ def category(rule: str) -> str:
 
 
 def _group(rule: str) -> str:
-    return rule.split("/")[1] if rule.count("/") >= 1 else ""
+    """Biome's group of a rule (`lint/style/useConst` → style); `format` for a layout rule."""
+    return "format" if rule.startswith("format/") else rule.split("/")[1] if rule.count("/") >= 1 else ""

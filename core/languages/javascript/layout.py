@@ -1,0 +1,401 @@
+"""The team's ESLint layout rules, carried to Biome's formatter where they map exactly, and only their part of its
+output kept.
+
+Biome formats a copy with the team's semicolons, quotes and trailing commas; memfix then compares the two texts token
+by token and keeps, of what changed, only the semicolons, trailing commas and quotes the team's rules ask for, each put
+into the original text where the formatter put it. Every other change the formatter would make (wrapping, spacing,
+indentation, parentheses) is left out: ESLint's `indent` or `space-before-function-paren` are not Biome's formatting,
+so they are not carried. Trailing spaces, runs of blank lines and the final newline are fixed line by line here.
+What is kept must format to what the original formats to (`same_layout`): a fix that changes anything the formatter
+sees is no layout fix, and the file's layout fixes are dropped.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from core.languages.javascript.checks import pieces
+
+# ESLint's layout rules memfix carries, by their core names; `@stylistic/…` names the same rules.
+LAYOUT_RULES = ("semi", "no-extra-semi", "quotes", "comma-dangle", "no-trailing-spaces", "eol-last",
+                "no-multiple-empty-lines")
+# ESLint's other layout rules: Biome's formatter has no exact counterpart, so they are not fixed (said).
+UNCARRIED = frozenset({
+    "indent", "semi-spacing", "comma-spacing", "key-spacing", "keyword-spacing", "space-before-function-paren",
+    "object-curly-spacing", "array-bracket-spacing", "space-infix-ops", "brace-style", "quote-props", "arrow-parens",
+    "padded-blocks", "space-in-parens", "comma-style", "func-call-spacing", "no-multi-spaces", "spaced-comment",
+    "space-before-blocks", "no-whitespace-before-property", "block-spacing", "max-len", "operator-linebreak",
+    "linebreak-style", "new-parens", "no-mixed-spaces-and-tabs", "no-tabs", "rest-spread-spacing",
+    "template-curly-spacing", "space-unary-ops", "switch-colon-spacing", "arrow-spacing", "generator-star-spacing",
+    "yield-star-spacing", "computed-property-spacing", "dot-location", "function-paren-newline",
+    "implicit-arrow-linebreak", "lines-between-class-members", "newline-per-chained-call", "no-floating-decimal",
+    "nonblock-statement-body-position", "object-curly-newline", "object-property-newline",
+    "one-var-declaration-per-line", "padding-line-between-statements", "semi-style", "wrap-iife", "wrap-regex",
+    "jsx-quotes", "array-bracket-newline", "array-element-newline", "function-call-argument-newline",
+    "lines-around-comment", "max-statements-per-line", "multiline-ternary", "no-confusing-arrow", "no-extra-parens",
+    "template-tag-spacing", "unicode-bom", "indent-legacy", "no-spaced-func"})
+PREFIX = "format/"  # a layout finding's code: `format/semi`
+MESSAGES = {"semi": "Missing semicolon.", "semi-never": "Extra semicolon.", "no-extra-semi": "Unnecessary semicolon.",
+            "quotes": "Strings must use the team's quotes.", "comma-dangle": "Trailing comma, as the team's "
+            "comma-dangle asks.", "no-trailing-spaces": "Trailing spaces not allowed.",
+            "eol-last": "Newline required at end of file.",
+            "no-multiple-empty-lines": "More blank lines than the team allows."}
+_JSX = (".jsx", ".tsx")  # ESLint's `quotes` leaves JSX attributes to `jsx-quotes`: quotes are not touched there
+# ESLint's `semi` does not check a type's members, which the formatter ends with semicolons: not touched there
+_TYPED = (".ts", ".tsx", ".mts", ".cts")
+STYLISTIC = re.compile(r"^@stylistic/(?:js/)?")
+_WORD = re.compile(r"[A-Za-z_$\d][\w$]*|\.\.\.|[=!]==|\*\*=?|<<=?|>>>?=?|[-+*/%&|^<>!=?]=|=>|&&=?|\|\|=?|\?\?=?|"
+                   r"\?\.|\+\+|--|\S")
+_CLOSERS = "]}"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The layout rules carried, with what each asks: `semi` "always" or "never"; `quotes` the quote character;
+    `commas` "never", "only-multiline" or "always-multiline" (`always` adds none where Biome would not); blank lines
+    as (max, maxEOF, maxBOF)."""
+
+    semi: str | None = None
+    extra_semi: bool = False
+    quotes: str | None = None
+    commas: str | None = None
+    trailing_spaces: tuple[bool, bool] | None = None  # (skipBlankLines, ignoreComments)
+    eol_last: bool = False
+    blank: tuple[int, int, int] | None = None
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The ESLint rules carried."""
+        on = {"semi": self.semi, "no-extra-semi": self.extra_semi, "quotes": self.quotes, "comma-dangle": self.commas,
+              "no-trailing-spaces": self.trailing_spaces, "eol-last": self.eol_last,
+              "no-multiple-empty-lines": self.blank}
+        return tuple(rule for rule in LAYOUT_RULES if on[rule])
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(PREFIX + rule for rule in self.rules)
+
+    def only(self, rules: Iterable[str]) -> Layout:
+        """The same layout with only `rules` carried (the run's selection, less its held rules)."""
+        keep = set(rules)
+        return Layout(self.semi if "semi" in keep else None, self.extra_semi and "no-extra-semi" in keep,
+                      self.quotes if "quotes" in keep else None, self.commas if "comma-dangle" in keep else None,
+                      self.trailing_spaces if "no-trailing-spaces" in keep else None,
+                      self.eol_last and "eol-last" in keep, self.blank if "no-multiple-empty-lines" in keep else None)
+
+    def formatter(self) -> str:
+        """The biome.json a formatting run gets: the team's semicolons, quotes and commas; the widest lines Biome
+        allows (what it would wrap is left out anyway)."""
+        options = {"semicolons": "asNeeded" if self.semi == "never" else "always",
+                   "quoteStyle": "single" if self.quotes == "'" else "double",
+                   "trailingCommas": "all" if self.commas in ("always-multiline", "always") else "none"}
+        if self.commas in ("always-multiline", "always"):  # every list on its lines: where the formatter ends one
+            options["expand"] = "always"  # with a comma, the original may be multi-line (checked in `_inserted`)
+        return json.dumps({"formatter": {"enabled": True, "indentStyle": "space", "lineWidth": 320},
+                           "javascript": {"formatter": options}, "linter": {"enabled": False},
+                           "assist": {"enabled": False}})
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One layout fix: replace original[start:end] with `text`; it fixes `rule` on `line` (1-based)."""
+
+    start: int
+    end: int
+    text: str
+    rule: str
+    line: int
+
+    @property
+    def message(self) -> str:
+        return MESSAGES["semi-never" if self.rule == "semi" and not self.text else self.rule]
+
+
+Scope = tuple[list[str] | None, dict[str, Any]]  # (the files an override covers, None for all; its rules as written)
+
+
+def read_layout(scopes: list[Scope], where: str) -> tuple[Layout | None, list[str]]:
+    """The layout rules a configuration's scopes set, in order (root first), carried where their options map exactly;
+    a rule set otherwise in some folders, or with options Biome's formatter cannot follow, is not carried. Also says
+    which of the team's layout rules are not fixed, and why."""
+    settings, varies, others = _gathered(scopes)
+    said = [f"{where}: {', '.join(f'`{r}`' for r in sorted(others)[:8])}{' and more' if len(others) > 8 else ''}: "
+            "layout Biome's formatter cannot carry exactly, so memfix does not fix it"] if others else []
+    carried: dict[str, Any] = {}
+    lost = []
+    for rule, value in settings.items():
+        if _severity(value) in (None, "off"):
+            continue
+        found = _READERS[rule](value[1:] if isinstance(value, list) else [])
+        if rule in varies or found is None:
+            lost.append(f"`{rule}` (set otherwise in some folders)" if rule in varies else
+                        f"`{rule}` {json.dumps(value[1:] if isinstance(value, list) else [])[:60]}")
+        else:
+            carried[_FIELDS[rule]] = found
+    if lost:
+        said.append(f"{where}: {', '.join(lost)}: Biome's formatter cannot follow these exactly, so memfix does not "
+                    "fix them")
+    return (replace(Layout(), **carried) if carried else None), said
+
+
+def _gathered(scopes: list[Scope]) -> tuple[dict[str, Any], set[str], set[str]]:
+    """(each layout rule's setting where it applies to every file, the rules some folders set otherwise, the team's
+    layout rules memfix cannot carry)."""
+    settings: dict[str, Any] = {}
+    varies: set[str] = set()
+    others: set[str] = set()
+    for files, rules in scopes:
+        everywhere = files is None or all(f == "**/*" or f.startswith(("**/*.", "*.")) and "/" not in f[3:]
+                                          for f in files)
+        for name, value in rules.items():
+            rule = STYLISTIC.sub("", str(name))
+            if rule in UNCARRIED and _severity(value) not in (None, "off"):
+                others.add(rule)
+            elif rule in LAYOUT_RULES and everywhere:
+                settings[rule] = value
+            elif rule in LAYOUT_RULES and settings.get(rule) != value:
+                varies.add(rule)
+    return settings, varies, others
+
+
+def _severity(value: Any) -> str | None:
+    first = value[0] if isinstance(value, list) and value else value
+    return {0: "off", 1: "warn", 2: "error", "off": "off", "warn": "warn", "error": "error"}.get(first) \
+        if isinstance(first, int | str) else None
+
+
+def _only_defaults(options: list[Any], defaults: dict[str, Any]) -> bool:
+    return all(isinstance(o, dict) and all(defaults.get(k, object()) == v for k, v in o.items()) for o in options)
+
+
+def _semi(options: list[Any]) -> str | None:
+    how = options[0] if options and isinstance(options[0], str) else "always"
+    rest = options[1:] if options and isinstance(options[0], str) else options
+    defaults = {"omitLastInOneLineBlock": False, "omitLastInOneLineClassBody": False} if how == "always" else \
+        {"beforeStatementContinuationChars": "any"}
+    return how if how in ("always", "never") and _only_defaults(rest, defaults) else None
+
+
+def _quotes(options: list[Any]) -> str | None:
+    """The quote character; escapes the formatter avoids with the other quote are left out (`edits`), and template
+    literals are never touched, so `avoidEscape` and `allowTemplateLiterals` change nothing memfix does."""
+    how = options[0] if options and isinstance(options[0], str) else "double"
+    rest = options[1:]
+    if how not in ("single", "double") or len(rest) > 1 or rest and rest != ["avoid-escape"] and not (
+            isinstance(rest[0], dict) and set(rest[0]) <= {"avoidEscape", "allowTemplateLiterals"}):
+        return None
+    return "'" if how == "single" else '"'
+
+
+def _commas(options: list[Any]) -> str | None:
+    value = options[0] if options else "never"
+    if isinstance(value, dict):  # the same for every kind of list, or not carried
+        kinds = set(value.values())
+        value = kinds.pop() if len(kinds) == 1 and len(value) == 5 else None
+    return value if value in ("never", "only-multiline", "always-multiline", "always") else None
+
+
+def _trailing(options: list[Any]) -> tuple[bool, bool] | None:
+    given = options[0] if options and isinstance(options[0], dict) else {}
+    if len(options) > 1 or set(given) - {"skipBlankLines", "ignoreComments"}:
+        return None
+    return bool(given.get("skipBlankLines")), bool(given.get("ignoreComments"))
+
+
+def _eol(options: list[Any]) -> bool | None:
+    return True if not options or options[0] in ("always", "unix") else None
+
+
+def _extra(options: list[Any]) -> bool | None:
+    return True if not options else None
+
+
+def _blank(options: list[Any]) -> tuple[int, int, int] | None:
+    given = options[0] if options and isinstance(options[0], dict) else {}
+    if len(options) > 1 or set(given) - {"max", "maxEOF", "maxBOF"} or \
+            not all(isinstance(v, int) and v >= 0 for v in given.values()):
+        return None
+    most = int(given.get("max", 2))
+    return most, int(given.get("maxEOF", most)), int(given.get("maxBOF", most))
+
+
+_READERS = {"semi": _semi, "no-extra-semi": _extra, "quotes": _quotes, "comma-dangle": _commas,
+            "no-trailing-spaces": _trailing, "eol-last": _eol, "no-multiple-empty-lines": _blank}
+_FIELDS = {"semi": "semi", "no-extra-semi": "extra_semi", "quotes": "quotes", "comma-dangle": "commas",
+           "no-trailing-spaces": "trailing_spaces", "eol-last": "eol_last", "no-multiple-empty-lines": "blank"}
+
+
+# ---- the fixes ----
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # "code", "comment" or "string" (template and regular expression literals too)
+    text: str
+    start: int
+    end: int
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """What the formatter keeps: a string's value, a comment's words, code as written."""
+        if self.kind == "string" and self.text[:1] in "'\"":
+            return "string", re.sub(r"\\(['\"])", r"\1", self.text[1:-1])
+        return (self.kind, " ".join(self.text.split())) if self.kind == "comment" else (self.kind, self.text)
+
+
+def tokens(text: str) -> list[Token]:
+    found, at = [], 0
+    for kind, part in pieces(text):
+        if kind == "code":
+            found += [Token("code", m[0], at + m.start(), at + m.end()) for m in _WORD.finditer(part)]
+        else:
+            found.append(Token(kind, part, at, at + len(part)))
+        at += len(part)
+    return found
+
+
+def edits(original: str, formatted: str, layout: Layout, path: str = "") -> list[Edit]:
+    """The layout fixes of `original`: the formatter's semicolons, commas and quotes that the team's rules ask for,
+    and the trailing spaces, blank lines and final newline they forbid or want. Sorted by place, never overlapping."""
+    before, after = tokens(original), tokens(formatted)
+    quotes = None if path.endswith(_JSX) else layout.quotes
+    layout = replace(layout, semi=None, extra_semi=False) if path.endswith(_TYPED) else layout
+    found: list[Edit] = []
+    matcher = difflib.SequenceMatcher(None, [t.key for t in before], [t.key for t in after], autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal" and quotes:
+            found += [Edit(b.start, b.end, a.text, "quotes", _line(original, b.start))
+                      for b, a in zip(before[i1:i2], after[j1:j2], strict=True)
+                      if b.text != a.text and b.kind == "string" and a.text[:1] == quotes != b.text[:1]]
+        elif tag == "insert" and i1 > 0:
+            found += _inserted(original, before, i1, [t.text for t in after[j1:j2]], layout)
+        elif tag == "delete":
+            found += _deleted(original, before, i1, i2, layout)
+    found += [*_dangling(original, before, layout), *_lines(original, layout)]
+    return _apart(found)
+
+
+def _inserted(original: str, before: list[Token], i: int, added: list[str], layout: Layout) -> list[Edit]:
+    prior = before[i - 1]
+    if prior.kind == "comment" and prior.text.startswith("//"):
+        return []
+    at, line = prior.end, _line(original, prior.end)
+    if added == [";"] and layout.semi == "always":
+        return [Edit(at, at, ";", "semi", line)]
+    following = before[i] if i < len(before) else None
+    if added == [","] and layout.commas in ("always-multiline", "always") and following is not None \
+            and following.text in _CLOSERS and "\n" in original[at:following.start]:
+        return [Edit(at, at, ",", "comma-dangle", line)]
+    return []
+
+
+def _deleted(original: str, before: list[Token], i1: int, i2: int, layout: Layout) -> list[Edit]:
+    gone = before[i1:i2]
+    if all(t.text == ";" for t in gone) and (layout.semi == "never" or layout.extra_semi):
+        rule = "semi" if layout.semi == "never" else "no-extra-semi"
+        return [Edit(t.start, t.end, "", rule, _line(original, t.start)) for t in gone]
+    return []
+
+
+def _dangling(original: str, before: list[Token], layout: Layout) -> Iterator[Edit]:
+    """The trailing commas the team's `comma-dangle` forbids: every one (`never`), or those whose list ends on their
+    line. A comma before a closing bracket is one (a hole `[a,,]` is left alone: its last comma counts one)."""
+    if layout.commas not in ("never", "only-multiline", "always-multiline"):
+        return
+    code = [t for t in before if t.kind != "comment"]
+    for prior, comma, closer in zip(code, code[1:], code[2:], strict=False):
+        if comma.text == "," and closer.text in "]})" and prior.text not in ",[({" and \
+                (layout.commas == "never" or "\n" not in original[comma.end:closer.start]):
+            yield Edit(comma.start, comma.end, "", "comma-dangle", _line(original, comma.start))
+
+
+def _lines(original: str, layout: Layout) -> list[Edit]:
+    """Trailing spaces, runs of blank lines and the final newline, outside template literals (their lines are the
+    string's own)."""
+    inside = _template_spans(original)
+    found: list[Edit] = []
+    lines = original.split("\n")
+    starts = _starts(lines)
+    if layout.trailing_spaces:
+        skip_blank, skip_comments = layout.trailing_spaces
+        comments = [(t.start, t.end) for t in tokens(original) if t.kind == "comment"] if skip_comments else []
+        for n, text in enumerate(lines):
+            body = text.removesuffix("\r")
+            begin, end = starts[n] + len(body.rstrip(" \t")), starts[n] + len(body)
+            if begin < end and not (skip_blank and not body.strip()) and not _within(begin, inside) \
+                    and not _within(begin, comments):
+                found.append(Edit(begin, end, "", "no-trailing-spaces", n + 1))
+    if layout.blank:
+        found += _blank_runs(lines, starts, inside, layout.blank)
+    if layout.eol_last and original and not original.endswith("\n"):
+        found.append(Edit(len(original), len(original), "\n", "eol-last", len(lines)))
+    return found
+
+
+def _blank_runs(lines: list[str], starts: list[int], inside: list[tuple[int, int]],
+                most: tuple[int, int, int]) -> Iterator[Edit]:
+    """The blank lines past the team's maximum in each run: in the middle, at the end and at the start. A run at the
+    end of a text with no final newline keeps its last line (the cut stops at a line's start)."""
+    count = len(lines) - 1 if lines[-1] == "" else len(lines)  # the text after the last newline is no line
+    n = 0
+    while n < count:
+        if lines[n].strip() or _within(starts[n], inside):
+            n += 1
+            continue
+        first = n
+        while n < count and not lines[n].strip():
+            n += 1
+        limit = most[2] if first == 0 else most[1] if n == count else most[0]
+        stop = min(n, len(lines) - 1)
+        if stop - first > limit:
+            cut = first + limit
+            yield Edit(starts[cut], starts[stop], "", "no-multiple-empty-lines", cut + 1)
+
+
+def _template_spans(text: str) -> list[tuple[int, int]]:
+    return [(t.start, t.end) for t in tokens(text) if t.kind == "string" and t.text.startswith("`")]
+
+
+def _within(at: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= at < end for start, end in spans)
+
+
+def _starts(lines: list[str]) -> list[int]:
+    starts, at = [], 0
+    for line in lines:
+        starts.append(at)
+        at += len(line) + 1
+    return starts
+
+
+def _line(text: str, at: int) -> int:
+    return text.count("\n", 0, at) + 1
+
+
+def _apart(found: list[Edit]) -> list[Edit]:
+    """Sorted by place; an edit overlapping an earlier one is left out."""
+    kept: list[Edit] = []
+    for edit in sorted(found, key=lambda e: (e.start, e.end)):
+        if kept and edit.start < kept[-1].end:
+            continue
+        kept.append(edit)
+    return kept
+
+
+def applied(original: str, chosen: list[Edit]) -> str:
+    out, at = [], 0
+    for edit in sorted(chosen, key=lambda e: (e.start, e.end)):
+        out += [original[at:edit.start], edit.text]
+        at = edit.end
+    return "".join(out) + original[at:]
+
+
+def same_layout(formatted_before: str, formatted_after: str) -> bool:
+    """Whether two texts format alike, blank lines aside (a team's `max: 0` keeps fewer than the formatter's one)."""
+    def shape(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.strip()]
+    return shape(formatted_before) == shape(formatted_after)
