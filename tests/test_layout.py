@@ -58,6 +58,9 @@ def test_a_team_without_semicolons_loses_only_those_asi_does_not_need(biome):
     assert fixed(biome, text, Layout(semi="never")) == \
         "const a = 1\n;[1, 2].forEach(go)\nlet b = 2\nfor (let i = 0; i < 2; i++) {}\n"
     assert fixed(biome, "let b = 2;;\n", Layout(semi="always", extra_semi=True)) == "let b = 2;\n"
+    # a semicolon the line still needs stays: two statements on one line, a next line ASI would join
+    hazards = "a(); b();\nvar c = {};\n// why\n(function () {})();\n"
+    assert fixed(biome, hazards, Layout(semi="never")) == "a(); b()\nvar c = {};\n// why\n(function () {})()\n"
 
 
 def test_quotes_turn_only_toward_the_teams_and_an_escape_is_left_for_the_team(biome):
@@ -70,9 +73,9 @@ def test_quotes_turn_only_toward_the_teams_and_an_escape_is_left_for_the_team(bi
 def test_trailing_commas_as_the_team_asks_and_never_in_a_call_an_old_runtime_cannot_parse(biome):
     text = "const a = [\n  1,\n  2,\n]\nconst b = {x: 1,}\n"
     assert fixed(biome, text, Layout(commas="never")) == "const a = [\n  1,\n  2\n]\nconst b = {x: 1}\n"
-    multi = "const a = [\n  1,\n  2\n]\ngo(\n  a,\n  b\n)\nconst b = {x: 1,}\n"
+    multi = "const a = [\n  1,\n  2 /* two */\n]\ngo(\n  a,\n  b\n)\nconst b = {x: 1,}\n"
     assert fixed(biome, multi, Layout(commas="always-multiline")) == \
-        "const a = [\n  1,\n  2,\n]\ngo(\n  a,\n  b\n)\nconst b = {x: 1}\n"
+        "const a = [\n  1,\n  2, /* two */\n]\ngo(\n  a,\n  b\n)\nconst b = {x: 1}\n"  # before its comment
 
 
 def test_trailing_spaces_blank_lines_and_the_last_newline_outside_template_literals(biome):

@@ -52,6 +52,8 @@ STYLISTIC = re.compile(r"^@stylistic/(?:js/)?")
 _WORD = re.compile(r"[A-Za-z_$\d][\w$]*|\.\.\.|[=!]==|\*\*=?|<<=?|>>>?=?|[-+*/%&|^<>!=?]=|=>|&&=?|\|\|=?|\?\?=?|"
                    r"\?\.|\+\+|--|\S")
 _CLOSERS = "]}"
+_CONTINUING = ("[", "(", "/", "+", "-", "`")  # a next line starting so continues the statement without a `;`
+_WINDOW, _AGREE = 80, 4  # tokens looked ahead for where two texts agree again, and how many in a row agree
 
 
 @dataclass(frozen=True)
@@ -265,8 +267,7 @@ def edits(original: str, formatted: str, layout: Layout, path: str = "") -> list
     quotes = None if path.endswith(_JSX) else layout.quotes
     layout = replace(layout, semi=None, extra_semi=False) if path.endswith(_TYPED) else layout
     found: list[Edit] = []
-    matcher = difflib.SequenceMatcher(None, [t.key for t in before], [t.key for t in after], autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in _aligned([t.key for t in before], [t.key for t in after]):
         if tag == "equal" and quotes:
             found += [Edit(b.start, b.end, a.text, "quotes", _line(original, b.start))
                       for b, a in zip(before[i1:i2], after[j1:j2], strict=True)
@@ -279,26 +280,75 @@ def edits(original: str, formatted: str, layout: Layout, path: str = "") -> list
     return _apart(found)
 
 
+def _aligned(before: list[tuple[str, str]], after: list[tuple[str, str]]) -> Iterator[tuple[str, int, int, int, int]]:
+    """The two token lists walked side by side, as difflib's opcodes: a semicolon or comma one side has and the
+    other not is an insertion or a deletion; anything else that differs (the formatter's parentheses) is skipped
+    to where the lists agree again, found in a window ahead. Linear where the formatter changed little, as it does
+    (difflib's matcher on a whole file's tokens is quadratic in its repeated tokens)."""
+    i = j = 0
+    while i < len(before) and j < len(after):
+        if before[i] == after[j] and _more_semicolons(before, i, after, j):
+            yield "delete", i, i + 1, j, j
+            i += 1
+        elif before[i] == after[j]:
+            yield "equal", i, i + 1, j, j + 1
+            i, j = i + 1, j + 1
+        elif (run := _punctuation(after, j)) and after[j + run:j + run + 1] == before[i:i + 1]:
+            yield "insert", i, i, j, j + run
+            j += run
+        elif (run := _punctuation(before, i)) and before[i + run:i + run + 1] == after[j:j + 1]:
+            yield "delete", i, i + run, j, j
+            i += run
+        else:
+            ahead = difflib.SequenceMatcher(None, before[i:i + _WINDOW], after[j:j + _WINDOW], autojunk=False)
+            block = next((b for b in ahead.get_matching_blocks() if b.size >= _AGREE), None)
+            if block is None:
+                return  # the texts part ways: no layout fix past this point
+            i, j = i + block.a, j + block.b
+    if i == len(before) and all(key[1] in (";", ",") for key in after[j:]):  # the last statement's semicolon
+        yield from (("insert", i, i, k, k + 1) for k in range(j, len(after)))
+    if j == len(after) and all(key[1] == ";" for key in before[i:]):
+        yield from (("delete", k, k + 1, j, j) for k in range(i, len(before)))
+
+
+def _punctuation(keys: list[tuple[str, str]], at: int) -> int:
+    """How many semicolons or commas in a row start at `at`."""
+    run = 0
+    while at + run < len(keys) and keys[at + run][1] in (";", ","):
+        run += 1
+    return run
+
+
+def _more_semicolons(before: list[tuple[str, str]], i: int, after: list[tuple[str, str]], j: int) -> bool:
+    """Two semicolons where the formatter keeps one: the first goes (`a;` then `;[b]` keeps the one ASI needs)."""
+    return before[i][1] == ";" and before[i + 1:i + 2] == [before[i]] and after[j + 1:j + 2] != [after[j]]
+
+
 def _inserted(original: str, before: list[Token], i: int, added: list[str], layout: Layout) -> list[Edit]:
-    prior = before[i - 1]
-    if prior.kind == "comment" and prior.text.startswith("//"):
+    prior = next((t for t in reversed(before[:i]) if t.kind != "comment"), None)  # before a comment that follows
+    if prior is None:
         return []
     at, line = prior.end, _line(original, prior.end)
     if added == [";"] and layout.semi == "always":
         return [Edit(at, at, ";", "semi", line)]
     following = before[i] if i < len(before) else None
     if added == [","] and layout.commas in ("always-multiline", "always") and following is not None \
-            and following.text in _CLOSERS and "\n" in original[at:following.start]:
+            and following.text in _CLOSERS and "\n" in original[at:following.start] and prior.text not in ",[{":
         return [Edit(at, at, ",", "comma-dangle", line)]
     return []
 
 
 def _deleted(original: str, before: list[Token], i1: int, i2: int, layout: Layout) -> list[Edit]:
     gone = before[i1:i2]
-    if all(t.text == ";" for t in gone) and (layout.semi == "never" or layout.extra_semi):
-        rule = "semi" if layout.semi == "never" else "no-extra-semi"
-        return [Edit(t.start, t.end, "", rule, _line(original, t.start)) for t in gone]
-    return []
+    if not all(t.text == ";" for t in gone) or not (layout.semi == "never" or layout.extra_semi):
+        return []
+    following = next((t for t in before[i2:] if t.kind != "comment"), None)
+    ends = following is None or following.text == "}" or "\n" in original[gone[-1].end:following.start] \
+        and not following.text.startswith(_CONTINUING)
+    if layout.semi == "never" and not ends:  # `a; b` on one line, or `a;` then `(b)`: that semicolon stays
+        return []
+    rule = "semi" if layout.semi == "never" else "no-extra-semi"
+    return [Edit(t.start, t.end, "", rule, _line(original, t.start)) for t in gone]
 
 
 def _dangling(original: str, before: list[Token], layout: Layout) -> Iterator[Edit]:
