@@ -593,10 +593,12 @@ class PipelineRunner:
     def _publish(self, ctx: RunContext, publisher: Publisher, max_prs: int) -> None:
         request, report = ctx.request, ctx.report
         plain = sorted(report.promoted, key=lambda o: (-len(o.patch.findings) if o.patch else 0, o.path))
-        ranked = sorted(plain, key=lambda o: -ctx.plan.rank(set(o.codes)))  # stable
+        # a push's own files first: a file back from a lifted hold over the cap is remembered for the next run
+        ranked = sorted(plain, key=lambda o: (o.path in request.waiting, -ctx.plan.rank(set(o.codes))))  # stable
         if len(plain) > max_prs and ranked[:max_prs] != plain[:max_prs]:
-            report.used.append("proposed first: " + ", ".join(f"`{o.path}`" for o in ranked[:max_prs])
-                               + " (their rules' record in this repository is better)")
+            why = "the push's own files, then the rules with the better record in this repository" \
+                if request.waiting else "their rules' record in this repository is better"
+            report.used.append(f"proposed first: {', '.join(f'`{o.path}`' for o in ranked[:max_prs])} ({why})")
         opened = 0
         for outcome in ranked:
             if opened >= max_prs:

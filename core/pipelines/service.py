@@ -129,7 +129,8 @@ class PipelineService:
         if not settings.config.enabled("autofix"):
             return []  # a push gets no reply: switched off is said by the configuration, not each push
         base = job.before if job.before.strip("0") else None  # a new branch's push has no base to compare with
-        reports = self._runs(RunRequest(job.tenant_id, job.repo, "autofix", "push", job.key),
+        reports = self._runs(RunRequest(job.tenant_id, job.repo, "autofix", "push", job.key,
+                                        waiting=frozenset(h.path for h in back) - set(changed)),
                              Target(job.after, job.default_branch, before=base, changed=frozenset(job.modified)),
                              paths, settings, gh=gh)
         if back:

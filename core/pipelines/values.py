@@ -41,6 +41,7 @@ class RunRequest:
     linked_ids: list[int] = field(default_factory=list)
     language: str = NAMES[0]  # which files the run scans and which linter fixes them (core/languages/registry.py)
     rules: tuple[str, ...] = ()  # rules a person named for this run (`/refactor UP SIM`, `--rules`): they decide
+    waiting: frozenset[str] = frozenset()  # files back from lifted holds: remembered, so they yield the PR cap
 
 
 @dataclass
