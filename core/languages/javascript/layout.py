@@ -53,6 +53,8 @@ _WORD = re.compile(r"[A-Za-z_$\d][\w$]*|\.\.\.|[=!]==|\*\*=?|<<=?|>>>?=?|[-+*/%&
                    r"\?\.|\+\+|--|\S")
 _CLOSERS = "]}"
 _CONTINUING = ("[", "(", "/", "+", "-", "`")  # a next line starting so continues the statement without a `;`
+_SEMICOLON = ("code", ";")
+_PUNCTUATION = (_SEMICOLON, ("code", ","))  # a string `';'` is no semicolon
 _WINDOW, _AGREE = 80, 4  # tokens looked ahead for where two texts agree again, and how many in a row agree
 
 
@@ -305,23 +307,23 @@ def _aligned(before: list[tuple[str, str]], after: list[tuple[str, str]]) -> Ite
             if block is None:
                 return  # the texts part ways: no layout fix past this point
             i, j = i + block.a, j + block.b
-    if i == len(before) and all(key[1] in (";", ",") for key in after[j:]):  # the last statement's semicolon
+    if i == len(before) and all(key in _PUNCTUATION for key in after[j:]):  # the last statement's semicolon
         yield from (("insert", i, i, k, k + 1) for k in range(j, len(after)))
-    if j == len(after) and all(key[1] == ";" for key in before[i:]):
+    if j == len(after) and all(key == _SEMICOLON for key in before[i:]):
         yield from (("delete", k, k + 1, j, j) for k in range(i, len(before)))
 
 
 def _punctuation(keys: list[tuple[str, str]], at: int) -> int:
     """How many semicolons or commas in a row start at `at`."""
     run = 0
-    while at + run < len(keys) and keys[at + run][1] in (";", ","):
+    while at + run < len(keys) and keys[at + run] in _PUNCTUATION:
         run += 1
     return run
 
 
 def _more_semicolons(before: list[tuple[str, str]], i: int, after: list[tuple[str, str]], j: int) -> bool:
     """Two semicolons where the formatter keeps one: the first goes (`a;` then `;[b]` keeps the one ASI needs)."""
-    return before[i][1] == ";" and before[i + 1:i + 2] == [before[i]] and after[j + 1:j + 2] != [after[j]]
+    return before[i] == _SEMICOLON and before[i + 1:i + 2] == [before[i]] and after[j + 1:j + 2] != [after[j]]
 
 
 def _inserted(original: str, before: list[Token], i: int, added: list[str], layout: Layout) -> list[Edit]:
