@@ -51,6 +51,7 @@ ESLINT_PROJECTS = ("picomatch", "yargs-parser", "node-semver", "commander.js", "
 class Tally(Summed):
     pushes: int = 0
     judged: int = 0
+    unloadable: int = 0  # pushes of JavaScript whose configuration the snapshot's ESLint cannot load
     with_new: int = 0
     new: int = 0
     team_fixed: int = 0
@@ -170,6 +171,7 @@ def one_push(push: Push, tally: Tally) -> None:
         now = push.judge.findings(push.tree, path, push.history.text(push.commit, path))
         before = push.judge.findings(push.tree, path, push.history.text(push.parent, path))
         if now is None or before is None:
+            tally.unloadable += 1
             return  # this commit's configuration does not load in the snapshot's ESLint: not judged
         new[path] = _brought(now, before)
     tally.judged += 1
@@ -326,7 +328,8 @@ def main() -> None:
     print(f"new findings by rule: {', '.join(f'{r} {n}' for r, n in total.rules.most_common(12)) or 'none'}")
     for example in total.examples[:args.show]:
         print(f"  {example}")
-    print(f"replay_js: {total.pushes} pushes ({total.judged} judged), {total.new} new findings, the team fixed "
+    print(f"replay_js: {total.pushes} pushes ({total.judged} judged; {total.unloadable} that change JavaScript not "
+          f"judged: the snapshot's ESLint cannot load their configuration), {total.new} new findings, the team fixed "
           f"{total.team_fixed} later ({total.tool_fixable} of them with `eslint --fix`); memfix proposed "
           f"{total.proposed_files} files, {total.matched} matching the team's own fix, {total.not_made} the team "
           f"never made; {total.missed} the team fixed with `eslint --fix` and memfix missed; {total.breakages} "
