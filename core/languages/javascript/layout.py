@@ -265,6 +265,8 @@ def tokens(text: str) -> list[Token]:
 def edits(original: str, formatted: str, layout: Layout, path: str = "") -> list[Edit]:
     """The layout fixes of `original`: the formatter's semicolons, commas and quotes that the team's rules ask for,
     and the trailing spaces, blank lines and final newline they forbid or want. Sorted by place, never overlapping."""
+    if original == formatted and min(layout.blank or (1,)) >= 1:
+        return []  # formatted as the team's options say already (a `max: 0` of blank lines is not the formatter's)
     before, after = tokens(original), tokens(formatted)
     quotes = None if path.endswith(_JSX) else layout.quotes
     layout = replace(layout, semi=None, extra_semi=False) if path.endswith(_TYPED) else layout
