@@ -146,32 +146,35 @@ def directives(text: str) -> Counter[str]:
 
 def pieces(text: str) -> Iterator[tuple[str, str]]:
     """The text as ("code" | "comment" | "string", text) pieces: strings, template literals and regular expression
-    literals are told apart from code so that nothing inside them counts as an export or a directive."""
+    literals are told apart from code so that nothing inside them counts as an export or a directive. Code between
+    them is skipped over by a search, not read character by character."""
     i, n, start, last = 0, len(text), 0, ""
-    while i < n:
-        c = text[i]
-        nxt = text[i + 1] if i + 1 < n else ""
-        if c == "/" and nxt in "/*":
-            if start < i:
-                yield "code", text[start:i]
-            end = text.find("\n", i) if nxt == "/" else text.find("*/", i + 2)
+    while (found := _OPENING.search(text, i)) is not None:
+        j = found.start()
+        between = text[i:j].rstrip()
+        last = between[-1] if between else last
+        c, nxt = text[j], text[j + 1:j + 2]
+        if c == "/" and nxt in ("/", "*"):
+            if start < j:
+                yield "code", text[start:j]
+            end = text.find("\n", j) if nxt == "/" else text.find("*/", j + 2)
             end = n if end < 0 else (end if nxt == "/" else end + 2)
-            yield "comment", text[i:end]
+            yield "comment", text[j:end]
             i = start = end
-            continue
-        if c in "'\"`" or (c == "/" and _regex_may_start(last)):
-            if start < i:
-                yield "code", text[start:i]
-            end = _closing(text, i)
-            yield "string", text[i:end]
+        elif c != "/" or _regex_may_start(last):
+            if start < j:
+                yield "code", text[start:j]
+            end = _closing(text, j)
+            yield "string", text[j:end]
             i = start = end
             last = "x"
-            continue
-        if not c.isspace():
-            last = c
-        i += 1
+        else:  # a division
+            last, i = c, j + 1
     if start < n:
         yield "code", text[start:]
+
+
+_OPENING = re.compile(r"[/'\"`]")
 
 
 def _regex_may_start(last: str) -> bool:

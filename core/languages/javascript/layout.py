@@ -17,7 +17,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from core.languages.javascript.checks import pieces
 
@@ -52,9 +52,11 @@ STYLISTIC = re.compile(r"^@stylistic/(?:js/)?")
 _WORD = re.compile(r"[A-Za-z_$\d][\w$]*|\.\.\.|[=!]==|\*\*=?|<<=?|>>>?=?|[-+*/%&|^<>!=?]=|=>|&&=?|\|\|=?|\?\?=?|"
                    r"\?\.|\+\+|--|\S")
 _CLOSERS = "]}"
+_ESCAPED_QUOTE = re.compile(r"\\(['\"])")
+_SPACE = re.compile(r"\s+")
 _CONTINUING = ("[", "(", "/", "+", "-", "`")  # a next line starting so continues the statement without a `;`
-_SEMICOLON = ("code", ";")
-_PUNCTUATION = (_SEMICOLON, ("code", ","))  # a string `';'` is no semicolon
+_SEMICOLON = ";"
+_PUNCTUATION = (";", ",")  # a string `';'` keys as "\0;": no semicolon
 _WINDOW, _AGREE = 80, 4  # tokens looked ahead for where two texts agree again, and how many in a row agree
 
 
@@ -236,19 +238,35 @@ _FIELDS = {"semi": "semi", "no-extra-semi": "extra_semi", "quotes": "quotes", "c
 
 # ---- the fixes ----
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     kind: str  # "code", "comment" or "string" (template and regular expression literals too)
     text: str
     start: int
     end: int
 
-    @property
-    def key(self) -> tuple[str, str]:
-        """What the formatter keeps: a string's value, a comment's words, code as written."""
-        if self.kind == "string" and self.text[:1] in "'\"":
-            return "string", re.sub(r"\\(['\"])", r"\1", self.text[1:-1])
-        return (self.kind, " ".join(self.text.split())) if self.kind == "comment" else (self.kind, self.text)
+
+def key(kind: str, text: str) -> str:
+    """What the formatter keeps of a token, as one string: code as written; a string's value, a comment's words
+    (marked apart, so no code reads like them)."""
+    if kind == "code":
+        return text
+    if kind == "string" and text[:1] in "'\"":
+        return "\0" + _ESCAPED_QUOTE.sub(r"\1", text[1:-1])
+    return ("\1" + " ".join(text.split())) if kind == "comment" else "\2" + text
+
+
+def keyed(text: str) -> tuple[list[str], list[str]]:
+    """The formatter's text as (keys, texts) of its tokens: no places needed there, so none made."""
+    keys, texts = [], []
+    for kind, part in pieces(text):
+        if kind == "code":
+            words = _WORD.findall(part)
+            keys += words
+            texts += words
+        else:
+            keys.append(key(kind, part))
+            texts.append(part)
+    return keys, texts
 
 
 def tokens(text: str) -> list[Token]:
@@ -267,24 +285,26 @@ def edits(original: str, formatted: str, layout: Layout, path: str = "") -> list
     and the trailing spaces, blank lines and final newline they forbid or want. Sorted by place, never overlapping."""
     if original == formatted and min(layout.blank or (1,)) >= 1:
         return []  # formatted as the team's options say already (a `max: 0` of blank lines is not the formatter's)
-    before, after = tokens(original), tokens(formatted)
+    before = tokens(original)
+    found: list[Edit] = [*_dangling(original, before, layout), *_lines(original, before, layout)]
+    if _SPACE.sub("", original) == _SPACE.sub("", formatted):
+        return _apart(found)  # the formatter changed only spaces: no semicolon, comma or quote to take from it
+    keys, texts = keyed(formatted)
     quotes = None if path.endswith(_JSX) else layout.quotes
     layout = replace(layout, semi=None, extra_semi=False) if path.endswith(_TYPED) else layout
-    found: list[Edit] = []
-    for tag, i1, i2, j1, j2 in _aligned([t.key for t in before], [t.key for t in after]):
+    for tag, i1, i2, j1, j2 in _aligned([key(t.kind, t.text) for t in before], keys):
         if tag == "equal" and quotes:
-            found += [Edit(b.start, b.end, a.text, "quotes", _line(original, b.start))
-                      for b, a in zip(before[i1:i2], after[j1:j2], strict=True)
-                      if b.text != a.text and b.kind == "string" and a.text[:1] == quotes != b.text[:1]]
+            found += [Edit(b.start, b.end, a, "quotes", _line(original, b.start))
+                      for b, a in zip(before[i1:i2], texts[j1:j2], strict=True)
+                      if b.text != a and b.kind == "string" and a[:1] == quotes != b.text[:1]]
         elif tag == "insert" and i1 > 0:
-            found += _inserted(original, before, i1, [t.text for t in after[j1:j2]], layout)
+            found += _inserted(original, before, i1, texts[j1:j2], layout)
         elif tag == "delete":
             found += _deleted(original, before, i1, i2, layout)
-    found += [*_dangling(original, before, layout), *_lines(original, layout)]
     return _apart(found)
 
 
-def _aligned(before: list[tuple[str, str]], after: list[tuple[str, str]]) -> Iterator[tuple[str, int, int, int, int]]:
+def _aligned(before: list[str], after: list[str]) -> Iterator[tuple[str, int, int, int, int]]:
     """The two token lists walked side by side, as difflib's opcodes: a semicolon or comma one side has and the
     other not is an insertion or a deletion; anything else that differs (the formatter's parentheses) is skipped
     to where the lists agree again, found in a window ahead. Linear where the formatter changed little, as it does
@@ -315,7 +335,7 @@ def _aligned(before: list[tuple[str, str]], after: list[tuple[str, str]]) -> Ite
         yield from (("delete", k, k + 1, j, j) for k in range(i, len(before)))
 
 
-def _punctuation(keys: list[tuple[str, str]], at: int) -> int:
+def _punctuation(keys: list[str], at: int) -> int:
     """How many semicolons or commas in a row start at `at`."""
     run = 0
     while at + run < len(keys) and keys[at + run] in _PUNCTUATION:
@@ -323,7 +343,7 @@ def _punctuation(keys: list[tuple[str, str]], at: int) -> int:
     return run
 
 
-def _more_semicolons(before: list[tuple[str, str]], i: int, after: list[tuple[str, str]], j: int) -> bool:
+def _more_semicolons(before: list[str], i: int, after: list[str], j: int) -> bool:
     """Two semicolons where the formatter keeps one: the first goes (`a;` then `;[b]` keeps the one ASI needs)."""
     return before[i] == _SEMICOLON and before[i + 1:i + 2] == [before[i]] and after[j + 1:j + 2] != [after[j]]
 
@@ -367,16 +387,16 @@ def _dangling(original: str, before: list[Token], layout: Layout) -> Iterator[Ed
             yield Edit(comma.start, comma.end, "", "comma-dangle", _line(original, comma.start))
 
 
-def _lines(original: str, layout: Layout) -> list[Edit]:
+def _lines(original: str, before: list[Token], layout: Layout) -> list[Edit]:
     """Trailing spaces, runs of blank lines and the final newline, outside template literals (their lines are the
     string's own)."""
-    inside = _template_spans(original)
+    inside = [(t.start, t.end) for t in before if t.kind == "string" and t.text.startswith("`")]
     found: list[Edit] = []
     lines = original.split("\n")
     starts = _starts(lines)
     if layout.trailing_spaces:
         skip_blank, skip_comments = layout.trailing_spaces
-        comments = [(t.start, t.end) for t in tokens(original) if t.kind == "comment"] if skip_comments else []
+        comments = [(t.start, t.end) for t in before if t.kind == "comment"] if skip_comments else []
         for n, text in enumerate(lines):
             body = text.removesuffix("\r")
             begin, end = starts[n] + len(body.rstrip(" \t")), starts[n] + len(body)
@@ -408,10 +428,6 @@ def _blank_runs(lines: list[str], starts: list[int], inside: list[tuple[int, int
         if stop - first > limit:
             cut = first + limit
             yield Edit(starts[cut], starts[stop], "", "no-multiple-empty-lines", cut + 1)
-
-
-def _template_spans(text: str) -> list[tuple[int, int]]:
-    return [(t.start, t.end) for t in tokens(text) if t.kind == "string" and t.text.startswith("`")]
 
 
 def _within(at: int, spans: list[tuple[int, int]]) -> bool:
