@@ -41,9 +41,11 @@ def test_a_layout_rule_with_options_the_formatter_cannot_follow_or_set_otherwise
                                 (["test/**"], {"quotes": [2, "single"]})], ".eslintrc")
     assert layout is None
     assert "`semi` [\"always\", {\"omitLastInOneLineBlock\": true}]" in said[0] and \
-        "`quotes` (set otherwise in some folders)" in said[0]
+        "`quotes` (set otherwise for some files)" in said[0]
     # a flat element for every JavaScript file is the whole repository's, not a folder's
     assert read_layout([(["**/*.js"], {"semi": "error"})], "eslint.config.js")[0] == SEMI
+    typed = read_layout([(None, {"semi": "error"}), (["**/*.ts"], {"semi": ["error", "never"]})], "x")
+    assert typed[0] is None and "`semi` (set otherwise for some files)" in typed[1][0]  # TypeScript's own
     assert read_layout([(None, {"semi": "off"}), (["lib/**"], {"semi": "off"})], "x") == (None, [])
 
 

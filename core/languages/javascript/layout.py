@@ -139,7 +139,7 @@ def read_layout(scopes: list[Scope], where: str) -> tuple[Layout | None, list[st
             continue
         found = _READERS[rule](value[1:] if isinstance(value, list) else [])
         if rule in varies or found is None:
-            lost.append(f"`{rule}` (set otherwise in some folders)" if rule in varies else
+            lost.append(f"`{rule}` (set otherwise for some files)" if rule in varies else
                         f"`{rule}` {json.dumps(value[1:] if isinstance(value, list) else [])[:60]}")
         else:
             carried[_FIELDS[rule]] = found
@@ -156,13 +156,14 @@ def _gathered(scopes: list[Scope]) -> tuple[dict[str, Any], set[str], set[str]]:
     varies: set[str] = set()
     others: set[str] = set()
     for files, rules in scopes:
-        everywhere = files is None or all(f == "**/*" or f.startswith(("**/*.", "*.")) and "/" not in f[3:]
-                                          for f in files)
+        everywhere = files is None or files == ["**/*"]
+        # `**/*.js`: a flat configuration's usual element, the whole repository's unless it changes an earlier one
+        kinds = not everywhere and all(f.startswith(("**/*.", "*.")) and "/" not in f[3:] for f in files or ["/"])
         for name, value in rules.items():
             rule = STYLISTIC.sub("", str(name))
             if rule in UNCARRIED and _severity(value) not in (None, "off"):
                 others.add(rule)
-            elif rule in LAYOUT_RULES and everywhere:
+            elif rule in LAYOUT_RULES and (everywhere or kinds and settings.get(rule, value) == value):
                 settings[rule] = value
             elif rule in LAYOUT_RULES and settings.get(rule) != value:
                 varies.add(rule)
