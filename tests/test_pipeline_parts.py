@@ -451,8 +451,8 @@ def test_verify_many_can_take_the_originals_findings_from_the_scan(ruff, tmp_pat
 
     assert verdicts == {p.path: verify(ruff, p, AUTOFIX_RULES) for p in patches}
     # one run a side, each copy at the file's own path: greet.py's before is the scan's, so only its after is linted
-    runs = sorted(counting.runs, key=len)
-    assert len(runs) == 2 and all("greet.py" in r for r in runs[1:]) and sum("greet.py" in r for r in runs) == 1
+    runs = counting.runs  # in the order the two sides' threads ran them: either may be first
+    assert len(runs) == 2 and sum("greet.py" in r for r in runs) == 1
     assert all("pkg/add.py" in r for r in runs)
 
 
