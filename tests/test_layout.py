@@ -101,3 +101,15 @@ def test_a_layout_fix_is_a_finding_of_the_teams_rule_that_its_comments_can_turn_
     assert [f.code for f in held.check(tmp_path, ["a.js"], ("format",))] == ["format/quotes"]
     only = linter.fix_texts({"a.js": (tmp_path / "a.js").read_text()}, ("format/quotes",))
     assert only == {"a.js": "go()\nstop() // eslint-disable-line semi\nstop('q')\n"}
+
+
+def test_a_legacy_configuration_extending_eslint_recommended_carries_its_no_extra_semi():
+    import json
+
+    from core.languages.javascript.eslint import read_eslint
+
+    files = {".eslintrc.json": json.dumps({"extends": "eslint:recommended", "rules": {"semi": 2}})}
+    problems: list[str] = []
+    eslint = read_eslint(files.get, {}, (), problems)
+    assert eslint is not None and eslint.layout == Layout(semi="always", extra_semi=True)
+    assert any("`no-mixed-spaces-and-tabs`" in p and "does not fix it" in p for p in problems)

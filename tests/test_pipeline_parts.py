@@ -976,6 +976,9 @@ def test_a_fix_is_kept_only_in_the_hunks_at_the_lines_asked():
     assert hunks_at(original, updated, {2}) == "let a = 1;\nconst b = 2;\nfoo();\n\nbar();\n"
     assert hunks_at(original, updated, {4}) == "let a = 1;\nlet b = 2;\nfoo();\nbar();\n"  # a deletion at line 4
     assert hunks_at(original, updated, set()) == original
+    # of two identical lines the diff picks which went; the fix asked for the second: it goes all the same
+    assert hunks_at("a\n\n\nb\n", "a\n\nb\n", {3}) == "a\n\nb\n"
+    assert hunks_at("a\n\n\nb\n\n\nc\n", "a\n\nb\n\nc\n", {3}) == "a\n\nb\n\n\nc\n"  # not the other run
     assert hunks_at(original, updated, {1, 2, 4}) == updated
 
 

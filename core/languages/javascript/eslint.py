@@ -203,7 +203,7 @@ def read_eslint(read: Read, package: dict[str, Any], sources: tuple[str, ...], p
     merged = _carried(base, "", said, name)
     names = set(_rule_names(base))
     where = [name]
-    scopes: list[Scope] = [(None, _table(base, "rules")), *_override_scopes(base, "")]
+    scopes: list[Scope] = [(None, _layout_rules(base)), *_override_scopes(base, "")]
     overrides = merged.setdefault("overrides", [])
     for folder in _folders(sources):
         found = next(((f"{folder}/{name}", text) for name in ESLINT_DATA
@@ -212,7 +212,7 @@ def read_eslint(read: Read, package: dict[str, Any], sources: tuple[str, ...], p
             continue
         nested = _carried(data, folder, said, found[0])
         names |= set(_rule_names(data))
-        scopes += [([f"{folder}/**"], _table(data, "rules")), *_override_scopes(data, folder)]
+        scopes += [([f"{folder}/**"], _layout_rules(data)), *_override_scopes(data, folder)]
         if data.get("root") is True:  # ESLint stops at this folder: the parents' rules are off here
             nested["rules"] = {**{r: "off" for r in merged.get("rules", {})}, **nested.get("rules", {})}
         overrides.append({key: value for key, value in nested.items() if key != "overrides"} | {
@@ -227,8 +227,16 @@ def read_eslint(read: Read, package: dict[str, Any], sources: tuple[str, ...], p
 def _override_scopes(data: dict[str, Any], folder: str) -> list[Scope]:
     """A legacy configuration's overrides as (files, rules as written), globs relative to the root."""
     overrides = data.get("overrides") if isinstance(data.get("overrides"), list) else []
-    return [([_glob(folder, f) for f in _listed(o.get("files"))], _table(o, "rules"))
+    return [([_glob(folder, f) for f in _listed(o.get("files"))], _layout_rules(o))
             for o in overrides or [] if isinstance(o, dict)]
+
+
+def _layout_rules(data: dict[str, Any]) -> dict[Any, Any]:
+    """A legacy configuration's rules as written, beneath them the layout rules of ESLint 8's recommended set
+    (`no-extra-semi`) where it extends `eslint:recommended`."""
+    extended = dict.fromkeys((r for r in RECOMMENDED if _layout(r)), "error") \
+        if "eslint:recommended" in _listed(data.get("extends")) else {}
+    return extended | _table(data, "rules")
 
 
 def _legacy_root(read: Read, package: dict[str, Any], problems: list[str]) -> tuple[str, dict[str, Any]] | None:
