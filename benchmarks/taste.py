@@ -128,11 +128,15 @@ def on_taste(before: str, after: str, lines: set[int]) -> tuple[int, int]:
 
 def changed(before: str, after: str) -> set[int]:
     """The lines of `before` a fixer's output changes (an insertion: the lines either side)."""
+    from core.pipelines.propose import alike
+
     found: set[int] = set()
-    matcher = difflib.SequenceMatcher(None, before.splitlines(), after.splitlines(), autojunk=False)
-    for tag, i1, i2, _, _ in matcher.get_opcodes():
+    old, new = before.splitlines(), after.splitlines()
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag != "equal":
             found |= set(range(i1 + 1, i2 + 1)) if i2 > i1 else {i1, i1 + 1}
+        if tag in ("delete", "insert"):  # one of identical lines (a blank line of a run): the diff chose which
+            found |= alike(old, i1, i2, new[j1:j2] if tag == "insert" else old[i1:i2])
     return found
 
 

@@ -136,12 +136,12 @@ def hunks_at(original: str, updated: str, lines: set[int]) -> str:
             continue
         touched = set(range(i1 + 1, i2 + 1)) if i2 > i1 else {i1, i1 + 1}
         if tag in ("delete", "insert"):
-            touched |= _alike(before, i1, i2, after[j1:j2] if tag == "insert" else before[i1:i2])
+            touched |= alike(before, i1, i2, after[j1:j2] if tag == "insert" else before[i1:i2])
         kept += after[j1:j2] if tag == "equal" or touched & lines else before[i1:i2]
     return "".join(kept)
 
 
-def _alike(before: list[str], i1: int, i2: int, moved: list[str]) -> set[int]:
+def alike(before: list[str], i1: int, i2: int, moved: list[str]) -> set[int]:
     """The lines (1-based) of the run of identical lines a deletion or insertion of that same line sits in: which
     of two blank lines the diff says went is its choice, not the fix's, so the whole run counts as touched."""
     if len(set(moved)) != 1:
