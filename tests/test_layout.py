@@ -113,3 +113,8 @@ def test_a_legacy_configuration_extending_eslint_recommended_carries_its_no_extr
     eslint = read_eslint(files.get, {}, (), problems)
     assert eslint is not None and eslint.layout == Layout(semi="always", extra_semi=True)
     assert any("`no-mixed-spaces-and-tabs`" in p and "does not fix it" in p for p in problems)
+
+
+def test_a_hole_is_no_trailing_comma_and_a_string_of_a_semicolon_is_no_semicolon(biome):
+    text = "const holes = [a,,];\nconst s = ';'\n"
+    assert fixed(biome, text, Layout(commas="never", semi="always")) == "const holes = [a,,];\nconst s = ';';\n"
