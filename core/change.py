@@ -38,6 +38,20 @@ class Finding:
         return self.code, self.message
 
 
+def edit_spans(text: str, edits: tuple[tuple[int, int, int, int, str], ...]) -> list[tuple[int, int, str]]:
+    """A finding's edits as (start, end, new text) offsets into `text`, in order (a row past the end is its end)."""
+    starts, offset = [], 0
+    for line in text.splitlines(keepends=True) or [""]:
+        starts.append(offset)
+        offset += len(line)
+    starts.append(offset)
+
+    def at(row: int, column: int) -> int:
+        return starts[min(row - 1, len(starts) - 1)] + column - 1
+
+    return sorted((at(r, c), at(er, ec), new) for r, c, er, ec, new in edits)
+
+
 class _Matching(difflib.SequenceMatcher[str]):
     def get_opcodes(self) -> list[tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]]:
         return list(super().get_opcodes())  # get_grouped_opcodes edits the list it is given: keep the kept one whole

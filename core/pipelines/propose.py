@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from core.change import Finding, Patch
+from core.change import Finding, Patch, edit_spans
 from core.errors import PermanentError
 from core.languages.adapter import Linter, inside
 from core.languages.python.ruff import selected
@@ -157,19 +157,10 @@ def alike(before: list[str], i1: int, i2: int, moved: list[str]) -> set[int]:
 def apply_ruff_edits(original: str, findings: tuple[Finding, ...]) -> tuple[str, tuple[Finding, ...]]:
     """One pass of ruff's own safe edits, as `ruff --fix` makes its first pass: a finding whose edits overlap an
     earlier one's waits (it is not targeted, so it stays a finding). Returns the text and the findings fixed."""
-    starts, offset = [], 0
-    for line in original.splitlines(keepends=True) or [""]:
-        starts.append(offset)
-        offset += len(line)
-    starts.append(offset)
-
-    def at(row: int, column: int) -> int:
-        return starts[min(row - 1, len(starts) - 1)] + column - 1
-
     chosen: list[tuple[int, int, str]] = []
     applied: list[Finding] = []
     for finding in sorted(findings, key=lambda f: (f.line, f.column)):
-        spans = sorted((at(r, c), at(er, ec), text) for r, c, er, ec, text in finding.edits or finding.unsafe_edits)
+        spans = edit_spans(original, finding.edits or finding.unsafe_edits)
         if any(a < e and s < b or a == b == s == e for a, b, _ in spans for s, e, _ in chosen):
             continue  # ruff would apply it in a later pass; verification sees it still there
         chosen += spans

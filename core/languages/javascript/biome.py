@@ -38,7 +38,17 @@ from core.change import Finding
 from core.languages.adapter import DetectError, inside
 from core.languages.javascript.checks import ALL, disabled
 from core.languages.javascript.eslint import Migrate, biome_names
-from core.languages.javascript.layout import LAYOUT_RULES, PREFIX, STYLISTIC, Edit, Layout, applied, edits, same_layout
+from core.languages.javascript.layout import (
+    LAYOUT,
+    LAYOUT_RULES,
+    PREFIX,
+    STYLISTIC,
+    Edit,
+    Layout,
+    applied,
+    edits,
+    same_layout,
+)
 from core.languages.javascript.rules import owns as is_js
 
 log = logging.getLogger(__name__)
@@ -227,15 +237,13 @@ class Biome:
             findings.extend(f for f in _annotations(out, texts, self.binary)
                             if f.code == PARSE or selected(f.code, select))
         readable = {p: t for p, t in texts.items() if t is not None}
-        for path, (_, found) in self._layout_edits(readable, select).items():
+        for path, (_, found) in self._layout_edits(readable, self._layout_for(select)).items():
             findings += [Finding(path, e.line, 1, PREFIX + e.rule, e.message, fixable=True, source="biome")
                          for e in found]
         return sorted(self._unsuppressed(findings, texts), key=lambda f: (f.path, f.line, f.column, f.code))
 
-    def _layout_edits(self, texts: dict[str, str], select: tuple[str, ...]) -> dict[str, tuple[str, list[Edit]]]:
-        """The team's layout fixes of each text, of the layout rules `select` covers, with the text as the formatter
-        wrote it ({} where none is carried)."""
-        layout = self._layout_for(select)
+    def _layout_edits(self, texts: dict[str, str], layout: Layout | None) -> dict[str, tuple[str, list[Edit]]]:
+        """The layout fixes of each text, with the text as the formatter wrote it ({} where nothing is carried)."""
         if not layout or not texts:
             return {}
         formatted = self._formatted(texts, layout)
@@ -243,22 +251,18 @@ class Biome:
                 if (found := edits(text, formatted[p], layout, p))}
 
     def _layout_for(self, select: tuple[str, ...]) -> Layout | None:
+        """The team's layout rules `select` covers, or None."""
         layout = self.layout.only(r for r in self.layout.rules if selected(PREFIX + r, select)) if self.layout \
             else None
         return layout if layout and layout.rules else None
 
     def _formatted(self, texts: dict[str, str], layout: Layout) -> dict[str, str]:
         """Biome's formatter on copies, with the team's layout options and nothing else of the configuration: each
-        text as it formats it (a text it cannot parse is left out)."""
+        text as it formats it (one it cannot parse comes back as it was)."""
         with tempfile.TemporaryDirectory(prefix="memfix-biome-format-") as scratch:
             work = Path(scratch)
-            (work / "biome.json").write_text(layout.formatter(), encoding="utf-8")
-            for path, text in texts.items():
-                target = inside(work, path)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(text, encoding="utf-8", newline="")
-            batches = [list(texts)[i:i + _BATCH] for i in range(0, len(texts), _BATCH)]
-            for batch in batches:
+            self._write(work, texts, {"biome.json": layout.formatter()})
+            for batch in [list(texts)[i:i + _BATCH] for i in range(0, len(texts), _BATCH)]:
                 self._format(batch, work)
             return {p: (work / p).read_text(encoding="utf-8") for p in texts}
 
@@ -312,7 +316,7 @@ class Biome:
         texts = {p: t for p, t in texts.items() if is_js(p)}
         if not texts or not select:
             return {}
-        rules = tuple(s for s in select if not s.startswith(PREFIX.rstrip("/")))
+        rules = tuple(s for s in select if not selected(s, (LAYOUT,)))  # Biome's lint rules; layout comes after
         with tempfile.TemporaryDirectory(prefix="memfix-biome-fix-") as scratch:
             work = Path(scratch)
             self._write(work, texts)
@@ -326,18 +330,18 @@ class Biome:
     def _laid_out(self, texts: dict[str, str], select: tuple[str, ...]) -> dict[str, str]:
         """The texts with the team's layout fixes made, each only where it formats as the text it came from does
         (else the file's layout fixes are dropped: they would have changed more than layout)."""
-        found = self._layout_edits(texts, select)
-        fixed = {p: applied(texts[p], chosen) for p, (_, chosen) in found.items()}
         layout = self._layout_for(select)
+        found = self._layout_edits(texts, layout)
+        fixed = {p: applied(texts[p], chosen) for p, (_, chosen) in found.items()}
         if not fixed or layout is None:
             return {}
         after = self._formatted(fixed, layout)
         return {p: t for p, t in fixed.items() if same_layout(found[p][0], after[p])}
 
-    def _write(self, work: Path, texts: Mapping[str, str]) -> None:
-        """The configuration and the copies side by side at their repository paths: the configuration's globs
-        (`files.includes`, `overrides`) are relative to its folder, as in the repository."""
-        for name, text in self.files.items():
+    def _write(self, work: Path, texts: Mapping[str, str], config: Mapping[str, str] | None = None) -> None:
+        """The configuration (this Biome's, or `config`) and the copies side by side at their repository paths: the
+        configuration's globs (`files.includes`, `overrides`) are relative to its folder, as in the repository."""
+        for name, text in (self.files if config is None else config).items():
             target = inside(work, name)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")

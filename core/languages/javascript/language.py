@@ -12,6 +12,7 @@ from core.languages.adapter import Asked, Read, Selection, View, failed
 from core.languages.javascript import rules
 from core.languages.javascript.biome import RECOMMENDED_FILES, biome_migrate
 from core.languages.javascript.checks import directive_problem, export_problem, strict_problem, suppressed_change
+from core.languages.javascript.layout import LAYOUT
 from core.languages.javascript.project import JsProfile, introduced, read_js_profile
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 
 JS_RULES = {  # what each pipeline proposes, within what the team's configuration enables: AutoFix all of it
-    "autofix": ("lint", "format"),  # format: the team's ESLint layout rules Biome's formatter carries
+    "autofix": ("lint", LAYOUT),  # the team's ESLint layout rules Biome's formatter carries too
     "refactor": ("lint/style", "lint/complexity", "lint/performance"),
 }
 
@@ -91,7 +92,7 @@ class JavaScript:
         within = "" if profile.chosen_by.endswith("none selected") else ", every rule it enables" \
             if "lint" in groups else \
             f", within memfix's {pipeline} groups ({', '.join(g.removeprefix('lint/') for g in groups)})"
-        if "format" in groups and profile.layout:
+        if LAYOUT in groups and profile.layout:
             within += (", and its layout rules " + ", ".join(f"`{r}`" for r in profile.layout.rules) +
                        " by Biome's formatter, only where they ask")
         return JsProject(profile, Selection(groups, f"{profile.chosen_by}{within}"), self.biome)

@@ -39,7 +39,8 @@ UNCARRIED = frozenset({
     "jsx-quotes", "array-bracket-newline", "array-element-newline", "function-call-argument-newline",
     "lines-around-comment", "max-statements-per-line", "multiline-ternary", "no-confusing-arrow", "no-extra-parens",
     "template-tag-spacing", "unicode-bom", "indent-legacy", "no-spaced-func"})
-PREFIX = "format/"  # a layout finding's code: `format/semi`
+LAYOUT = "format"  # the selector of every layout rule, as `lint` is of Biome's
+PREFIX = LAYOUT + "/"  # a layout finding's code: `format/semi`
 MESSAGES = {"semi": "Missing semicolon.", "semi-never": "Extra semicolon.", "no-extra-semi": "Unnecessary semicolon.",
             "quotes": "Strings must use the team's quotes.", "comma-dangle": "Trailing comma, as the team's "
             "comma-dangle asks.", "no-trailing-spaces": "Trailing spaces not allowed.",
@@ -77,22 +78,12 @@ class Layout:
     @property
     def rules(self) -> tuple[str, ...]:
         """The ESLint rules carried."""
-        on = {"semi": self.semi, "no-extra-semi": self.extra_semi, "quotes": self.quotes, "comma-dangle": self.commas,
-              "no-trailing-spaces": self.trailing_spaces, "eol-last": self.eol_last,
-              "no-multiple-empty-lines": self.blank}
-        return tuple(rule for rule in LAYOUT_RULES if on[rule])
-
-    @property
-    def codes(self) -> tuple[str, ...]:
-        return tuple(PREFIX + rule for rule in self.rules)
+        return tuple(rule for rule in LAYOUT_RULES if getattr(self, _FIELDS[rule]))
 
     def only(self, rules: Iterable[str]) -> Layout:
         """The same layout with only `rules` carried (the run's selection, less its held rules)."""
         keep = set(rules)
-        return Layout(self.semi if "semi" in keep else None, self.extra_semi and "no-extra-semi" in keep,
-                      self.quotes if "quotes" in keep else None, self.commas if "comma-dangle" in keep else None,
-                      self.trailing_spaces if "no-trailing-spaces" in keep else None,
-                      self.eol_last and "eol-last" in keep, self.blank if "no-multiple-empty-lines" in keep else None)
+        return replace(self, **{_FIELDS[r]: getattr(_NOTHING, _FIELDS[r]) for r in LAYOUT_RULES if r not in keep})
 
     def formatter(self) -> str:
         """The biome.json a formatting run gets: the team's semicolons, quotes and commas; the widest lines Biome
@@ -233,6 +224,7 @@ def _blank(options: list[Any]) -> tuple[int, int, int] | None:
 
 _READERS = {"semi": _semi, "no-extra-semi": _extra, "quotes": _quotes, "comma-dangle": _commas,
             "no-trailing-spaces": _trailing, "eol-last": _eol, "no-multiple-empty-lines": _blank}
+_NOTHING = Layout()
 _FIELDS = {"semi": "semi", "no-extra-semi": "extra_semi", "quotes": "quotes", "comma-dangle": "commas",
            "no-trailing-spaces": "trailing_spaces", "eol-last": "eol_last", "no-multiple-empty-lines": "blank"}
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.bounded import MAX_CONFIG_CHARS
-from core.change import Patch
+from core.change import Patch, edit_spans
 from core.languages.adapter import covering
 from core.languages.python.configs import (
     codes_in,
@@ -186,6 +186,8 @@ ISORT_SETTINGS = {
 }
 _ISORT_LISTS = {"known-first-party", "known-third-party", "known-local-folder", "extra-standard-library",
                 "no-lines-before", "force-to-top"}
+_ISORT_SECTIONS = {"FUTURE": "future", "STDLIB": "standard-library", "THIRDPARTY": "third-party",
+                   "FIRSTPARTY": "first-party", "LOCALFOLDER": "local-folder"}  # isort's section names, ruff's
 _ISORT_BOOLS = {"force-single-line", "combine-as-imports", "force-sort-within-sections", "order-by-type",
                 "case-sensitive"}
 
@@ -210,9 +212,7 @@ def isort_options(texts: dict[str, str | None]) -> tuple[str, ...]:
         elif name == "lines-after-imports" and isinstance(value, str) and value.strip().lstrip("-").isdigit():
             value = int(value)
         elif name == "default-section" and isinstance(value, str):
-            value = value.strip().lower().replace("_", "-").replace("thirdparty", "third-party") \
-                .replace("firstparty", "first-party").replace("stdlib", "standard-library") \
-                .replace("localfolder", "local-folder")
+            value = _ISORT_SECTIONS.get(value.strip().upper(), value)
         if (literal := _toml_value(value)) is not None:
             lines.append(f"lint.isort.{name} = {literal}")
     return tuple(lines)
@@ -421,16 +421,10 @@ def beyond_its_tool(patch: Patch, team: TeamRules) -> Beyond | None:
 
 def _only_reordered(lines: list[str], edits: tuple[tuple[int, int, int, int, str], ...]) -> bool:
     """ruff's import fix only moves whole lines (the same lines, in another order)."""
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
     text = "".join(lines)
-
-    def at(row: int, column: int) -> int:
-        return starts[min(row, len(lines) + 1) - 1] + column - 1 if row <= len(lines) else len(text)
-
-    before = "".join(text[at(r, c):at(er, ec)] for r, c, er, ec, _ in edits)
-    replaced = "".join(e[4] for e in edits)
+    spans = edit_spans(text, edits)
+    before = "".join(text[start:end] for start, end, _ in spans)
+    replaced = "".join(new for _, _, new in spans)
     return sorted(line.strip() for line in before.splitlines() if line.strip()) == \
         sorted(line.strip() for line in replaced.splitlines() if line.strip())
 
