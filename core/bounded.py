@@ -33,7 +33,30 @@ MAX_CONFIG_DEPTH = 32  # deeper than any setting needs, far shallower than a rec
 MAX_CONFIG_VALUES = 20_000
 MAX_NUMBER_CHARS = 64  # Python refuses to read an integer of more than 4,300 digits; nothing here needs 65
 _NUMBERISH = re.compile(r"[-+]?[0-9][0-9a-fA-FxXoObB_:.eE+-]*|[-+]?\.[0-9][0-9_eE+-]*")
-_LOADER = yaml.SafeLoader  # the pure one: its messages are the ones people are shown
+
+
+class _Loader(yaml.SafeLoader):
+    """YAML's safe loader, making only what JSON has: a date stays the text it is (`2001-13-45` is no crash, and no
+    reader of a configuration wants a date object), a value its tag cannot be read as is refused at its line, and
+    the tags that make bytes, sets and ordered pairs are refused by name."""
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, TypeError, OverflowError, ArithmeticError) as exc:  # `!!int 0x`, `!!float abc`
+            raise yaml.constructor.ConstructorError(
+                None, None, f"a value its tag cannot be read as ({exc.__class__.__name__})", node.start_mark) from None
+
+
+def _refused_tag(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    raise yaml.constructor.ConstructorError(None, None, f"the tag {node.tag.rsplit(':', 1)[-1]} is not accepted",
+                                            node.start_mark)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node))
+for _tag in ("binary", "set", "omap", "pairs"):
+    _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refused_tag)
+_LOADER = _Loader  # the pure one (no C parts): its messages are the ones people are shown
 
 
 class ConfigRefused(PermanentError):
@@ -60,8 +83,13 @@ def read_config(text: str, fmt: ConfigFormat, name: str, *, limit: int = MAX_CON
             raise ConfigRefused(name, "text that is not valid Unicode (a lone surrogate) is not accepted") from None
     try:
         data = _READERS[fmt](text, name)
+    except ConfigRefused:
+        raise
     except RecursionError:  # the flat scan counts what the parser will nest; this only guards a mismatch
         raise ConfigRefused(name, _TOO_DEEP) from None
+    except Exception as exc:  # noqa: BLE001 — any parser's own failure is the same refusal, never a crashed job
+        raise ConfigRefused(name, f"not valid {fmt.upper()}", problem=f"its parser failed: {exc.__class__.__name__}"
+                            ) from None
     _measure(data, name)
     return data
 
@@ -196,11 +224,22 @@ _TOML_TOKEN = re.compile(r"""
 """, re.VERBOSE)
 
 
+_KEY_BREAKS = frozenset({"open", "close"})
+
+
 def _toml(text: str, name: str) -> Any:
-    """TOML after a flat pass over its tokens: tomllib recurses into arrays and inline tables."""
-    depth = 0
+    """TOML after a flat pass over its tokens: tomllib recurses into arrays and inline tables, and its time grows with
+    the square of a dotted key's parts (`a.a.a…`), so a key of more parts than MAX_CONFIG_DEPTH is refused here."""
+    depth = dots = 0
     for match in _TOML_TOKEN.finditer(text):
-        depth = _depth_after(match.lastgroup, match.group(), depth, name)
+        kind, part = match.lastgroup, match.group()
+        depth = _depth_after(kind, part, depth, name)
+        if kind in _KEY_BREAKS or part in ("=", ",") or kind == "space" and "\n" in part:
+            dots = 0  # a key ends at `=`, a bracket, a comma or a line's end
+        elif kind == "bare":
+            dots += part.count(".")
+            if dots > MAX_CONFIG_DEPTH:
+                raise ConfigRefused(name, _TOO_DEEP)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -187,6 +187,50 @@ def test_every_format_refuses_each_kind_of_hostile_text_by_name(alarm, kind, fmt
     assert str(refused.value) == f"package.json: {said}"
 
 
+@pytest.mark.parametrize(("text", "said"), [
+    ("a:\n  b: !!float abc\n", "not valid YAML at line 2 (a value its tag cannot be read as (ValueError))"),
+    ("n: !!int 0x\n", "not valid YAML at line 1 (a value its tag cannot be read as (ValueError))"),
+    ("b: !!binary AAAA\n", "not valid YAML at line 1 (the tag binary is not accepted)"),
+    ("s: !!set {a: null}\n", "not valid YAML at line 1 (the tag set is not accepted)"),
+    ("p: !!omap [a: 1]\n", "not valid YAML at line 1 (the tag omap is not accepted)")])
+def test_a_value_its_yaml_tag_cannot_make_is_refused_at_its_line(text, said):
+    from core.bounded import ConfigRefused, read_config
+
+    with pytest.raises(ConfigRefused) as refused:
+        read_config(text, "yaml", ".pre-commit-config.yaml")
+    assert str(refused.value) == f".pre-commit-config.yaml: {said}"
+
+
+def test_a_yaml_date_is_the_text_it_is_whether_or_not_such_a_day_exists():
+    from core.bounded import read_config
+
+    assert read_config("x: 2001-13-45\ny: 2001-12-14\nz: !!timestamp 2001-99-99 10:00\n", "yaml", "ci.yml") == \
+        {"x": "2001-13-45", "y": "2001-12-14", "z": "2001-99-99 10:00"}
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonc", "json5", "toml", "yaml", "ini"])
+def test_any_failure_of_a_parser_is_the_one_refusal_that_names_the_file(fmt, monkeypatch):
+    from core import bounded
+
+    def broken(text, name):
+        raise ArithmeticError("a parser's own bug")  # a kind no reader names
+
+    monkeypatch.setitem(bounded._READERS, fmt, broken)
+    with pytest.raises(bounded.ConfigRefused) as refused:
+        bounded.read_config("x", fmt, "tox.ini")
+    assert str(refused.value) == f"tox.ini: not valid {fmt.upper()} (its parser failed: ArithmeticError)"
+
+
+def test_a_dotted_toml_key_of_more_parts_than_values_may_nest_is_refused_before_the_parser():
+    from core.bounded import ConfigRefused, read_config
+
+    for key in (".".join(["a"] * 40_000), '"a".' * 40 + "b", "[" + ".".join(["t"] * 40) + "]"):
+        with pytest.raises(ConfigRefused, match="nested more than 32 levels"):
+            read_config(f"{key} = 1\n" if not key.startswith("[") else f"{key}\nx = 1\n", "toml", "pyproject.toml")
+    assert read_config("[tool.ruff.lint]\n\"a.b.c.d\" = 1.5\nv = [1.5, 2.5, 3.5]\n", "toml", "pyproject.toml") == \
+        {"tool": {"ruff": {"lint": {"a.b.c.d": 1.5, "v": [1.5, 2.5, 3.5]}}}}
+
+
 def test_jsonc_drops_comments_and_trailing_commas_outside_strings_only():
     from core.bounded import read_config
 
