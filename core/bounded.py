@@ -53,7 +53,11 @@ def _refused_tag(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
                                             node.start_mark)
 
 
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node))
+def _text(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    return loader.construct_scalar(node)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _text)
 for _tag in ("binary", "set", "omap", "pairs"):
     _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refused_tag)
 _LOADER = _Loader  # the pure one (no C parts): its messages are the ones people are shown
