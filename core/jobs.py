@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from core import marks
+from core import deadline, marks
 from core.errors import PermanentError, TransientError
 from core.wire import CommandJob, Job, JobResult
 
@@ -97,6 +97,7 @@ class JobRunner:
         bot_login: str,
         *,
         max_attempts: int = 3,
+        job_seconds: float = deadline.JOB_SECONDS,
         refusal: Callable[[Job], str | None] = lambda job: None,
         observe: Callable[[Job], object] = lambda job: None,
     ):
@@ -105,6 +106,7 @@ class JobRunner:
         self.github = github
         self.bot_login = bot_login  # whose comments carry memfix's marks
         self.max_attempts = max_attempts
+        self.job_seconds = job_seconds  # each attempt's budget (core/deadline.py)
         self.refusal = refusal  # who may make memfix act: asked before anything is acknowledged or started
         self.observe = observe  # the repository's id and name, before any memory is read (renames, reused names)
 
@@ -122,7 +124,8 @@ class JobRunner:
             if job.repo and job.repo_id:
                 self.observe(job)
             reply_id = self._acknowledge(job, reply_id)
-            result = self._dispatch(job)
+            with deadline.budget(self.job_seconds, "the job"):
+                result = self._dispatch(job)
         except PermanentError as exc:
             self._report(job, reply_id, f"❌ {_what(job)} failed: {exc}")
             self._finish_quietly(job, JobStatus.FAILED, str(exc))

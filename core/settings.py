@@ -151,6 +151,8 @@ class Settings:
     # Jobs
     job_max_attempts: int = _env("MEMFIX_JOB_MAX_ATTEMPTS", 3, _int)
     job_retry_base_seconds: float = _env("MEMFIX_JOB_RETRY_BASE_SECONDS", 2.0, _float)
+    # a job's budget: past it, its tools are stopped, it is reported as stopped, and the worker takes the next one
+    job_seconds: float = _env("MEMFIX_JOB_SECONDS", 300.0, _float)
     max_body_bytes: int = _env("MEMFIX_MAX_BODY_BYTES", 25 * 1024 * 1024, _int)  # GitHub caps payloads at 25 MB
     # LLM and embeddings
     llm_provider: str = _env("MEMFIX_LLM_PROVIDER", "offline", _choice(*_PROVIDERS))

@@ -311,7 +311,7 @@ class Services:
                 RepositoryJob: self.tenants.on_repository,
             }
             return JobRunner(handlers, JobLedger(self.db), self.github, self.settings.bot_login,
-                             max_attempts=self.settings.job_max_attempts,
+                             max_attempts=self.settings.job_max_attempts, job_seconds=self.settings.job_seconds,
                              refusal=self.permissions.refusal,
                              observe=self._observe)
 

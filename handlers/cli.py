@@ -8,7 +8,7 @@ import json
 import logging
 import os
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -281,8 +281,11 @@ def _replay_dlq(args: argparse.Namespace) -> int:
 
 
 def _pipeline(args: argparse.Namespace) -> int:
+    from core import deadline
+    from core.languages.adapter import Language
     from core.languages.registry import language_of, languages_for, linter_of
     from core.pipelines.present import dumps, dumps_all
+    from core.pipelines.runner import each_language
     from core.pipelines.values import RunRequest
     from core.pipelines.workspace import LocalWorkspace
 
@@ -300,24 +303,29 @@ def _pipeline(args: argparse.Namespace) -> int:
     runner = services.pipeline_runner
     chosen = [lang for lang in languages_for(workspace.files(), runner.languages.values())
               if args.language in ("all", lang.name)] or list(runner.languages.values())[:1]  # an empty run says so
-    reports = []
-    for language in chosen:
-        request = RunRequest(args.installation, repo, args.pipeline, "local", guidance=args.guidance,
-                             language=language.name, rules=tuple(r for r in args.rules.upper().split(",") if r))
-        report = runner.run(request, workspace, progress=None if args.json else _progress)
+    request = RunRequest(args.installation, repo, args.pipeline, "local", guidance=args.guidance,
+                         rules=tuple(r for r in args.rules.upper().split(",") if r))
+
+    def run(language: Language) -> RunReport:
+        report = runner.run(replace(request, language=language.name), workspace,
+                            progress=None if args.json else _progress)
         if args.apply:
             for outcome in report.promoted:
                 if outcome.patch is not None:
                     workspace.write(outcome.path, outcome.patch.updated)
-        reports.append(report)
+        return report
+    with deadline.budget(get_settings().job_seconds, "the run"):
+        reports = each_language(chosen, run, request, runner.llm)
     for name in sorted({n for p in workspace.files() if (n := language_of(p)) and n not in runner.languages}):
         reports[-1].notes.append(f"{name} files left alone: {linter_of(name)} is not installed")
     if args.json:  # one language: its run's object, as before; several: a list of them
         print(dumps(reports[0]) if len(reports) == 1 else dumps_all(reports))
-        return 0
-    for report in reports:
-        _print(report, args)
-    return 0
+    else:
+        for report in reports:
+            _print(report, args)
+    for report in (r for r in reports if r.failed):
+        print(f"memfix: the {report.language} run did not finish: {report.failed}", file=sys.stderr)
+    return 1 if any(r.failed for r in reports) else 0
 
 
 def _checkout_of(path: Path) -> Path:
@@ -332,6 +340,8 @@ def _checkout_of(path: Path) -> Path:
 
 def _print(report: RunReport, args: argparse.Namespace) -> None:
     """A run's report for a person: what it knew, what it found, what it fixed and what not, and what comes next."""
+    if report.failed:
+        return  # said once, on stderr, after the others
     _print_context(report, args)
     _print_findings(report, args.show)
     _print_verified(report, args.diff_lines)

@@ -252,3 +252,19 @@ def test_a_fix_on_a_line_the_teams_eslint_comment_turns_off_is_vetoed():
     assert problem == "changes line 2, where the team's `eslint-disable` comment turns off no-unused-labels"
     outer_already_plain = original.replace("outer: for", "for")  # the fix changes line 3 alone: the team's own
     assert suppressed_change(Patch("x.js", outer_already_plain, updated, (finding,), "biome"), carried) is None
+
+
+def test_a_file_biome_crashes_on_costs_that_file_only(biome, tmp_path):
+    """A 1,000-deep array overflows Biome's stack (it aborts): the file is found by halving and said once; every other
+    file of the run is checked and fixed as if it were not there."""
+    deep = "export const a = " + "[" * 1000 + "]" * 1000 + ";\n"
+    names = [f"f{i}.js" for i in range(5)]
+    for name in names:
+        (tmp_path / name).write_text(deep if name == "f3.js" else "let n = 1;\nexport { n };\n")
+    found = biome.check(tmp_path, names, ("lint",))
+    assert [(f.path, f.code, f.message) for f in found if f.path == "f3.js"] == [
+        ("f3.js", "unreadable", "Biome stopped on it: killed by signal 6")]
+    assert sorted(f.path for f in found if f.code == "lint/style/useConst") == [n for n in names if n != "f3.js"]
+    fixed = biome.fix_many(tmp_path, names, ("lint/style/useConst",))
+    assert sorted(fixed) == [n for n in names if n != "f3.js"]
+    assert all(text.startswith("const n = 1;") for text in fixed.values())

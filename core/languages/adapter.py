@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from core.change import Finding, Patch, Verification
 from core.errors import PermanentError
@@ -67,6 +67,38 @@ class Linter(Protocol):
 
 class DetectError(PermanentError):
     """A linter could not check or fix the files; the message says why in memfix's words."""
+
+
+class Crashed(DetectError):
+    """A tool stopped on a signal or panicked: something in one of the files it was given, usually."""
+
+    def __init__(self, tool: str, code: int, said: str):
+        self.how = f"killed by signal {-code}" if code < 0 else f"it panicked (exit {code})"
+        super().__init__(f"{tool} crashed ({self.how}): {said}")
+
+
+PANIC = 101  # a Rust program's exit code when it panics (ruff's and Biome's)
+
+
+def crashed(code: int) -> bool:
+    """Whether an exit code says the tool crashed rather than reported (a signal, a panic)."""
+    return code < 0 or code == PANIC
+
+
+T = TypeVar("T")
+
+
+def halving(run: Callable[[list[str]], T], paths: list[str]) -> tuple[list[T], dict[str, str]]:
+    """`run` over `paths`, and where it crashes, over each half in turn until the files it crashes on are alone: the
+    results of the runs that finished, and {file: how the tool stopped on it}. A crash costs its file only."""
+    try:
+        return [run(paths)], {}
+    except Crashed as exc:
+        if len(paths) <= 1:
+            return [], dict.fromkeys(paths, exc.how)
+    half = len(paths) // 2
+    first, second = halving(run, paths[:half]), halving(run, paths[half:])
+    return first[0] + second[0], first[1] | second[1]
 
 
 

@@ -123,6 +123,8 @@ def could_do(pipeline: str, selection: Selection, findings: list[Finding]) -> li
 
 
 def summary(report: RunReport) -> str:
+    if report.failed:
+        return f"not done: {report.failed}"
     fixed = len(report.promoted)
     held = f"; held back by what memfix learned here: {', '.join(report.held)}" if report.held else ""
     back = f"; {report.back}" if report.back else ""
@@ -152,7 +154,7 @@ def report_json(report: RunReport) -> dict[str, Any]:
                   "extended": list(report.rules.extended)} if report.rules else None,
         "project": report.project, "learnings_used": report.used, "learnings_injected": report.injected,
         "records": {c: r.__dict__ for c, r in report.records.items()},
-        "seconds": report.seconds,
+        "seconds": report.seconds, "failed": report.failed or None,
     }
 
 
@@ -179,6 +181,9 @@ def result(reports: list[RunReport], pipeline: str, paths: list[str], checks: st
 
 
 def _result(report: RunReport, pipeline: str, paths: list[str], checks: str | None) -> JobResult:
+    if report.failed:
+        return JobResult(f"**{'AutoFix' if pipeline == 'autofix' else 'Refactor'}** did not finish: {report.failed}.",
+                         [f"not done: {report.failed}"])
     run = f"[run {report.run_id}]({checks})" if checks else f"run {report.run_id}"
     details = [f"scope: {len(paths)} file(s); {summary(report)}"]
     if report.rules is not None:

@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from core import deadline
 from core.change import Finding, Patch, edit_spans
 from core.errors import PermanentError
 from core.languages.adapter import Linter, inside
@@ -35,6 +36,14 @@ def ruff_patch(ruff: Linter, root: Path, path: str, findings: list[Finding], sel
     original = inside(Path(root), path).read_bytes().decode("utf-8")
     updated = ruff.fix(root, path, _codes(targets))
     return None if updated is None else _patch(path, original, updated, targets)
+
+
+def _fixed(ruff: Linter, root: Path, groups: Mapping[tuple[str, ...], list[str]]) -> list[dict[str, str]]:
+    """Each group of files fixed for its rules, a few groups side by side."""
+    def fix(group: tuple[tuple[str, ...], list[str]]) -> dict[str, str]:
+        return ruff.fix_many(root, group[1], group[0])
+    with ThreadPoolExecutor(max(1, min(len(groups), _PARALLEL_FIXES)), thread_name_prefix="memfix-fix") as pool:
+        return [*pool.map(deadline.carried(fix), groups.items())]
 
 
 def ruff_patches(ruff: Linter, root: Path, findings: Mapping[str, list[Finding]],
@@ -63,9 +72,7 @@ def ruff_patches(ruff: Linter, root: Path, findings: Mapping[str, list[Finding]]
     groups: dict[tuple[str, ...], list[str]] = defaultdict(list)
     for path, items in targets.items():
         groups[tuple(sorted(_codes(items)))].append(path)
-    with ThreadPoolExecutor(max(1, min(len(groups), _PARALLEL_FIXES)), thread_name_prefix="memfix-fix") as pool:
-        fixed = [*pool.map(lambda group: ruff.fix_many(root, group[1], group[0]), groups.items())]
-    for texts in fixed:
+    for texts in _fixed(ruff, root, groups):
         for path, text in texts.items():
             try:
                 original = inside(Path(root), path).read_bytes().decode("utf-8")

@@ -10,11 +10,12 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from core import deadline
 from core.change import PROJECT_CHECKS, Finding, Patch, Verification
 from core.errors import PermanentError
 from core.languages.adapter import Language, Project, Selection, covering
@@ -77,7 +78,7 @@ class PipelineRunner:
         files = [p for p in workspace.files() if language.owns(p) and not config.ignored(p) and not project.ignored(p)]
         # Held rules are not known before the database answers: the scan leaves them in, and they are dropped after.
         rules = project.selection.rules or project.selection.could  # nothing chosen: what it could do, surveyed
-        scan = self._scanner.submit(project.linter().check, workspace.root, files, rules,
+        scan = self._scanner.submit(deadline.carried(project.linter().check), workspace.root, files, rules,
                                     listed=True) if files else None
         ctx = self._context(request, workspace, config, project, llm or self.llm, mirror,
                             Reading(self._view_reader, workspace, now=bool(files)))
@@ -616,6 +617,24 @@ class PipelineRunner:
             opened += outcome.published.action != PublishAction.SKIPPED
             if outcome.published.action == PublishAction.SKIPPED:
                 report.used.append(f"`{outcome.path}`: not proposed again: {outcome.published.reason}")
+
+
+def each_language(languages: Iterable[Language], run: Callable[[Language], RunReport], request: RunRequest,
+                  llm: LLM) -> list[RunReport]:
+    """One run per language, each on its own: a language whose tools cannot run, or whose run is stopped, is a report
+    that says why, and the other languages' runs go on. When none finished, the first failure is the job's."""
+    reports, failures = [], []
+    for language in languages:
+        try:
+            reports.append(run(language))
+        except PermanentError as exc:
+            log.warning("%s: the %s run stopped: %s", request.repo, language.name, exc)
+            failures.append(exc)
+            reports.append(RunReport(0, request.repo, request.pipeline, llm.provider, llm.model,
+                                     language=language.name, failed=str(exc)))
+    if failures and len(failures) == len(reports):
+        raise failures[0]
+    return reports
 
 
 class _Steps:

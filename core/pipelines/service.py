@@ -22,7 +22,7 @@ from core.pipelines.port import GitHubPort
 from core.pipelines.present import result
 from core.pipelines.prompt import Revision
 from core.pipelines.publish import PublishAction, Publisher
-from core.pipelines.runner import PipelineRunner
+from core.pipelines.runner import PipelineRunner, each_language
 from core.pipelines.runs import FINAL, Mirror, Phase
 from core.pipelines.suggest import hunks, placeable, suggestions
 from core.pipelines.values import FileOutcome, RunReport, RunRequest
@@ -223,8 +223,9 @@ class PipelineService:
         missing = sorted({name for p in paths if (name := language_of(p)) and name not in self.runner.languages})
         if not wanted and missing:
             raise PermanentError(f"{missing[0]} files need {linter_of(missing[0])}, which this memfix does not have")
-        return [self._run(replace(request, language=language.name), target, [p for p in paths if language.owns(p)],
-                          settings, gh=gh) for language in wanted]
+        return each_language(wanted, lambda language: self._run(
+            replace(request, language=language.name), target, [p for p in paths if language.owns(p)], settings,
+            gh=gh), request, self.llm)
 
     def _run(self, request: RunRequest, target: Target, paths: list[str], settings: RepoSettings, *,
              gh: GitHubPort) -> RunReport:

@@ -9,6 +9,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from core import deadline
 from core.change import Finding, Patch, Verification
 from core.languages.adapter import Linter, Project, Selection
 from core.languages.python.surface import RepositoryView
@@ -94,6 +95,7 @@ class RunReport:
     exploring: str | None = None  # a held rule this run tried again on purpose, in one file
     explored: str | None = None  # that file
     suggested: bool = False  # the explored kind is memfix's own suggestion, not a hold tried again
+    failed: str = ""  # why this language's run stopped before its end (the other languages' runs went on)
 
     @property
     def promoted(self) -> list[FileOutcome]:
@@ -136,11 +138,12 @@ class Reading:
 
     def __init__(self, pool: ThreadPoolExecutor, workspace: LocalWorkspace, *, now: bool):
         self._pool, self._workspace = pool, workspace
-        self._future: Future[RepositoryView] | None = pool.submit(workspace.repository_view) if now else None
+        self._future: Future[RepositoryView] | None = \
+            pool.submit(deadline.carried(workspace.repository_view)) if now else None
 
     def view(self) -> RepositoryView:
         if self._future is None:
-            self._future = self._pool.submit(self._workspace.repository_view)
+            self._future = self._pool.submit(deadline.carried(self._workspace.repository_view))
         return self._future.result()
 
     def incomplete(self) -> str | None:

