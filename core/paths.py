@@ -107,6 +107,22 @@ def path_matches(pattern: str, path: str) -> bool:
     return _matches(_pattern_parts(pattern), PurePosixPath(path.replace("\\", "/").removeprefix("./")).parts)
 
 
+def argument_problem(text: str) -> str | None:
+    """Why a path or pattern from a repository's configuration may not become a tool's argument — it could reach
+    outside the checkout or be read as a flag — or None."""
+    if not text.strip() or len(text) > MAX_PATTERN_CHARS:
+        return f"is empty or longer than {MAX_PATTERN_CHARS} characters"
+    if text.startswith("-"):
+        return "would be read as a flag"
+    if text.startswith(("/", "\\", "~")) or re.match(r"[A-Za-z]:", text):
+        return "is not a path inside the repository"
+    if ".." in re.split(r"[/\\]", text):
+        return "leaves the repository (`..`)"
+    if "$" in text or _CONTROL.search(text):
+        return "names an environment variable or holds a control character"
+    return None
+
+
 def is_path_pattern(text: str) -> bool:
     """Whether `text` can be a repository path pattern: short, inside the repository, `/`-separated."""
     return 0 < len(text) <= MAX_PATTERN_CHARS and ".." not in text.split("/") and not {"\\", "\x00"} & set(text)

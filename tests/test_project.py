@@ -43,10 +43,11 @@ def test_below_what_ruff_can_target_syntax_changing_rules_are_held_back():
     profile = read_profile({"setup.py": "setup(python_requires='>=2.7')"}.get)
     args = profile.ruff_args(("UP", "SIM"))
     assert args[:2] == ["--target-version", "py37"]
-    assert args[args.index("--ignore") + 1].split(",") == list(SYNTAX_RULES)
+    assert next(a for a in args if a.startswith("--ignore=")).removeprefix("--ignore=").split(",") == \
+        list(SYNTAX_RULES)
     assert any("not proposed for Python 2.7" in line for line in profile.describe())
-    assert "--ignore" not in read_profile({"pyproject.toml": '[project]\nrequires-python=">=3.8"'}.get).ruff_args(
-        ("UP",))
+    assert not any(a.startswith("--ignore") for a in read_profile(
+        {"pyproject.toml": '[project]\nrequires-python=">=3.8"'}.get).ruff_args(("UP",)))
 
 
 def test_the_teams_ruff_decisions_become_flags_and_asserts_in_tests_are_not_findings():
@@ -55,12 +56,12 @@ def test_the_teams_ruff_decisions_become_flags_and_asserts_in_tests_are_not_find
     team = find_team_rules({"pyproject.toml": ruff})
     assert team.ignore == ("E501", "B008") and team.per_file_ignores == {"__init__.py": ("F401",)}
     args = read_profile({"pyproject.toml": ruff}.get).ruff_args(("F", "S"))
-    assert args[args.index("--ignore") + 1] == "E501,B008"
-    table = args[args.index("--config") + 1]
+    assert "--ignore=E501,B008" in args
+    [table] = [a for a in args if a.startswith("--config=lint.per-file-ignores")]
     assert '"__init__.py" = ["F401"]' in table and '"tests/**" = ["S101"]' in table
-    assert args[-3:] == ["--force-exclude", "--extend-exclude", "legacy"]
+    assert args[-2:] == ["--force-exclude", "--extend-exclude=legacy"]
     asked = read_profile({}.get).ruff_args(("S101",))  # the repository selected asserts itself
-    assert "--config" not in asked
+    assert not any(a.startswith("--config") for a in asked)
 
 
 def _patch(before: str, after: str) -> Patch:
@@ -361,8 +362,31 @@ def test_the_settings_the_teams_rules_read_go_with_them():
                                     'lint.isort.known-first-party = ["mylib"]',
                                     "lint.isort.force-sort-within-sections = true",
                                     'lint.pydocstyle.convention = "google"')  # too deep a value is left out
-    args = profile.ruff_args(("I",))
-    assert args[args.index('lint.isort.known-first-party = ["mylib"]') - 1] == "--config"
+    assert '--config=lint.isort.known-first-party = ["mylib"]' in profile.ruff_args(("I",))
+
+
+@pytest.mark.parametrize(("setting", "said"), [
+    ('src = ["/usr/**"]', "`src` in [tool.ruff] in pyproject.toml: '/usr/**' is not a path inside the repository"),
+    ('src = ["../../.."]', "`src` in [tool.ruff] in pyproject.toml: '../../..' leaves the repository (`..`)"),
+    ('src = ["~/"]', "`src` in [tool.ruff] in pyproject.toml: '~/' is not a path inside the repository"),
+    ('src = "$HOME"', "`src` in [tool.ruff] in pyproject.toml: '$HOME' names an environment variable or holds a control character"),
+    ('exclude = ["--select=ALL"]', "the exclude pattern '--select=ALL' would be read as a flag"),
+    ('extend-exclude = ["/etc/**", "C:/x"]', "the exclude pattern '/etc/**' is not a path inside the repository"),
+])
+def test_the_teams_paths_that_could_leave_the_checkout_or_read_as_flags_are_refused_by_name(setting, said):
+    profile = _profile({"pyproject.toml": f'[tool.ruff]\n{setting}\nline-length = 100\n[tool.ruff.lint]\n'
+                                          'select = ["F"]\n'})
+    assert any(p.startswith(said) and p.endswith(": not passed to ruff") for p in profile.problems), profile.problems
+    args = profile.ruff_args(("F",))
+    assert "--config=line-length = 100" in args  # the rest of the team's settings still go
+    assert not any(word in " ".join(args) for word in ("/usr", "..", "~", "$HOME", "--select=ALL", "/etc", "C:/"))
+
+
+def test_a_path_setting_inside_the_checkout_goes_to_ruff_as_one_argument_each():
+    profile = _profile({"pyproject.toml": '[tool.ruff]\nsrc = ["src", "lib/**"]\nexclude = ["-weird-but-named"]\n'
+                                          'extend-exclude = ["build", "docs/*.py"]\n'})
+    args = profile.ruff_args(("F",))
+    assert '--config=src = ["src", "lib/**"]' in args and "--extend-exclude=build,docs/*.py" in args
 
 
 def test_a_setting_this_ruff_refuses_is_dropped_and_said(cli, tmp_path):

@@ -91,18 +91,18 @@ class Profile:
         """ruff flags for this project (its configuration files are not read: `--isolated` keeps it that way)."""
         args = ["--target-version", self.target.ruff_target]
         if ignore := self.ignore(rules, held):
-            args += ["--ignore", ",".join(ignore)]
+            args += ["--ignore=" + ",".join(ignore)]
         per_file = {pattern: list(codes) for pattern, codes in self.team.per_file_ignores.items()}
         if not any(r == "S101" for r in rules):  # the repository did not ask for asserts in tests
             for pattern in TEST_FILES:
                 per_file[pattern] = sorted({*per_file.get(pattern, []), "S101"})
         if per_file:
             table = ", ".join(f"{_toml(p)} = [{', '.join(_toml(c) for c in codes)}]" for p, codes in per_file.items())
-            args += ["--config", f"lint.per-file-ignores = {{{table}}}"]
-        if self.team.exclude:
-            args += ["--force-exclude", "--extend-exclude", ",".join(self.team.exclude)]
+            args += [f"--config=lint.per-file-ignores = {{{table}}}"]
+        if self.team.exclude:  # `=`: no value is ever read as a flag
+            args += ["--force-exclude", "--extend-exclude=" + ",".join(self.team.exclude)]
         for option in self.team.options:  # the settings its rules read: the team's isort sections, its src, …
-            args += ["--config", option]
+            args += ["--config=" + option]
         return args
 
     def selection(self, named: tuple[str, ...] | None, families: tuple[str, ...] | None = None,
@@ -143,7 +143,7 @@ def read_profile(read: Read, override: str | None = None) -> Profile:
     """The project's profile from its files at the repository root (`read(path)` → text or None)."""
     texts = {name: read(name) for name in (*METADATA_FILES, *WORKFLOW_FILES)}
     team = find_team_rules(texts, read)
-    return Profile(_upgraded_to(find_target(texts, override), team), team, _refused(texts))
+    return Profile(_upgraded_to(find_target(texts, override), team), team, (*_refused(texts), *team.refused))
 
 
 def _upgraded_to(target: PythonTarget, team: TeamRules) -> PythonTarget:

@@ -140,7 +140,7 @@ class Ruff:
 
     def accepts(self, options: tuple[str, ...]) -> bool:
         """Whether this ruff takes these `--config` settings (a newer ruff's option is an error to an older one)."""
-        args = [a for option in options for a in ("--config", option)]
+        args = [f"--config={option}" for option in options]
         try:
             proc = process.run([self.binary, "check", *_COMMON, *args, "--stdin-filename", "x.py", "-"], input="",
                                what="ruff", cap=self.timeout)

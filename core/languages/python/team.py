@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from core.bounded import MAX_CONFIG_CHARS
+from core.bounded import MAX_CONFIG_CHARS, shown
 from core.change import Patch, edit_spans
 from core.languages.adapter import covering
 from core.languages.python.configs import (
@@ -24,7 +24,7 @@ from core.languages.python.configs import (
     strings,
     toml_file,
 )
-from core.paths import WORKFLOW_FILES
+from core.paths import WORKFLOW_FILES, argument_problem
 
 Read = Callable[[str], "str | None"]
 
@@ -83,6 +83,7 @@ class TeamRules:
     origins: dict[str, str] = field(default_factory=dict)  # selector → the place that chose it
     configured: bool = False  # False: no linter is configured anywhere, and ruff's defaults stand in
     options: tuple[str, ...] = ()  # ruff settings the rules read (`lint.isort.known-first-party = ["pkg"]`), TOML
+    refused: tuple[str, ...] = ()  # the team's paths memfix does not pass to a tool, and why
     upgrade_to: tuple[int, int] | None = None  # pyupgrade's `--pyXY-plus`: how far the team's upgrades go
 
     def origin(self, code: str) -> str:
@@ -110,9 +111,11 @@ class _Choices:
 
 def find_team_rules(texts: dict[str, str | None], read: Read | None = None) -> TeamRules:
     rules = _linter_rules(texts, read)
-    if elsewhere := [p for p in set_aside(texts, read) if p not in rules.exclude]:
-        rules = replace(rules, exclude=(*rules.exclude, *elsewhere))
-    return rules
+    exclude = list(dict.fromkeys([*rules.exclude, *set_aside(texts, read)]))
+    refused = [f"the exclude pattern {shown(p)} {why}: not passed to ruff" for p in exclude
+               if (why := argument_problem(p))]
+    return replace(rules, exclude=tuple(p for p in exclude if not argument_problem(p)),
+                   refused=(*rules.refused, *refused))
 
 
 def _linter_rules(texts: dict[str, str | None], read: Read | None) -> TeamRules:
@@ -122,10 +125,11 @@ def _linter_rules(texts: dict[str, str | None], read: Read | None) -> TeamRules:
     per_file: dict[str, tuple[str, ...]] = {}
     exclude: list[str] = []
     options: tuple[str, ...] = ()
+    refused: tuple[str, ...] = ()
     if ruff := ruff_table(texts):
         ruff = _extended(ruff, read)
         per_file, exclude = _ruff(ruff, choices)
-        options = ruff_options(ruff)
+        options, refused = ruff_options(ruff)
     if not any(o.startswith("lint.isort.") for o in options):  # ruff's own isort table, where it has one, decides
         options = (*options, *isort_options(texts))
     hooks = _hooks(texts)
@@ -138,7 +142,7 @@ def _linter_rules(texts: dict[str, str | None], read: Read | None) -> TeamRules:
                          "the repository)", RUFF_DEFAULT_SELECT)
     return TeamRules(ignore, per_file, tuple(dict.fromkeys(exclude)), " and ".join(choices.sources),
                      tuple(choices.select), dict(choices.select), configured=True, options=options,
-                     upgrade_to=choices.upgrade_to)
+                     upgrade_to=choices.upgrade_to, refused=refused)
 
 
 def _ruff(ruff: dict[str, Any], choices: _Choices) -> tuple[dict[str, tuple[str, ...]], list[str]]:
@@ -157,9 +161,10 @@ def _ruff(ruff: dict[str, Any], choices: _Choices) -> tuple[dict[str, tuple[str,
     return per_file, [*strings(ruff.get("exclude")), *strings(ruff.get("extend-exclude"))]
 
 
-def ruff_options(ruff: dict[str, Any]) -> tuple[str, ...]:
+def ruff_options(ruff: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The settings of a ruff configuration that shape what its rules report, as `key = value` TOML lines for
-    `--config`: only plain values (text, numbers, booleans, lists and tables of them), and no path outside."""
+    `--config`: only plain values (text, numbers, booleans, lists and tables of them). A `src` that names a path
+    outside the checkout (`/usr/**` would have ruff walk the worker's disk) is not passed: (lines, what was refused)."""
     lint: dict[str, Any] = ruff["lint"] if isinstance(ruff.get("lint"), dict) else {}
     found = [(key, ruff.get(key)) for key in RUFF_OPTIONS]
     found += [(f"lint.{key}", lint.get(key, ruff.get(key))) for key in RUFF_LINT_OPTIONS]
@@ -167,12 +172,17 @@ def ruff_options(ruff: dict[str, Any]) -> tuple[str, ...]:
         settings = lint.get(table, ruff.get(table))
         if isinstance(settings, dict):
             found += [(f"lint.{table}.{key}", value) for key, value in settings.items() if isinstance(key, str)]
-    lines = []
+    lines, refused = [], []
+    where = ruff.get("__source__", "the ruff configuration")
     for key, value in found:
         literal = _toml_value(value)
-        if literal is not None and re.fullmatch(r"[a-z0-9.-]+", key) and not (key == "src" and ".." in literal):
+        paths = [value] if isinstance(value, str) else strings(value)
+        bad = [(p, why) for p in paths if (why := argument_problem(p))] if key == "src" else []
+        if bad:
+            refused += [f"`src` in {where}: {shown(p)} {why}: not passed to ruff" for p, why in bad]
+        elif literal is not None and re.fullmatch(r"[a-z0-9.-]+", key):
             lines.append(f"{key} = {literal}")
-    return tuple(lines[:MAX_OPTIONS])
+    return tuple(lines[:MAX_OPTIONS]), tuple(refused)
 
 
 # isort's settings that ruff's isort reads under another name; a list-valued one may be written comma-separated.
