@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 import yaml
 
+from core import deadline
 from core.errors import PermanentError
 
 SHOWN_CHARS = 80
@@ -32,6 +33,7 @@ MAX_CONFIG_CHARS = 1 << 20  # the most a repository file memfix reads may have (
 MAX_CONFIG_DEPTH = 32  # deeper than any setting needs, far shallower than a recursive parser's stack
 MAX_CONFIG_VALUES = 20_000
 MAX_NUMBER_CHARS = 64  # Python refuses to read an integer of more than 4,300 digits; nothing here needs 65
+_CHECK_EVERY = 4096  # tokens, events or values read between two looks at the deadlines in force
 _NUMBERISH = re.compile(r"[-+]?[0-9][0-9a-fA-FxXoObB_:.eE+-]*|[-+]?\.[0-9][0-9_eE+-]*")
 
 
@@ -86,7 +88,13 @@ def read_config(text: str, fmt: ConfigFormat, name: str, *, limit: int = MAX_CON
         except UnicodeEncodeError:  # a lone surrogate, from a decoder's surrogateescape
             raise ConfigRefused(name, "text that is not valid Unicode (a lone surrogate) is not accepted") from None
     try:
-        data = _READERS[fmt](text, name)
+        with deadline.budget(deadline.SCAN_SECONDS, f"reading {name}") as share:
+            data = _READERS[fmt](text, name)
+            _measure(data, name)
+    except deadline.Overrun as exc:
+        if not exc.of(share):
+            raise  # the job's own time ran out
+        raise ConfigRefused(name, f"reading it took longer than {deadline.SCAN_SECONDS:g} s") from None
     except ConfigRefused:
         raise
     except RecursionError:  # the flat scan counts what the parser will nest; this only guards a mismatch
@@ -94,7 +102,6 @@ def read_config(text: str, fmt: ConfigFormat, name: str, *, limit: int = MAX_CON
     except Exception as exc:  # noqa: BLE001 — any parser's own failure is the same refusal, never a crashed job
         raise ConfigRefused(name, f"not valid {fmt.upper()}", problem=f"its parser failed: {exc.__class__.__name__}"
                             ) from None
-    _measure(data, name)
     return data
 
 
@@ -116,6 +123,8 @@ def _measure(data: Any, name: str) -> None:
     surrogate a JSON `\\ud800` escape decodes to, are only seen here."""
     values, stack = 0, [(data, 1)]
     while stack:
+        if not values % _CHECK_EVERY:
+            deadline.check()
         value, depth = stack.pop()
         if isinstance(value, dict | list | tuple | set | frozenset):
             if depth > MAX_CONFIG_DEPTH:
@@ -166,7 +175,9 @@ def _plain_json(text: str, name: str, fmt: ConfigFormat) -> str:
     last = before = -1  # the last two tokens that are not space, by their place in `out`
     depth = 0
     relaxed = fmt != "json"
-    for match in _JSON_TOKEN.finditer(text):
+    for n, match in enumerate(_JSON_TOKEN.finditer(text)):
+        if not n % _CHECK_EVERY:
+            deadline.check()
         kind, part = match.lastgroup, match.group()
         if kind == "comment" and relaxed:
             out.append("\n" * part.count("\n"))
@@ -235,7 +246,9 @@ def _toml(text: str, name: str) -> Any:
     """TOML after a flat pass over its tokens: tomllib recurses into arrays and inline tables, and its time grows with
     the square of a dotted key's parts (`a.a.a…`), so a key of more parts than MAX_CONFIG_DEPTH is refused here."""
     depth = dots = 0
-    for match in _TOML_TOKEN.finditer(text):
+    for n, match in enumerate(_TOML_TOKEN.finditer(text)):
+        if not n % _CHECK_EVERY:
+            deadline.check()
         kind, part = match.lastgroup, match.group()
         depth = _depth_after(kind, part, depth, name)
         if kind in _KEY_BREAKS or part in ("=", ",") or kind == "space" and "\n" in part:
@@ -261,27 +274,32 @@ def _yaml(text: str, name: str) -> Any:
     longer than MAX_NUMBER_CHARS. Nothing recursive sees the text before that pass."""
     depth = values = 0
     try:
-        for event in yaml.parse(text, Loader=_LOADER):
+        for n, event in enumerate(yaml.parse(text, Loader=_LOADER)):
+            if not n % _CHECK_EVERY:
+                deadline.check()
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 raise ConfigRefused(name, "anchors and aliases (`&name`, `*name`) are not accepted")
-            if isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
+            if isinstance(event, yaml.CollectionStartEvent | yaml.CollectionEndEvent):
+                depth += 1 if isinstance(event, yaml.CollectionStartEvent) else -1
                 if depth > MAX_CONFIG_DEPTH:
                     raise ConfigRefused(name, _TOO_DEEP)
-            elif isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
             elif isinstance(event, yaml.ScalarEvent):
                 values += 1
-                if values > MAX_CONFIG_VALUES:
-                    raise ConfigRefused(name, _TOO_MANY)
-                plain = event.implicit[0]  # unquoted: YAML may read it as a number
-                if plain and len(event.value) > MAX_NUMBER_CHARS and _NUMBERISH.fullmatch(event.value):
-                    raise _long_number(name, event.value)
+                _yaml_scalar(event, values, name)
         return yaml.load(text, Loader=_LOADER)  # noqa: S506 — SafeLoader
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise ConfigRefused(name, "not valid YAML", line=mark.line + 1 if mark else None,
                             problem=getattr(exc, "problem", None) or "") from None
+
+
+def _yaml_scalar(event: yaml.ScalarEvent, values: int, name: str) -> None:
+    """ConfigRefused for the scalar that is one value too many, or a plain one YAML would read as a number too long."""
+    if values > MAX_CONFIG_VALUES:
+        raise ConfigRefused(name, _TOO_MANY)
+    plain = event.implicit[0]  # unquoted: YAML may read it as a number
+    if plain and len(event.value) > MAX_NUMBER_CHARS and _NUMBERISH.fullmatch(event.value):
+        raise _long_number(name, event.value)
 
 
 # ---- INI ----

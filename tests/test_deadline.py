@@ -100,3 +100,21 @@ def test_a_deadline_in_one_thread_is_not_another_thread_s():
     release.set()
     other.join()
     assert limits == [50]
+
+
+def test_a_configuration_that_takes_longer_than_its_share_to_read_is_refused_by_name(monkeypatch):
+    from core.bounded import ConfigRefused, read_config
+
+    monkeypatch.setattr(deadline, "SCAN_SECONDS", 0.0)
+    for fmt, text in (("json", "[1]"), ("yaml", "a: 1"), ("toml", "a = 1"), ("jsonc", "{}")):
+        with pytest.raises(ConfigRefused) as refused:
+            read_config(text, fmt, ".eslintrc")
+        assert str(refused.value) == ".eslintrc: reading it took longer than 0 s"
+
+
+def test_a_job_out_of_time_while_a_configuration_is_read_is_the_jobs_overrun_not_the_files():
+    from core.bounded import read_config
+
+    with deadline.budget(0.0, "the job") as job, pytest.raises(Overrun) as stopped:
+        read_config("a: 1", "yaml", "ci.yml")
+    assert stopped.value.of(job)
