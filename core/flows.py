@@ -41,6 +41,9 @@ class Flows:
         if letters.skipped:
             gh.create_commit_comment(job.repo, job.after, letters.markdown())
         reports = self.pipelines.on_push(job)
+        if stopped := [r for r in reports if r.failed]:  # the other languages' runs went on: this one is said here
+            gh.create_commit_comment(job.repo, job.after, "\n".join(
+                f"❌ AutoFix on the {r.language} files of this push did not finish: {r.failed}." for r in stopped))
         ran = "; ".join(f"{r.language}: {summary(r)}" for r in reports) or "no source file it works on changed"
         return JobResult(f"{'No letters changed' if letters.empty else letters.markdown()}; AutoFix: {ran}.")
 
