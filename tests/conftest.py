@@ -245,6 +245,17 @@ def serve(serve_settings, fake_github):
 
 
 @pytest.fixture
+def served(tmp_path, pg_url, tenant_id, app_key):
+    """A real `memfix serve` process in front of the fake GitHub in a process of its own (tests/served.py), for this
+    test's installation: `.github` (the fake's handle), `.post(event, payload)`, `.wait_idle()`, `.wait_for(...)`,
+    `.log()`, `.url`. Both are stopped at the end, and nothing of them may be left running."""
+    from tests.served import serving
+
+    with serving(tmp_path, pg_url, tenant_id, app_key) as running:
+        yield running
+
+
+@pytest.fixture
 def cli(monkeypatch, pg_url, app_url, tenant_id, capsys):
     """`memfix …` in-process on the test database and this test's installation: (exit code, stdout, stderr)."""
     from handlers.cli import main

@@ -19,8 +19,9 @@ class FakeServer:
     name = "fake"
     app: Any
 
-    def start(self) -> Self:
-        self._server = make_server("127.0.0.1", 0, self.app, threaded=True, request_handler=_QuietHandler)
+    def start(self, fd: int | None = None) -> Self:
+        """On an ephemeral port of 127.0.0.1, or on the listening socket `fd` (one a parent process bound)."""
+        self._server = make_server("127.0.0.1", 0, self.app, threaded=True, request_handler=_QuietHandler, fd=fd)
         # a short poll interval makes stop() quick; shutdown() waits for the next poll
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
                                         name=self.name, daemon=True)
@@ -42,4 +43,4 @@ class FakeServer:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_port}"
+        return f"http://127.0.0.1:{self._server.port}"  # werkzeug's .port: also set on an inherited socket
