@@ -369,7 +369,8 @@ def test_the_settings_the_teams_rules_read_go_with_them():
     ('src = ["/usr/**"]', "`src` in [tool.ruff] in pyproject.toml: '/usr/**' is not a path inside the repository"),
     ('src = ["../../.."]', "`src` in [tool.ruff] in pyproject.toml: '../../..' leaves the repository (`..`)"),
     ('src = ["~/"]', "`src` in [tool.ruff] in pyproject.toml: '~/' is not a path inside the repository"),
-    ('src = "$HOME"', "`src` in [tool.ruff] in pyproject.toml: '$HOME' names an environment variable or holds a control character"),
+    ('src = "$HOME"', "`src` in [tool.ruff] in pyproject.toml: '$HOME' names an environment variable or holds a "
+                      "control character"),
     ('exclude = ["--select=ALL"]', "the exclude pattern '--select=ALL' would be read as a flag"),
     ('extend-exclude = ["/etc/**", "C:/x"]', "the exclude pattern '/etc/**' is not a path inside the repository"),
 ])

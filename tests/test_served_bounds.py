@@ -15,7 +15,8 @@ ZERO = "export function isZero(x) {\n  return x === -0;\n}\n"  # ESLint's no-com
 ESLINT = '{"rules": {"no-compare-neg-zero": "error"}}'
 # Every YAML file memfix reads from a repository, each with the same line in it.
 YAML_FILES = {".github/memfix.yml": "max_prs: 3\n{line}\n", ".pre-commit-config.yaml": "repos: []\n{line}\n",
-              ".github/workflows/ci.yml": "on: push\n{line}\njobs: {{}}\n", ".travis.yml": "language: node_js\n{line}\n",
+              ".github/workflows/ci.yml": "on: push\n{line}\njobs: {{}}\n",
+              ".travis.yml": "language: node_js\n{line}\n",
               ".memory/letter_20240301_ab12.md": "---\ntags: [a]\n{line}\n---\n# A letter\nBody\n"}
 
 
@@ -76,7 +77,8 @@ def test_a_yaml_value_no_parser_can_make_in_a_prs_head_leaves_autofix_on_that_pr
 
 def test_a_javascript_file_biome_crashes_on_costs_that_file_only(served, tenant_id):
     deep = "export const a = " + "[" * 1000 + "]" * 1000 + ";\n"
-    _push(served, tenant_id, {".eslintrc.json": ESLINT, "src/a.js": ZERO, "src/deep.js": deep, "src/b.js": ZERO.replace("isZero", "isNil"),
+    _push(served, tenant_id, {".eslintrc.json": ESLINT, "src/a.js": ZERO, "src/deep.js": deep,
+                              "src/b.js": ZERO.replace("isZero", "isNil"),
                               "app/util.py": PYTHON})
     heads = sorted(pr["head"]["ref"].rsplit("-", 1)[0] for pr in served.github.pulls(REPO))
     assert heads == ["memfix/autofix/app-util-py", "memfix/autofix/src-a-js", "memfix/autofix/src-b-js"]
