@@ -118,3 +118,30 @@ def test_a_job_out_of_time_while_a_configuration_is_read_is_the_jobs_overrun_not
     with deadline.budget(0.0, "the job") as job, pytest.raises(Overrun) as stopped:
         read_config("a: 1", "yaml", "ci.yml")
     assert stopped.value.of(job)
+
+
+# ---- a job's budget, through the worker of memfix serve ----
+
+@pytest.fixture
+def serve_settings(github_settings):
+    return github_settings.with_(job_seconds=0.3)
+
+
+def test_a_job_past_its_budget_is_stopped_and_said_and_the_worker_takes_the_next(serve, fake_github, tenant_id):
+    repo = "acme/api"
+    slow = fake_github.hold_next("GET", rf"/repos/{repo}/contents/app\.py", limit=1.0)  # GitHub answers late
+    cid = fake_github.add_comment(repo, 1, "/autofix app.py", user="alice")["id"]
+    from tests.fakes import payloads as P
+
+    assert serve("issue_comment", P.issue_comment("/autofix app.py", installation=tenant_id, repo=repo, number=1,
+                                                  comment_id=cid, pull_request=False)) == 202
+    assert slow.arrived.wait(30)
+    recall = fake_github.add_comment(repo, 1, "/recall anything", user="alice")["id"]
+    assert serve("issue_comment", P.issue_comment("/recall anything", installation=tenant_id, repo=repo, number=1,
+                                                  comment_id=recall, pull_request=False)) == 202
+    assert serve.drain()
+
+    replies = [c["body"] for c in fake_github.comments(repo, 1) if c["user"]["login"] == "memfix[bot]"]
+    assert any(r.startswith("❌ `/autofix` failed: the job took longer than 0.3 s and was stopped") for r in replies)
+    assert any("Nothing in memory matches" in r for r in replies)  # the next job ran
+    assert serve.services.queue.dead == [] and fake_github.pulls(repo) == []
