@@ -33,15 +33,18 @@ class Finished:
 
 def run(command: Sequence[str], *, what: str, cwd: Path | str | None = None, env: Mapping[str, str] | None = None,
         input: str | None = None, cap: float = deadline.TOOL_SECONDS,
-        max_output: int = MAX_OUTPUT_BYTES) -> Finished:
+        max_output: int = MAX_OUTPUT_BYTES, user: int | None = None) -> Finished:
     """`command` run to its end (never through a shell) within `cap` seconds and the deadlines in force, its output
     decoded as UTF-8. Past its time the whole process group is killed, and the job's own deadline, when that is what
-    passed, is raised as the job's Overrun; otherwise ToolFailed says `what` did not finish."""
+    passed, is raised as the job's Overrun; otherwise ToolFailed says `what` did not finish. `user`: the uid (and
+    gid) it runs as, with no supplementary groups (the sandbox's `nobody`)."""
     seconds = deadline.limit(cap)
+    who = {} if user is None else {"user": user, "group": user, "extra_groups": []}
     try:
         proc = subprocess.Popen(list(command), cwd=cwd, env=None if env is None else dict(env),
                                 stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=os.name != "nt")
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=os.name != "nt",
+                                **who)  # type: ignore[call-overload]
     except OSError as exc:
         raise ToolFailed(f"{what} could not be started: {exc.strerror or exc.__class__.__name__}") from exc
     readers = [_Reader(proc.stdout, max_output, proc), _Reader(proc.stderr, max_output, proc)]

@@ -1,0 +1,135 @@
+"""The sandbox the team's own tools run in. Their configuration is the repository's code (an `eslint.config.js`, a
+plugin, a local pre-commit hook), so it runs only here, never in memfix's processes: bubblewrap with no network, a
+scratch copy of the checkout the only writable place, nothing of memfix's (no file, no environment variable, no
+credential), the tools' folders read-only, caps on CPU time, memory, processes, file size and output, and the whole
+tree killed at its deadline (the sandbox's first process is its PID namespace's init: when bubblewrap goes, so does
+everything the tool started). Run as root, memfix runs the sandbox as `nobody`, whose processes the process cap
+counts. Where no sandbox can start (a container without user namespaces), `find` says why, once.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core import deadline
+from core.tools import process
+from core.tools.process import Finished, ToolFailed
+
+log = logging.getLogger(__name__)
+NOBODY = 65534
+WORK = "/work"  # where the scratch copy is, inside
+SYSTEM = ("/usr", "/bin", "/lib", "/lib64", "/sbin")  # the system's programs and libraries, read-only
+
+
+@dataclass(frozen=True)
+class Caps:
+    """What one tool run may use: CPU seconds, address space, processes (of the sandbox's user), one file's size, and
+    what it may print on each stream."""
+
+    cpu_seconds: int = 120
+    memory_bytes: int = 8 << 30  # address space: Node's heap reserves a few GiB it never touches
+    processes: int = 256
+    file_bytes: int = 256 << 20
+    output_bytes: int = 16 << 20
+
+
+@dataclass(frozen=True)
+class Bubblewrap:
+    """bubblewrap at `binary`, with `prlimit` to set the caps on the processes inside."""
+
+    binary: str
+    prlimit: str
+    caps: Caps = field(default_factory=Caps)
+
+    @contextmanager
+    def scratch(self) -> Iterator[Path]:
+        """A folder for a copy of the checkout, where the sandbox's user can reach it (the system's temporary folder:
+        memfix's own folders, and a test's, are closed to others), removed afterwards."""
+        folder = Path(tempfile.mkdtemp(prefix="memfix-sandbox-"))
+        try:
+            yield folder
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def run(self, command: Sequence[str], *, work: Path, what: str, tools: Sequence[Path] = (),
+            env: Mapping[str, str] | None = None, cap: float = deadline.TOOL_SECONDS) -> Finished:
+        """`command` run inside, in `work` (seen inside as /work, its only writable folder), with each of `tools`
+        read-only at its own path (a tool's installed scripts name their interpreter by its path). `env` is the
+        whole environment inside, beside PATH, HOME and LANG. ToolFailed when it cannot start or runs past `cap`."""
+        user = NOBODY if os.geteuid() == 0 else None
+        if user is not None:
+            _open_to(work, user)
+        caps = self.caps
+        limits = [self.prlimit, f"--cpu={caps.cpu_seconds}", f"--as={caps.memory_bytes}", f"--fsize={caps.file_bytes}",
+                  f"--nproc={caps.processes if user is not None else _own_processes() + caps.processes}", "--"]
+        inside = [self.binary, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
+                  *_system(), "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+                  *(a for tool in tools for a in ("--ro-bind", str(tool), str(tool))),
+                  "--bind", str(work), WORK, "--remount-ro", "/", "--chdir", WORK,
+                  *(a for name, value in _environment(tools, env).items() for a in ("--setenv", name, value)),
+                  "--", *command]
+        return process.run([*limits, *inside], what=what, cap=cap, max_output=caps.output_bytes, env={}, user=user)
+
+
+def _system() -> list[str]:
+    """The system's folders, read-only, as this machine lays them out (a merged /usr has /bin as a link)."""
+    found = []
+    for folder in SYSTEM:
+        if os.path.islink(folder):
+            found += ["--symlink", os.readlink(folder), folder]
+        elif os.path.isdir(folder):
+            found += ["--ro-bind", folder, folder]
+    return found
+
+
+def _environment(tools: Sequence[Path], env: Mapping[str, str] | None) -> dict[str, str]:
+    path = ":".join([*(str(t / "bin") for t in tools), "/usr/local/bin", "/usr/bin", "/bin"])
+    return {"PATH": path, "HOME": WORK, "LANG": "C.UTF-8", **(env or {})}
+
+
+def _open_to(work: Path, user: int) -> None:
+    """The scratch copy handed to the sandbox's user (it is the only place the tool may write)."""
+    for folder, dirs, files in os.walk(work):
+        os.chown(folder, user, user)
+        for name in (*dirs, *files):
+            os.chown(os.path.join(folder, name), user, user, follow_symlinks=False)
+
+
+def _own_processes() -> int:
+    """This user's processes now: the process cap counts them all, memfix's own included, when it is not root."""
+    me = os.geteuid()
+    count = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            count += os.stat(f"/proc/{pid}").st_uid == me
+        except OSError:
+            continue
+    return count
+
+
+@functools.cache
+def find() -> tuple[Bubblewrap | None, str]:
+    """The sandbox, or None and why no sandbox can start here (said once: the answer is kept for the process)."""
+    binary, prlimit = shutil.which("bwrap"), shutil.which("prlimit")
+    if not binary or not prlimit:
+        return None, "bubblewrap is not installed (Debian's `bubblewrap`)" if not binary else \
+            "prlimit is not installed (util-linux)"
+    sandbox = Bubblewrap(binary, prlimit)
+    with sandbox.scratch() as scratch:
+        try:
+            done = sandbox.run(["/bin/sh", "-c", "echo ready"], work=scratch, what="the sandbox", cap=30)
+        except ToolFailed as exc:
+            return None, str(exc)
+    if done.returncode != 0 or done.stdout.strip() != "ready":
+        why = " ".join(done.stderr.split())[:200] or f"exit {done.returncode}"
+        log.warning("no sandbox can start here: %s", why)
+        return None, f"bubblewrap cannot start a sandbox here ({why}): user namespaces may be off"
+    return sandbox, ""
