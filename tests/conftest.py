@@ -286,11 +286,16 @@ def pytest_xdist_auto_num_workers(config) -> int:
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Skipped browser tests are said loudly: a green run without them did not look at the dashboard."""
+    """Skipped browser and sandbox tests are said loudly: a green run without them did not look at the dashboard, or
+    at what holds the team's tools in."""
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if "NO BROWSER" in str(r.longrepr)]
     if skipped:
         terminalreporter.write_sep("!", f"{len(skipped)} BROWSER TEST(S) SKIPPED: no chromium on this machine "
                                         "(apt-get install chromium, as .ci/run does)", red=True, bold=True)
+    unboxed = [r for r in terminalreporter.stats.get("skipped", []) if "NO SANDBOX" in str(r.longrepr)]
+    if unboxed:
+        terminalreporter.write_sep("!", f"{len(unboxed)} SANDBOX TEST(S) SKIPPED: no sandbox can start on this "
+                                        "machine (apt-get install bubblewrap, as .ci/run does)", red=True, bold=True)
 
 
 def forget_services(*handlers) -> None:
