@@ -15,7 +15,7 @@ import pytest
 
 from core.tools import sandbox as sandboxes
 from core.tools.process import ToolFailed
-from core.tools.sandbox import NOBODY, Caps
+from core.tools.sandbox import Caps
 
 PYTHON = "/usr/bin/python3"  # the system's: a tool's interpreter is never memfix's own
 
@@ -35,18 +35,21 @@ def scratch(box):
 
 
 def _hostile(work: Path, code: str) -> list[str]:
-    """The repository's own code, as a configuration file a tool loads is: written into the copy, run inside."""
+    """The repository's own code, as a configuration file a tool loads is: written into the copy, run inside with
+    the copy's name as its argument, which every process it starts carries too (`_leftovers` looks for it)."""
     (work / "config.py").write_text(textwrap.dedent(code))
-    return [PYTHON, "config.py"]
+    return [PYTHON, "config.py", work.name]
 
 
-def _leftovers() -> list[str]:
-    """Processes of the sandbox's user still running (a zombie waiting for its parent has stopped)."""
+def _leftovers(work: Path) -> list[str]:
+    """Processes of that copy's tool still running (a zombie waiting for its parent has stopped); other tests'
+    sandboxes, running meanwhile, are theirs."""
     left = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
-            if os.stat(f"/proc/{pid}").st_uid == NOBODY and "\nState:\tZ" not in Path(f"/proc/{pid}/status").read_text():
-                left.append(Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode())
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            if work.name in command and "\nState:\tZ" not in Path(f"/proc/{pid}/status").read_text():
+                left.append(command)
         except OSError:
             continue
     return left
@@ -135,14 +138,14 @@ def test_a_configuration_that_forks_without_end_is_capped_and_killed_whole(box, 
                 except OSError:
                     time.sleep(0.01)
         """), work=work, what="the fork bomb", cap=3)
-    assert _leftovers() == []
+    assert _leftovers(scratch) == []
 
 
 def test_a_configuration_that_loops_for_ever_is_killed_at_its_deadline(box, scratch, tmp_path):
     work = scratch
     with pytest.raises(ToolFailed, match="^ESLint did not finish within 1 s$"):
         box.run(_hostile(work, "while True:\n    pass\n"), work=work, what="ESLint", cap=1)
-    assert _leftovers() == []
+    assert _leftovers(scratch) == []
 
 
 def test_a_configuration_that_prints_a_gigabyte_is_stopped_at_the_output_cap(box, scratch, tmp_path):
@@ -151,7 +154,7 @@ def test_a_configuration_that_prints_a_gigabyte_is_stopped_at_the_output_cap(box
     with pytest.raises(ToolFailed, match="printed more than 1 MiB and was stopped"):
         small.run(_hostile(work, "import sys\nfor _ in range(1 << 14):\n    sys.stdout.write('x' * (1 << 16))\n"),
                   work=work, what="the printer")
-    assert _leftovers() == []
+    assert _leftovers(scratch) == []
 
 
 def test_a_tool_that_cannot_start_inside_is_said(box, scratch, tmp_path):
