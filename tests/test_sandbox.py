@@ -161,3 +161,27 @@ def test_a_tool_that_cannot_start_inside_is_said(box, scratch, tmp_path):
     work = scratch
     done = box.run(["/no/such/eslint"], work=work, what="ESLint")
     assert done.returncode != 0 and "/no/such/eslint" in done.stderr
+
+
+def test_another_tenants_tool_runs_while_one_forks_without_end(box):
+    """Each run is a user of its own: the bomb exhausts its own process count, not the next sandbox's."""
+    started, results = threading.Event(), []
+
+    def bomb() -> None:
+        with box.scratch() as work:
+            (work / "started").touch()
+            started.set()
+            try:
+                box.run(_hostile(work, "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n"
+                                       "        pass\n"), work=work, what="the fork bomb", cap=4)
+            except ToolFailed as exc:
+                results.append(str(exc))
+
+    thread = threading.Thread(target=bomb)
+    thread.start()
+    started.wait(10)
+    with box.scratch() as work:
+        done = box.run(_hostile(work, "print('linted')"), work=work, what="another tenant's ESLint", cap=30)
+    thread.join()
+    assert (done.returncode, done.stdout.strip()) == (0, "linted") and results == [
+        "the fork bomb did not finish within 4 s"]

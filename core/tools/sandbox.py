@@ -3,8 +3,8 @@ plugin, a local pre-commit hook), so it runs only here, never in memfix's proces
 scratch copy of the checkout the only writable place, nothing of memfix's (no file, no environment variable, no
 credential), the tools' folders read-only, caps on CPU time, memory, processes, file size and output, and the whole
 tree killed at its deadline (the sandbox's first process is its PID namespace's init: when bubblewrap goes, so does
-everything the tool started). Run as root, memfix runs the sandbox as `nobody`, whose processes the process cap
-counts. Where no sandbox can start (a container without user namespaces), `find` says why, once.
+everything the tool started). Run as root, memfix runs each sandbox as a user of its own, whose processes the
+process cap counts. Where no sandbox can start (a container without user namespaces), `find` says why, once.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
@@ -24,7 +25,7 @@ from core.tools import process
 from core.tools.process import Finished, ToolFailed
 
 log = logging.getLogger(__name__)
-NOBODY = 65534
+USERS = (1 << 20, 1 << 30)  # each run's own user id is drawn from here (no account needs to exist for it)
 WORK = "/work"  # where the scratch copy is, inside
 SYSTEM = ("/usr", "/bin", "/lib", "/lib64", "/sbin")  # the system's programs and libraries, read-only
 
@@ -64,7 +65,7 @@ class Bubblewrap:
         """`command` run inside, in `work` (seen inside as /work, its only writable folder), with each of `tools`
         read-only at its own path (a tool's installed scripts name their interpreter by its path). `env` is the
         whole environment inside, beside PATH, HOME and LANG. ToolFailed when it cannot start or runs past `cap`."""
-        user = NOBODY if os.geteuid() == 0 else None
+        user = _user() if os.geteuid() == 0 else None
         if user is not None:
             _open_to(work, user)
         caps = self.caps
@@ -77,6 +78,12 @@ class Bubblewrap:
                   *(a for name, value in _environment(tools, env).items() for a in ("--setenv", name, value)),
                   "--", *command]
         return process.run([*limits, *inside], what=what, cap=cap, max_output=caps.output_bytes, env={}, user=user)
+
+
+def _user() -> int:
+    """A user id of this run's own: the process cap counts one user's processes, so a run that forks without end
+    exhausts its own count, not another tenant's sandbox's."""
+    return USERS[0] + secrets.randbelow(USERS[1] - USERS[0])
 
 
 def _system() -> list[str]:
