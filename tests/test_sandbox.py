@@ -165,23 +165,34 @@ def test_a_tool_that_cannot_start_inside_is_said(box, scratch, tmp_path):
 
 def test_another_tenants_tool_runs_while_one_forks_without_end(box):
     """Each run is a user of its own: the bomb exhausts its own process count, not the next sandbox's."""
-    started, results = threading.Event(), []
+    folders: list[Path] = []
+    results: list[str] = []
+    ready = threading.Event()
 
     def bomb() -> None:
         with box.scratch() as work:
-            (work / "started").touch()
-            started.set()
+            folders.append(work)
+            ready.set()
             try:
                 box.run(_hostile(work, "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n"
-                                       "        pass\n"), work=work, what="the fork bomb", cap=4)
+                                       "        open('exhausted', 'w').close()\n"), work=work, what="the fork bomb",
+                        cap=6)
             except ToolFailed as exc:
                 results.append(str(exc))
 
     thread = threading.Thread(target=bomb)
     thread.start()
-    started.wait(10)
+    assert ready.wait(10)
+    exhausted = folders[0] / "exhausted"
+    for _ in range(1000):  # until the bomb has used up its own count of processes
+        if exhausted.exists():
+            break
+        threading.Event().wait(0.01)
+    at_its_cap = exhausted.exists()
     with box.scratch() as work:
         done = box.run(_hostile(work, "print('linted')"), work=work, what="another tenant's ESLint", cap=30)
+    still_bombing = thread.is_alive()
     thread.join()
+    assert at_its_cap and still_bombing  # the other tenant's tool ran while the bomb was at its cap
     assert (done.returncode, done.stdout.strip()) == (0, "linted") and results == [
-        "the fork bomb did not finish within 4 s"]
+        "the fork bomb did not finish within 6 s"]
