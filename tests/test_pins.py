@@ -72,7 +72,7 @@ def test_pre_commit_hooks_name_their_packages_versions_and_plugins():
                 "it runs a program of the machine's (`language: system`), not one memfix installs"))
     assert pins.problems == ()
     assert pins.get("flake8").requirement == "flake8==7.1.1"
-    assert pins.get("flake8").described() == "flake8 7.1.1 with flake8-bugbear==24.2.6, flake8-docstrings"
+    assert pins.get("flake8").described() == "flake8 7.1.1 with flake8-bugbear 24.2.6, flake8-docstrings"
 
 
 def test_hook_repositories_by_any_spelling_of_their_address():
@@ -126,6 +126,7 @@ def test_javascript_hook_mirrors_are_npm_packages_and_biome_names_its_version_as
     assert (eslint.registry, eslint.version, eslint.plugins) == (
         "npm", "8.56.0", ("eslint-config-standard@17.1.0", "@typescript-eslint/parser@6.21.0"))
     assert eslint.requirement == "eslint@8.56.0"
+    assert eslint.described() == "eslint 8.56.0 with eslint-config-standard 17.1.0, @typescript-eslint/parser 6.21.0"
     assert (pins.get("prettier").package, pins.get("prettier").version) == ("prettier", "3.1.0")
     biome = pins.get("biome")
     assert (biome.package, biome.version, biome.plugins) == ("@biomejs/biome", "1.8.3", ())

@@ -89,9 +89,10 @@ class Pin:
         return self.package
 
     def described(self) -> str:
-        """In words: "flake8 7.1.1 with flake8-bugbear==24.2.6", "eslint (^8.0.0)"."""
+        """In words: "flake8 7.1.1 with flake8-bugbear 24.2.6", "eslint (^8.0.0)"."""
         version = self.version or (f"({self.specifier})" if self.specifier else "(its newest release)")
-        return f"{self.package} {version}" + (f" with {', '.join(self.plugins)}" if self.plugins else "")
+        plugins = [re.sub(r"==|(?<=.)@(?=[\d^~<>=*])", " ", p, count=1) for p in self.plugins]
+        return f"{self.package} {version}" + (f" with {', '.join(plugins)}" if plugins else "")
 
 
 @dataclass(frozen=True)
@@ -265,7 +266,7 @@ def _plugins(written: list[str], registry: Registry, package: str, found: _Found
     own = None
     for text in written:
         text = text.strip()
-        if not _installable(text, registry):
+        if not installable(text, registry):
             found.problems.append(f"{where}: {shown(text)} is not a package from the registry memfix can install")
         elif package and _name(text, registry) == package:
             own = _pinned(text, registry)
@@ -274,7 +275,7 @@ def _plugins(written: list[str], registry: Registry, package: str, found: _Found
     return tuple(dict.fromkeys(kept)), own
 
 
-def _installable(text: str, registry: Registry) -> bool:
+def installable(text: str, registry: Registry) -> bool:
     """A package named on its registry, with a version or range at most: never a URL, a path, a flag or an alias."""
     if registry == "npm":
         name, _, spec = text[1:].partition("@")
@@ -380,7 +381,7 @@ def _requirement_lines(lines: list[str], where: str, found: _Found) -> Iterator[
     install from the registry (`git+https://…/flake8`) is said."""
     for line in lines:
         text = line.split(";", 1)[0].strip()
-        if _installable(text, "pypi"):
+        if installable(text, "pypi"):
             yield _Requirement(_name(text, "pypi"), text, where)
         elif any(tool in line.lower() for tool in PYTHON_TOOLS):
             found.problems.append(f"{where}: {shown(line)} is not a package from the registry memfix can install: "
@@ -507,7 +508,7 @@ def _npm_version(package: str, spec: str, locked: dict[str, str]) -> tuple[str |
 def _npm_plugin(name: str, spec: str, locked: dict[str, str], found: _Found) -> str:
     version, specifier = _npm_version(name, spec, locked)
     text = f"{name}@{version or specifier}" if version or specifier else name
-    if not _installable(text, "npm"):
+    if not installable(text, "npm"):
         found.problems.append(f"package.json: {name} ({shown(spec)}) is not a package from the registry memfix can "
                               "install: left out")
         return ""
