@@ -5,6 +5,7 @@ version no registry has is said in memfix's words."""
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import re
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from core import deadline
 from core.tools import process
 from core.tools import sandbox as sandboxes
 from core.tools.install import InstallFailed, ToolCache
@@ -183,6 +185,28 @@ def test_a_cache_or_interpreter_the_sandbox_user_cannot_reach_is_said_before_ins
                                  "`nobody`")
     with pytest.raises(InstallFailed, match=r"the interpreter of Python tools \(/root/no/python3\) is inside /root,"):
         ToolCache(root, python="/root/no/python3").ensure(Pin("ruff", "pypi", "ruff", "0.6.9"))
+
+
+def test_an_install_has_its_time_and_the_job_keeps_its_own(index, root):
+    pin = Pin("flake8", "pypi", "flake8", "7.1.1")
+    with pytest.raises(InstallFailed, match=r"^flake8 7.1.1 was not installed within 1 s$"):
+        ToolCache(root, pypi_index=index.index, seconds=1).ensure(pin)
+    with deadline.budget(1, "the job") as job, pytest.raises(deadline.Overrun) as overrun:
+        ToolCache(root, pypi_index=index.index).ensure(pin)
+    assert overrun.value.of(job)  # the job's own deadline goes on up, said as the job's
+    assert [p.name for p in root.iterdir() if not p.name.endswith(".lock")] == []
+
+
+def test_a_worker_waits_for_another_within_the_install_time(root):
+    pin = Pin("flake8", "pypi", "flake8", "7.1.1")
+    cache = ToolCache(root, seconds=1)
+    root.mkdir()
+    said: list[str] = []
+    with open(root / f".{cache.folder(pin).name}.lock", "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # another worker, installing it for ever
+        with pytest.raises(InstallFailed, match="another worker has been installing it for more than 1 s"):
+            cache.ensure(pin, said.append)
+    assert said == ["waiting for flake8 7.1.1, which another worker is installing …"]
 
 
 # ---- npm ----

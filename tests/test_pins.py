@@ -515,3 +515,20 @@ def test_a_large_lockfile_is_read_whole():
     pins = pins_of({"package.json": json.dumps({"devDependencies": {"eslint": "^9.0.0"}}),
                     "package-lock.json": _lock_v3({**many, "eslint": "9.9.1"})})
     assert pins.problems == () and pins.get("eslint").version == "9.9.1"
+
+
+def test_hostile_texts_are_read_in_linear_time(alarm):
+    """What a repository may write to make a scanner quadratic: long runs of spaces, many headers, a lockfile's
+    packages list of a megabyte. Each is read (or refused) at once; the alarm fails a hang."""
+    spaces = " " * 1_000_000
+    package = json.dumps({"devDependencies": {"eslint": "^9.0.0"}})
+    pins = pins_of({
+        "requirements-dev.txt": "ruff==0.6.9" + spaces[:900_000] + "x\n",
+        "yarn.lock": ("eslint@^9.0.0, " * 30_000) + "eslint@^9.0.0:\n  version" + spaces[:500_000] + '"9.9.1"\n',
+        "package.json": package,
+    })
+    assert pins.get("eslint").version == "9.9.1"
+    pnpm = ("lockfileVersion: '9.0'\nimporters:\n  .:\n    devDependencies:\n      eslint:\n"
+            "        specifier: ^9.0.0\n        version: 9.9.1\npackages:\n"
+            + "  x@1.0.0: {resolution: {integrity: sha512-x}}\n" * 20_000)
+    assert pins_of({"package.json": package, "pnpm-lock.yaml": pnpm}).get("eslint").version == "9.9.1"

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from core import deadline
 from core.errors import PermanentError
@@ -118,7 +119,8 @@ class ToolCache:
         """The root made, open to others; as root, the sandbox's user (`nobody`) must reach the tools and their
         interpreter, or nothing installed here could run."""
         self.root.mkdir(parents=True, exist_ok=True)
-        self.root.chmod(0o755)
+        if self.root.stat().st_uid == os.geteuid():  # a cache another user made is theirs to open
+            self.root.chmod(0o755)
         if os.geteuid() != 0:
             return
         reached = [(self.root, "the tool cache")]
@@ -134,20 +136,15 @@ class ToolCache:
         """This worker's turn to install `folder`: a lock beside it (every worker and thread on the machine takes
         turns on it), waited for within the install's time; a leftover of an install that crashed cleared."""
         with open(folder.with_name(f".{folder.name}.lock"), "a") as lock:
-            waited = 0.0
-            while True:
-                try:
-                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if not waited:
-                        say(f"waiting for {pin.described()}, which another worker is installing …")
-                    if waited > self.seconds:
+            started = time.monotonic()
+            if not _locked(lock):
+                say(f"waiting for {pin.described()}, which another worker is installing …")
+                while not _locked(lock):
+                    if time.monotonic() - started > self.seconds:
                         raise InstallFailed(f"{pin.described()} was not installed: another worker has been installing "
-                                            f"it for more than {self.seconds:.0f} s") from None
+                                            f"it for more than {self.seconds:.0f} s")
                     deadline.check()
                     time.sleep(_WAIT_POLL)
-                    waited += _WAIT_POLL
             try:
                 for leftover in folder.parent.glob(f".{folder.name}.partial-*"):  # no one else installs it now
                     shutil.rmtree(leftover, ignore_errors=True)
@@ -195,6 +192,15 @@ class ToolCache:
               "--fetch-retries=1", "--registry", self.npm_registry, "--prefix", str(partial), "--",
               pin.requirement, *pin.plugins], pin, _environment(home, Path(self.node).parent), "npm")
         (partial / "bin").symlink_to(Path("node_modules") / ".bin")  # where the sandbox looks for a tool's programs
+
+
+def _locked(lock: IO[str]) -> bool:
+    """The lock taken, or False at once when another worker holds it."""
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
 
 
 def _check(pin: Pin) -> None:

@@ -370,7 +370,7 @@ def _lines(text: str) -> list[str]:
     lines = []
     for line in joined.splitlines()[:MAX_ENTRIES]:
         line = re.sub(r"(?:^|\s)#.*", "", line).strip()
-        line = re.split(r"\s+--?[a-z]", line)[0].strip()
+        line = re.split(r"\s--?[a-z]", line)[0].strip()  # one space before the flag: `\s+` would be quadratic
         if line and not line.startswith("-"):
             lines.append(line)
     return lines
