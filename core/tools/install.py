@@ -94,7 +94,8 @@ class ToolCache:
         distinct = [pin.registry, pin.package, pin.version or "", pin.specifier, sorted(pin.plugins), pin.lockfile,
                     runtime]
         key = hashlib.sha256(json.dumps(distinct).encode()).hexdigest()[:16]
-        return self.root / f"{_plain(pin.package)}-{_plain(pin.version or 'any')}-{key}"
+        # absolute: the sandbox mounts a tool at its own path, and its scripts name their interpreter by it
+        return self.root.absolute() / f"{_plain(pin.package)}-{_plain(pin.version or 'any')}-{key}"
 
     def ensure(self, pin: Pin, progress: Progress | None = None) -> Installed:
         """`pin` installed, at once when it already is; InstallFailed, naming the tool and version, when it cannot
