@@ -69,7 +69,8 @@ def test_pre_commit_hooks_name_their_packages_versions_and_plugins():
         Skipped("the trailing-whitespace, end-of-file-fixer hook of 'https://github.com/pre-commit/pre-commit-hooks'"
                 " in .pre-commit-config.yaml", "not a hook repository memfix knows the package of"),
         Skipped("the local mypy hook in .pre-commit-config.yaml",
-                "it runs a program of the machine's (`language: system`), not one memfix installs"))
+                "it runs a program of the machine's or the repository's (`language: system`), not one memfix "
+                "installs"))
     assert pins.problems == ()
     assert pins.get("flake8").requirement == "flake8==7.1.1"
     assert pins.get("flake8").described() == "flake8 7.1.1 with flake8-bugbear 24.2.6, flake8-docstrings"
@@ -158,7 +159,7 @@ def test_a_rev_that_is_no_release_and_a_dependency_that_is_no_package_are_said()
     assert all("is not a package from the registry memfix can install" in p for p in pins.problems)
     assert [s.why for s in pins.skipped] == [
         "`language: 'golang'` is not one memfix installs",
-        "it runs a program of the machine's (`language: system`), not one memfix installs",
+        "it runs a program of the machine's or the repository's (`language: script`), not one memfix installs",
         "`language: python` with no additional_dependencies installs nothing memfix could run"]
 
 

@@ -238,8 +238,9 @@ def _local_hook(hook: dict[str, object], found: _Found) -> None:
     registry = _LOCAL_LANGUAGES.get(language) if isinstance(language, str) else None
     dependencies = _strings(hook.get("additional_dependencies"))
     if registry is None:
-        why = ("it runs a program of the machine's (`language: system`), not one memfix installs"
-               if language in ("system", "script") else f"`language: {shown(language)}` is not one memfix installs")
+        why = (f"it runs a program of the machine's or the repository's (`language: {language}`), not one memfix "
+               "installs" if language in ("system", "script") else
+               f"`language: {shown(language)}` is not one memfix installs")
         found.skipped.append(Skipped(what, why))
         return
     if not dependencies:
