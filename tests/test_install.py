@@ -182,7 +182,7 @@ def test_a_cache_or_interpreter_the_sandbox_user_cannot_reach_is_said_before_ins
         ToolCache(closed / "tools").ensure(Pin("flake8", "pypi", "flake8", "7.1.1"))
     assert str(failed.value) == (f"flake8 7.1.1 cannot be installed for the sandbox: the tool cache ({closed}/tools) "
                                  f"is inside {closed}, which other users cannot enter, and the sandbox runs tools as "
-                                 "`nobody`")
+                                 "another user")
     with pytest.raises(InstallFailed, match=r"the interpreter of Python tools \(/root/no/python3\) is inside /root,"):
         ToolCache(root, python="/root/no/python3").ensure(Pin("ruff", "pypi", "ruff", "0.6.9"))
 

@@ -7,7 +7,7 @@ unpacked, never built: no package's own code runs). npm tools: `npm install --ig
 none of the machine's own configuration (pip.conf, .npmrc): the registries are memfix's settings. Two workers
 installing one tool take turns on a lock (the second finds it installed); an install is made in a temporary sibling
 folder and renamed into place whole, so a crash never leaves a half-installed tool that looks whole. The folders are
-readable by everyone: the sandbox runs the tools as `nobody` when memfix runs as root.
+readable by everyone: when memfix runs as root, the sandbox runs the tools as another user.
 """
 
 from __future__ import annotations
@@ -117,8 +117,8 @@ class ToolCache:
         return Installed(folder, seconds, True)
 
     def _prepare(self, pin: Pin) -> None:
-        """The root made, open to others; as root, the sandbox's user (`nobody`) must reach the tools and their
-        interpreter, or nothing installed here could run."""
+        """The root made, open to others; as root, the sandbox's user (another than memfix's) must reach the tools
+        and their interpreter, or nothing installed here could run."""
         self.root.mkdir(parents=True, exist_ok=True)
         if self.root.stat().st_uid == os.geteuid():  # a cache another user made is theirs to open
             self.root.chmod(0o755)
@@ -129,8 +129,9 @@ class ToolCache:
             reached.append((Path(self.python), "the interpreter of Python tools"))
         for path, what in reached:
             if (closed := _closed_to_others(path)) is not None:
-                raise InstallFailed(f"{pin.described()} cannot be installed for the sandbox: {what} ({path}) is inside "
-                                    f"{closed}, which other users cannot enter, and the sandbox runs tools as `nobody`")
+                raise InstallFailed(f"{pin.described()} cannot be installed for the sandbox: {what} ({path}) is "
+                                    f"inside {closed}, which other users cannot enter, and the sandbox runs tools as "
+                                    "another user")
 
     @contextmanager
     def _turn(self, folder: Path, pin: Pin, say: Progress) -> Iterator[None]:
