@@ -3,6 +3,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# Real wheels the install tests serve from a fake package index (tests/test_install.py): fetched here, at setup, so
+# the tests themselves never touch the network. Pinned whole, dependencies included: the same files on every machine.
+WHEELHOUSE  := $(VENV)/wheelhouse
+TEST_WHEELS := flake8==7.1.1 pyflakes==3.2.0 pycodestyle==2.12.1 mccabe==0.7.0 flake8-bugbear==24.2.6 attrs==24.2.0
 
 .PHONY: run serve test setup bench clean
 
@@ -12,7 +16,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+$(WHEELHOUSE)/.complete: Makefile | $(STAMP)
+	rm -rf $(WHEELHOUSE)
+	$(BIN)/pip download --quiet --disable-pip-version-check --only-binary=:all: --no-deps --dest $(WHEELHOUSE) \
+		$(TEST_WHEELS)
+	touch $@
+
+setup: $(STAMP) $(WHEELHOUSE)/.complete
 
 run: $(STAMP)
 	$(BIN)/memfix autofix samples/shop
@@ -21,7 +31,7 @@ PORT ?= 8000
 serve: $(STAMP)
 	$(BIN)/memfix serve --port $(PORT)
 
-test: $(STAMP)
+test: $(STAMP) $(WHEELHOUSE)/.complete
 	$(BIN)/ruff check .
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest

@@ -75,11 +75,12 @@ class ConfigRefused(PermanentError):
                                                                                         else ""))
 
 
-def read_config(text: str, fmt: ConfigFormat, name: str, *, limit: int = MAX_CONFIG_CHARS) -> Any:
+def read_config(text: str, fmt: ConfigFormat, name: str, *, limit: int = MAX_CONFIG_CHARS,
+                values: int = MAX_CONFIG_VALUES) -> Any:
     """A configuration file's data, read the same way whatever its format: at most `limit` characters, valid
-    Unicode, nesting at most MAX_CONFIG_DEPTH deep, at most MAX_CONFIG_VALUES keys and values, no number longer
-    than MAX_NUMBER_CHARS, YAML without anchors. Nesting is counted by a flat scan before any recursive parser
-    sees the text; anything else raises ConfigRefused naming `name`."""
+    Unicode, nesting at most MAX_CONFIG_DEPTH deep, at most `values` keys and values (a lockfile has many more than
+    a configuration), no number longer than MAX_NUMBER_CHARS, YAML without anchors. Nesting is counted by a flat scan
+    before any recursive parser sees the text; anything else raises ConfigRefused naming `name`."""
     if len(text) > limit:
         raise ConfigRefused(name, f"larger than {_size(limit)}, more than any configuration file needs")
     if not text.isascii():
@@ -89,8 +90,8 @@ def read_config(text: str, fmt: ConfigFormat, name: str, *, limit: int = MAX_CON
             raise ConfigRefused(name, "text that is not valid Unicode (a lone surrogate) is not accepted") from None
     try:
         with deadline.budget(deadline.SCAN_SECONDS, f"reading {name}") as share:
-            data = _READERS[fmt](text, name)
-            _measure(data, name)
+            data = _READERS[fmt](text, name, values)
+            _measure(data, name, values)
     except deadline.Overrun as exc:
         if not exc.of(share):
             raise  # the job's own time ran out
@@ -106,7 +107,10 @@ def read_config(text: str, fmt: ConfigFormat, name: str, *, limit: int = MAX_CON
 
 
 _TOO_DEEP = f"values nested more than {MAX_CONFIG_DEPTH} levels deep are not accepted"
-_TOO_MANY = f"more than {MAX_CONFIG_VALUES:,} values are not accepted"
+
+
+def _too_many(values: int) -> str:
+    return f"more than {values:,} values are not accepted"
 
 
 def _size(chars: int) -> str:
@@ -118,7 +122,7 @@ def _long_number(name: str, token: str) -> ConfigRefused:
                                "quote it if it is text)")
 
 
-def _measure(data: Any, name: str) -> None:
+def _measure(data: Any, name: str, most: int = MAX_CONFIG_VALUES) -> None:
     """Depth, count and text of parsed data, walked without recursion: what a dotted TOML key nests, and the lone
     surrogate a JSON `\\ud800` escape decodes to, are only seen here."""
     values, stack = 0, [(data, 1)]
@@ -133,8 +137,8 @@ def _measure(data: Any, name: str) -> None:
             stack += [(item, depth + 1) for item in items]
             continue
         values += 1
-        if values > MAX_CONFIG_VALUES:
-            raise ConfigRefused(name, _TOO_MANY)
+        if values > most:
+            raise ConfigRefused(name, _too_many(most))
         if isinstance(value, str) and not value.isascii():
             try:
                 value.encode("utf-8")
@@ -268,7 +272,7 @@ def _toml(text: str, name: str) -> Any:
 
 # ---- YAML ----
 
-def _yaml(text: str, name: str) -> Any:
+def _yaml(text: str, name: str, most: int = MAX_CONFIG_VALUES) -> Any:
     """`yaml.safe_load`, after one pass over the parser's events that stops at the first thing refused: anchors and
     aliases (a few bytes can name gigabytes), nesting, too many values, a plain scalar YAML would read as a number
     longer than MAX_NUMBER_CHARS. Nothing recursive sees the text before that pass."""
@@ -285,7 +289,7 @@ def _yaml(text: str, name: str) -> Any:
                     raise ConfigRefused(name, _TOO_DEEP)
             elif isinstance(event, yaml.ScalarEvent):
                 values += 1
-                _yaml_scalar(event, values, name)
+                _yaml_scalar(event, values, name, most)
         return yaml.load(text, Loader=_LOADER)  # noqa: S506 — SafeLoader
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -293,10 +297,10 @@ def _yaml(text: str, name: str) -> Any:
                             problem=getattr(exc, "problem", None) or "") from None
 
 
-def _yaml_scalar(event: yaml.ScalarEvent, values: int, name: str) -> None:
+def _yaml_scalar(event: yaml.ScalarEvent, values: int, name: str, most: int = MAX_CONFIG_VALUES) -> None:
     """ConfigRefused for the scalar that is one value too many, or a plain one YAML would read as a number too long."""
-    if values > MAX_CONFIG_VALUES:
-        raise ConfigRefused(name, _TOO_MANY)
+    if values > most:
+        raise ConfigRefused(name, _too_many(most))
     plain = event.implicit[0]  # unquoted: YAML may read it as a number
     if plain and len(event.value) > MAX_NUMBER_CHARS and _NUMBERISH.fullmatch(event.value):
         raise _long_number(name, event.value)
@@ -315,9 +319,10 @@ def _ini(text: str, name: str) -> dict[str, dict[str, str]]:
     return {section: dict(parser[section]) for section in parser.sections()}
 
 
-_READERS: dict[str, Callable[[str, str], Any]] = {
-    "json": _json, "jsonc": lambda text, name: _json(text, name, "jsonc"),
-    "json5": lambda text, name: _json(text, name, "json5"), "yaml": _yaml, "toml": _toml, "ini": _ini,
+_READERS: dict[str, Callable[[str, str, int], Any]] = {  # (text, name, the most values it may have)
+    "json": lambda text, name, _: _json(text, name), "jsonc": lambda text, name, _: _json(text, name, "jsonc"),
+    "json5": lambda text, name, _: _json(text, name, "json5"), "yaml": _yaml,
+    "toml": lambda text, name, _: _toml(text, name), "ini": lambda text, name, _: _ini(text, name),
 }
 
 

@@ -42,6 +42,12 @@ def _path(env: Mapping[str, str], name: str, default: Path) -> Path:
     return Path(env.get(name) or default)
 
 
+def _opt_path(env: Mapping[str, str], name: str, default: Path | None) -> Path | None:
+    """Stripped; blank: the default."""
+    value = _opt(env, name, None)
+    return Path(value) if value else default
+
+
 def _url(env: Mapping[str, str], name: str, default: str) -> str:
     """As given, without trailing slashes (paths are joined on with one); unset or empty: the default."""
     return (env.get(name) or default).rstrip("/")
@@ -191,6 +197,11 @@ class Settings:
     job_lease_seconds: float = _env("MEMFIX_JOB_LEASE_SECONDS", 30.0, _float)
     # a draft PR whose checks never report is marked after this long
     ci_wait_hours: float = _env("MEMFIX_CI_WAIT_HOURS", 24.0, _float)
+    # The team's own tools (core/tools/install.py): where they are installed (else `tools` under data_dir: tool_cache),
+    # and the registries they are installed from
+    tool_cache_setting: Path | None = _env("MEMFIX_TOOL_CACHE", None, _opt_path)
+    pypi_index: str = _env("MEMFIX_PYPI_INDEX", "https://pypi.org/simple", _url)
+    npm_registry: str = _env("MEMFIX_NPM_REGISTRY", "https://registry.npmjs.org", _url)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -201,6 +212,11 @@ class Settings:
     def embedded_database(self) -> bool:
         """No URL names a database: memfix serve starts its own under data_dir."""
         return not (self.database_url or self.database_app_url)
+
+    @property
+    def tool_cache(self) -> Path:
+        """Where the team's tools are installed: MEMFIX_TOOL_CACHE, else `tools` under the data folder."""
+        return self.tool_cache_setting or self.data_dir / "tools"
 
     @property
     def github_web_url(self) -> str:

@@ -212,7 +212,7 @@ def test_a_yaml_date_is_the_text_it_is_whether_or_not_such_a_day_exists():
 def test_any_failure_of_a_parser_is_the_one_refusal_that_names_the_file(fmt, monkeypatch):
     from core import bounded
 
-    def broken(text, name):
+    def broken(text, name, most):
         raise ArithmeticError("a parser's own bug")  # a kind no reader names
 
     monkeypatch.setitem(bounded._READERS, fmt, broken)
@@ -279,3 +279,16 @@ def test_a_push_with_hostile_configuration_and_letter_finishes_once_and_says_why
     assert "a number of 5,000 characters is not accepted" in reply and "using the defaults" in reply
     with serve.services.db.tenant(tenant_id) as conn:
         assert {r["status"] for r in conn.execute("SELECT status FROM jobs").fetchall()} == {"done"}
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml", "toml"])
+def test_a_reader_may_allow_more_values_than_a_configuration_has(fmt):
+    """A lockfile lists thousands of packages: its reader raises the cap on values, never the one on size or depth."""
+    from core.bounded import ConfigRefused, read_config
+
+    many = {f"p{n}": n for n in range(10_500)}  # 21,000 keys and values
+    text = {"json": json.dumps(many), "yaml": "\n".join(f"p{n}: {n}" for n in many.values()),
+            "toml": "\n".join(f"p{n} = {n}" for n in many.values())}[fmt]
+    with pytest.raises(ConfigRefused, match="more than 20,000 values are not accepted"):
+        read_config(text, fmt, "lock")
+    assert read_config(text, fmt, "lock", values=50_000) == many

@@ -20,9 +20,10 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from core.bounded import ConfigFormat, ConfigRefused, read_config
 from core.languages.adapter import Selection
 from core.languages.python.configs import read_as, ruff_table, toml_file
-from core.languages.python.team import TOOL_FILES, TeamRules, find_team_rules
+from core.languages.python.team import TeamRules, find_team_rules
 from core.languages.registry import within
 from core.paths import WORKFLOW_FILES
+from core.tools.pins import TOOL_FILES
 
 RUFF_OLDEST = (3, 7)  # ruff cannot target anything older
 RUFF_NEWEST = (3, 14)

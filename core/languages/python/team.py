@@ -25,6 +25,7 @@ from core.languages.python.configs import (
     toml_file,
 )
 from core.paths import WORKFLOW_FILES, argument_problem
+from core.tools.pins import TOOL_FILES  # where a team installs its tools: read at the repository root
 
 Read = Callable[[str], "str | None"]
 
@@ -49,10 +50,6 @@ FLAKE8_PLUGINS = {
     "flake8-gettext": "INT", "flake8-logging": "LOG", "flake8-todos": "TD", "flake8-fixme": "FIX",
     "tryceratops": "TRY", "flynt": "FLY", "flake8-isort": "I", "flake8-bugbear-opinionated": "B9",
 }
-# Files where a team installs its tools or says how it runs them (read at the repository root).
-TOOL_FILES = (".pre-commit-config.yaml", "requirements.txt", "requirements-dev.txt", "requirements_dev.txt",
-              "dev-requirements.txt", "requirements-test.txt", "test-requirements.txt", "requirements-lint.txt",
-              "requirements/dev.txt", "requirements/lint.txt", "requirements/test.txt", "requirements/tests.txt")
 RUN_TOOLS = ("ruff", "flake8", "pylint", "pyupgrade", "isort", "autoflake")  # what a command line may run
 # ruff's UP rules pyupgrade has no counterpart for: a team that upgrades with pyupgrade never chose them.
 NOT_PYUPGRADE = ("UP038", "UP040", "UP042", "UP043", "UP044", "UP046", "UP047", "UP049", "UP050")

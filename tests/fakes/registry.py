@@ -1,0 +1,135 @@
+"""Fake package registries over real HTTP on 127.0.0.1, speaking the wire formats the installers read.
+
+`FakePyPI(folder)`: a PEP 503 simple index of the wheels (and source archives) in `folder` — `/simple/<project>/`
+lists a project's files with their sha256, `/files/<name>` serves one. Point pip at `fake.index` (`--index-url`).
+`FakeNpm()`: npm's registry — the packument of a package at `/<name>` (`/@scope%2fname` for a scoped one) and its
+tarballs; `fake.publish(package_json, files)` packs a package the way `npm pack` does. Point npm at `fake.url`.
+Each records the paths it was asked for (`requests`), so a test can count downloads.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import io
+import json
+import re
+import tarfile
+import threading
+from pathlib import Path
+from urllib.parse import unquote
+
+from flask import Flask, Response, abort, request
+
+from tests.fakes.http import FakeServer
+
+
+def _normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()  # PEP 503
+
+
+def _project(filename: str) -> str:
+    """A wheel's or source archive's project: the name before its version (`flake8_bugbear-24.2.6-py3-…`)."""
+    stem = filename.removesuffix(".whl").removesuffix(".tar.gz").removesuffix(".zip")
+    return _normalized(stem.split("-")[0])
+
+
+class _Recorded(FakeServer):
+    def __init__(self) -> None:
+        self.requests: list[str] = []
+        self._lock = threading.Lock()
+        self.app = Flask(self.name)
+        self.app.before_request(self._record)
+
+    def _record(self) -> None:
+        with self._lock:
+            self.requests.append(unquote(request.path))
+
+    def downloads(self, filename: str) -> int:
+        return sum(1 for path in self.requests if path.endswith("/" + filename))
+
+
+class FakePyPI(_Recorded):
+    name = "fake-pypi"
+
+    def __init__(self, folder: Path):
+        super().__init__()
+        self.folder = folder
+        self.app.add_url_rule("/simple/", view_func=self._root)
+        self.app.add_url_rule("/simple/<project>/", view_func=self._listing)
+        self.app.add_url_rule("/files/<filename>", view_func=self._file)
+
+    @property
+    def index(self) -> str:
+        return f"{self.url}/simple"
+
+    def _files(self) -> list[Path]:
+        return sorted(p for p in self.folder.iterdir() if p.name.endswith((".whl", ".tar.gz", ".zip")))
+
+    def _root(self) -> Response:
+        projects = sorted({_project(p.name) for p in self._files()})
+        links = "".join(f'<a href="/simple/{p}/">{p}</a>\n' for p in projects)
+        return Response(f"<!DOCTYPE html><html><body>\n{links}</body></html>", mimetype="text/html")
+
+    def _listing(self, project: str) -> Response:
+        files = [p for p in self._files() if _project(p.name) == _normalized(project)]
+        if not files:
+            abort(404)
+        links = "".join(f'<a href="/files/{html.escape(p.name)}#sha256={hashlib.sha256(p.read_bytes()).hexdigest()}">'
+                        f"{html.escape(p.name)}</a><br/>\n" for p in files)
+        return Response(f"<!DOCTYPE html><html><head><title>Links for {project}</title></head><body>\n"
+                        f"<h1>Links for {project}</h1>\n{links}</body></html>",
+                        mimetype="application/vnd.pypi.simple.v1+html")
+
+    def _file(self, filename: str) -> Response:
+        path = self.folder / filename
+        if "/" in filename or not path.is_file():
+            abort(404)
+        return Response(path.read_bytes(), mimetype="application/octet-stream")
+
+
+class FakeNpm(_Recorded):
+    name = "fake-npm"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.packages: dict[str, dict[str, tuple[dict, bytes]]] = {}  # name → version → (package.json, tarball)
+        self.app.add_url_rule("/<path:name>", view_func=self._serve)
+
+    def publish(self, package_json: dict, files: dict[str, str]) -> None:
+        """A package as `npm pack` makes it: a gzipped tarball of `package/…`, package.json included."""
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+            for path, text in {"package.json": json.dumps(package_json, indent=2), **files}.items():
+                data = text.encode()
+                info = tarfile.TarInfo(f"package/{path}")
+                info.size, info.mode = len(data), 0o755 if text.startswith("#!") else 0o644
+                tar.addfile(info, io.BytesIO(data))
+        self.packages.setdefault(package_json["name"], {})[package_json["version"]] = (package_json, buffer.getvalue())
+
+    def _tarball_path(self, name: str, version: str) -> str:
+        return f"/{name}/-/{name.rsplit('/', 1)[-1]}-{version}.tgz"
+
+    def _serve(self, name: str) -> Response:
+        name = unquote(name)
+        if "/-/" in name:
+            return self._tarball(name)
+        versions = self.packages.get(name)
+        if not versions:
+            return Response(json.dumps({"error": "Not found"}), status=404, mimetype="application/json")
+        document = {"name": name, "dist-tags": {"latest": max(versions, key=lambda v: [int(x) for x in v.split(".")])},
+                    "versions": {v: {**meta, "dist": self._dist(name, v, tarball)}
+                                 for v, (meta, tarball) in versions.items()}}
+        return Response(json.dumps(document), mimetype="application/json")
+
+    def _dist(self, name: str, version: str, tarball: bytes) -> dict:
+        return {"tarball": self.url + self._tarball_path(name, version), "shasum": hashlib.sha1(tarball).hexdigest(),
+                "integrity": "sha512-" + base64.b64encode(hashlib.sha512(tarball).digest()).decode()}
+
+    def _tarball(self, path: str) -> Response:
+        for name, versions in self.packages.items():
+            for version, (_, tarball) in versions.items():
+                if "/" + path == self._tarball_path(name, version):
+                    return Response(tarball, mimetype="application/octet-stream")
+        abort(404)
