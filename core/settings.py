@@ -202,6 +202,8 @@ class Settings:
     tool_cache_setting: Path | None = _env("MEMFIX_TOOL_CACHE", None, _opt_path)
     pypi_index: str = _env("MEMFIX_PYPI_INDEX", "https://pypi.org/simple", _url)
     npm_registry: str = _env("MEMFIX_NPM_REGISTRY", "https://registry.npmjs.org", _url)
+    # off: memfix's own reading stands in for every team tool (no install, no sandbox)
+    team_tools: bool = _env("MEMFIX_TEAM_TOOLS", True, _flag)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

@@ -216,8 +216,12 @@ class Services:
     def languages(self) -> tuple[Language, ...]:
         """Every language whose linter is installed here (without Biome, JavaScript runs say it is missing)."""
         from core.languages.registry import adapters
+        from core.tools.install import ToolCache
+        from core.tools.toolbox import Toolbox
 
-        return tuple(adapters().values())
+        s = self.settings
+        toolbox = Toolbox(ToolCache(s.tool_cache, s.pypi_index, s.npm_registry)) if s.team_tools else None
+        return tuple(adapters(toolbox).values())
 
     @cached_property
     def pipeline_runner(self) -> PipelineRunner:

@@ -23,6 +23,9 @@ _queues = itertools.count(int(uuid.uuid4().int % 10**9))
 
 
 def pytest_configure(config) -> None:
+    # no registry is reached from a test: memfix's own reading stands in for the team's tools unless a test serves a
+    # registry of its own (tests/fakes/registry.py) and turns them on
+    os.environ["MEMFIX_TEAM_TOOLS"] = "false"
     # pytest makes --basetemp itself but not its parent, and a clean clone has no build/ yet.
     if config.option.basetemp:
         Path(config.option.basetemp).parent.mkdir(parents=True, exist_ok=True)
@@ -141,7 +144,8 @@ def aws_env(monkeypatch):
 
 @pytest.fixture
 def settings(pg_url, app_url) -> Settings:
-    return Settings(database_url=pg_url, database_app_url=app_url, github_webhook_secret="test-webhook-secret")
+    return Settings(database_url=pg_url, database_app_url=app_url, github_webhook_secret="test-webhook-secret",
+                    team_tools=False)  # no registry is reached: tests of the team's tools serve one of their own
 
 
 @pytest.fixture(scope="session")

@@ -25,7 +25,8 @@ from tests.fakes.process import Child, wait_for
 # The environment's own settings stay out of the server's: it runs with what the test gives it only.
 SETTINGS_PREFIXES = ("MEMFIX_", "GITHUB_", "DATABASE_", "OPENAI_", "ANTHROPIC_")
 # Waits as short as the in-thread `serve` fixture's (tests/conftest.py `github_settings`, `model_settings`).
-SHORT_WAITS = {"MEMFIX_GITHUB_RETRY_BASE_SECONDS": "0.01", "MEMFIX_GITHUB_MAX_WAIT_SECONDS": "5",
+SHORT_WAITS = {"MEMFIX_TEAM_TOOLS": "false", "MEMFIX_GITHUB_RETRY_BASE_SECONDS": "0.01",
+               "MEMFIX_GITHUB_MAX_WAIT_SECONDS": "5",
                "MEMFIX_JOB_RETRY_BASE_SECONDS": "0.01", "MEMFIX_PIPELINE_BACKOFF_SECONDS": "0.01"}
 GRACE_SECONDS = 5  # a job still running at the end has this long to finish
 

@@ -16,6 +16,7 @@ from core.languages.python import rules as python_rules
 
 if TYPE_CHECKING:
     from core.languages.adapter import Language
+    from core.tools.toolbox import Toolbox
 
 RULES: tuple[ModuleType, ...] = (python_rules, javascript_rules)
 NAMES = tuple(r.NAME for r in RULES)
@@ -115,14 +116,15 @@ def said_of(name: str, check: str) -> str:
     return next((r.SAID[check] for r in RULES if r.NAME == name), check)
 
 
-def adapters() -> dict[str, Language]:
-    """Every language whose linter is installed here, by name (built once, by the composition root)."""
+def adapters(toolbox: Toolbox | None = None) -> dict[str, Language]:
+    """Every language whose linter is installed here, by name (built once, by the composition root); `toolbox`: where
+    the team's own tools are installed and run from."""
     from core.languages.javascript.biome import Biome, find_biome
     from core.languages.javascript.language import JavaScript
     from core.languages.python.language import Python
     from core.languages.python.ruff import Ruff
 
-    found: list[Language] = [Python(Ruff())]
+    found: list[Language] = [Python(Ruff(), toolbox)]
     if (biome := find_biome()) is not None:
         found.append(JavaScript(Biome(biome)))
     return {language.name: language for language in found}

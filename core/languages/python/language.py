@@ -16,7 +16,10 @@ from core.languages.python.team import beyond_its_tool
 from core.languages.registry import rule_code, within
 
 if TYPE_CHECKING:
+    from core.languages.adapter import Linter
+    from core.languages.python.flake8 import Flake8
     from core.languages.python.ruff import Ruff
+    from core.tools.toolbox import Toolbox
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,8 @@ class PythonProject:
     profile: Profile
     selection: Selection
     ruff: Ruff
+    flake8: Flake8 | None = None  # the team's own, in the sandbox: it finds and judges, ruff fixes
+    said: tuple[str, ...] = ()  # which of the team's tools run as the team runs them, or why not
 
     @property
     def target(self) -> str:
@@ -31,10 +36,11 @@ class PythonProject:
 
     @property
     def lines(self) -> tuple[str, ...]:
-        return tuple(self.profile.describe())
+        return (*self.profile.describe(), *self.said)
 
-    def linter(self, held: tuple[str, ...] = ()) -> Ruff:
-        return self.ruff.with_args(self.profile.ruff_args(self.selection.rules, held))
+    def linter(self, held: tuple[str, ...] = ()) -> Linter:
+        ruff = self.ruff.with_args(self.profile.ruff_args(self.selection.rules, held))
+        return self.flake8.with_held(held, ruff) if self.flake8 is not None else ruff
 
     def ignored(self, path: str) -> bool:
         return False  # the team's excludes go to ruff itself (--extend-exclude)
@@ -69,6 +75,7 @@ class PythonProject:
 @dataclass(frozen=True)
 class Python:
     ruff: Ruff
+    toolbox: Toolbox | None = None  # the sandbox and tool cache the team's own tools run from; None: ruff alone
     name: str = "python"
 
     def owns(self, path: str) -> bool:
@@ -88,5 +95,27 @@ class Python:
                 *profile.problems, "this ruff refuses some of the team's ruff settings (another version's?): "
                 "its rules run with their defaults"))
         families = None if pipeline == "autofix" else config.rules(pipeline)  # Refactor: only its kinds of change
+        flake8, said = self._flake8(read, profile)
         return PythonProject(profile, profile.selection(config.named(pipeline), families, config.extend_rules),
-                             self.ruff)
+                             self.ruff, flake8, said)
+
+    def _flake8(self, read: Read, profile: Profile) -> tuple[Flake8 | None, tuple[str, ...]]:
+        """The team's flake8, installed at the version it pins with its plugins, where the team runs flake8 and a
+        sandbox can start; else None, and why memfix's ruff stands in for it."""
+        if "flake8" not in profile.team.linters or self.toolbox is None:
+            return None, ()
+        from core.languages.python.flake8 import CONFIG_FILES, Flake8
+        from core.tools.pins import Pin, find_pins
+        from core.tools.toolbox import Unavailable
+
+        pin = find_pins(read).get("flake8") or Pin("flake8", "pypi", "flake8", None,
+                                                   source="pinned nowhere in the repository: its newest release")
+        try:
+            sandbox, installed = self.toolbox.ready(pin)
+        except Unavailable as exc:
+            return None, (f"the team's flake8 does not run here ({exc}): memfix's ruff stands in for it, with "
+                          "flake8's selection as read from its configuration",)
+        config = {name: text for name in CONFIG_FILES if (text := read(name)) is not None}
+        version = pin.described().removeprefix("flake8 ")
+        return Flake8(installed.folder, sandbox, config, self.ruff, version), (
+            f"finds and judges: the team's flake8 {version} ({pin.source}), in the sandbox; fixes: memfix's ruff",)

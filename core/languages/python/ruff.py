@@ -159,6 +159,11 @@ class Ruff:
         codes = _rule_words(self.binary)
         return code in codes if codes else "/" not in code
 
+    def fixes(self, code: str) -> bool:
+        """Whether this ruff has a fix for the rule `code` (always or sometimes): what another tool finds and cannot
+        fix, ruff may."""
+        return code in _fixable(self.binary)
+
     def rule_words(self, code: str) -> frozenset[str]:
         """The code a rule's own messages name (`assert` in S101's "Use of `assert` detected"), as opposed to what
         they fill in from the code at hand (`{name}`): what a finding's title may keep and still name its class."""
@@ -273,16 +278,30 @@ def _finding(root: Path, item: dict[str, Any]) -> Finding:
 
 
 @lru_cache(maxsize=4)
-def _rule_words(binary: str) -> dict[str, frozenset[str]]:
+def _rules(binary: str) -> tuple[dict[str, Any], ...]:
+    """ruff's description of each of its rules (`ruff rule --all`), asked once per binary; none when it cannot say."""
     try:
         proc = process.run([binary, "rule", "--all", "--output-format", "json"], what="ruff", cap=60)
         rules = json.loads(proc.stdout)
     except (ToolFailed, ValueError):
+        return ()
+    return tuple(r for r in rules if isinstance(r, dict)) if isinstance(rules, list) else ()
+
+
+@lru_cache(maxsize=4)
+def _fixable(binary: str) -> frozenset[str]:
+    return frozenset(str(r.get("code")) for r in _rules(binary) if r.get("fix_availability") in ("Always", "Sometimes"))
+
+
+@lru_cache(maxsize=4)
+def _rule_words(binary: str) -> dict[str, frozenset[str]]:
+    rules = _rules(binary)
+    if not rules:
         return {}  # titles then name the class by its rule and message shape alone
-    words = {}
-    for rule in rules if isinstance(rules, list) else []:
+    words: dict[str, frozenset[str]] = {}
+    for rule in rules:
         texts = [rule.get("summary") or "", *(rule.get("message_formats") or ())]
-        words[rule.get("code")] = frozenset(w for t in texts for w in re.findall(r"`([^`{}]*)`", t))
+        words[str(rule.get("code"))] = frozenset(w for t in texts for w in re.findall(r"`([^`{}]*)`", t))
     return words
 
 

@@ -82,6 +82,7 @@ class TeamRules:
     options: tuple[str, ...] = ()  # ruff settings the rules read (`lint.isort.known-first-party = ["pkg"]`), TOML
     refused: tuple[str, ...] = ()  # the team's paths memfix does not pass to a tool, and why
     upgrade_to: tuple[int, int] | None = None  # pyupgrade's `--pyXY-plus`: how far the team's upgrades go
+    linters: tuple[str, ...] = ()  # the linters the team configures or runs (`flake8`), by their names
 
     def origin(self, code: str) -> str:
         """The place that chose a rule (its longest selector wins: `UP006` over `UP`)."""
@@ -97,6 +98,7 @@ class _Choices:
     ignore: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     upgrade_to: tuple[int, int] | None = None
+    linters: list[str] = field(default_factory=list)
 
     def add(self, codes: list[str] | tuple[str, ...], where: str) -> None:
         kept = [c for c in codes if is_rule(c)]
@@ -139,7 +141,7 @@ def _linter_rules(texts: dict[str, str | None], read: Read | None) -> TeamRules:
                          "the repository)", RUFF_DEFAULT_SELECT)
     return TeamRules(ignore, per_file, tuple(dict.fromkeys(exclude)), " and ".join(choices.sources),
                      tuple(choices.select), dict(choices.select), configured=True, options=options,
-                     upgrade_to=choices.upgrade_to, refused=refused)
+                     upgrade_to=choices.upgrade_to, refused=refused, linters=tuple(choices.linters))
 
 
 def _ruff(ruff: dict[str, Any], choices: _Choices) -> tuple[dict[str, tuple[str, ...]], list[str]]:
@@ -340,6 +342,7 @@ def _flake8(texts: dict[str, str | None], hooks: list[_Hook], choices: _Choices)
         chosen = [*FLAKE8_DEFAULT_SELECT, *(code for plugin, code in FLAKE8_PLUGINS.items()
                                             if re.search(rf"(?<![\w-]){re.escape(plugin)}(?![\w-])", installed))]
     choices.add([*chosen, *codes_in(section.get("extend-select"))], where)
+    choices.linters.append("flake8")
     choices.ignore += codes_in(section.get("ignore")) if "ignore" in section else list(FLAKE8_DEFAULT_IGNORE)
     choices.ignore += codes_in(section.get("extend-ignore"))
 

@@ -1,0 +1,111 @@
+"""The team's own flake8 finds and judges, as the team runs it: at the version its pre-commit hook pins, with the
+plugins it installs and the settings its configuration holds (`max-line-length`, `extend-ignore`), installed from a
+registry (a fake PyPI here, serving the real wheels `make setup` fetched) and run in the sandbox. memfix reports what
+that flake8 reports — the same findings, not a near count — and ruff's fix of a finding stands only where flake8,
+run on the result, sees it gone and nothing new."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from core.tools import sandbox as sandboxes
+from tests.fakes import payloads as P
+from tests.fakes.registry import FakePyPI
+from tests.served import serving
+
+ROOT = Path(__file__).resolve().parents[1]
+WHEELHOUSE = ROOT / ".venv" / "wheelhouse"
+SETUP_CFG = "[flake8]\nmax-line-length = 120\nmax-complexity = 30\nextend-ignore = E203\n"
+PRE_COMMIT = ("repos:\n- repo: https://github.com/PyCQA/flake8\n  rev: 7.1.1\n  hooks:\n  - id: flake8\n"
+              "    additional_dependencies: [flake8-bugbear==24.2.6]\n")
+LONG = "x" * 80  # a line of 110 characters: over ruff's 88, under the team's 120
+UTIL = f'import os\n\n\ndef greet(name, seen=[]):\n    return "hello " + name + "{LONG}"\n'
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory):
+    if not (WHEELHOUSE / ".complete").is_file():
+        pytest.skip(f"NO WHEELHOUSE: {WHEELHOUSE} is missing; `make setup` downloads it")
+    if sandboxes.find()[0] is None:
+        pytest.skip(f"NO SANDBOX: {sandboxes.find()[1]} (.ci/run installs bubblewrap)")
+    folder = tmp_path_factory.mktemp("index")
+    for wheel in WHEELHOUSE.glob("*.whl"):
+        shutil.copy(wheel, folder)
+    with FakePyPI(folder) as fake:
+        yield fake
+
+
+@pytest.fixture(scope="module")
+def cache():
+    """A tool cache the sandbox's users can read, shared by the module's tests (flake8 is installed once)."""
+    folder = Path(tempfile.mkdtemp(prefix="memfix-team-tools-"))
+    folder.chmod(0o755)
+    yield folder / "tools"
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _tree(folder: Path) -> Path:
+    (folder / "app").mkdir(parents=True)
+    (folder / "setup.cfg").write_text(SETUP_CFG)
+    (folder / ".pre-commit-config.yaml").write_text(PRE_COMMIT)
+    (folder / "app" / "util.py").write_text(UTIL)
+    return folder
+
+
+def test_memfix_reports_what_the_teams_flake8_reports_and_ruff_fixes_only_what_flake8_then_judges(
+        cli, monkeypatch, index, cache, tmp_path):
+    monkeypatch.setenv("MEMFIX_TEAM_TOOLS", "true")
+    monkeypatch.setenv("MEMFIX_PYPI_INDEX", index.index)
+    monkeypatch.setenv("MEMFIX_TOOL_CACHE", str(cache))
+    tree = _tree(tmp_path / "repo")
+    code, out, err = cli("autofix", str(tree), "--json")
+    assert code == 0, err
+    report = json.loads(out)
+
+    found = sorted((f["path"], f["line"], f["code"]) for f in report["findings"])
+    assert found == [("app/util.py", 1, "F401"), ("app/util.py", 4, "B006")]  # no E501 under the team's 120
+    assert any("the team's flake8 7.1.1 with flake8-bugbear 24.2.6" in line for line in report["project"])
+    [outcome] = report["outcomes"]
+    assert outcome["status"] == "PROMOTED" and outcome["fixed"] == ["F401"]  # B006's fix is ruff's unsafe one
+    assert "-import os" in outcome["diff"] and not any("seen=" in line for line in outcome["diff"])
+
+    # the same tree read by memfix's own ruff alone, as before: findings the team's flake8 never reports
+    monkeypatch.setenv("MEMFIX_TEAM_TOOLS", "false")
+    code, out, _ = cli("autofix", str(tree), "--json")
+    own = {f["code"] for f in json.loads(out)["findings"]}
+    assert "E501" in own and "B006" in own
+
+
+def test_where_the_teams_flake8_cannot_be_installed_memfixs_ruff_stands_in_and_says_so(cli, monkeypatch, cache,
+                                                                                       tmp_path):
+    monkeypatch.setenv("MEMFIX_TEAM_TOOLS", "true")
+    monkeypatch.setenv("MEMFIX_PYPI_INDEX", "http://127.0.0.1:9/simple")  # nothing listens there
+    monkeypatch.setenv("MEMFIX_TOOL_CACHE", str(cache.parent / "unreachable"))
+    code, out, err = cli("autofix", str(_tree(tmp_path / "repo")), "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    said = " ".join(report["project"])
+    assert "the team's flake8 does not run here" in said and "memfix's ruff stands in for it" in said
+    assert "F401" in {f["code"] for f in report["findings"]}
+
+
+def test_a_push_gets_the_fix_the_teams_flake8_judges_through_memfix_serve(index, cache, tmp_path, pg_url, tenant_id,
+                                                                           app_key):
+    with serving(tmp_path, pg_url, tenant_id, app_key, MEMFIX_TEAM_TOOLS="true", MEMFIX_PYPI_INDEX=index.index,
+                 MEMFIX_TOOL_CACHE=str(cache)) as served:
+        gh = served.github
+        base = gh.add_repo("acme/api", {"README.md": "# api\n", "setup.cfg": SETUP_CFG,
+                                        ".pre-commit-config.yaml": PRE_COMMIT})
+        util = UTIL.replace(", seen=[]", "")  # B006's fix is unsafe: a repository with no CI gets none
+        after = gh.push("acme/api", "main", {"app/util.py": util})
+        assert served.post("push", P.push(installation=tenant_id, repo="acme/api", before=base, after=after, commits=[
+            {"added": ["app/util.py"], "modified": [], "removed": []}])) == 202
+        served.wait_idle(120)
+        [pr] = gh.pulls("acme/api")
+        assert "F401" in pr["body"] and "E501" not in pr["body"]
+        assert gh.file("acme/api", pr["head"]["ref"], "app/util.py") == util.removeprefix("import os\n")
