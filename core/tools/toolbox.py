@@ -4,13 +4,16 @@ there is none here) and the cache they are installed into from their registries.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+import threading
+import time
+from dataclasses import dataclass, field
 
 from core.tools.install import Installed, InstallFailed, ToolCache
 from core.tools.pins import Pin
 from core.tools.sandbox import Bubblewrap, find
 
 log = logging.getLogger(__name__)
+RETRY_SECONDS = 600.0  # a tool that could not be installed is not tried again for this long (each run would wait)
 
 
 class Unavailable(InstallFailed):
@@ -20,6 +23,8 @@ class Unavailable(InstallFailed):
 @dataclass(frozen=True)
 class Toolbox:
     cache: ToolCache
+    _failed: dict[Pin, tuple[float, str]] = field(default_factory=dict, compare=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
     @property
     def sandbox(self) -> tuple[Bubblewrap | None, str]:
@@ -32,8 +37,14 @@ class Toolbox:
         sandbox, why = self.sandbox
         if sandbox is None:
             raise Unavailable(f"no sandbox can start here ({why})")
+        with self._lock:
+            failed = self._failed.get(pin)
+        if failed and time.monotonic() - failed[0] < RETRY_SECONDS:
+            raise Unavailable(failed[1])
         try:
             installed = self.cache.ensure(pin, lambda said: log.info("%s: %s", pin.tool, said))
         except InstallFailed as exc:
+            with self._lock:
+                self._failed[pin] = (time.monotonic(), str(exc))
             raise Unavailable(str(exc)) from exc
         return sandbox, installed
