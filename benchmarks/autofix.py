@@ -45,6 +45,8 @@ TENANT = 9_200_001
 REPO = "bench/django"
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = 5
+# Whether the team's own tools run (Django's tox runs flake8): MEMFIX_TEAM_TOOLS=false measures memfix's ruff reading
+TEAM_TOOLS = ("MEMFIX_TEAM_TOOLS", "MEMFIX_TOOL_CACHE", "MEMFIX_PYPI_INDEX")
 BUDGET_RATIO = 3.0
 
 
@@ -121,7 +123,7 @@ def services():
     with tempfile.TemporaryDirectory(prefix="memfix-bench-") as tmp:
         os.chmod(tmp, 0o755)  # the embedded server may run as another system user when we are root
         env = {"MEMFIX_DATA_DIR": tmp}  # nothing else from the environment: offline, no embeddings
-        for name in ("DATABASE_URL", "DATABASE_APP_URL"):  # the owner migrates, the login runs
+        for name in ("DATABASE_URL", "DATABASE_APP_URL", *TEAM_TOOLS):  # the owner migrates, the login runs
             if os.environ.get(name):
                 env[name] = os.environ[name]
         s = Services(Settings.from_env(env), local=True)
@@ -208,7 +210,8 @@ def whole_processes(tree: Path) -> tuple[float, float, float, list[str]]:
     with tempfile.TemporaryDirectory(prefix="memfix-bench-cli-") as data:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMFIX_", "DATABASE_"))}
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # compiled once, as an installed package is (pip compiles it)
-        env.update(MEMFIX_DATA_DIR=data, PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=str(CACHE / "pycache"))
+        env.update(MEMFIX_DATA_DIR=data, PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=str(CACHE / "pycache"),
+                   **{name: os.environ[name] for name in TEAM_TOOLS if name in os.environ})
         command = [sys.executable, "-m", "handlers.cli", "autofix", str(tree), "--json"]
 
         def memfix() -> tuple[float, dict]:

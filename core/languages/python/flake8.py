@@ -99,7 +99,7 @@ class Flake8:
             held = [f"--extend-ignore={','.join(self.held)}"] if self.held else []
             try:
                 done = self.sandbox.run([str(self.folder / "bin" / "flake8"), f"--format={_FORMAT}", "--exit-zero",
-                                         "--jobs=1", *held, "--", *sorted(texts)], work=work, tools=[self.folder],
+                                         *held, "--", *sorted(texts)], work=work, tools=[self.folder],
                                         what=f"the team's flake8 {self.version}")
             except ToolFailed as exc:
                 raise DetectError(str(exc)) from exc
