@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from fnmatch import fnmatchcase
-from functools import cache
 from pathlib import PurePosixPath
 from urllib.parse import quote, unquote
 
@@ -136,14 +135,36 @@ def _pattern_parts(pattern: str) -> tuple[str, ...]:
 
 
 def _matches(pattern: tuple[str, ...], parts: tuple[str, ...]) -> bool:
-    """Memoised on positions, so `**/**/…` costs pattern × path² steps, never an exponential search."""
+    """The pattern's runs between `**`s found in the path in order, each at the first place it fits: the first run
+    where the path starts (unless the pattern starts with `**`), each other anywhere after the one before (a later
+    place never leaves more room for the rest), and whatever follows the last (the pattern named a directory the path
+    lies under). Pattern × path segment matches at most, never an exponential search."""
+    runs = _runs(pattern)
+    at = 0
+    for n, run in enumerate(runs):
+        if n == 0 and pattern[:1] != ("**",):
+            if not _fits(run, parts, 0):
+                return False
+            at = len(run)
+            continue
+        found = next((k for k in range(at, len(parts) - len(run) + 1) if _fits(run, parts, k)), None)
+        if found is None:
+            return False
+        at = found + len(run)
+    return True
 
-    @cache
-    def at(i: int, j: int) -> bool:
-        if i == len(pattern):
-            return True  # the pattern named a directory the path lies under
-        if pattern[i] == "**":
-            return any(at(i + 1, k) for k in range(j, len(parts) + 1))
-        return j < len(parts) and fnmatchcase(parts[j], pattern[i]) and at(i + 1, j + 1)
 
-    return at(0, 0)
+def _runs(pattern: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The pattern's segments between its `**`s (`a/**/b/c` → `a`, `b/c`; a leading or trailing `**` → an empty
+    run)."""
+    runs: list[tuple[str, ...]] = [()]
+    for part in pattern:
+        if part == "**":
+            runs.append(())
+        else:
+            runs[-1] += (part,)
+    return runs
+
+
+def _fits(run: tuple[str, ...], parts: tuple[str, ...], at: int) -> bool:
+    return len(parts) - at >= len(run) and all(fnmatchcase(parts[at + k], glob) for k, glob in enumerate(run))

@@ -268,3 +268,45 @@ def test_a_file_biome_crashes_on_costs_that_file_only(biome, tmp_path):
     fixed = biome.fix_many(tmp_path, names, ("lint/style/useConst",))
     assert sorted(fixed) == [n for n in names if n != "f3.js"]
     assert all(text.startswith("const n = 1;") for text in fixed.values())
+
+
+# The checks' readers on files written as an attacker would, a few thousand times over: each still reads them right.
+# Read again from each `export {`, each line's start or each place of a run of spaces, these were quadratic.
+def test_export_lists_left_open_blank_lines_and_long_runs_of_spaces_are_each_read_once():
+    assert exports("export {" * 2000 + "export { a, b as c }\n") == {"a", "c"}
+    many_blank = '"use strict";\n' + "\n" * 5000 + "x = 1;\n"
+    assert "not an ES module" in strict_problem(_patch(many_blank, many_blank.replace('"use strict";\n', "")))
+    module = many_blank + "  import a from 'a';\n"
+    assert strict_problem(_patch(module, module.replace('"use strict";\n', ""))) is None
+    from core.languages.javascript.checks import disabled
+
+    spaced = "// eslint-disable-next-line no-console" + " " * 5000 + "\nconsole.log(1);\n"
+    assert disabled(spaced) == {2: frozenset({"no-console"})}
+
+
+def test_many_eslint_disable_regions_are_swept_once_and_past_the_limit_turn_every_rule_off():
+    from core.languages.javascript.checks import ALL, MAX_REGION_RULES, disabled
+
+    rules = MAX_REGION_RULES + 10
+    text = "".join(f"/* eslint-disable r{n} */\n" for n in range(rules)) + "/* eslint-enable */\nx\n" + \
+        "".join(f"/* eslint-enable x{n} */\n" for n in range(2000)) + "// eslint-disable-next-line z\ny\n"
+    off = disabled(text)
+    assert off[1] == {"r0"} and off[3] == {"r0", "r1", "r2"} and off[MAX_REGION_RULES] == {
+        f"r{n}" for n in range(MAX_REGION_RULES)}
+    assert off[MAX_REGION_RULES + 1] == {ALL} == off[rules + 1]  # the enabling comment's own line is still off
+    assert rules + 2 not in off and off[rules + 2 + 2000 + 2] == {"z"}
+
+
+def test_a_fix_among_many_identical_lines_is_placed_by_a_linear_line_diff():
+    from core.change import Finding
+    from core.languages.javascript.checks import suppressed_change
+
+    finding = Finding("x.js", 1, 1, "lint/x", "x", source="biome")
+    carried = lambda names: frozenset({"lint/x"} if "no-labels" in names else ())  # noqa: E731
+    middle = "}\n" * 5000 + "".join(f"line{n}\n" if n % 2 else "}\n" for n in range(2000))
+    original = "// eslint-disable-next-line no-labels\nouter: a\n" + middle + "inner: b\n"
+    kept = original.replace("inner: b", "b")  # the fix changes the last line alone
+    assert suppressed_change(Patch("x.js", original, kept, (finding,), "biome"), carried) is None
+    both = kept.replace("outer: a", "a")
+    assert suppressed_change(Patch("x.js", original, both, (finding,), "biome"), carried) == \
+        "changes line 2, where the team's `eslint-disable` comment turns off no-labels"

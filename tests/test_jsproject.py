@@ -370,6 +370,31 @@ def test_what_is_not_a_literal_is_unknown_never_evaluated():
     assert isinstance(exported("export default " + "[" * 100 + "]" * 100), Unknown)  # deeper than a literal goes
 
 
+def test_a_literal_token_that_cannot_close_takes_the_rest_of_what_it_could_span():
+    """Scanned once, not again from each later opening (461 s on 256 KiB of `/* ` before)."""
+    from core.languages.javascript.literal import Unknown, exported, tokens
+
+    assert tokens("a /* b" + " /* " * 2000) == [("name", "a")]  # a comment left open: the rest of the text
+    template = "`" + "\\`" * 2000 + "${b"  # a template of escaped backticks, then a substitution, never closed
+    assert tokens("a " + template) == [("name", "a"), ("open", template)]
+    quoted = '"' + '\\"' * 2000  # a string left open: the rest of its line
+    assert tokens(f"{quoted}\nb") == [("open", quoted), ("name", "b")]
+    assert exported("export default [1, 2] /* " + "/* " * 2000) == [1, 2]
+    # a template with a substitution is one token and no literal; what follows it is read
+    assert exported("export default {a: `${x}/a`, b: `${y}/b`, c: 1}") == {
+        "a": Unknown("`${x}/a`"), "b": Unknown("`${y}/b`"), "c": 1}
+
+
+def test_the_oldest_node_is_read_past_long_runs_of_spaces_and_never_from_a_number_too_long_to_be_one():
+    assert oldest_node(">=" + " " * 5000 + "14.2") == (14, 2)
+    assert oldest_node(" " * 5000 + "^16 ||" + " " * 5000 + "18") == (16, 0)
+    assert oldest_node(">=" + "1" * 5000) is None  # Python reads no integer of 4,300 digits or more: none to read
+    workflow = ("jobs:\n  t:\n    strategy:\n      matrix:\n        node-version: ['" + "1" * 5000 + "', \"20\\n\", "
+                "\"'12'\", 16]\n")
+    runtime = read_js_profile(reader({".github/workflows/ci.yml": workflow})).runtime
+    assert runtime.node == (16, 0)  # a version of 5,000 digits, one across lines and one in quotes name none
+
+
 def test_a_biome_rule_wider_than_the_teams_eslint_rule_is_not_selected(migrate):
     only = read_js_profile(reader({".eslintrc.json": '{"rules": {"no-empty": 2, "no-prototype-builtins": 2}}'}),
                            migrate)

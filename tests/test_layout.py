@@ -118,3 +118,29 @@ def test_a_legacy_configuration_extending_eslint_recommended_carries_its_no_extr
 def test_a_hole_is_no_trailing_comma_and_a_string_of_a_semicolon_is_no_semicolon(biome):
     text = "const holes = [a,,];\nconst s = ';'\n"
     assert fixed(biome, text, Layout(commas="never", semi="always")) == "const holes = [a,,];\nconst s = ';';\n"
+
+
+# Each kind of fix on a file holding it many times (a file of a few hundred lines written as an attacker would): every
+# fix made, each on its own line. Found from the start of the text, or from every template literal, for every fix
+# before, these took minutes on a quarter of a megabyte (the formatter's text here is written by hand, as it would be).
+MANY = 300
+LINES = Layout(trailing_spaces=(False, False), blank=(1, 1, 1), eol_last=True, semi="always")
+
+
+@pytest.mark.parametrize(("unit", "formatted", "fixed_unit", "layout", "lines"), [
+    ("a = `x  \n  y  `  \n", "a = `x  \n  y  `;\n", "a = `x  \n  y  `;\n", LINES, [2, 2]),  # templates keep theirs
+    ("a = `x  \n  y  ` /* c  \n  d */  \n", "a = `x  \n  y  `; /* c  \n  d */\n", "a = `x  \n  y  `; /* c  \n  d */\n",
+     Layout(trailing_spaces=(True, True), semi="always"), [2, 3]),  # comments keep theirs where the team says so
+    ("a = `x\n\n\n\n`\n\n\n\n", "a = `x\n\n\n\n`;\n\n\n\n", "a = `x\n\n\n\n`;\n\n", LINES, [5, 7]),  # blank runs
+    ("go();\n", "go()\n", "go()\n", Layout(semi="never"), [1]),
+    ("go();;\n", "go();\n", "go();\n", Layout(extra_semi=True), [1]),
+    ("[a,]\n", "[a]\n", "[a]\n", Layout(commas="never"), [1]),
+    ("f([\n  a\n])\n", "f([\n  a,\n])\n", "f([\n  a,\n])\n", Layout(commas="always-multiline"), [2]),
+    ('"a"\n', "'a';\n", "'a'\n", Layout(quotes="'"), [1]),
+    ("go(a)\nx = (1)\n", "go(a);\nx = 1;\n", "go(a);\nx = (1)\n", SEMI, [1]),  # the texts part at every `(1)`
+])
+def test_a_file_of_many_fixes_gets_every_one_on_its_line(unit, formatted, fixed_unit, layout, lines):
+    found = edits(unit * MANY, formatted * MANY, layout)
+    assert applied(unit * MANY, found) == fixed_unit * MANY
+    height = unit.count("\n")
+    assert [e.line for e in found] == [n * height + line for n in range(MANY) for line in lines]

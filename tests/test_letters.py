@@ -86,6 +86,15 @@ def test_a_comment_in_a_code_block_is_not_the_title():
     assert entry.title == "Real title"
 
 
+@pytest.mark.parametrize(("heading", "title"), [
+    ("# Retry" + " " * 50_000 + "budgets", "Retry" + " " * 50_000 + "budgets"),  # a lazy match re-read the run
+    ("# Retry budgets" + " " * 50_000 + "##" + " " * 50_000, "Retry budgets"),  # closing #s dropped
+    ("#" + " " * 50_000 + "##", "##"), ("# #", "#"), ("#  ##  ", "##"), ("# a#", "a#"), ("# a #\t", "a #"),
+])
+def test_a_heading_is_read_once_however_long_its_runs_of_spaces(heading, title):
+    assert parse(f"{heading}\nbody\n").title == title
+
+
 @pytest.mark.parametrize(("front", "tags"), [
     ("tags: [Security, ' api ', Security, 3]", ("Security", "api", "3")),
     ("tags: 'db, ops ,, db'", ("db", "ops")),

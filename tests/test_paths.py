@@ -80,3 +80,19 @@ def test_a_letter_name_that_could_leave_the_repository_is_no_letter(name):
 
     assert not is_letter_path(name)
     assert is_letter_path(".memory/letter_20240101_abcd.md")
+
+
+@pytest.mark.parametrize(("pattern", "path", "matches"), [
+    ("**/a/" * 40 + "b", "a/" * 500 + "c", False),  # each `**` tried at every depth made pattern × path² steps
+    ("**/a/" * 40 + "b", "a/" * 500 + "b", True),
+    ("**/" + "a/" * 9 + "b/**/c", "a/" * 500 + "b/c", True),
+    ("**/" + "a/" * 9 + "b/**/c", "a/" * 500 + "c", False),
+    ("*a" * 99 + "b", "a" * 1000, False),  # a segment's glob of many stars
+    ("*a" * 99 + "b", "a" * 1000 + "b", True),
+    ("src/**", "src", True), ("src/**/x.py", "src/x.py", True), ("**/x.py", "deep/down/x.py", True),
+    ("a/*/c", "a/b/c/d", True), ("a/*/c", "a/c", False), ("tests", "pkg/tests/t.py", True),
+])
+def test_path_patterns_match_in_pattern_times_path_steps(pattern, path, matches):
+    from core.paths import path_matches
+
+    assert path_matches(pattern, path) is matches

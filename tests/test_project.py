@@ -251,6 +251,8 @@ def test_pyupgrade_upgrades_no_further_than_the_team_asks():
     newer = _profile({".pre-commit-config.yaml": hook.replace("--py38-plus", "--py312-plus"),
                       "pyproject.toml": project})
     assert newer.target.ruff_target == "py310"  # never past the project's oldest Python
+    three = _profile({".pre-commit-config.yaml": hook.replace("--py38-plus", "--py3-plus"), "pyproject.toml": project})
+    assert three.team.upgrade_to == (3, 0) and three.target.ruff_target == "py37"  # `--py3-plus`: Python 3 itself
 
 
 def test_a_rule_chosen_through_pyupgrade_fixes_only_what_pyupgrade_would(cli, tmp_path):
@@ -323,6 +325,20 @@ def test_paths_the_project_keeps_out_of_its_other_tools_are_set_aside():
     assert not any("weird" in p for p in exclude)  # a regex that names no path is not guessed at
     pyproject = '[tool.pytest.ini_options]\nnorecursedirs = ["tests/data_bad"]\naddopts = ["--ignore-glob=x/*.py"]\n'
     assert {"tests/data_bad", "x/*.py"} <= set(read_profile({"pyproject.toml": pyproject}.get).team.exclude)
+
+
+def test_project_files_written_to_be_slow_or_to_crash_are_read_as_any_other():
+    """Long runs of spaces (read again from each of their places before) and numbers too long for Python to read."""
+    spaced = read_profile({"mypy.ini": "[mypy]\nexclude = build" + " " * 20000 + "| dist\n"}.get).team.exclude
+    assert {"build", "dist"} <= set(spaced)
+    digits = "1" * 5000  # Python reads no integer of 4,300 digits or more
+    classifiers = {"setup.cfg": f"[metadata]\nclassifiers =\n  Programming Language :: Python :: 3.{digits}\n"
+                                "  Programming Language :: Python :: 3.9\n"}
+    assert find_target(classifiers).oldest == (3, 9)
+    from core.languages.python.team import isort_options
+
+    isort = {".isort.cfg": f"[settings]\nlines_after_imports = {digits}\nforce_single_line = true\n"}
+    assert isort_options(isort) == ("lint.isort.force-single-line = true",)
 
 
 def test_a_run_leaves_set_aside_paths_alone_and_still_sees_the_rest(cli, tmp_path):

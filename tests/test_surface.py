@@ -334,3 +334,16 @@ def test_a_module_named_by_a_reader_in_another_folder_is_not_its_data():
 def test_a_test_keeps_the_code_it_exercises_from_the_repository(before, after, expected):
     problem = _problem("tests/test_shapes.py", before, after, {"shapes/__init__.py": "class Shape:\n    pass\n"})
     assert (problem is None) if expected is None else (expected in problem)
+
+
+def test_many_doctest_pages_globs_and_sphinx_folders_are_read_without_trying_each_against_each():
+    from core.languages.python.hidden import MAX_DOCTEST_GLOBS, doctest_code
+
+    pages = {f"docs/d{n}/p.txt": ">>> import os\n" for n in range(300)} | {"notes/n.md": ">>> import sys\n",
+                                                                         "guide/g.rst": ">>> import re\n"}
+    sphinx = {f"docs/d{n}/conf.py": "extensions = ['sphinx.ext.doctest']\n" for n in range(0, 300, 2)}
+    globs = " ".join(f"--doctest-glob=*.x{n}" for n in range(MAX_DOCTEST_GLOBS * 10))
+    pytest_ini = f"[pytest]\naddopts = --doctest-glob=*.md {globs} --doctest-glob=*.rst\n"
+    found = doctest_code(sphinx, {**pages, "pytest.ini": pytest_ini})
+    assert set(found) == {f"docs/d{n}/p.txt" for n in range(0, 300, 2)} | {"notes/n.md"}  # past the globs read: not
+    assert found["notes/n.md"] == "import sys"

@@ -34,7 +34,7 @@ DEFAULT_TAGS = ("memory", "imported")
 NAME_PATTERN = "letter_YYYYMMDD_XXXX.md"
 
 _NAME = re.compile(r"letter_(?P<date>\d{8})_[A-Za-z0-9]{4}\.md")
-_HEADING = re.compile(r" {0,3}# +(?P<text>.*?)(?: +#+)? *")  # CommonMark ATX level 1, closing #s dropped
+_HEADING = re.compile(r" {0,3}# +")  # CommonMark ATX level 1; its closing #s are dropped by `_heading`
 _FENCE = re.compile(r" {0,3}(?P<fence>`{3,}|~{3,})")
 _FRONT_MATTER_END = ("---", "...")
 
@@ -105,9 +105,9 @@ def _letter_date(path: str) -> date:
 
 
 def _split_front_matter(path: str, text: str) -> tuple[dict[str, Any], str]:
-    lines = text.split("\n")
-    if lines[0].rstrip() != "---":
+    if text.split("\n", 1)[0].rstrip() != "---":
         return {}, text
+    lines = text.split("\n")
     end = next((i for i, line in enumerate(lines[1:], 1) if line.rstrip() in _FRONT_MATTER_END), None)
     if end is None:
         raise LetterError(path, "front matter starts with '---' on line 1 but has no closing '---' line")
@@ -143,9 +143,21 @@ def _first_heading(body: str) -> str | None:
                 fence = None
         elif opening:
             fence = opening["fence"]  # a `# comment` in a code block is not a title
-        elif (heading := _HEADING.fullmatch(line)) and heading["text"].strip():
-            return heading["text"].strip()
+        elif text := _heading(line):
+            return text
     return None
+
+
+def _heading(line: str) -> str:
+    """A level-1 heading's text, its closing #s dropped, or ''. Read by hand: a lazy `(.*?)( +#+)? *` tries the rest
+    of a run of spaces from each of its places (quadratic in the run)."""
+    opening = _HEADING.match(line)
+    if opening is None:
+        return ""
+    text = line[opening.end():].rstrip(" ")
+    bare = text.rstrip("#")
+    closed = bare != text and bare.endswith(" ")  # closing #s stand apart from the text
+    return (bare if closed else text).strip()
 
 
 def _meta_title(path: str, meta: dict[str, Any]) -> str | None:

@@ -5,12 +5,12 @@ the module's exports are the same, and the comments that steer tools (`eslint-di
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 
 from core.change import Patch
+from core.linediff import opcodes
 
 DIRECTIVES = re.compile(r"eslint-disable|eslint-enable|biome-ignore|@ts-(?:ignore|expect-error|nocheck|check)"
                         r"|prettier-ignore|istanbul\s+ignore|c8\s+ignore|v8\s+ignore|@jsx|@license|@preserve")
@@ -18,9 +18,11 @@ _NAME = r"[A-Za-z_$][\w$]*"
 _DECLARED = re.compile(rf"export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:function\*?|class|const|let|var|"
                        rf"type|interface|enum|namespace|module|abstract\s+class)\s+({_NAME})")
 _DEFAULT = re.compile(r"export\s+default\b")
-_LIST = re.compile(r"export\s+(?:type\s+)?\{([^}]*)\}")
+# no brace inside: a list left open is read up to the next brace, not from each `export {` to the end of the text
+_LIST = re.compile(r"export\s+(?:type\s+)?\{([^{}]*)\}")
 _STAR = re.compile(r"export\s+\*\s*(?:as\s+(" + _NAME + r")\s*)?from")
-_MODULE = re.compile(r"(?m)^\s*(?:import\s*[\w{*'\"]|export\s)")
+# a line's own indent: `^\s*` ran on over the blank lines below from each of their starts
+_MODULE = re.compile(r"(?m)^[^\S\n]*(?:import\s*[\w{*'\"]|export\s)")
 _COMMONJS = re.compile(rf"\b(?:module\.)?exports\.({_NAME})\s*=[^=]|\bmodule\.exports\s*=[^=]")
 
 
@@ -53,8 +55,7 @@ def suppressed_change(patch: Patch, carried: Callable[[frozenset[str]], frozense
     if not off:
         return None
     fixed = {f.code for f in patch.findings}
-    matcher = difflib.SequenceMatcher(None, patch.original.splitlines(), patch.updated.splitlines(), autojunk=False)
-    for tag, i1, i2, _, _ in matcher.get_opcodes():
+    for tag, i1, i2, _, _ in opcodes(patch.original.splitlines(), patch.updated.splitlines()):
         for line in range(i1 + 1, max(i2, i1 + 1) + 1) if tag != "equal" else ():
             names = off.get(line, frozenset())
             if names and (ALL in names or fixed & carried(names)):
@@ -63,30 +64,57 @@ def suppressed_change(patch: Patch, carried: Callable[[frozenset[str]], frozense
     return None
 
 
-_DIRECTIVE = re.compile(r"^\s*eslint-(disable-next-line|disable-line|disable|enable)(?:\s+(.*?))?\s*$", re.DOTALL)
+# What follows the keyword is taken whole and stripped after: a lazy `(.*?)\s*$` tries the rest of a run of spaces
+# from each of its places (quadratic in the run).
+_DIRECTIVE = re.compile(r"^\s*eslint-(disable-next-line|disable-line|disable|enable)(?:\s+(.*))?$", re.DOTALL)
 ALL = "*"
+MAX_REGION_RULES = 64  # rules `eslint-disable` regions turn off on one line, named apart; past that, every rule
 
 
 def disabled(text: str) -> dict[int, frozenset[str]]:
     """The lines (1-based) where the file's ESLint comments turn rules off, with the rules (`*`: every rule)."""
-    off: dict[int, set[str]] = {}
+    lines: dict[int, set[str]] = {}  # next-line and same-line directives
+    regions: list[tuple[int, int, str]] = []  # (first line, last line, rule) of each `eslint-disable` region
     began: dict[str, int] = {}  # rule (or *) → the line its `eslint-disable` began on
     last = 1
     for how, names, line, ends in _directives(text):
         if how == "disable-next-line":
-            off.setdefault(ends + 1, set()).update(names)
+            lines.setdefault(ends + 1, set()).update(names)
         elif how == "disable-line":
-            off.setdefault(line, set()).update(names)
+            lines.setdefault(line, set()).update(names)
         elif how == "disable":
             for name in names:
                 began.setdefault(name, line)
         else:  # enable: the named rules' regions end, or every region
-            for name in list(began) if ALL in names else names & set(began):
-                _region(off, name, began.pop(name), ends)
+            regions += [(began.pop(name), ends, name) for name in (list(began) if ALL in names else names)
+                        if name in began]
         last = ends
-    for name, start in began.items():  # a region never enabled again runs to the end of the file
-        _region(off, name, start, max(last, text.count("\n") + 1))
-    return {n: frozenset(names) for n, names in off.items()}
+    end = max(last, text.count("\n") + 1)  # a region never enabled again runs to the end of the file
+    regions += [(start, end, name) for name, start in began.items()]
+    off = _swept(regions)
+    for n, names in lines.items():
+        off[n] = off.get(n, frozenset()) | names
+    return off
+
+
+def _swept(regions: list[tuple[int, int, str]]) -> dict[int, frozenset[str]]:
+    """Each line's rules off by the regions, swept once in line order: the lines between two region boundaries share
+    one set (a set built per line and region is quadratic in a file of many regions)."""
+    changes: defaultdict[int, list[tuple[str, int]]] = defaultdict(list)
+    for first, final, name in regions:
+        changes[first].append((name, 1))
+        changes[final + 1].append((name, -1))
+    at = sorted(changes)
+    active: Counter[str] = Counter()
+    off: dict[int, frozenset[str]] = {}
+    for line, following in zip(at, at[1:], strict=False):
+        for name, step in changes[line]:
+            active[name] += step
+            if not active[name]:
+                del active[name]
+        now = frozenset({ALL}) if len(active) > MAX_REGION_RULES else frozenset(active)
+        off.update(dict.fromkeys(range(line, following), now) if now else {})
+    return off
 
 
 def _directives(text: str) -> Iterator[tuple[str, set[str], int, int]]:
@@ -96,11 +124,6 @@ def _directives(text: str) -> Iterator[tuple[str, set[str], int, int]]:
         if kind == "comment" and (match := _DIRECTIVE.match(part[2:-2] if part.startswith("/*") else part[2:])):
             yield match[1], _names(match[2]), line, line + part.count("\n")
         line += part.count("\n")
-
-
-def _region(off: dict[int, set[str]], name: str, first: int, last: int) -> None:
-    for n in range(first, last + 1):
-        off.setdefault(n, set()).add(name)
 
 
 def _names(text: str | None) -> set[str]:

@@ -12,9 +12,9 @@ sees is no layout fix, and the file's layout fixes are dropped.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
@@ -55,6 +55,7 @@ _WORD = re.compile(r"[A-Za-z_$\d][\w$]*|\.\.\.|[=!]==|\*\*=?|<<=?|>>>?=?|[-+*/%&
 _CLOSERS = "]}"
 _ESCAPED_QUOTE = re.compile(r"\\(['\"])")
 _SPACE = re.compile(r"\s+")
+_NEWLINE = re.compile("\n")
 _CONTINUING = ("[", "(", "/", "+", "-", "`")  # a next line starting so continues the statement without a `;`
 _SEMICOLON = ";"
 _PUNCTUATION = (";", ",")  # a string `';'` keys as "\0;": no semicolon
@@ -273,13 +274,56 @@ def tokens(text: str) -> list[Token]:
     return found
 
 
+class _Original:
+    """The original text with what its fixes look up, found once: where its lines start, its template literals and
+    comments, and which tokens are code (looking each up from the start of the text, or of the token list, for every
+    fix made a file of many fixes quadratic)."""
+
+    def __init__(self, text: str, found: list[Token]):
+        self.text, self.tokens = text, found
+        self.starts = [0, *(m.end() for m in _NEWLINE.finditer(text))]
+        self.code = [n for n, t in enumerate(found) if t.kind != "comment"]  # indexes of the tokens that are code
+        self.templates = _Spans([t for t in found if t.kind == "string" and t.text.startswith("`")])
+        self.comments = _Spans([t for t in found if t.kind == "comment"])
+
+    def line(self, at: int) -> int:
+        """The 1-based line of an offset."""
+        return bisect_right(self.starts, at)
+
+    def broken(self, start: int, end: int) -> bool:
+        """Whether a line break lies in text[start:end]."""
+        return self.line(end) > self.line(start)
+
+    def code_before(self, i: int) -> Token | None:
+        """The last token before the i-th that is no comment."""
+        k = bisect_left(self.code, i)
+        return self.tokens[self.code[k - 1]] if k else None
+
+    def code_from(self, i: int) -> Token | None:
+        """The first token from the i-th on that is no comment."""
+        k = bisect_left(self.code, i)
+        return self.tokens[self.code[k]] if k < len(self.code) else None
+
+
+class _Spans:
+    """Tokens' places, sorted and apart, for asking which one holds an offset by bisection."""
+
+    def __init__(self, found: list[Token]):
+        self.starts, self.ends = [t.start for t in found], [t.end for t in found]
+
+    def within(self, at: int) -> bool:
+        k = bisect_right(self.starts, at) - 1
+        return k >= 0 and at < self.ends[k]
+
+
 def edits(original: str, formatted: str, layout: Layout, path: str = "") -> list[Edit]:
     """The layout fixes of `original`: the formatter's semicolons, commas and quotes that the team's rules ask for,
     and the trailing spaces, blank lines and final newline they forbid or want. Sorted by place, never overlapping."""
     if original == formatted and min(layout.blank or (1,)) >= 1:
         return []  # formatted as the team's options say already (a `max: 0` of blank lines is not the formatter's)
     before = tokens(original)
-    found: list[Edit] = [*_dangling(original, before, layout), *_lines(original, before, layout)]
+    text = _Original(original, before)
+    found: list[Edit] = [*_dangling(text, layout), *_lines(text, layout)]
     if _SPACE.sub("", original) == _SPACE.sub("", formatted):
         return _apart(found)  # the formatter changed only spaces: no semicolon, comma or quote to take from it
     keys, texts = keyed(formatted)
@@ -287,21 +331,22 @@ def edits(original: str, formatted: str, layout: Layout, path: str = "") -> list
     layout = replace(layout, semi=None, extra_semi=False) if path.endswith(_TYPED) else layout
     for tag, i1, i2, j1, j2 in _aligned([key(t.kind, t.text) for t in before], keys):
         if tag == "equal" and quotes:
-            found += [Edit(b.start, b.end, a, "quotes", _line(original, b.start))
+            found += [Edit(b.start, b.end, a, "quotes", text.line(b.start))
                       for b, a in zip(before[i1:i2], texts[j1:j2], strict=True)
                       if b.text != a and b.kind == "string" and a[:1] == quotes != b.text[:1]]
         elif tag == "insert" and i1 > 0:
-            found += _inserted(original, before, i1, texts[j1:j2], layout)
+            found += _inserted(text, i1, texts[j1:j2], layout)
         elif tag == "delete":
-            found += _deleted(original, before, i1, i2, layout)
+            found += _deleted(text, i1, i2, layout)
     return _apart(found)
 
 
 def _aligned(before: list[str], after: list[str]) -> Iterator[tuple[str, int, int, int, int]]:
     """The two token lists walked side by side, as difflib's opcodes: a semicolon or comma one side has and the
     other not is an insertion or a deletion; anything else that differs (the formatter's parentheses) is skipped
-    to where the lists agree again, found in a window ahead. Linear where the formatter changed little, as it does
-    (difflib's matcher on a whole file's tokens is quadratic in its repeated tokens)."""
+    to where the lists agree again, found in a window ahead. Linear (difflib's matcher on a whole file's tokens is
+    quadratic in its repeated tokens)."""
+    runs_before, runs_after = _punctuation(before), _punctuation(after)
     i = j = 0
     while i < len(before) and j < len(after):
         if before[i] == after[j] and _more_semicolons(before, i, after, j):
@@ -310,30 +355,42 @@ def _aligned(before: list[str], after: list[str]) -> Iterator[tuple[str, int, in
         elif before[i] == after[j]:
             yield "equal", i, i + 1, j, j + 1
             i, j = i + 1, j + 1
-        elif (run := _punctuation(after, j)) and after[j + run:j + run + 1] == before[i:i + 1]:
+        elif (run := runs_after[j]) and after[j + run:j + run + 1] == before[i:i + 1]:
             yield "insert", i, i, j, j + run
             j += run
-        elif (run := _punctuation(before, i)) and before[i + run:i + run + 1] == after[j:j + 1]:
+        elif (run := runs_before[i]) and before[i + run:i + run + 1] == after[j:j + 1]:
             yield "delete", i, i + run, j, j
             i += run
+        elif (agree := _agreeing(before, i, after, j)) is not None:
+            i, j = i + agree[0], j + agree[1]
         else:
-            ahead = difflib.SequenceMatcher(None, before[i:i + _WINDOW], after[j:j + _WINDOW], autojunk=False)
-            block = next((b for b in ahead.get_matching_blocks() if b.size >= _AGREE), None)
-            if block is None:
-                return  # the texts part ways: no layout fix past this point
-            i, j = i + block.a, j + block.b
-    if i == len(before) and all(key in _PUNCTUATION for key in after[j:]):  # the last statement's semicolon
+            return  # the texts part ways: no layout fix past this point
+    if i == len(before) and runs_after[j] == len(after) - j:  # the last statement's semicolon
         yield from (("insert", i, i, k, k + 1) for k in range(j, len(after)))
     if j == len(after) and all(key == _SEMICOLON for key in before[i:]):
         yield from (("delete", k, k + 1, j, j) for k in range(i, len(before)))
 
 
-def _punctuation(keys: list[str], at: int) -> int:
-    """How many semicolons or commas in a row start at `at`."""
-    run = 0
-    while at + run < len(keys) and keys[at + run] in _PUNCTUATION:
-        run += 1
-    return run
+def _agreeing(before: list[str], i: int, after: list[str], j: int) -> tuple[int, int] | None:
+    """How far ahead, in a window, both lists agree again for _AGREE tokens in a row: the first such run of `before`,
+    at its first place in `after`. Each run of the window is looked up once (difflib's matcher on the windows took
+    their square on repeated tokens, at every difference: minutes on a file whose every line the formatter changed)."""
+    runs: dict[tuple[str, ...], int] = {}
+    for b in range(min(_WINDOW, len(after) - j) - _AGREE + 1):
+        runs.setdefault(tuple(after[j + b:j + b + _AGREE]), b)
+    for a in range(min(_WINDOW, len(before) - i) - _AGREE + 1):
+        if (found := runs.get(tuple(before[i + a:i + a + _AGREE]))) is not None:
+            return a, found
+    return None
+
+
+def _punctuation(keys: list[str]) -> list[int]:
+    """How many semicolons or commas in a row start at each place (0 at the end): counted once, not at every step
+    (a long run met again and again would be counted again and again)."""
+    runs = [0] * (len(keys) + 1)
+    for at in range(len(keys) - 1, -1, -1):
+        runs[at] = runs[at + 1] + 1 if keys[at] in _PUNCTUATION else 0
+    return runs
 
 
 def _more_semicolons(before: list[str], i: int, after: list[str], j: int) -> bool:
@@ -341,76 +398,74 @@ def _more_semicolons(before: list[str], i: int, after: list[str], j: int) -> boo
     return before[i] == _SEMICOLON and before[i + 1:i + 2] == [before[i]] and after[j + 1:j + 2] != [after[j]]
 
 
-def _inserted(original: str, before: list[Token], i: int, added: list[str], layout: Layout) -> list[Edit]:
-    prior = next((t for t in reversed(before[:i]) if t.kind != "comment"), None)  # before a comment that follows
+def _inserted(original: _Original, i: int, added: list[str], layout: Layout) -> list[Edit]:
+    prior = original.code_before(i)  # before a comment that follows
     if prior is None:
         return []
-    at, line = prior.end, _line(original, prior.end)
+    at, line = prior.end, original.line(prior.end)
     if added == [";"] and layout.semi == "always":
         return [Edit(at, at, ";", "semi", line)]
-    following = before[i] if i < len(before) else None
+    following = original.tokens[i] if i < len(original.tokens) else None
     if added == [","] and layout.commas in ("always-multiline", "always") and following is not None \
-            and following.text in _CLOSERS and "\n" in original[at:following.start] and prior.text not in ",[{":
+            and following.text in _CLOSERS and original.broken(at, following.start) and prior.text not in ",[{":
         return [Edit(at, at, ",", "comma-dangle", line)]
     return []
 
 
-def _deleted(original: str, before: list[Token], i1: int, i2: int, layout: Layout) -> list[Edit]:
-    gone = before[i1:i2]
+def _deleted(original: _Original, i1: int, i2: int, layout: Layout) -> list[Edit]:
+    gone = original.tokens[i1:i2]
     if not all(t.text == ";" for t in gone) or not (layout.semi == "never" or layout.extra_semi):
         return []
-    following = next((t for t in before[i2:] if t.kind != "comment"), None)
-    ends = following is None or following.text == "}" or "\n" in original[gone[-1].end:following.start] \
+    following = original.code_from(i2)
+    ends = following is None or following.text == "}" or original.broken(gone[-1].end, following.start) \
         and not following.text.startswith(_CONTINUING)
     if layout.semi == "never" and not ends:  # `a; b` on one line, or `a;` then `(b)`: that semicolon stays
         return []
     rule = "semi" if layout.semi == "never" else "no-extra-semi"
-    return [Edit(t.start, t.end, "", rule, _line(original, t.start)) for t in gone]
+    return [Edit(t.start, t.end, "", rule, original.line(t.start)) for t in gone]
 
 
-def _dangling(original: str, before: list[Token], layout: Layout) -> Iterator[Edit]:
+def _dangling(original: _Original, layout: Layout) -> Iterator[Edit]:
     """The trailing commas the team's `comma-dangle` forbids: every one (`never`), or those whose list ends on their
     line. A comma before a closing bracket is one (a hole `[a,,]` is left alone: its last comma counts one)."""
     if layout.commas not in ("never", "only-multiline", "always-multiline"):
         return
-    code = [t for t in before if t.kind != "comment"]
+    code = [original.tokens[n] for n in original.code]
     for prior, comma, closer in zip(code, code[1:], code[2:], strict=False):
         if comma.text == "," and closer.text in "]})" and prior.text not in ",[({" and \
-                (layout.commas == "never" or "\n" not in original[comma.end:closer.start]):
-            yield Edit(comma.start, comma.end, "", "comma-dangle", _line(original, comma.start))
+                (layout.commas == "never" or not original.broken(comma.end, closer.start)):
+            yield Edit(comma.start, comma.end, "", "comma-dangle", original.line(comma.start))
 
 
-def _lines(original: str, before: list[Token], layout: Layout) -> list[Edit]:
+def _lines(original: _Original, layout: Layout) -> list[Edit]:
     """Trailing spaces, runs of blank lines and the final newline, outside template literals (their lines are the
     string's own)."""
-    inside = [(t.start, t.end) for t in before if t.kind == "string" and t.text.startswith("`")]
     found: list[Edit] = []
-    lines = original.split("\n")
-    starts = _starts(lines)
+    text = original.text
+    lines = text.split("\n")
+    starts = original.starts
     if layout.trailing_spaces:
         skip_blank, skip_comments = layout.trailing_spaces
-        comments = [(t.start, t.end) for t in before if t.kind == "comment"] if skip_comments else []
-        for n, text in enumerate(lines):
-            body = text.removesuffix("\r")
+        for n, line in enumerate(lines):
+            body = line.removesuffix("\r")
             begin, end = starts[n] + len(body.rstrip(" \t")), starts[n] + len(body)
-            if begin < end and not (skip_blank and not body.strip()) and not _within(begin, inside) \
-                    and not _within(begin, comments):
+            if begin < end and not (skip_blank and not body.strip()) and not original.templates.within(begin) \
+                    and not (skip_comments and original.comments.within(begin)):
                 found.append(Edit(begin, end, "", "no-trailing-spaces", n + 1))
     if layout.blank:
-        found += _blank_runs(lines, starts, inside, layout.blank)
-    if layout.eol_last and original and not original.endswith("\n"):
-        found.append(Edit(len(original), len(original), "\n", "eol-last", len(lines)))
+        found += _blank_runs(lines, starts, original.templates, layout.blank)
+    if layout.eol_last and text and not text.endswith("\n"):
+        found.append(Edit(len(text), len(text), "\n", "eol-last", len(lines)))
     return found
 
 
-def _blank_runs(lines: list[str], starts: list[int], inside: list[tuple[int, int]],
-                most: tuple[int, int, int]) -> Iterator[Edit]:
+def _blank_runs(lines: list[str], starts: list[int], inside: _Spans, most: tuple[int, int, int]) -> Iterator[Edit]:
     """The blank lines past the team's maximum in each run: in the middle, at the end and at the start. A run at the
     end of a text with no final newline keeps its last line (the cut stops at a line's start)."""
     count = len(lines) - 1 if lines[-1] == "" else len(lines)  # the text after the last newline is no line
     n = 0
     while n < count:
-        if lines[n].strip() or _within(starts[n], inside):
+        if lines[n].strip() or inside.within(starts[n]):
             n += 1
             continue
         first = n
@@ -421,22 +476,6 @@ def _blank_runs(lines: list[str], starts: list[int], inside: list[tuple[int, int
         if stop - first > limit:
             cut = first + limit
             yield Edit(starts[cut], starts[stop], "", "no-multiple-empty-lines", cut + 1)
-
-
-def _within(at: int, spans: list[tuple[int, int]]) -> bool:
-    return any(start <= at < end for start, end in spans)
-
-
-def _starts(lines: list[str]) -> list[int]:
-    starts, at = [], 0
-    for line in lines:
-        starts.append(at)
-        at += len(line) + 1
-    return starts
-
-
-def _line(text: str, at: int) -> int:
-    return text.count("\n", 0, at) + 1
 
 
 def _apart(found: list[Edit]) -> list[Edit]:

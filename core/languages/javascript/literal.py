@@ -44,11 +44,18 @@ class _Stop(Exception):
     """The text is not what a literal reader can follow."""
 
 
+# A token that cannot close takes the rest of what it could span (a comment or a template the text, a string its
+# line): scanning again from each later opening would make the tokenizer quadratic. A template with a substitution is
+# one token, never a literal. Loops are possessive (`*+`): what they took is never given back, so the engine keeps no
+# trail to step back along (on a megabyte, that trail alone made a linear scan several times slower per byte).
 _TOKEN = re.compile(r"""
-    (?P<space>\s+|//[^\n]*|/\*.*?\*/)
-  | (?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\$]|\\.|\$(?!\{))*`)
-  | (?P<number>-?(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?))
-  | (?P<name>[A-Za-z_$][\w$]*(?:\s*\??\.\s*[A-Za-z_$][\w$]*)*)
+    (?P<space>\s++|//[^\n]*+|/\*.*?(?:\*/|\Z))
+  | (?P<string>"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'
+              |`[^`\\$]*+(?:(?:\\.|\$(?!\{))[^`\\$]*+)*+`)
+  | (?P<template>`[^`\\]*+(?:\\.[^`\\]*+)*+`)
+  | (?P<open>"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+|`[^`\\]*+(?:\\.[^`\\]*+)*+)
+  | (?P<number>-?(?:0[xX][0-9a-fA-F]++|\d++(?:\.\d++)?+(?:[eE][-+]?\d++)?+))
+  | (?P<name>[A-Za-z_$][\w$]*+(?:\s*+\??\.\s*+[A-Za-z_$][\w$]*+)*+)
   | (?P<spread>\.\.\.)
   | (?P<punct>[{}\[\](),:;=])
   | (?P<other>.)

@@ -92,6 +92,12 @@ _PATTERNS = {
 }
 _NODE_PREFIX = re.compile(r"""(?:require\(\s*|\bfrom\s+|import\(\s*)['"]node:""")
 _ES_TARGETS = {"es3": 1999, "es5": 2009, "es6": 2015, "esnext": 9999}
+# A version's start, the rest of its line what it may: a `.*` to the end made each shorter run of digits try again.
+# No version has more than a few digits (Python reads no integer of more than 4,300).
+_NODE_VERSION = re.compile(r"v?(\d{1,6})(?:\.(\d{1,6}|x))?(?!\d)")
+# A version where an operator or a space starts it: a lookbehind, so a run of spaces is not read from each of its
+# places, each reading on to the end of the run.
+_LOWEST = re.compile(r"(?:^|(?<=\s))(?!\s)(?:>=|\^|~|=|v)?\s*(\d{1,6})(?:\.(\d{1,6}|x|\*))?(?!\d)")
 
 
 @dataclass(frozen=True)
@@ -333,8 +339,8 @@ def _node_versions(data: Any, depth: int = 0) -> list[tuple[int, int]]:
     for key, value in data.items():
         if str(key).lower() in _NODE_KEYS:
             for item in value if isinstance(value, list) else [value]:
-                if isinstance(item, int | float | str) and (match := re.fullmatch(r"v?(\d+)(?:\.(\d+|x))?.*",
-                                                                                   str(item).strip())):
+                if isinstance(item, int | float | str) and (match := _NODE_VERSION.match(str(item).strip())) \
+                        and "\n" not in match.string:
                     versions.append((int(match[1]), int(match[2]) if match[2] and match[2].isdigit() else 0))
         else:
             versions += _node_versions(value, depth + 1)
@@ -374,7 +380,7 @@ def oldest_node(spec: str) -> tuple[int, int] | None:
     """The lowest Node version a semver range admits: `>=6`, `^14.17.0 || >=16`, `>= 0.10`, `6.x`."""
     lows = []
     for alternative in spec.split("||"):
-        match = re.search(r"(?:^|\s)(?:>=|\^|~|=|v)?\s*(\d+)(?:\.(\d+|x|\*))?", alternative.replace(">= ", ">="))
+        match = _LOWEST.search(alternative.replace(">= ", ">="))
         if match and not re.match(r"\s*<", alternative):
             minor = match.group(2)
             lows.append((int(match.group(1)), int(minor) if minor and minor.isdigit() else 0))

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from fnmatch import fnmatch
 
 from core.languages.python.syntax import Source, bound
+from core.paths import MAX_PATTERN_CHARS
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TYPE_COMMENT = re.compile(r"#\s*type:\s*(?!ignore\b)(.+)")
@@ -21,6 +22,7 @@ _DATA_FOLDERS = {"fixtures", "fixture", "testdata", "test_data", "snapshots", "g
 _TEST_MARKS = {"skipif", "xfail"}
 _DOCTEST_RUN = re.compile(r"-m\s+doctest((?:\s+[^\s;&|]+)+)")
 _DOCTEST_GLOB = re.compile(r"--doctest-glob[=\s]+[\"']?([^\s\"',\]]+)")
+MAX_DOCTEST_GLOBS = 32  # pytest's `--doctest-glob`s read (each no longer than a path pattern): every page tries each
 _TESTFILE = re.compile(r"\b(?:testfile|DocFileSuite)\(\s*[\"']([^\"']+)[\"']")
 # What a comment says when an import is there for what importing does, not for a name (a section header is not)
 _OPENS = re.compile(r"\bopen\(|\.read_text\(|\.read_bytes\(|\bget_data\(|\bread_file\(")
@@ -91,18 +93,25 @@ def doctest_code(sources: Mapping[str, str], texts: Mapping[str, str]) -> dict[s
     pages = {path: text for path, text in texts.items() if ">>>" in text}
     if not pages:
         return {}
-    globs, named, sphinx = ["test*.txt"], set(), []
+    globs, named, sphinx = {"test*.txt": None}, set(), set()
     for path, text in [*texts.items(), *sources.items()]:
-        globs += _DOCTEST_GLOB.findall(text)
+        globs |= dict.fromkeys(_DOCTEST_GLOB.findall(text))
         for run in _DOCTEST_RUN.findall(text):
             named |= {w.strip("\"'").removeprefix("./") for w in run.split() if not w.startswith("-")}
         folder = path.rpartition("/")[0]
         named |= {posixpath.normpath(posixpath.join(folder, name)) for name in _TESTFILE.findall(text)}
         if path.rsplit("/", 1)[-1] == "conf.py" and "sphinx.ext.doctest" in text:
-            sphinx.append(f"{folder}/" if folder else "")
+            sphinx.add(f"{folder}/" if folder else "")
+    kept = [g for g in globs if len(g) <= MAX_PATTERN_CHARS][:MAX_DOCTEST_GLOBS]
     return {path: _examples(text) for path, text in pages.items()
-            if path in named or any(fnmatch(path.rsplit("/", 1)[-1], g) for g in globs)
-            or any(path.startswith(folder) for folder in sphinx)}
+            if path in named or any(fnmatch(path.rsplit("/", 1)[-1], g) for g in kept) or _under(path, sphinx)}
+
+
+def _under(path: str, folders: set[str]) -> bool:
+    """Whether the path lies in one of `folders` (each ends with `/`; "" is the root): its own folders looked up,
+    never every folder tried."""
+    parts = path.split("/")[:-1]
+    return any("/".join(parts[:n]) + "/" * bool(n) in folders for n in range(len(parts) + 1))
 
 
 def _examples(text: str) -> str:

@@ -253,7 +253,7 @@ def _from_classifiers(classifiers: object) -> tuple[int, int] | None:
     if not isinstance(classifiers, list):
         return None
     versions = [(int(m[1]), int(m[2])) for c in classifiers if isinstance(c, str)
-                and (m := re.fullmatch(r"Programming Language :: Python :: (\d)\.(\d+)", c.strip()))]
+                and (m := re.fullmatch(r"Programming Language :: Python :: (\d)\.(\d{1,3})", c.strip()))]
     return min(versions) if versions else None
 
 

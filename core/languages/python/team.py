@@ -218,8 +218,8 @@ def isort_options(texts: dict[str, str | None]) -> tuple[str, ...]:
             value = [v for v in re.split(r"[,\s]+", value) if v]
         elif name in _ISORT_BOOLS and isinstance(value, str):
             value = value.strip().lower() in ("true", "1", "yes")
-        elif name == "lines-after-imports" and isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            value = int(value)
+        elif name == "lines-after-imports" and isinstance(value, str):  # a count ruff reads, or nothing
+            value = int(value) if re.fullmatch(r"-?\d{1,4}", value.strip()) else None
         elif name == "default-section" and isinstance(value, str):
             value = _ISORT_SECTIONS.get(value.strip().upper(), value)
         if (literal := _toml_value(value)) is not None:
@@ -389,7 +389,8 @@ def _fixers(hooks: list[_Hook], choices: _Choices) -> None:
             if "UP" not in choices.select:  # ruff's own configuration, where it selects UP, decides instead
                 choices.ignore += NOT_PYUPGRADE
             choices.add(["UP"], where)
-            versions = [(int(m[1]), int(m[2])) for a in hook.args if (m := re.fullmatch(r"--py(\d)(\d*)-plus", a))]
+            versions = [(int(m[1]), int(m[2] or 0)) for a in hook.args
+                        if (m := re.fullmatch(r"--py(\d)(\d{0,2})-plus", a))]  # `--py3-plus`: Python 3.0
             choices.upgrade_to = min(versions, default=(3, 0))  # pyupgrade 3 upgrades to Python 3 when told nothing
         elif hook.id == "isort":
             choices.add(["I"], where)
@@ -474,7 +475,8 @@ def set_aside(texts: dict[str, str | None], read: Read | None = None) -> list[st
     for name, header in (("mypy.ini", "mypy"), (".mypy.ini", "mypy"), ("setup.cfg", "mypy")):
         mypy.append((ini_section(texts.get(name), header) or {}).get("exclude"))
     for value in mypy:
-        for pattern in (value if isinstance(value, list) else re.split(r"\s*\|\s*|\n", value or "")):
+        # split at each `|` alone, `_plain` strips: `\s*\|\s*` ran over a run of spaces from each of its places
+        for pattern in (value if isinstance(value, list) else re.split(r"[|\n]", value or "")):
             found += [_plain(p) for p in [str(pattern)] if _plain(p)]
     pytest = (tools.get("pytest") or {}).get("ini_options") or {}
     for options in (pytest, ini_section(texts.get("pytest.ini"), "pytest") or {},
