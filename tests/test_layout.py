@@ -144,3 +144,33 @@ def test_a_file_of_many_fixes_gets_every_one_on_its_line(unit, formatted, fixed_
     assert applied(unit * MANY, found) == fixed_unit * MANY
     height = unit.count("\n")
     assert [e.line for e in found] == [n * height + line for n in range(MANY) for line in lines]
+
+
+def test_a_file_whose_layout_runs_past_its_share_is_said_and_the_others_are_read(biome, tmp_path, monkeypatch):
+    from core import deadline
+    from core.languages.javascript import layout as layouts
+
+    real = layouts.edits
+
+    def slow_for_one(original, formatted, layout, path=""):
+        if path == "slow.js":  # as a scan that cannot finish in its share would, when it looks at the clock
+            raise deadline.Overrun(next(d for d in deadline._IN_FORCE.get() if d.what == "the layout of slow.js"))
+        return real(original, formatted, layout, path)
+
+    monkeypatch.setattr("core.languages.javascript.biome.edits", slow_for_one)
+    for name in ("slow.js", "quick.js"):
+        (tmp_path / name).write_text("let a = 1\n")
+    found = biome.with_config({"biome.json": "{}"}, layout=SEMI).check(tmp_path, ["slow.js", "quick.js"], ("format",))
+    assert [(f.path, f.code, f.message) for f in found] == [
+        ("quick.js", "format/semi", "Missing semicolon."),
+        ("slow.js", "unreadable", "reading its layout took longer than 20 s")]
+
+
+def test_the_job_running_out_while_a_layout_is_read_stops_the_run_not_only_the_file(biome, tmp_path):
+    from core import deadline
+
+    (tmp_path / "a.js").write_text("let a = 1\n" * 5000)
+    formatted = biome._formatted({"a.js": (tmp_path / "a.js").read_text()}, SEMI)["a.js"]
+    with deadline.budget(0.0, "the job") as job, pytest.raises(deadline.Overrun) as stopped:
+        edits((tmp_path / "a.js").read_text(), formatted, SEMI, "a.js")
+    assert stopped.value.of(job)

@@ -239,18 +239,29 @@ class Biome:
             findings.extend(f for f in _annotations(out, texts, self.binary)
                             if f.code == PARSE or selected(f.code, select))
         readable = {p: t for p, t in texts.items() if t is not None and p not in stopped}
+        slow = f"reading its layout took longer than {deadline.SCAN_SECONDS:g} s"
         for path, (_, found) in self._layout_edits(readable, self._layout_for(select)).items():
             findings += [Finding(path, e.line, 1, PREFIX + e.rule, e.message, fixable=True, source="biome")
-                         for e in found]
+                         for e in found] if found else [Finding(path, 1, 1, UNREADABLE, slow, source="biome")]
         return sorted(self._unsuppressed(findings, texts), key=lambda f: (f.path, f.line, f.column, f.code))
 
     def _layout_edits(self, texts: dict[str, str], layout: Layout | None) -> dict[str, tuple[str, list[Edit]]]:
-        """The layout fixes of each text, with the text as the formatter wrote it ({} where nothing is carried)."""
+        """The layout fixes of each text, with the text as the formatter wrote it ({} where nothing is carried); a
+        text whose reading ran past its share of the run's time has none (the empty list says so)."""
         if not layout or not texts:
             return {}
         formatted = self._formatted(texts, layout)
-        return {p: (formatted[p], found) for p, text in texts.items()
-                if (found := edits(text, formatted[p], layout, p))}
+        found: dict[str, tuple[str, list[Edit]]] = {}
+        for path, text in texts.items():
+            with deadline.budget(deadline.SCAN_SECONDS, f"the layout of {path}") as share:
+                try:
+                    if fixes := edits(text, formatted[path], layout, path):
+                        found[path] = (formatted[path], fixes)
+                except deadline.Overrun as exc:
+                    if not exc.of(share):
+                        raise  # the job's own time ran out
+                    found[path] = (text, [])  # the rest of the run's files go on
+        return found
 
     def _layout_for(self, select: tuple[str, ...]) -> Layout | None:
         """The team's layout rules `select` covers, or None."""
@@ -333,7 +344,7 @@ class Biome:
         (else the file's layout fixes are dropped: they would have changed more than layout)."""
         layout = self._layout_for(select)
         found = self._layout_edits(texts, layout)
-        fixed = {p: applied(texts[p], chosen) for p, (_, chosen) in found.items()}
+        fixed = {p: applied(texts[p], chosen) for p, (_, chosen) in found.items() if chosen}
         if not fixed or layout is None:
             return {}
         after = self._formatted(fixed, layout)

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
+from core import deadline
 from core.languages.javascript.checks import pieces
 
 # ESLint's layout rules memfix carries, by their core names; `@stylistic/…` names the same rules.
@@ -59,6 +60,7 @@ _NEWLINE = re.compile("\n")
 _CONTINUING = ("[", "(", "/", "+", "-", "`")  # a next line starting so continues the statement without a `;`
 _SEMICOLON = ";"
 _PUNCTUATION = (";", ",")  # a string `';'` keys as "\0;": no semicolon
+_CHECK_EVERY = 4096  # steps of the walk between two looks at the deadlines in force
 _WINDOW, _AGREE = 80, 4  # tokens looked ahead for where two texts agree again, and how many in a row agree
 
 
@@ -329,7 +331,9 @@ def edits(original: str, formatted: str, layout: Layout, path: str = "") -> list
     keys, texts = keyed(formatted)
     quotes = None if path.endswith(_JSX) else layout.quotes
     layout = replace(layout, semi=None, extra_semi=False) if path.endswith(_TYPED) else layout
-    for tag, i1, i2, j1, j2 in _aligned([key(t.kind, t.text) for t in before], keys):
+    for n, (tag, i1, i2, j1, j2) in enumerate(_aligned([key(t.kind, t.text) for t in before], keys)):
+        if not n % _CHECK_EVERY:
+            deadline.check()  # a file's layout has a share of the run's time (Biome._layout_edits)
         if tag == "equal" and quotes:
             found += [Edit(b.start, b.end, a, "quotes", text.line(b.start))
                       for b, a in zip(before[i1:i2], texts[j1:j2], strict=True)
