@@ -145,3 +145,13 @@ def test_a_job_past_its_budget_is_stopped_and_said_and_the_worker_takes_the_next
     assert any(r.startswith("❌ `/autofix` failed: the job took longer than 0.3 s and was stopped") for r in replies)
     assert any("Nothing in memory matches" in r for r in replies)  # the next job ran
     assert serve.services.queue.dead == [] and fake_github.pulls(repo) == []
+
+
+def test_a_configuration_module_that_takes_longer_than_its_share_is_unknown_and_said(monkeypatch):
+    from core.languages.javascript.literal import Unknown, exported
+
+    monkeypatch.setattr(deadline, "SCAN_SECONDS", 0.0)
+    text = "export default [" + ", ".join(["{rules: {semi: 'error'}}"] * 3000) + "];\n"
+    assert exported(text) == Unknown("a configuration module that took longer than 0 s to read")
+    monkeypatch.setattr(deadline, "SCAN_SECONDS", 20.0)
+    assert len(exported(text)) == 3000

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from core import deadline
+
 MAX_DEPTH = 40  # nesting a literal may have
 MAX_CHARS = 256 * 1024  # a configuration module longer than this is not read
 
@@ -70,10 +72,20 @@ def tokens(text: str) -> list[tuple[str, str]]:
 
 def exported(text: str) -> Any:
     """What the module exports by default (`export default …`, `module.exports = …`), a name it exports resolved to
-    the literal it was declared with; Unknown where there is nothing a reader can follow."""
+    the literal it was declared with; Unknown where there is nothing a reader can follow, or where reading it takes
+    longer than its share of the run's time."""
     if len(text) > MAX_CHARS:
         return Unknown("a configuration module over 256 KiB")
-    found = tokens(text)
+    with deadline.budget(deadline.SCAN_SECONDS, "reading a configuration module") as share:
+        try:
+            return _exported(tokens(text))
+        except deadline.Overrun as exc:
+            if not exc.of(share):
+                raise  # the job's own time ran out
+            return Unknown(f"a configuration module that took longer than {deadline.SCAN_SECONDS:g} s to read")
+
+
+def _exported(found: list[tuple[str, str]]) -> Any:
     for i, (kind, word) in enumerate(found):
         start = None
         if kind == "name" and word == "export" and i + 1 < len(found) and found[i + 1][1] == "default":
@@ -114,10 +126,14 @@ def _value_at(found: list[tuple[str, str]], i: int) -> Any:
 class _Reader:
     def __init__(self, found: list[tuple[str, str]]):
         self.found = found
+        self.steps = 0  # values read: the deadlines in force are looked at every so many
 
     def value(self, i: int, depth: int) -> tuple[Any, int]:
         if depth > MAX_DEPTH:
             raise _Stop
+        self.steps += 1
+        if not self.steps % 1024:
+            deadline.check()
         kind, word = self.found[i]
         if word == "{":
             return self._object(i + 1, depth)
