@@ -150,7 +150,7 @@ def _measure(data: Any, name: str, most: int = MAX_CONFIG_VALUES) -> None:
 # ---- JSON, JSONC (comments, trailing commas) and JSON5's cheap part (single quotes, unquoted keys) ----
 
 _JSON_TOKEN = re.compile(r"""
-    (?P<string>"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"?|'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'?)
+    (?P<string>"[^"\\\n]*+(?:\\[\s\S][^"\\\n]*+)*+"?|'[^'\\\n]*+(?:\\[\s\S][^'\\\n]*+)*+'?)
   | (?P<comment>//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))
   | (?P<open>[\[{]) | (?P<close>[\]}]) | (?P<comma>,) | (?P<colon>:)
   | (?P<space>\s+)
@@ -233,9 +233,9 @@ def _json5_string(token: str) -> str:
 # ---- TOML ----
 
 _TOML_TOKEN = re.compile(r"""
-    (?P<string>\"\"\"[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*(?:\"\"\""{0,2}|\Z)
+    (?P<string>\"\"\"[^"\\]*+(?:(?:\\[\s\S]|"(?!""))[^"\\]*+)*+(?:\"\"\""{0,2}|\Z)
               | '''[\s\S]*?(?:'''\'{0,2}|\Z)
-              | "[^"\\\n]*(?:\\.[^"\\\n]*)*"? | '[^'\n]*'?)
+              | "[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"? | '[^'\n]*+'?)
   | (?P<comment>\#[^\n]*)
   | (?P<open>[\[{]) | (?P<close>[\]}])
   | (?P<space>\s+)
