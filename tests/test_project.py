@@ -427,3 +427,11 @@ def test_first_party_imports_are_sorted_as_the_teams_isort_settings_say(cli, tmp
     code, out, _ = cli("autofix", str(tmp_path), "--json", "--apply")
     assert code == 0 and json.loads(out)["outcomes"][0]["status"] == "PROMOTED"
     assert (tmp_path / "app.py").read_text() == "import os\n\nimport mylib\n\nprint(os, mylib)\n"
+
+
+@pytest.mark.parametrize("pyproject", ['[tool.mypy]\nexclude = 5\n', 'tool = {mypy = 3, pytest = "x"}\n',
+                                       '[tool]\nmypy = [1, 2]\n[tool.pytest]\nini_options = 7\n'])
+def test_a_tools_table_of_the_wrong_shape_tells_nothing_and_the_run_goes_on(pyproject):
+    from core.languages.python.team import set_aside
+
+    assert set_aside({"pyproject.toml": pyproject}) == []

@@ -462,6 +462,11 @@ def _argument(args: tuple[str, ...], name: str) -> list[str]:
     return [c for v in values for c in codes_in(v)]
 
 
+def _table(value: object) -> dict[str, Any]:
+    """A TOML value that should be a table, or an empty one (a team's file may hold anything)."""
+    return value if isinstance(value, dict) else {}
+
+
 def set_aside(texts: dict[str, str | None], read: Read | None = None) -> list[str]:
     """Paths the project keeps out of its other tools (flake8's and mypy's excludes, pytest's `norecursedirs`,
     `--ignore` and a root conftest's `collect_ignore`): files it does not hold to its own standards, such as
@@ -470,15 +475,16 @@ def set_aside(texts: dict[str, str | None], read: Read | None = None) -> list[st
     for name in (".flake8", "setup.cfg", "tox.ini"):
         section = ini_section(texts.get(name), "flake8") or {}
         found += listed(section.get("exclude")) + listed(section.get("extend-exclude"))
-    tools = toml_file(texts.get("pyproject.toml")).get("tool") or {}
-    mypy = [(tools.get("mypy") or {}).get("exclude")]
+    tools = _table(toml_file(texts.get("pyproject.toml")).get("tool"))
+    mypy = [_table(tools.get("mypy")).get("exclude")]
     for name, header in (("mypy.ini", "mypy"), (".mypy.ini", "mypy"), ("setup.cfg", "mypy")):
         mypy.append((ini_section(texts.get(name), header) or {}).get("exclude"))
     for value in mypy:
         # split at each `|` alone, `_plain` strips: `\s*\|\s*` ran over a run of spaces from each of its places
-        for pattern in (value if isinstance(value, list) else re.split(r"[|\n]", value or "")):
+        for pattern in (value if isinstance(value, list) else re.split(r"[|\n]", value) if isinstance(value, str)
+                        else []):
             found += [_plain(p) for p in [str(pattern)] if _plain(p)]
-    pytest = (tools.get("pytest") or {}).get("ini_options") or {}
+    pytest = _table(_table(tools.get("pytest")).get("ini_options"))
     for options in (pytest, ini_section(texts.get("pytest.ini"), "pytest") or {},
                     ini_section(texts.get("tox.ini"), "pytest") or {},
                     ini_section(texts.get("setup.cfg"), "tool:pytest") or {}):
