@@ -158,7 +158,7 @@ _JSON_TOKEN = re.compile(r"""
 """, re.VERBOSE)
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _JSON5_ESCAPE = re.compile(r"\\(\r\n|[\s\S])|\"")
-_TERMINATED = re.compile(r"""'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'|"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*\"""")
+_TERMINATED = re.compile(r"""'[^'\\\n]*+(?:\\[\s\S][^'\\\n]*+)*+'|"[^"\\\n]*+(?:\\[\s\S][^"\\\n]*+)*+\"""")
 
 
 def _json(text: str, name: str, fmt: ConfigFormat = "json") -> Any:

@@ -62,7 +62,8 @@ def test_a_configuration_reads_no_worker_file_and_no_memfix_secret(box, scratch,
     work = scratch
     done = box.run(_hostile(work, f"""
         import os
-        for path in ({str(secret)!r}, "/work/../worker-secret.json", {str(Path(__file__).resolve())!r}, "/etc/passwd",
+        for path in ({str(secret)!r}, "/sandbox/work/../worker-secret.json", {str(Path(__file__).resolve())!r},
+                     "/etc/passwd",
                      "/proc/1/environ", "/root/.ssh/id_rsa"):
             try:
                 print("READ", path, open(path).read()[:20])
@@ -114,15 +115,15 @@ def test_a_configuration_writes_only_into_its_copy(box, scratch, tmp_path):
     tool.chmod(0o755)
     work = scratch
     done = box.run(_hostile(work, f"""
-        for path in ({str(outside)!r}, {str(tool / "bin" / "planted")!r}, "/usr/bin/planted", "/work/../escaped",
-                     "/work/fixed.js", "/tmp/scratch"):
+        for path in ({str(outside)!r}, {str(tool / "bin" / "planted")!r}, "/usr/bin/planted",
+                     "/sandbox/work/../escaped", "/sandbox/work/fixed.js", "/tmp/scratch"):
             try:
                 open(path, "w").write("written")
                 print("WROTE", path)
             except OSError as exc:
                 print("NO", path, type(exc).__name__)
     """), work=work, tools=[tool], what="the hostile configuration")
-    assert done.stdout.count("WROTE") == 2 and "WROTE /work/fixed.js" in done.stdout  # its copy, and its own /tmp
+    assert done.stdout.count("WROTE") == 2 and "WROTE /sandbox/work/fixed.js" in done.stdout  # its copy, its own /tmp
     assert outside.read_text() == "as it was" and list((tool / "bin").iterdir()) == []
     assert (work / "fixed.js").read_text() == "written" and not (tmp_path / "escaped").exists()
 

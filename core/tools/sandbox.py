@@ -26,7 +26,7 @@ from core.tools.process import Finished, ToolFailed
 
 log = logging.getLogger(__name__)
 USERS = (1 << 20, 1 << 30)  # each run's own user id is drawn from here (no account needs to exist for it)
-WORK = "/work"  # where the scratch copy is, inside
+WORK = "/sandbox/work"  # where the scratch copy is, inside: a path no tool's own folder lies under
 SYSTEM = ("/usr", "/bin", "/lib", "/lib64", "/sbin")  # the system's programs and libraries, read-only
 
 
@@ -73,8 +73,9 @@ class Bubblewrap:
                   f"--nproc={caps.processes if user is not None else _own_processes() + caps.processes}", "--"]
         inside = [self.binary, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
                   *_system(), "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+                  "--bind", str(work), WORK,  # before the tools: a later mount wins where two paths meet
                   *(a for tool in tools for a in ("--ro-bind", str(tool), str(tool))),
-                  "--bind", str(work), WORK, "--remount-ro", "/", "--chdir", WORK,
+                  "--remount-ro", "/", "--chdir", WORK,
                   *(a for name, value in _environment(tools, env).items() for a in ("--setenv", name, value)),
                   "--", *command]
         return process.run([*limits, *inside], what=what, cap=cap, max_output=caps.output_bytes, env={}, user=user)
