@@ -28,7 +28,8 @@ class PythonProject:
     selection: Selection
     ruff: Ruff
     flake8: Flake8 | None = None  # the team's own, in the sandbox: it finds and judges, ruff fixes
-    said: tuple[str, ...] = ()  # which of the team's tools run as the team runs them, or why not
+    said: tuple[str, ...] = ()  # which of the team's tools run as the team runs them
+    unrun: tuple[str, ...] = ()  # the team's tools that could not run here, and why (the reply says so)
 
     @property
     def target(self) -> str:
@@ -47,7 +48,7 @@ class PythonProject:
 
     @property
     def problems(self) -> tuple[str, ...]:
-        return self.profile.problems
+        return (*self.profile.problems, *self.unrun)
 
     @property
     def named(self) -> tuple[str, ...]:
@@ -97,7 +98,7 @@ class Python:
         families = None if pipeline == "autofix" else config.rules(pipeline)  # Refactor: only its kinds of change
         flake8, said = self._flake8(read, profile)
         return PythonProject(profile, profile.selection(config.named(pipeline), families, config.extend_rules),
-                             self.ruff, flake8, said)
+                             self.ruff, flake8, said if flake8 else (), () if flake8 else said)
 
     def _flake8(self, read: Read, profile: Profile) -> tuple[Flake8 | None, tuple[str, ...]]:
         """The team's flake8, installed at the version it pins with its plugins, where the team runs flake8 and a
