@@ -31,6 +31,8 @@ def fan_out(work: Callable[[Item], Result], items: Sequence[Item]) -> list[Resul
     try:
         with multiprocessing.get_context("fork").Pool(workers, initializer=_plain_signals) as pool:
             shares = pool.map(_share, [(i, workers) for i in range(workers)])
+            pool.close()  # the workers leave on the queue's sentinels, not on SIGTERM (one once outlived it)
+            pool.join()
     finally:
         _work = None
     results: list[Result | None] = [None] * len(items)
