@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -25,7 +24,6 @@ from core.tools.sandbox import Bubblewrap
 CONFIG_FILES = (".flake8", "setup.cfg", "tox.ini")  # where flake8 reads its settings, at the project's root
 _FORMAT = "%(path)s\t%(row)d\t%(col)d\t%(code)s\t%(text)s"  # one finding a line, tabs apart (no path holds one)
 _LINE = re.compile(r"^(?:\./)?(?P<path>[^\t]+)\t(?P<row>\d+)\t(?P<col>\d+)\t(?P<code>[A-Z]+\d*)\t(?P<text>.*)$")
-Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -71,6 +69,8 @@ class Flake8:
                 texts[path] = inside(root, path).read_bytes()
             except OSError:
                 continue
+        if not texts:
+            return []  # flake8 given no file lints its folder: nothing to ask it
         found = [f for f in self._report(texts) if f.code in (self.syntax_code, self.unreadable_code)
                  or selected(f.code, select)]
         return sorted(self._with_fixes(root, found), key=lambda f: (f.path, f.line, f.column, f.code))
