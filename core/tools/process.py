@@ -37,7 +37,7 @@ def run(command: Sequence[str], *, what: str, cwd: Path | str | None = None, env
     """`command` run to its end (never through a shell) within `cap` seconds and the deadlines in force, its output
     decoded as UTF-8. Past its time the whole process group is killed, and the job's own deadline, when that is what
     passed, is raised as the job's Overrun; otherwise ToolFailed says `what` did not finish. `user`: the uid (and
-    gid) it runs as, with no supplementary groups (the sandbox's `nobody`)."""
+    gid) it runs as, with no supplementary groups (a sandbox run's own user)."""
     seconds = deadline.limit(cap)
     who = {} if user is None else {"user": user, "group": user, "extra_groups": []}
     try:
