@@ -11,8 +11,10 @@ commits (default 120) are replayed oldest first, each as a push of its changes:
    by this benchmark on each changed file as the commit and as its parent have it; a commit whose configuration
    that ESLint cannot load is counted as not judged;
 2. the push's new findings: the ESLint findings (rule and message) a changed file has more of than at the parent;
-3. memfix proposes what a push's run proposes (the project read at the commit, Biome's findings the push brought,
-   their fixes kept to the hunks at their lines, verified; core/pipelines/brought.py, propose.py, verify.py);
+3. memfix proposes what a push's run proposes (the project read at the commit, the findings the push brought, their
+   fixes — the team's ESLint's own, installed from the commit's pins and run in the sandbox, or with
+   `--memfix-own` Biome's kept to the hunks at their lines — verified; core/pipelines/brought.py, propose.py,
+   verify.py);
 4. the answer key is the team's next K commits (default 40): a new finding the team fixed is one whose kind's count
    in that file went down; memfix's fix matches the team's when every line it wrote stands in the file the team's
    fix left; a proposal the team never made is one that touches no new finding the team later fixed;
@@ -44,6 +46,7 @@ from benchmarks.replay import History, Summed
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".memfix" / "bench" / "replay_js"
+TOOLBOX: list = [None]  # the team's tools, installed and run in the sandbox as a run does (`--memfix-own`: none)
 ESLINT_PROJECTS = ("picomatch", "yargs-parser", "node-semver", "commander.js", "qs", "mitt")
 
 
@@ -214,16 +217,19 @@ def memfix_patches(push: Push) -> dict:
     """What a push's AutoFix proposes here, verified as a run verifies it: {path: patch}."""
     from core.languages.javascript.biome import Biome
     from core.languages.javascript.language import JavaScript
+    from core.languages.registry import is_source
     from core.pipelines.brought import brought
     from core.pipelines.config import RepoConfig
-    from core.pipelines.propose import hunk_patches
+    from core.pipelines.propose import scoped_patches
     from core.pipelines.verify import verify_checked
 
     def read(path: str) -> str | None:
         target = push.tree / path
         return target.read_text(errors="replace") if target.is_file() and not target.is_symlink() else None
 
-    project = JavaScript(Biome()).project(read, RepoConfig(), "autofix", tuple(push.changed))
+    sources = tuple(path for f in push.tree.rglob("*") if f.is_file() and "node_modules" not in f.parts
+                    and ".git" not in f.parts and is_source(path := f.relative_to(push.tree).as_posix()))
+    project = JavaScript(Biome(), TOOLBOX[0]).project(read, RepoConfig(), "autofix", sources)
     linter, rules = project.linter(), project.selection.rules
     found = linter.check(push.tree, push.changed, rules, listed=True)
     new, _ = brought(linter, found, lambda p: push.history.text(push.parent, p), rules)
@@ -231,7 +237,7 @@ def memfix_patches(push: Push) -> dict:
     for f in new:
         by_file.setdefault(f.path, []).append(f)
     texts = {p: read(p) for p in by_file}
-    patches = hunk_patches(linter, texts, by_file, checkout=push.tree)
+    patches = scoped_patches(linter, texts, by_file, push.tree)
     if not patches:
         return {}
     before = {p: [f for f in found if f.path == p] for p in patches}
@@ -308,7 +314,16 @@ def main() -> None:
     parser.add_argument("--pushes", type=int, default=120)
     parser.add_argument("--window", type=int, default=40)
     parser.add_argument("--show", type=int, default=0, help="list this many proposals not made and findings missed")
+    parser.add_argument("--memfix-own", action="store_true",
+                        help="memfix's own reading (Biome with the translated configuration), not the team's tools")
     args = parser.parse_args()
+    if not args.memfix_own:
+        from core.settings import Settings
+        from core.tools.install import ToolCache
+        from core.tools.toolbox import Toolbox
+
+        settings = Settings.from_env()
+        TOOLBOX[0] = Toolbox(ToolCache(settings.tool_cache, settings.pypi_index, settings.npm_registry))
     chosen = [p for p in PROJECTS if p.name in ESLINT_PROJECTS and (not args.project or args.project == p.name)]
     print(f"pushes replayed (the last {args.pushes} first-parent commits of each, the team's next {args.window} "
           "commits as the answer key, the team's ESLint as the judge)")

@@ -52,6 +52,24 @@ def edit_spans(text: str, edits: tuple[tuple[int, int, int, int, str], ...]) -> 
     return sorted((at(r, c), at(er, ec), new) for r, c, er, ec, new in edits)
 
 
+def apply_finding_edits(original: str, findings: tuple[Finding, ...]) -> tuple[str, tuple[Finding, ...]]:
+    """One pass of a linter's own edits, as `ruff --fix` or `eslint --fix` makes its first pass: a finding whose
+    edits overlap an earlier one's waits (it is not targeted, so it stays a finding). Returns the text and the
+    findings fixed."""
+    chosen: list[tuple[int, int, str]] = []
+    applied: list[Finding] = []
+    for finding in sorted(findings, key=lambda f: (f.line, f.column)):
+        spans = edit_spans(original, finding.edits or finding.unsafe_edits)
+        if any(a < e and s < b or a == b == s == e for a, b, _ in spans for s, e, _ in chosen):
+            continue  # the linter would apply it in a later pass; verification sees it still there
+        chosen += spans
+        applied.append(finding)
+    text = original
+    for start, end, new in sorted(chosen, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text, tuple(applied)
+
+
 class _Matching(difflib.SequenceMatcher[str]):
     def get_opcodes(self) -> list[tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]]:
         return list(super().get_opcodes())  # get_grouped_opcodes edits the list it is given: keep the kept one whole

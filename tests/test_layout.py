@@ -106,7 +106,7 @@ def test_a_layout_fix_is_a_finding_of_the_teams_rule_that_its_comments_can_turn_
 def test_a_legacy_configuration_extending_eslint_recommended_carries_its_no_extra_semi():
     import json
 
-    from core.languages.javascript.eslint import read_eslint
+    from core.languages.javascript.eslintrc import read_eslint
 
     files = {".eslintrc.json": json.dumps({"extends": "eslint:recommended", "rules": {"semi": 2}})}
     problems: list[str] = []

@@ -521,7 +521,7 @@ def test_offline_run_fixes_and_verifies_ruff_only_files_in_batches(services, ten
     assert {p: o.status for p, o in outcomes.items()} == {
         "a.py": "PROMOTED", "b/c.py": "HUMAN_REVIEW", "d.py": "UNFIXED", "e.py": "PROMOTED"}
     assert outcomes["d.py"].note == "no safe fix (offline: no model configured)"
-    assert outcomes["a.py"].note == "ruff only"
+    assert outcomes["a.py"].note == "linter only"
     assert "B018" in outcomes["b/c.py"].verification.error
     for o in (outcomes["a.py"], outcomes["b/c.py"], outcomes["e.py"]):  # as if each had been verified alone
         assert o.verification == verify(Ruff(), o.patch, AUTOFIX_RULES) and o.attempts == 1
@@ -551,7 +551,7 @@ def test_a_model_file_sees_the_attempts_on_files_before_it_and_none_after(servic
     report = runner.run(request, LocalWorkspace(tmp_path))
 
     assert [(o.path, o.status, o.note) for o in report.outcomes] == [
-        ("a.py", "PROMOTED", "ruff only"), ("m.py", "PROMOTED", ""), ("z.py", "PROMOTED", "ruff only")]
+        ("a.py", "PROMOTED", "linter only"), ("m.py", "PROMOTED", ""), ("z.py", "PROMOTED", "linter only")]
     [prompt] = model.prompts
     assert "success rate 100% (1/1 PROMOTED)" in prompt  # a.py's envelope, and not yet z.py's
     newest_first = [e.patch_id for e in runner.healing.all(tenant_id, "acme/mixed")]
@@ -684,14 +684,14 @@ def test_the_sample_config_is_valid():
 
 
 def test_overlapping_ruff_edits_apply_the_first_and_leave_the_other_targeted_by_nobody():
-    from core.pipelines.propose import apply_ruff_edits
+    from core.change import apply_finding_edits
 
     text = "import os, sys\nx = 1\n"
     drop_os = Finding("a.py", 1, 8, "F401", "`os` imported but unused", True, edits=((1, 1, 2, 1, "import sys\n"),))
     drop_sys = Finding("a.py", 1, 12, "F401", "`sys` imported but unused", True, edits=((1, 1, 2, 1, "import os\n"),))
-    updated, applied = apply_ruff_edits(text, (drop_sys, drop_os))
+    updated, applied = apply_finding_edits(text, (drop_sys, drop_os))
     assert updated == "import sys\nx = 1\n" and applied == (drop_os,)  # in source order; the overlap waits
-    assert apply_ruff_edits("é = 1\nprint(é )\n", (Finding("b.py", 2, 9, "E202", "ws", True,
+    assert apply_finding_edits("é = 1\nprint(é )\n", (Finding("b.py", 2, 9, "E202", "ws", True,
                                                             edits=((2, 8, 2, 9, ""),)),))[0] == "é = 1\nprint(é)\n"
 
 
@@ -864,7 +864,7 @@ def test_offline_a_file_with_no_safe_fix_is_not_read(services, tenant_id, tmp_pa
     report = runner_with(services, OfflineLLM()).run(RunRequest(tenant_id, "acme/reads", "autofix", "local"),
                                                      workspace)
 
-    assert {o.path: o.note for o in report.outcomes} == {"a.py": "ruff only",
+    assert {o.path: o.note for o in report.outcomes} == {"a.py": "linter only",
                                                          "d.py": "no safe fix (offline: no model configured)"}
     assert "a.py" in workspace.asked and "d.py" not in workspace.asked
 

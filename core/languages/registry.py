@@ -106,9 +106,10 @@ def linter_of(name: str) -> str:
     return next((r.LINTER for r in RULES if r.NAME == name), "its linter")
 
 
-def fixer_of(name: str) -> str:
-    """Whose fixes a language's deterministic patches are, in a PR's words."""
-    return next((r.FIXER for r in RULES if r.NAME == name), "its linter")
+def fixer_of(name: str, source: str = "") -> str:
+    """Whose fixes a language's deterministic patches are, in a PR's words: the tool that reported the findings
+    where it made the fix too (`source`, the team's ESLint), else the language's fixer."""
+    return next((r.FIXERS.get(source, r.FIXER) for r in RULES if r.NAME == name), "its linter")
 
 
 def said_of(name: str, check: str) -> str:
@@ -126,7 +127,7 @@ def adapters(toolbox: Toolbox | None = None) -> dict[str, Language]:
 
     found: list[Language] = [Python(Ruff(), toolbox)]
     if (biome := find_biome()) is not None:
-        found.append(JavaScript(Biome(biome)))
+        found.append(JavaScript(Biome(biome), toolbox))
     return {language.name: language for language in found}
 
 

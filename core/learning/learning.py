@@ -188,7 +188,7 @@ class Learning:
         lessons = []
         for patch in promoted:
             for code in sorted({f.code for f in patch.findings}):
-                fixer = fixer_of(language_of(patch.path) or "")
+                fixer = fixer_of(language_of(patch.path) or "", patch.findings[0].source if patch.findings else "")
                 how = "a verified model patch" if patch.origin == "model" else \
                     f"{fixer}'s {'unsafe fix, verified by CI' if patch.unsafe else 'safe fix'}"
                 lessons.append(Insight(

@@ -98,7 +98,8 @@ def fixed_by(patch: Patch, language: str) -> str:
     """Who made the change: the language's linter (its safe fix, or the one it calls unsafe), or the model."""
     if patch.origin == "model":
         return "model"
-    return f"{fixer_of(language)}'s {'unsafe fix (the repository CI decides)' if patch.unsafe else 'safe fix'}"
+    source = patch.findings[0].source if patch.findings else ""
+    return f"{fixer_of(language, source)}'s {'unsafe fix (the repository CI decides)' if patch.unsafe else 'safe fix'}"
 
 
 def could_do(pipeline: str, selection: Selection, findings: list[Finding]) -> list[str]:
@@ -203,7 +204,7 @@ def _result(report: RunReport, pipeline: str, paths: list[str], checks: str | No
             line += f" → #{o.published.pr_number} ({o.published.action})"
         elif o.published:
             line += f" → not proposed again: {o.published.reason}"
-        if o.note and o.note != "ruff only":
+        if o.note and o.note != "linter only":
             line += f" — {o.note}"
         elif o.status != AttemptStatus.PROMOTED and o.verification and o.verification.error:
             line += f" — {escape_braces(o.verification.error)[:300]}"  # why it was not proposed

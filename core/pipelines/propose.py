@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from core import deadline
-from core.change import Finding, Patch, edit_spans
+from core.change import Finding, Patch, apply_finding_edits
 from core.errors import PermanentError
 from core.languages.adapter import Linter, inside
 from core.languages.python.ruff import selected
@@ -65,7 +65,7 @@ def ruff_patches(ruff: Linter, root: Path, findings: Mapping[str, list[Finding]]
             original = inside(Path(root), path).read_bytes().decode("utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        updated, applied = apply_ruff_edits(original, items)
+        updated, applied = apply_finding_edits(original, items)
         if applied and updated != original:
             patches[path] = _patch(path, original, updated, applied)
             del targets[path]
@@ -96,7 +96,7 @@ def edit_patches(texts: Mapping[str, str | None], findings: Mapping[str, list[Fi
         targets = tuple(f for f in items if f.edits or f.unsafe_edits)
         if original is None or not targets:
             continue
-        updated, applied = apply_ruff_edits(original, targets)
+        updated, applied = apply_finding_edits(original, targets)
         if applied and updated != original:
             unsafe = sorted({f.code for f in applied if not f.edits})
             patch = _patch(path, original, updated, applied)
@@ -104,6 +104,15 @@ def edit_patches(texts: Mapping[str, str | None], findings: Mapping[str, list[Fi
                 f"; the linter calls the fix for {', '.join(unsafe)} unsafe: the repository's CI decides"
                 if unsafe else "")) if unsafe else patch
     return patches
+
+
+def scoped_patches(linter: Linter, texts: Mapping[str, str | None], findings: Mapping[str, list[Finding]],
+                   checkout: Path | None) -> dict[str, Patch]:
+    """A push's fixes of exactly `findings`: the linter's own edits for them where it reports edits (ruff, ESLint),
+    else its fix of their rules kept to the hunks at their lines (Biome). {path: patch}"""
+    edited = {path: items for path, items in findings.items() if any(f.edits or f.unsafe_edits for f in items)}
+    rest = {path: items for path, items in findings.items() if path not in edited}
+    return {**hunk_patches(linter, texts, rest, checkout=checkout), **edit_patches(texts, edited)}
 
 
 def hunk_patches(linter: Linter, texts: Mapping[str, str | None], findings: Mapping[str, list[Finding]],
@@ -161,23 +170,6 @@ def alike(before: list[str], i1: int, i2: int, moved: list[str]) -> set[int]:
     return set(range(lo + 1, hi + 1))
 
 
-def apply_ruff_edits(original: str, findings: tuple[Finding, ...]) -> tuple[str, tuple[Finding, ...]]:
-    """One pass of ruff's own safe edits, as `ruff --fix` makes its first pass: a finding whose edits overlap an
-    earlier one's waits (it is not targeted, so it stays a finding). Returns the text and the findings fixed."""
-    chosen: list[tuple[int, int, str]] = []
-    applied: list[Finding] = []
-    for finding in sorted(findings, key=lambda f: (f.line, f.column)):
-        spans = edit_spans(original, finding.edits or finding.unsafe_edits)
-        if any(a < e and s < b or a == b == s == e for a, b, _ in spans for s, e, _ in chosen):
-            continue  # ruff would apply it in a later pass; verification sees it still there
-        chosen += spans
-        applied.append(finding)
-    text = original
-    for start, end, new in sorted(chosen, reverse=True):
-        text = text[:start] + new + text[end:]
-    return text, tuple(applied)
-
-
 def _targets(path: str, findings: list[Finding], select: tuple[str, ...]) -> tuple[Finding, ...]:
     return tuple(f for f in findings if f.path == path and f.fixable and selected(f.code, select))
 
@@ -187,8 +179,9 @@ def _codes(targets: tuple[Finding, ...]) -> tuple[str, ...]:
 
 
 def _patch(path: str, original: str, updated: str, targets: tuple[Finding, ...]) -> Patch:
+    fixer = fixer_of(language_of(path) or "", targets[0].source if targets else "")
     return Patch(path=path, original=original, updated=updated, findings=targets, origin="ruff", confidence=1.0,
-                 rationale=f"{fixer_of(language_of(path) or '')}'s fixes for {', '.join(_codes(targets))}")
+                 rationale=f"{fixer}'s fixes for {', '.join(_codes(targets))}")
 
 
 def apply_edits(original: str, edits: list[dict[str, Any]]) -> str:

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from core import deadline
-from core.change import PROJECT_CHECKS, Finding, Patch, Verification
+from core.change import PROJECT_CHECKS, Finding, Patch, Verification, apply_finding_edits
 from core.errors import PermanentError
 from core.languages.adapter import Language, Project, Selection, covering
 from core.languages.registry import within
@@ -29,7 +29,7 @@ from core.pipelines.confidence import score
 from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.present import could_do, pr_body, pr_title, summary
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
-from core.pipelines.propose import apply_edits, apply_ruff_edits, edit_patches, hunk_patches, ruff_patches
+from core.pipelines.propose import apply_edits, ruff_patches, scoped_patches
 from core.pipelines.publish import Draft, PublishAction
 from core.pipelines.runs import Phase
 from core.pipelines.values import FileOutcome, Limits, Progress, Reading, RunContext, RunReport, RunRequest, Try
@@ -365,8 +365,8 @@ class PipelineRunner:
             elif base is None:
                 outcome.note = "no safe fix" + ("" if ctx.llm.model else " (offline: no model configured)")
             else:
-                outcome.note, outcome.patch = "ruff only", base  # verified with the others waiting, attempts 0
-            model_files += outcome.note != "ruff only"
+                outcome.note, outcome.patch = "linter only", base  # verified with the others waiting, attempts 0
+            model_files += outcome.note != "linter only"
             waiting.append(outcome)
             if modelled:  # reported at once
                 self._settle(ctx, waiting, progress, len(files))
@@ -377,9 +377,7 @@ class PipelineRunner:
                         files: list[tuple[str, list[Finding]]]) -> dict[str, Patch]:
         """A push's fixes of what it brought only: the linter's own edits for those findings where it reports them
         (ruff), else its fix of their rules kept to the hunks at their lines (Biome)."""
-        edited = {path: items for path, items in files if any(f.edits or f.unsafe_edits for f in items)}
-        rest = {path: items for path, items in files if path not in edited}
-        return {**hunk_patches(ctx.linter, texts, rest, checkout=ctx.workspace.root), **edit_patches(texts, edited)}
+        return scoped_patches(ctx.linter, texts, dict(files), ctx.workspace.root)
 
     def _settle(self, ctx: RunContext, waiting: list[FileOutcome], progress: Progress | None, total: int) -> None:
         """Verify the waiting ruff patches in one go, record one envelope each in one write, then report every
@@ -459,7 +457,7 @@ class PipelineRunner:
             if round_ >= len(blamed):
                 continue
             kept = tuple(f for f in patch.findings if f is not blamed[round_])
-            updated, applied = apply_ruff_edits(patch.original, kept)
+            updated, applied = apply_finding_edits(patch.original, kept)
             if applied and updated not in (patch.original, patch.updated):
                 candidates[patch.path] = replace(patch, updated=updated, findings=applied)
         return candidates

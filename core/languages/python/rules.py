@@ -8,6 +8,7 @@ import re
 NAME = "python"
 ALIASES = ("py",)
 LINTER = "ruff"
+FIXERS: dict[str, str] = {}  # flake8 reports, memfix's ruff fixes: no finding's source fixes itself
 FIXER = "ruff"  # whose fix a PR says it is
 # What a PR's verification section says each project check kept, in this language's words.
 SAID = {"runtime": "the project's oldest Python",
