@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import textwrap
 
+import pytest
+
 from core.tools.pins import Pin, Pins, Skipped, find_pins
 
 
@@ -533,3 +535,15 @@ def test_hostile_texts_are_read_in_linear_time(alarm):
             "        specifier: ^9.0.0\n        version: 9.9.1\npackages:\n"
             + "  x@1.0.0: {resolution: {integrity: sha512-x}}\n" * 20_000)
     assert pins_of({"package.json": package, "pnpm-lock.yaml": pnpm}).get("eslint").version == "9.9.1"
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    (".eslintrc.json", '{"extends": "./node_modules/gts/"}'),
+    ("eslint.config.mjs", 'import neo from "gts";\nexport default neo()\n'),
+    ("package.json", None),  # package.json's own eslintConfig
+])
+def test_a_package_the_eslint_configuration_names_is_installed_beside_it_whatever_its_name(name, text):
+    package = {"devDependencies": {"eslint": "8.57.1", "gts": "5.3.1", "gtsx": "1.0.0", "mocha": "10.0.0"}}
+    files = {"package.json": json.dumps({**package, "eslintConfig": {"extends": "./node_modules/gts"}})} \
+        if text is None else {"package.json": json.dumps(package), name: text}
+    assert pins_of(files).get("eslint").plugins == ("gts@5.3.1",)

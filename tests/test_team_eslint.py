@@ -18,6 +18,8 @@ from core.languages.javascript.eslint import SYNTAX, Script, _findings, configur
     ({"lint": "prettier --check . && eslint --max-warnings 0 -c .eslintrc.json 'src/**/*.js'"}, ("src/**/*.js",), ()),
     ({"test": "mocha", "lint:js": "node_modules/.bin/eslint --fix bin"}, ("bin",), ()),
     ({"test": "mocha"}, (), ()),
+    ({"lint": "npm run eslint -- --max-warnings 0", "eslint": "eslint 'lib/**/*.js' bin"}, ("lib/**/*.js", "bin"), ()),
+    ({"lint": "yarn lint:js && tsc", "lint:js": "eslint --ext .ts src"}, ("src",), (".ts",)),
 ])
 def test_the_lint_script_says_what_eslint_is_handed(scripts, targets, extensions):
     script = lint_script({"scripts": scripts})
@@ -72,9 +74,12 @@ def test_what_eslint_says_beyond_a_rules_finding_is_no_finding_but_a_parse_failu
 def test_the_context_is_the_sources_and_every_configuration_their_folders_hold():
     files = {"package.json": "{}", ".eslintrc.json": "{}", "lib/.eslintrc.yml": "rules: {}", "lib/a.js": "x",
              "lib/deep/b.ts": "y", "tsconfig.json": "{}", "node_modules/x/index.js": "z", "docs/.eslintrc.json": "{}"}
+    files |= {"tsconfig.json": '{"extends": "./config/tsconfig.base.json"}', "config/tsconfig.base.json": "{}",
+              "lib/.eslintrc.yml": "parserOptions: {project: '../tsconfig.lint.json'}", "tsconfig.lint.json": "{}"}
     found = context(files.get, ["lib/a.js", "lib/deep/b.ts", "node_modules/x/index.js"])
-    assert found.paths == ("package.json", "tsconfig.json", ".eslintrc.json", "lib/.eslintrc.yml", "lib/a.js",
-                           "lib/deep/b.ts")
+    assert sorted(found.paths) == sorted(["package.json", "tsconfig.json", ".eslintrc.json", "lib/.eslintrc.yml",
+                                          "config/tsconfig.base.json", "tsconfig.lint.json", "lib/a.js",
+                                          "lib/deep/b.ts"])
 
 
 def test_the_teams_eslint_configuration_is_found_flat_first_then_legacy_then_package_json():

@@ -6,6 +6,7 @@ from a registry, is said in `Pins.problems`; a hook it does not install, with wh
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -49,6 +50,8 @@ HOOK_REPOSITORIES: dict[str, tuple[str, Registry, str]] = {  # repository → (t
 }
 PYTHON_TOOLS = ("ruff", "flake8", "pylint", "black", "isort", "pyupgrade", "autoflake")  # in requirements and groups
 FLAKE8_PLUGINS = ("pep8-naming", "pandas-vet", "tryceratops", "darglint", "dlint", "wemake-python-styleguide")
+ESLINT_CONFIGS = ("eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", ".eslintrc.js",
+                  ".eslintrc.cjs", ".eslintrc.yaml", ".eslintrc.yml", ".eslintrc.json", ".eslintrc")  # at the root
 NPM_TOOLS = {"eslint": "eslint", "prettier": "prettier", "@biomejs/biome": "biome"}  # package → tool
 _ESLINT_PART = re.compile(r"eslint-(?:plugin|config|import-resolver)-[\w.-]+|@[\w.-]+/eslint-(?:plugin|config|parser)"
                           r"(?:-[\w.-]+)?|@eslint/[\w.-]+|typescript-eslint|@typescript-eslint/[\w.-]+"
@@ -466,19 +469,23 @@ def _package_json(read: Read, found: _Found) -> None:
     if not any(n in NPM_TOOLS for n in wanted):
         return
     locked, lockfile = _npm_locked(read, wanted, found)
+    configured = "\n".join([json.dumps(data.get("eslintConfig", "")), *(read(n) or "" for n in ESLINT_CONFIGS)])
     for package, tool in NPM_TOOLS.items():
         if package in wanted:
-            _npm_pin(tool, package, wanted, (locked, lockfile), found)
+            _npm_pin(tool, package, wanted, (locked, lockfile), found, configured if tool == "eslint" else "")
 
 
-def _npm_pin(tool: str, package: str, wanted: dict[str, str], lock: tuple[dict[str, str], str], found: _Found) -> None:
+def _npm_pin(tool: str, package: str, wanted: dict[str, str], lock: tuple[dict[str, str], str], found: _Found,
+             configured: str = "") -> None:
+    """`package` as the repository pins it, with the parts its configuration loads (`configured`: its text)."""
     locked, lockfile = lock
     version, specifier = _npm_version(package, wanted[package], locked)
     if not version and specifier and not _NPM_RANGE.fullmatch(specifier):
         found.problems.append(f"package.json: {package} {shown(specifier)} is not a version from the registry memfix "
                               "can install")
         return
-    plugins = tuple(p for name in _npm_parts(package, wanted) if (p := _npm_plugin(name, wanted[name], locked, found)))
+    parts = _npm_parts(package, wanted, configured)
+    plugins = tuple(p for name in parts if (p := _npm_plugin(name, wanted[name], locked, found)))
     where = f"package.json's {package}"
     if package in locked:
         where += f", at {lockfile}'s version"
@@ -488,15 +495,21 @@ def _npm_pin(tool: str, package: str, wanted: dict[str, str], lock: tuple[dict[s
     found.add(Pin(tool, "npm", package, version, plugins, where, specifier))
 
 
-def _npm_parts(package: str, wanted: dict[str, str]) -> list[str]:
-    """What a tool's configuration loads beside it: ESLint's plugins, configs and parsers (and the peers they need
-    that the project pins), Prettier's plugins."""
+def _npm_parts(package: str, wanted: dict[str, str], configured: str = "") -> list[str]:
+    """What a tool's configuration loads beside it: ESLint's plugins, configs and parsers by their names, and any
+    other package the configuration names (`extends: ./node_modules/gts/`, `import neostandard`), with the peers
+    they need that the project pins; Prettier's plugins."""
     if package == "eslint":
-        parts = [n for n in wanted if _ESLINT_PART.fullmatch(n)]
+        parts = [n for n in wanted if n != package and (_ESLINT_PART.fullmatch(n) or _named(n, configured))]
         return parts + [p for p in dict.fromkeys(_PEERS[n] for n in parts if n in _PEERS) if p in wanted]
     if package == "prettier":
         return [n for n in wanted if _PRETTIER_PART.fullmatch(n)]
     return []
+
+
+def _named(name: str, text: str) -> bool:
+    """Whether a configuration's text names the package `name`: as a string, a path's part, or a module specifier."""
+    return bool(text) and re.search(rf"(?:^|[\"'`/]){re.escape(name)}(?:$|[\"'`/])", text, re.MULTILINE) is not None
 
 
 def _npm_version(package: str, spec: str, locked: dict[str, str]) -> tuple[str | None, str]:

@@ -14,6 +14,7 @@ import bisect
 import fnmatch
 import hashlib
 import json
+import os
 import re
 import shlex
 import threading
@@ -36,7 +37,9 @@ UNREADABLE = "eslint:unreadable"
 FLAT_FILES = ("eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", "eslint.config.mts",
               "eslint.config.cts")
 LEGACY_FILES = (".eslintrc.js", ".eslintrc.cjs", ".eslintrc.yaml", ".eslintrc.yml", ".eslintrc.json", ".eslintrc")
-CONTEXT_NAMES = ("package.json", "tsconfig.json", "jsconfig.json", ".eslintignore", ".prettierrc", ".prettierrc.json",
+TSCONFIGS = tuple(f"{kind}{part}.json" for kind in ("tsconfig", "jsconfig") for part in (
+    "", ".base", ".build", ".eslint", ".js", ".ts", ".test", ".app", ".node", ".lib", ".spec"))
+CONTEXT_NAMES = ("package.json", *TSCONFIGS, ".eslintignore", ".prettierrc", ".prettierrc.json",
                  ".prettierrc.js", ".prettierrc.cjs", ".prettierrc.yaml", ".prettierrc.yml", ".editorconfig",
                  ".browserslistrc", *FLAT_FILES, *LEGACY_FILES)  # what a configuration reads, beside the sources
 MAX_CONTEXT_FILES = 20_000
@@ -72,17 +75,33 @@ def lint_script(package: Mapping[str, Any]) -> Script:
     scripts: dict[str, object] = found if isinstance(found, dict) else {}
     ordered = sorted(scripts.items(), key=lambda item: (item[0] != "lint", not str(item[0]).startswith("lint")))
     for name, command in ordered:
-        if not isinstance(command, str) or "eslint" not in command:
-            continue
-        for part in re.split(r"&&|\|\||;|\|", command):
-            try:
-                words = shlex.split(part)
-            except ValueError:
-                continue
-            at = next((i for i, word in enumerate(words) if PurePosixPath(word).name == "eslint"), None)
-            if at is not None:  # `eslint …`, `npx eslint …`, `node_modules/.bin/eslint …`
-                return _script(words[at + 1:], str(name))
+        if (words := _eslint_words(command, scripts, 3)) is not None:
+            return _script(words, str(name))
     return Script()
+
+
+_RUNNERS = ("npm", "pnpm", "yarn")
+
+
+def _eslint_words(command: object, scripts: Mapping[str, object], depth: int) -> list[str] | None:
+    """The words after `eslint` in a script's command (`eslint …`, `npx eslint …`, `node_modules/.bin/eslint …`),
+    following `npm run NAME` to that script, a few levels deep; None where it runs no ESLint."""
+    if not isinstance(command, str) or depth == 0:
+        return None
+    for part in re.split(r"&&|\|\||;|\|", command):
+        try:
+            words = shlex.split(part)
+        except ValueError:
+            continue
+        if words and words[0] in _RUNNERS:  # `npm run lint:js`, `yarn lint:js`: that script's own command
+            named = words[2] if words[1:2] == ["run"] and len(words) > 2 else words[1] if len(words) > 1 else ""
+            if named in scripts and (found := _eslint_words(scripts[named], scripts, depth - 1)) is not None:
+                return found
+            continue
+        at = next((i for i, word in enumerate(words) if PurePosixPath(word).name == "eslint"), None)
+        if at is not None:
+            return words[at + 1:]
+    return None
 
 
 def _script(words: list[str], name: str) -> Script:
@@ -158,8 +177,31 @@ def context(read: Read, sources: Iterable[str]) -> Context:
     root and of every folder a source lies in."""
     listed = [p for p in sources if not _vendored(p)][:MAX_CONTEXT_FILES]
     folders = sorted({str(PurePosixPath(p).parent) for p in listed} | {"."}, key=lambda f: (f.count("/"), f))
-    named = [name if folder == "." else f"{folder}/{name}" for folder in folders for name in CONTEXT_NAMES]
-    return Context(read, tuple(dict.fromkeys([*(n for n in named if read(n) is not None), *listed])))
+    named = [n for name in CONTEXT_NAMES for folder in folders
+             if read(n := name if folder == "." else f"{folder}/{name}") is not None]
+    return Context(read, tuple(dict.fromkeys([*named, *_referenced(read, named), *listed])))
+
+
+_JSON_NAMED = re.compile(r"""["'`]((?:\.{1,2}/)?[\w@][\w@./-]{0,200}\.json)["'`]""")
+
+
+def _referenced(read: Read, named: list[str]) -> list[str]:
+    """The JSON files the configuration files name (`parserOptions.project`, a tsconfig's `extends` and
+    `references`), relative to the file that names them, to a few levels: a typed rule reads them."""
+    found: list[str] = []
+    pending = list(named)
+    for _ in range(3):
+        more = []
+        for path in pending:
+            folder = PurePosixPath(path).parent
+            for name in _JSON_NAMED.findall(read(path) or ""):
+                target = os.path.normpath(folder / name).replace(os.sep, "/")
+                if not target.startswith("..") and target not in found and target not in named \
+                        and not _vendored(target) and read(target) is not None:
+                    found.append(target)
+                    more.append(target)
+        pending = more
+    return found
 
 
 def configured(read: Read) -> str | None:
