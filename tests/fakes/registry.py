@@ -3,7 +3,9 @@
 `FakePyPI(folder)`: a PEP 503 simple index of the wheels (and source archives) in `folder` — `/simple/<project>/`
 lists a project's files with their sha256, `/files/<name>` serves one. Point pip at `fake.index` (`--index-url`).
 `FakeNpm()`: npm's registry — the packument of a package at `/<name>` (`/@scope%2fname` for a scoped one) and its
-tarballs; `fake.publish(package_json, files)` packs a package the way `npm pack` does. Point npm at `fake.url`.
+tarballs; `fake.publish(package_json, files)` packs a package the way `npm pack` does, and
+`fake.publish_installed(node_modules)` every package of a tree npm installed (real packages, which `make setup` installs
+into .venv/npmhouse), each as the registry served it. Point npm at `fake.url`.
 Each records the paths it was asked for (`requests`), so a test can count downloads.
 """
 
@@ -17,6 +19,7 @@ import json
 import re
 import tarfile
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -108,6 +111,23 @@ class FakeNpm(_Recorded):
                 tar.addfile(info, io.BytesIO(data))
         self.packages.setdefault(package_json["name"], {})[package_json["version"]] = (package_json, buffer.getvalue())
 
+    def publish_installed(self, node_modules: Path) -> int:
+        """Every package of an installed tree — scoped ones, and the other versions nested in a package's own
+        node_modules — with the package.json npm unpacked (its dependencies, peers, bin and engines are what npm
+        resolves by) and a tarball of its files. The packuments then hold every version the tree has, so npm resolves
+        the tool's pins to that same tree. Returns how many versions were new."""
+        published = 0
+        for folder in installed_packages(node_modules):
+            manifest = json.loads((folder / "package.json").read_text())
+            if manifest.get("bundleDependencies") or manifest.get("bundledDependencies"):
+                # its tarball would hold them, and this packs no node_modules: say so rather than serve it short
+                raise NotImplementedError(f"{folder} bundles its dependencies, which publish_installed does not pack")
+            versions = self.packages.setdefault(manifest["name"], {})
+            if manifest["version"] not in versions:
+                versions[manifest["version"]] = (manifest, _packed(folder))
+                published += 1
+        return published
+
     def _tarball_path(self, name: str, version: str) -> str:
         return f"/{name}/-/{name.rsplit('/', 1)[-1]}-{version}.tgz"
 
@@ -118,7 +138,7 @@ class FakeNpm(_Recorded):
         versions = self.packages.get(name)
         if not versions:
             return Response(json.dumps({"error": "Not found"}), status=404, mimetype="application/json")
-        document = {"name": name, "dist-tags": {"latest": max(versions, key=lambda v: [int(x) for x in v.split(".")])},
+        document = {"name": name, "dist-tags": {"latest": max(versions, key=_precedence)},
                     "versions": {v: {**meta, "dist": self._dist(name, v, tarball)}
                                  for v, (meta, tarball) in versions.items()}}
         return Response(json.dumps(document), mimetype="application/json")
@@ -133,3 +153,37 @@ class FakeNpm(_Recorded):
                 if "/" + path == self._tarball_path(name, version):
                     return Response(tarball, mimetype="application/octet-stream")
         abort(404)
+
+
+def _precedence(version: str) -> tuple[tuple[int, ...], bool, str]:
+    """Semver's order, near enough for a dist-tag: numbers first, and a pre-release before its release."""
+    release, _, pre = version.split("+")[0].partition("-")
+    return tuple(int(part) for part in release.split(".")), not pre, pre
+
+
+def installed_packages(node_modules: Path) -> Iterator[Path]:
+    """Each package folder of an installed tree, nested trees included (`.bin` and npm's own records are none)."""
+    for entry in sorted(node_modules.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        for folder in sorted(entry.iterdir()) if entry.name.startswith("@") else [entry]:
+            if (folder / "package.json").is_file():
+                yield folder
+                if (folder / "node_modules").is_dir():
+                    yield from installed_packages(folder / "node_modules")
+
+
+def _packed(folder: Path) -> bytes:
+    """The package's tarball as the registry has it: its files under `package/`, modes kept, none of its own
+    node_modules (each package there is published on its own)."""
+    def kept(info: tarfile.TarInfo) -> tarfile.TarInfo:
+        info.uid = info.gid = 0
+        info.uname = info.gname = ""
+        return info
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=1) as tar:  # fast: the tests pack hundreds
+        for path in sorted(folder.iterdir()):
+            if path.name != "node_modules":
+                tar.add(path, arcname=f"package/{path.name}", filter=kept)
+    return buffer.getvalue()
