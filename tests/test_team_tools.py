@@ -110,3 +110,67 @@ def test_a_push_gets_the_fix_the_teams_flake8_judges_through_memfix_serve(index,
         [pr] = gh.pulls("acme/api")
         assert "F401" in pr["body"] and "E501" not in pr["body"]
         assert gh.file("acme/api", pr["head"]["ref"], "app/util.py") == util.removeprefix("import os\n")
+
+
+# The team's ruff, pinned at 0.4.10 by its pre-commit hook: before ruff 0.6 `src` meant the project's root alone, so
+# `shop` under src/ is a third-party import to it, and first-party to memfix's own, newer ruff (whose `src` holds
+# "src" too, and whose copies stand beside the checkout's skeleton): where memfix's ruff wants a blank line between
+# `pytest` and `shop`, the team's `ruff check` wants none.
+RUFF_HOOK = ("repos:\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  rev: v0.4.10\n  hooks:\n"
+             "  - id: ruff\n")
+RUFF_CONFIG = '[tool.ruff.lint]\nselect = ["E4", "E7", "E9", "F", "I"]\n'
+SORTED_FOR_THE_TEAM = "import os\n\nimport pytest\nfrom shop import cart\n\nprint(os, pytest, cart)\n"
+UNSORTED = "from shop import cart\nimport os\nimport pytest\n\nprint(os, pytest, cart)\n"
+
+
+def _ruff_tree(folder: Path) -> Path:
+    (folder / "src" / "shop").mkdir(parents=True)
+    (folder / "tests").mkdir()
+    (folder / "pyproject.toml").write_text(RUFF_CONFIG)
+    (folder / ".pre-commit-config.yaml").write_text(RUFF_HOOK)
+    (folder / "src" / "shop" / "__init__.py").write_text("")
+    (folder / "src" / "shop" / "cart.py").write_text("TOTAL = 0\n")
+    (folder / "tests" / "test_cart.py").write_text(SORTED_FOR_THE_TEAM)
+    (folder / "tests" / "test_prices.py").write_text(UNSORTED)
+    return folder
+
+
+def test_the_teams_pinned_ruff_finds_fixes_and_judges_imports_as_the_teams_check_does(cli, monkeypatch, index, cache,
+                                                                                       tmp_path):
+    monkeypatch.setenv("MEMFIX_TEAM_TOOLS", "true")
+    monkeypatch.setenv("MEMFIX_PYPI_INDEX", index.index)
+    monkeypatch.setenv("MEMFIX_TOOL_CACHE", str(cache))
+    tree = _ruff_tree(tmp_path / "repo")
+    code, out, err = cli("autofix", str(tree), "--json")
+    assert code == 0, err
+    report = json.loads(out)
+
+    assert sorted((f["path"], f["code"]) for f in report["findings"]) == [("tests/test_prices.py", "I001")]
+    assert any("the team's ruff 0.4.10 (the ruff hook's rev in .pre-commit-config.yaml)" in line
+               for line in report["project"])
+    [outcome] = report["outcomes"]
+    assert outcome["status"] == "PROMOTED" and outcome["fixed"] == ["I001"]
+    # `import os`, a blank line and `import pytest` go above `from shop import cart`, which stays: no blank line
+    # between `pytest` and `shop`, as the team's check wants (memfix's own ruff would put one there)
+    assert outcome["diff"] == ["+import os", "+", "+import pytest", "-import os", "-import pytest"]
+
+    # memfix's own ruff, as before: an I001 the team's check never reports, and a fix it would then report
+    monkeypatch.setenv("MEMFIX_TEAM_TOOLS", "false")
+    code, out, _ = cli("autofix", str(tree), "--json")
+    own = json.loads(out)
+    assert ("tests/test_cart.py", "I001") in {(f["path"], f["code"]) for f in own["findings"]}
+
+
+def test_where_the_teams_ruff_cannot_be_installed_memfixs_ruff_stands_in_and_says_so(cli, monkeypatch, cache,
+                                                                                     tmp_path):
+    monkeypatch.setenv("MEMFIX_TEAM_TOOLS", "true")
+    monkeypatch.setenv("MEMFIX_PYPI_INDEX", "http://127.0.0.1:9/simple")  # nothing listens there
+    monkeypatch.setenv("MEMFIX_TOOL_CACHE", str(cache.parent / "unreachable-ruff"))
+    code, out, err = cli("autofix", str(_ruff_tree(tmp_path / "repo")), "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    said = " ".join(report["notes"])
+    assert "the team's ruff does not run here (ruff 0.4.10 could not be installed" in said
+    assert "memfix's ruff stands in for it" in said
+    assert not any("the team's ruff" in line for line in report["project"])
+    assert ("tests/test_cart.py", "I001") in {(f["path"], f["code"]) for f in report["findings"]}

@@ -60,6 +60,21 @@ class Bubblewrap:
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
+    @contextmanager
+    def copies(self, files: Mapping[str, bytes]) -> Iterator[Path]:
+        """A scratch holding each of `files` ({path relative to the checkout: its bytes}) at its own path, as the
+        checkout lays them out: a tool reads its configuration and judges each file by where it sits. A path that
+        leaves the scratch is a ValueError (paths come from repositories)."""
+        with self.scratch() as work:
+            top = work.resolve()
+            for path, data in files.items():
+                copy = (top / path).resolve()
+                if not copy.is_relative_to(top) or copy == top:
+                    raise ValueError(f"{path} is outside the checkout")
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                copy.write_bytes(data)
+            yield work
+
     def run(self, command: Sequence[str], *, work: Path, what: str, tools: Sequence[Path] = (),
             env: Mapping[str, str] | None = None, cap: float = deadline.TOOL_SECONDS) -> Finished:
         """`command` run inside, in `work` (seen inside as /work, its only writable folder), with each of `tools`

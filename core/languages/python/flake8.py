@@ -1,7 +1,8 @@
 """The team's own flake8 — at the version its repository pins, with its plugins and its configuration — finding and
-judging, in the sandbox. flake8 fixes nothing: memfix's ruff fixes what it finds (flake8's codes are ruff's for
-pycodestyle, pyflakes, mccabe and the plugins ruff carries), and a fix stands only when the team's flake8, run on the
-result, reports that finding gone and nothing new (the runner verifies with this linter).
+judging, in the sandbox. flake8 fixes nothing: a ruff fixes what it finds — the team's own where it pins one, else
+memfix's (flake8's codes are ruff's for pycodestyle, pyflakes, mccabe and the plugins ruff carries) — and a fix
+stands only when the team's flake8, run on the result, reports that finding gone and nothing new (the runner verifies
+with this linter).
 
 Its configuration is the repository's (`.flake8`, `setup.cfg`, `tox.ini`): a plugin is code, so flake8 only ever
 runs inside the sandbox, on copies, with those files beside them as in the repository.
@@ -13,11 +14,12 @@ import os
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 
 from core.change import Finding
-from core.languages.adapter import DetectError, inside
+from core.languages.adapter import DetectError, Linter, inside
 from core.languages.python.configs import is_rule
-from core.languages.python.ruff import Ruff, python_files, selected
+from core.languages.python.ruff import python_files, selected
 from core.tools.process import ToolFailed
 from core.tools.sandbox import Bubblewrap
 
@@ -26,23 +28,31 @@ _FORMAT = "%(path)s\t%(row)d\t%(col)d\t%(code)s\t%(text)s"  # one finding a line
 _LINE = re.compile(r"^(?:\./)?(?P<path>[^\t]+)\t(?P<row>\d+)\t(?P<col>\d+)\t(?P<code>[A-Z]+\d*)\t(?P<text>.*)$")
 
 
+class Fixer(Linter, Protocol):
+    """What fixes flake8's findings: a ruff (memfix's own, or the team's at its version), which also says which
+    rules it has a fix for."""
+
+    def fixes(self, code: str) -> bool: ...
+
+
 @dataclass(frozen=True)
 class Flake8:
     """flake8 installed in `folder` (a virtual environment of the tool cache), run in `sandbox` with the team's
-    configuration files `config` ({name: text}); `fixer` is memfix's ruff with the project's flags; `held`: rules
-    the learned policy holds back here (flake8 is told to ignore them, as ruff is)."""
+    configuration files `config` ({name: text}); `fixer` is the ruff that fixes what it finds (memfix's with the
+    project's flags, or the team's own); `held`: rules the learned policy holds back here (flake8 is told to ignore
+    them, as ruff is)."""
 
     folder: Path
     sandbox: Bubblewrap
     config: dict[str, str]
-    fixer: Ruff
+    fixer: Fixer
     version: str
     held: tuple[str, ...] = ()
 
     syntax_code = "E999"  # flake8's for a file that does not parse
     unreadable_code = "E902"  # and for one it cannot read
 
-    def with_held(self, held: tuple[str, ...], fixer: Ruff) -> Flake8:
+    def with_held(self, held: tuple[str, ...], fixer: Fixer) -> Flake8:
         return replace(self, held=held, fixer=fixer)
 
     def owns(self, path: str) -> bool:
@@ -76,7 +86,7 @@ class Flake8:
         return sorted(self._with_fixes(root, found), key=lambda f: (f.path, f.line, f.column, f.code))
 
     def _with_fixes(self, root: Path, found: list[Finding]) -> list[Finding]:
-        """Each finding with memfix's ruff's fix for it, where ruff reports the same rule on the same line and has a
+        """Each finding with its fixer's fix for it, where ruff reports the same rule on the same line and has a
         fix: its edits, safe or unsafe, as ruff gives them (a finding ruff cannot fix is left to a model or a
         person)."""
         codes = tuple(sorted({f.code for f in found if self.fixer.fixes(f.code)}))
@@ -89,13 +99,7 @@ class Flake8:
 
     def _report(self, texts: dict[str, bytes]) -> list[Finding]:
         """flake8 on copies of `texts` at their paths, the team's configuration at the root beside them."""
-        with self.sandbox.scratch() as work:
-            for name, text in self.config.items():
-                (work / name).write_text(text, encoding="utf-8")
-            for path, data in texts.items():
-                copy = inside(work, path)
-                copy.parent.mkdir(parents=True, exist_ok=True)
-                copy.write_bytes(data)
+        with self.sandbox.copies({**{n: t.encode("utf-8") for n, t in self.config.items()}, **texts}) as work:
             held = [f"--extend-ignore={','.join(self.held)}"] if self.held else []
             try:
                 done = self.sandbox.run([str(self.folder / "bin" / "flake8"), f"--format={_FORMAT}", "--exit-zero",

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from core.languages.adapter import Linter
     from core.languages.python.flake8 import Flake8
     from core.languages.python.ruff import Ruff
+    from core.languages.python.team_ruff import TeamRuff
     from core.tools.toolbox import Toolbox
 
 
@@ -28,6 +29,7 @@ class PythonProject:
     selection: Selection
     ruff: Ruff
     flake8: Flake8 | None = None  # the team's own, in the sandbox: it finds and judges, ruff fixes
+    team_ruff: TeamRuff | None = None  # the team's own ruff, pinned, in the sandbox: it finds, fixes and judges
     said: tuple[str, ...] = ()  # which of the team's tools run as the team runs them
     unrun: tuple[str, ...] = ()  # the team's tools that could not run here, and why (the reply says so)
 
@@ -40,8 +42,16 @@ class PythonProject:
         return (*self.profile.describe(), *self.said)
 
     def linter(self, held: tuple[str, ...] = ()) -> Linter:
-        ruff = self.ruff.with_args(self.profile.ruff_args(self.selection.rules, held))
-        return self.flake8.with_held(held, ruff) if self.flake8 is not None else ruff
+        """The team's own tools where they run here — flake8 and ruff together each judging the rules it chose,
+        the team's ruff fixing — else memfix's ruff with the project's flags, standing in for the one that does not."""
+        team = self.team_ruff.with_held(held) if self.team_ruff is not None else None
+        fixer = team or self.ruff.with_args(self.profile.ruff_args(self.selection.rules, held))
+        flake8 = self.flake8.with_held(held, fixer) if self.flake8 is not None else None
+        if flake8 is not None and team is not None:
+            from core.languages.python.team_linters import TeamLinters
+
+            return TeamLinters(flake8, team, self.profile.team.tools)
+        return flake8 or fixer
 
     def ignored(self, path: str) -> bool:
         return False  # the team's excludes go to ruff itself (--extend-exclude)
@@ -96,13 +106,48 @@ class Python:
                 *profile.problems, "this ruff refuses some of the team's ruff settings (another version's?): "
                 "its rules run with their defaults"))
         families = None if pipeline == "autofix" else config.rules(pipeline)  # Refactor: only its kinds of change
-        flake8, said = self._flake8(read, profile)
+        team_ruff, ruff_said = self._team_ruff(read, profile)
+        flake8, flake8_said = self._flake8(read, profile, f"the team's ruff {team_ruff.version}" if team_ruff
+                                           else "memfix's ruff")
+        said = (*(flake8_said if flake8 else ()), *(ruff_said if team_ruff else ()), *(
+            ("each rule is found and judged by the tool whose configuration chose it: flake8's by the team's flake8, "
+             "the rest by the team's ruff",) if flake8 and team_ruff else ()))
+        unrun = (*(() if flake8 else flake8_said), *(() if team_ruff else ruff_said))
         return PythonProject(profile, profile.selection(config.named(pipeline), families, config.extend_rules),
-                             self.ruff, flake8, said if flake8 else (), () if flake8 else said)
+                             self.ruff, flake8, team_ruff, said, unrun)
 
-    def _flake8(self, read: Read, profile: Profile) -> tuple[Flake8 | None, tuple[str, ...]]:
+    def _team_ruff(self, read: Read, profile: Profile) -> tuple[TeamRuff | None, tuple[str, ...]]:
+        """The team's ruff, installed at the version it pins, wherever it pins one (at memfix's own version too:
+        the tool reads the team's configuration files, memfix's ruff only memfix's reading of them) and a sandbox
+        can start; else None, and why memfix's ruff stands in for it."""
+        if self.toolbox is None:
+            return None, ()
+        from core.languages.python.team_ruff import TeamConfigs, TeamRuff, installed_version, too_old
+        from core.tools.pins import find_pins
+        from core.tools.toolbox import Unavailable
+
+        pin = find_pins(read).get("ruff")
+        if pin is None:
+            return None, ()
+        stands_in = "memfix's ruff stands in for it, with the team's ruff settings as memfix reads them"
+        if why := too_old(pin.version):
+            return None, (f"the team's ruff does not run here ({why}): {stands_in}",)
+        try:
+            sandbox, installed = self.toolbox.ready(pin)
+        except Unavailable as exc:
+            return None, (f"the team's ruff does not run here ({exc}): {stands_in}",)
+        version = installed_version(installed.folder) or pin.version or "(its newest release)"
+        if why := too_old(version):  # a range, or no version, installed an old one
+            return None, (f"the team's ruff does not run here ({why}): {stands_in}",)
+        team = profile.team
+        return TeamRuff(installed.folder, sandbox, TeamConfigs(read), version, team.tools, self.ruff, team.exclude,
+                        team.unfixable), (
+            f"finds, fixes and judges: the team's ruff {version} ({pin.source}), in the sandbox, with its "
+            "configuration files",)
+
+    def _flake8(self, read: Read, profile: Profile, fixer: str) -> tuple[Flake8 | None, tuple[str, ...]]:
         """The team's flake8, installed at the version it pins with its plugins, where the team runs flake8 and a
-        sandbox can start; else None, and why memfix's ruff stands in for it."""
+        sandbox can start; else None, and why memfix's ruff stands in for it. `fixer`: who fixes what it finds."""
         if "flake8" not in profile.team.linters or self.toolbox is None:
             return None, ()
         from core.languages.python.flake8 import CONFIG_FILES, Flake8
@@ -119,4 +164,4 @@ class Python:
         config = {name: text for name in CONFIG_FILES if (text := read(name)) is not None}
         version = pin.described().removeprefix("flake8 ")
         return Flake8(installed.folder, sandbox, config, self.ruff, version), (
-            f"finds and judges: the team's flake8 {version} ({pin.source}), in the sandbox; fixes: memfix's ruff",)
+            f"finds and judges: the team's flake8 {version} ({pin.source}), in the sandbox; fixes: {fixer}",)

@@ -188,7 +188,7 @@ class Ruff:
                     for path, how in stopped.items()]
         for out in (out for outs in runs for out in outs):
             try:
-                findings.extend(_finding(root, item) for item in json.loads(out))
+                findings.extend(read_finding(root, item) for item in json.loads(out))
             except (ValueError, TypeError, KeyError, AttributeError) as exc:
                 raise DetectError(f"ruff's output could not be read ({exc}): {_trimmed(out, 200)}") from exc
         return findings
@@ -262,7 +262,9 @@ class Ruff:
         return proc.stdout
 
 
-def _finding(root: Path, item: dict[str, Any]) -> Finding:
+def read_finding(root: Path, item: dict[str, Any]) -> Finding:
+    """One item of ruff's JSON output (every version since 0.1.0 writes it alike) as a finding, its path relative to
+    `root`."""
     filename, prefix = item["filename"], os.path.join(root, "")  # strings: pathlib costs ~0.1 ms a finding
     path = (filename[len(prefix):] if filename.startswith(prefix) else filename).replace(os.sep, "/")
     fix = item.get("fix") or {}

@@ -83,11 +83,21 @@ class TeamRules:
     refused: tuple[str, ...] = ()  # the team's paths memfix does not pass to a tool, and why
     upgrade_to: tuple[int, int] | None = None  # pyupgrade's `--pyXY-plus`: how far the team's upgrades go
     linters: tuple[str, ...] = ()  # the linters the team configures or runs (`flake8`), by their names
+    # selector → the tool whose configuration chose it: "ruff" for a ruff configuration file (or ruff's defaults,
+    # where nothing is configured), else the other tool's name ("flake8", "pylint", "pyupgrade", "ruff-hook", …)
+    tools: dict[str, str] = field(default_factory=dict)
+    unfixable: tuple[str, ...] = ()  # what the team's ruff configuration never lets ruff fix
 
     def origin(self, code: str) -> str:
         """The place that chose a rule (its longest selector wins: `UP006` over `UP`)."""
         selector = covering(code, tuple(self.origins))
         return self.origins[selector] if selector else self.source
+
+    def tool_of(self, code: str) -> str | None:
+        """The tool whose configuration chose a rule or selector (its longest selector's), or None: a person's
+        choice, or `.github/memfix.yml`'s."""
+        selector = covering(code, tuple(self.tools))
+        return self.tools[selector] if selector else None
 
 
 @dataclass
@@ -99,11 +109,14 @@ class _Choices:
     sources: list[str] = field(default_factory=list)
     upgrade_to: tuple[int, int] | None = None
     linters: list[str] = field(default_factory=list)
+    tools: dict[str, str] = field(default_factory=dict)
+    unfixable: list[str] = field(default_factory=list)
 
-    def add(self, codes: list[str] | tuple[str, ...], where: str) -> None:
+    def add(self, codes: list[str] | tuple[str, ...], where: str, tool: str) -> None:
         kept = [c for c in codes if is_rule(c)]
         for code in kept:
             self.select.setdefault(code, where)
+            self.tools.setdefault(code, tool)
         if kept and where not in self.sources:
             self.sources.append(where)
 
@@ -138,10 +151,12 @@ def _linter_rules(texts: dict[str, str | None], read: Read | None) -> TeamRules:
     ignore = tuple(dict.fromkeys(c for c in choices.ignore if is_rule(c)))
     if not choices.select:
         return TeamRules(ignore, per_file, tuple(dict.fromkeys(exclude)), "ruff's defaults (no linter is configured in "
-                         "the repository)", RUFF_DEFAULT_SELECT)
+                         "the repository)", RUFF_DEFAULT_SELECT, tools=dict.fromkeys(RUFF_DEFAULT_SELECT, "ruff"))
     return TeamRules(ignore, per_file, tuple(dict.fromkeys(exclude)), " and ".join(choices.sources),
                      tuple(choices.select), dict(choices.select), configured=True, options=options,
-                     upgrade_to=choices.upgrade_to, refused=refused, linters=tuple(choices.linters))
+                     upgrade_to=choices.upgrade_to, refused=refused, linters=tuple(choices.linters),
+                     tools=dict(choices.tools), unfixable=tuple(dict.fromkeys(c for c in choices.unfixable
+                                                                               if is_rule(c))))
 
 
 def _ruff(ruff: dict[str, Any], choices: _Choices) -> tuple[dict[str, tuple[str, ...]], list[str]]:
@@ -149,7 +164,8 @@ def _ruff(ruff: dict[str, Any], choices: _Choices) -> tuple[dict[str, tuple[str,
     where = ruff.get("__source__", "the ruff configuration")
     chosen = [*strings(lint.get("select")), *strings(ruff.get("select"))] or list(RUFF_DEFAULT_SELECT)
     chosen += [*strings(ruff.get("extend-select")), *strings(lint.get("extend-select"))]
-    choices.add(chosen, where)
+    choices.add(chosen, where, "ruff")
+    choices.unfixable += [*strings(ruff.get("unfixable")), *strings(lint.get("unfixable"))]
     choices.ignore += [*strings(ruff.get("ignore")), *strings(lint.get("ignore")), *strings(ruff.get("extend-ignore")),
                        *strings(lint.get("extend-ignore"))]
     per_file: dict[str, tuple[str, ...]] = {}
@@ -341,7 +357,7 @@ def _flake8(texts: dict[str, str | None], hooks: list[_Hook], choices: _Choices)
                               *(h.installs for h in runs)]).lower()
         chosen = [*FLAKE8_DEFAULT_SELECT, *(code for plugin, code in FLAKE8_PLUGINS.items()
                                             if re.search(rf"(?<![\w-]){re.escape(plugin)}(?![\w-])", installed))]
-    choices.add([*chosen, *codes_in(section.get("extend-select"))], where)
+    choices.add([*chosen, *codes_in(section.get("extend-select"))], where, "flake8")
     choices.linters.append("flake8")
     choices.ignore += codes_in(section.get("ignore")) if "ignore" in section else list(FLAKE8_DEFAULT_IGNORE)
     choices.ignore += codes_in(section.get("extend-ignore"))
@@ -376,7 +392,7 @@ def _pylint(texts: dict[str, str | None], hooks: list[_Hook], choices: _Choices)
             disabled, where = _argument(runs.args, "--disable"), runs.where
         else:
             return
-    choices.add(["PL"], where)
+    choices.add(["PL"], where, "pylint")
     choices.ignore += [f"PL{c}" for c in disabled if re.fullmatch(r"[CRWE]\d{4}", c)]
 
 
@@ -388,16 +404,17 @@ def _fixers(hooks: list[_Hook], choices: _Choices) -> None:
         if hook.id == "pyupgrade":
             if "UP" not in choices.select:  # ruff's own configuration, where it selects UP, decides instead
                 choices.ignore += NOT_PYUPGRADE
-            choices.add(["UP"], where)
+            choices.add(["UP"], where, "pyupgrade")
             versions = [(int(m[1]), int(m[2] or 0)) for a in hook.args
                         if (m := re.fullmatch(r"--py(\d)(\d{0,2})-plus", a))]  # `--py3-plus`: Python 3.0
             choices.upgrade_to = min(versions, default=(3, 0))  # pyupgrade 3 upgrades to Python 3 when told nothing
         elif hook.id == "isort":
-            choices.add(["I"], where)
+            choices.add(["I"], where, "isort")
         elif hook.id == "autoflake":
-            choices.add(["F401", *(["F841"] if "--remove-unused-variables" in hook.args else [])], where)
+            choices.add(["F401", *(["F841"] if "--remove-unused-variables" in hook.args else [])], where, "autoflake")
         elif hook.id in ("ruff", "ruff-check"):
-            choices.add(_argument(hook.args, "--select") + _argument(hook.args, "--extend-select"), where)
+            # the hook's own command line, not a configuration file: the team's ruff is told them as its hook is
+            choices.add(_argument(hook.args, "--select") + _argument(hook.args, "--extend-select"), where, "ruff-hook")
             choices.ignore += _argument(hook.args, "--ignore") + _argument(hook.args, "--extend-ignore")
 
 
