@@ -88,3 +88,103 @@ def test_the_teams_eslint_configuration_is_found_flat_first_then_legacy_then_pac
     assert configured({"package.json": json.dumps({"eslintConfig": {}})}.get) == "package.json"
     assert configured({"package.json": "{}"}.get) is None
     assert configured({"package.json": "{not json"}.get) is None
+
+
+# ---- the team's real ESLint, installed from the fake npm registry (the npmhouse) and run in the sandbox ----
+
+ESLINT8_DEPENDENCIES = {"eslint": "8.57.0", "eslint-config-standard": "17.1.0", "eslint-plugin-import": "2.29.1",
+                        "eslint-plugin-n": "16.6.2", "eslint-plugin-promise": "6.1.1"}
+ESLINT9_DEPENDENCIES = {"eslint": "9.17.0", "@eslint/js": "9.17.0", "globals": "15.14.0"}
+UNSTANDARD = "var a = 1;\nfunction f(x){\n    return x+a\n}\nmodule.exports = f\n"
+STANDARD = "const a = 1\nfunction f (x) {\n  return x + a\n}\nmodule.exports = f\n"  # what `eslint --fix` makes of it
+FLAT = """const js = require('@eslint/js')
+const globals = require('globals')
+module.exports = [
+  js.configs.recommended,
+  { languageOptions: { sourceType: 'commonjs', globals: globals.node },
+    rules: { semi: ['error', 'never'], quotes: ['error', 'single'] } },
+  { ignores: ['dist/'] },
+]
+"""
+
+
+@pytest.fixture
+def team_tools(monkeypatch, npmhouse_registry, npm_tools):
+    from core.tools import sandbox as sandboxes
+
+    if sandboxes.find()[0] is None:
+        pytest.skip(f"NO SANDBOX: {sandboxes.find()[1]} (.ci/run installs bubblewrap)")
+    monkeypatch.setenv("MEMFIX_TEAM_TOOLS", "true")
+    monkeypatch.setenv("MEMFIX_NPM_REGISTRY", npmhouse_registry.url)
+    monkeypatch.setenv("MEMFIX_TOOL_CACHE", str(npm_tools.root))
+
+
+def _write_tree(folder, files):
+    for path, text in files.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(text)
+    return folder
+
+
+def _standard_tree(folder):
+    return _write_tree(folder, {
+        "package.json": json.dumps({"name": "shop", "scripts": {"lint": "eslint lib"},
+                                    "devDependencies": ESLINT8_DEPENDENCIES}),
+        ".eslintrc.json": json.dumps({"extends": "standard", "ignorePatterns": ["lib/vendor/"]}),
+        "lib/a.js": UNSTANDARD, "lib/vendor/b.js": UNSTANDARD, "test/c.js": UNSTANDARD})
+
+
+def test_memfix_reports_and_fixes_what_the_teams_eslint_does_with_its_preset_ignores_and_lint_script(
+        cli, team_tools, eslint8, tmp_path):
+    tree = _standard_tree(tmp_path / "repo")
+    code, out, err = cli("autofix", str(tree), "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    found = sorted({(f["path"], f["code"]) for f in report["findings"]})
+    assert found == [("lib/a.js", f"eslint:{rule}") for rule in (
+        "indent", "no-var", "semi", "space-before-blocks", "space-before-function-paren", "space-infix-ops")]
+    assert any("finds, fixes and judges: the team's ESLint 8.57.0" in line for line in report["project"])
+    [outcome] = report["outcomes"]
+    assert outcome["status"] == "PROMOTED", outcome
+    assert "".join(line[1:] + "\n" for line in outcome["diff"] if line[:1] in "+ "
+                   and not line.startswith("+++")) == STANDARD  # eslint --fix's own result, judged by it
+
+
+def test_without_the_teams_tools_memfix_reads_the_translation_and_reports_what_eslint_never_would(
+        cli, monkeypatch, tmp_path):
+    monkeypatch.setenv("MEMFIX_TEAM_TOOLS", "false")
+    tree = _standard_tree(tmp_path / "repo")
+    code, out, err = cli("autofix", str(tree), "--json")
+    assert code == 0, err
+    codes = {f["code"] for f in json.loads(out)["findings"]}
+    assert codes and not any(c.startswith("eslint:") for c in codes)
+
+
+def test_a_flat_configuration_of_eslint_9_finds_fixes_and_ignores_as_the_team_configured(cli, team_tools, eslint9,
+                                                                                          tmp_path):
+    tree = _write_tree(tmp_path / "repo", {
+        "package.json": json.dumps({"name": "api", "devDependencies": ESLINT9_DEPENDENCIES}),
+        "eslint.config.js": FLAT, "src/a.js": 'const x = "a";\nmodule.exports = x\n',
+        "dist/b.js": 'const y = "b";\n'})
+    code, out, err = cli("autofix", str(tree), "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert sorted((f["path"], f["code"]) for f in report["findings"]) == [("src/a.js", "eslint:quotes"),
+                                                                          ("src/a.js", "eslint:semi")]
+    [outcome] = report["outcomes"]
+    assert outcome["status"] == "PROMOTED" and "+const x = 'a'" in outcome["diff"], outcome
+
+
+def test_a_configuration_that_does_not_run_here_is_said_and_memfixs_reading_stands_in(cli, team_tools, eslint8,
+                                                                                     tmp_path):
+    tree = _write_tree(tmp_path / "repo", {
+        "package.json": json.dumps({"name": "web", "devDependencies": ESLINT8_DEPENDENCIES}),
+        ".eslintrc.js": "module.exports = require('./rules-of-our-own')\n",  # a file the checkout does not hold
+        "lib/a.js": UNSTANDARD})
+    code, out, err = cli("autofix", str(tree), "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    said = " ".join(report["notes"])
+    assert "the team's ESLint 8.57.0" in said and "does not run with its configuration here" in said
+    assert "stands in for it" in said
+    assert not any(f["code"].startswith("eslint:") for f in report["findings"])

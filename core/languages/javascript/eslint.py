@@ -39,8 +39,10 @@ FLAT_FILES = ("eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "esl
 LEGACY_FILES = (".eslintrc.js", ".eslintrc.cjs", ".eslintrc.yaml", ".eslintrc.yml", ".eslintrc.json", ".eslintrc")
 TSCONFIGS = tuple(f"{kind}{part}.json" for kind in ("tsconfig", "jsconfig") for part in (
     "", ".base", ".build", ".eslint", ".js", ".ts", ".test", ".app", ".node", ".lib", ".spec"))
-CONTEXT_NAMES = ("package.json", *TSCONFIGS, ".eslintignore", ".prettierrc", ".prettierrc.json",
-                 ".prettierrc.js", ".prettierrc.cjs", ".prettierrc.yaml", ".prettierrc.yml", ".editorconfig",
+PRETTIER_FILES = (".prettierrc", ".prettierrc.json", ".prettierrc.json5", ".prettierrc.js", ".prettierrc.cjs",
+                  ".prettierrc.mjs", ".prettierrc.yaml", ".prettierrc.yml", ".prettierrc.toml", "prettier.config.js",
+                  "prettier.config.cjs", "prettier.config.mjs", ".prettierignore")  # eslint-plugin-prettier reads them
+CONTEXT_NAMES = ("package.json", *TSCONFIGS, ".eslintignore", ".gitignore", *PRETTIER_FILES, ".editorconfig",
                  ".browserslistrc", *FLAT_FILES, *LEGACY_FILES)  # what a configuration reads, beside the sources
 MAX_CONTEXT_FILES = 20_000
 MAX_CONTEXT_BYTES = 64 << 20  # the copy's size: past it, only the files linted and the configuration are copied
@@ -223,6 +225,16 @@ def _vendored(path: str) -> bool:
 
 
 _PROBED: dict[tuple[str, str], str | None] = {}  # (install, configuration) → why it does not run, or None
+_ENUMERATED: dict[tuple[str, str, tuple[str, ...], tuple[str, ...]], frozenset[str] | None] = {}
+# ESLint's own legacy file enumerator (ESLint 6 to 8), asked which files its run over the targets lints: argv is the
+# enumerator's file, the `--ext` extensions (comma-separated, may be empty), then the targets.
+_ENUMERATE = """
+const [file, extensions, ...targets] = process.argv.slice(1);
+const { FileEnumerator } = require(file);
+const enumerator = new FileEnumerator({ cwd: process.cwd(), extensions: extensions ? extensions.split(",") : null,
+                                        errorOnUnmatchedPattern: false });
+for (const { filePath, ignored } of enumerator.iterateFiles(targets)) if (!ignored) console.log(filePath);
+"""
 _PROBED_LOCK = threading.Lock()
 
 
@@ -239,6 +251,7 @@ class ESLint:
     context: Context
     flat: bool
     script: Script = Script()
+    runtime: tuple[Path, ...] = ()  # Node's own folder, mounted beside the tool where the system's is not the one
     held: tuple[str, ...] = ()
 
     syntax_code = SYNTAX
@@ -251,13 +264,42 @@ class ESLint:
         return rules.owns(path)
 
     def lints(self, path: str) -> bool:
-        """Whether the team's run of ESLint lints `path`: its script's targets, and ESLint 8's extensions."""
+        """Whether the team's run of ESLint lints `path`: within its script's targets, and for a legacy
+        configuration among the files ESLint's own enumeration of those targets yields (its extensions, `--ext`,
+        every `overrides` pattern of the configuration and what it extends, its ignore patterns)."""
         if not self.owns(path) or not self.script.lints(path):
             return False
         if self.flat:
             return True  # the flat configuration's own `files` say the rest: ESLint warns of a file none matches
-        return path.endswith((*_ESLINT_8_EXTENSIONS, *self.script.extensions, *self.context.overridden())) or \
-            path in self.script.targets
+        listed = self._enumerated()
+        return path in listed if listed is not None else \
+            path.endswith((*_ESLINT_8_EXTENSIONS, *self.script.extensions, *self.context.overridden()))
+
+    def _enumerated(self) -> frozenset[str] | None:
+        """The checkout's files ESLint's legacy file enumerator yields for the script's targets, asked once a
+        configuration, install and script (None where this ESLint has no such enumerator to ask)."""
+        key = (str(self.folder), self.context.digest(), self.script.targets, self.script.extensions)
+        with _PROBED_LOCK:
+            if key in _ENUMERATED:
+                return _ENUMERATED[key]
+        found: frozenset[str] | None = None
+        enumerator = self.folder / "node_modules" / "eslint" / "lib" / "cli-engine" / "file-enumerator.js"
+        if enumerator.is_file():
+            with self.sandbox.scratch() as work:
+                self._prepare(work, {})
+                try:
+                    done = self.sandbox.run([str(self.node), "-e", _ENUMERATE, str(enumerator),
+                                             ",".join(self.script.extensions), *(self.script.targets or (".",))],
+                                            work=work, tools=self._tools(), what=f"the team's ESLint {self.version}",
+                                            env={"ESLINT_USE_FLAT_CONFIG": "false"})
+                except ToolFailed:
+                    done = None
+            if done is not None and done.returncode == 0:
+                found = frozenset(line.removeprefix(WORK + "/") for line in done.stdout.splitlines()
+                                  if line.startswith(WORK + "/"))
+        with _PROBED_LOCK:
+            _ENUMERATED[key] = found
+        return found
 
     def knows(self, selector: str) -> bool:
         return selector == "eslint" or selector.startswith(PREFIX)
@@ -355,12 +397,7 @@ class ESLint:
         if not texts:
             return []
         with self.sandbox.scratch() as work:
-            self.context.lay(work, texts)
-            for path, data in texts.items():
-                _write(work, path, data)
-            modules = work / "node_modules"
-            if not modules.exists() and not modules.is_symlink():
-                modules.symlink_to(self.folder / "node_modules")  # where the configuration's imports resolve
+            self._prepare(work, texts)
             command = [str(self.node), str(self.folder / "node_modules" / "eslint" / "bin" / "eslint.js"),
                        "--format", "json", "--", *sorted(texts)]
             try:
@@ -382,10 +419,18 @@ class ESLint:
         return [f for result in results if isinstance(result, dict)
                 for f in _findings(result, decoded)]
 
+    def _prepare(self, work: Path, texts: Mapping[str, bytes]) -> None:
+        """The scratch copy: the checkout's context, `texts` laid over it, the installed presets and plugins beside
+        them as `node_modules` (where the configuration's imports resolve)."""
+        self.context.lay(work, texts)
+        for path, data in texts.items():
+            _write(work, path, data)
+        modules = work / "node_modules"
+        if not modules.exists() and not modules.is_symlink():
+            modules.symlink_to(self.folder / "node_modules")
+
     def _tools(self) -> list[Path]:
-        """The installed tool, and Node's own folder where the system's is not the one used."""
-        prefix = self.node.resolve().parent.parent
-        return [self.folder] if str(prefix).startswith("/usr") else [self.folder, prefix]
+        return [self.folder, *self.runtime]
 
 
 def _findings(result: dict[str, Any], texts: Mapping[str, str]) -> list[Finding]:

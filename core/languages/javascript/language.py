@@ -147,7 +147,7 @@ class JavaScript:
         except ValueError:
             script = lint_script({})
         eslint = ESLint(installed.folder, sandbox, Path(self.toolbox.cache.node), version,
-                        context(read, sources), where in FLAT_FILES, script)
+                        context(read, sources), where in FLAT_FILES, script, self.toolbox.cache.runtime_folders(pin))
         if problem := eslint.problem():
             return None, (f"the team's ESLint {version} does not run with its configuration here ({problem}): "
                           f"{stands_in}",)
