@@ -11,9 +11,10 @@ from core.languages.adapter import Asked, Read, Selection, View, failed
 from core.languages.python.comments import comment_problem
 from core.languages.python.compat import compatibility
 from core.languages.python.project import Profile, read_profile
+from core.languages.python.rules import NAME
 from core.languages.python.surface import surface_problem
 from core.languages.python.team import beyond_its_tool
-from core.languages.registry import rule_code, within
+from core.languages.registry import rule_code, rules_for, within
 
 if TYPE_CHECKING:
     from core.languages.adapter import Linter
@@ -40,6 +41,7 @@ class PythonProject:
         return (*self.profile.describe(), *self.said)
 
     def linter(self, held: tuple[str, ...] = ()) -> Linter:
+        held = rules_for(NAME, held)  # a hold on another language's rule is no flag of ruff's (it would refuse it)
         ruff = self.ruff.with_args(self.profile.ruff_args(self.selection.rules, held))
         return self.flake8.with_held(held, ruff) if self.flake8 is not None else ruff
 
@@ -95,10 +97,9 @@ class Python:
             profile = replace(profile, team=replace(profile.team, options=()), problems=(
                 *profile.problems, "this ruff refuses some of the team's ruff settings (another version's?): "
                 "its rules run with their defaults"))
-        families = None if pipeline == "autofix" else config.rules(pipeline)  # Refactor: only its kinds of change
         flake8, said = self._flake8(read, profile)
-        return PythonProject(profile, profile.selection(config.named(pipeline), families, config.extend_rules),
-                             self.ruff, flake8, said if flake8 else (), () if flake8 else said)
+        return PythonProject(profile, _selection(profile, config, pipeline), self.ruff, flake8,
+                             said if flake8 else (), () if flake8 else said)
 
     def _flake8(self, read: Read, profile: Profile) -> tuple[Flake8 | None, tuple[str, ...]]:
         """The team's flake8, installed at the version it pins with its plugins, where the team runs flake8 and a
@@ -120,3 +121,15 @@ class Python:
         version = pin.described().removeprefix("flake8 ")
         return Flake8(installed.folder, sandbox, config, self.ruff, version), (
             f"finds and judges: the team's flake8 {version} ({pin.source}), in the sandbox; fixes: memfix's ruff",)
+
+
+def _selection(profile: Profile, config: Asked, pipeline: str) -> Selection:
+    """The rules a Python run proposes: of the rules a person named (in any language), Python's; else what the
+    team's tools select (Refactor: of its kinds of change); with what `rules: extend` adds that is Python's."""
+    named = config.named(pipeline)
+    own = None if named is None else rules_for(NAME, named)
+    families = None if pipeline == "autofix" else rules_for(NAME, config.rules(pipeline))  # Refactor: its kinds
+    selection = profile.selection(own, families, rules_for(NAME, config.extend_rules))
+    if named and not own:
+        return replace(selection, chosen_by=f"the rules a person named ({', '.join(named)}), none of them Python's")
+    return selection
