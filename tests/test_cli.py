@@ -299,3 +299,5 @@ def test_decisions_name_rules_as_their_tools_do(cli):
     assert "`/remember decision enable eslint:indent in tests/**`" in out
     code, out, _ = cli("remember", "decision enable biome:lint/style/useConst in tests/**", "--repo", "local/named")
     assert code == 0 and "lifted hold" in out
+    code, out, _ = cli("remember", "decision hold * in vendor/**", "--repo", "local/named")  # as the README says
+    assert code == 0 and "memfix will not propose * fixes in `vendor/**`" in out

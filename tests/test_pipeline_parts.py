@@ -633,6 +633,21 @@ colour: blue
         assert start in problem
 
 
+def test_memfix_yml_names_rules_as_their_tools_do():
+    config, problems = parse_config("autofix_rules: [ruff:f, flake8:E501, eslint:indent, biome:lint/suspicious]\n"
+                                    "refactor_rules: 'up, lint/complexity, eslint:import'\n"
+                                    "rules: {extend: [pylint:R1705, lint/style/useConst]}\n")
+    assert problems == []
+    assert config.named("autofix") == ("F", "E501", "eslint:indent", "lint/suspicious")
+    assert config.named("refactor") == ("UP", "lint/complexity", "eslint:import")
+    assert config.extend_rules == ("PLR1705", "lint/style/useConst")
+    config, problems = parse_config("autofix_rules: [F, eslint, Eslint:indent, black:E501]\n")
+    assert config.autofix_rules == ("F", "eslint")  # `eslint`: every ESLint rule, not a ruff prefix ESLINT
+    assert [p.split(" is not")[0] for p in problems] == ["`autofix_rules`: `Eslint:indent`",
+                                                         "`autofix_rules`: `black:E501`"]
+    assert "memfix names no rules of `black`" in problems[1] and problems[1].endswith("; ignored")
+
+
 def test_bad_rule_codes_are_dropped_one_by_one():
     config, problems = parse_config("refactor_rules: [UP, 'S 6', F-401]\nautofix_rules: [bad!]\n")
 

@@ -60,7 +60,7 @@ def rules_for(language: str, selectors: Iterable[str]) -> tuple[str, ...]:
 
 
 RULE_FORMS = "; ".join(r.FORMS for r in RULES)  # how every rule may be named, for the messages that refuse one
-_TOOL_PREFIX = re.compile(r"([A-Za-z][\w.-]*):")
+_TOOL_PREFIX = re.compile(r"([A-Za-z][\w.-]+):")  # a tool's name: two letters or more (`C:` is a drive)
 
 
 def rule_like(text: str) -> bool:
