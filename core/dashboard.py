@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
+from core.languages.registry import rule_shown
 from core.learning.places import words
 from core.memory.proposals import CiRecord, ProposalCounts
 from core.memory.types import CATEGORIES, INSIGHT_TYPES, SEVERITIES
@@ -59,6 +60,11 @@ class RuleStanding:
     holds: list[Hold]
     places: list[str]  # its record in each kind of place, in words
     waiting: int = 0  # files its holds left findings in, proposed when they lift
+
+    @property
+    def shown(self) -> str:
+        """The rule with its tool where its code does not say it (`biome:lint/style/useConst`)."""
+        return rule_shown(self.code)
 
 
 @dataclass(frozen=True)

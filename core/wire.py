@@ -7,13 +7,13 @@ import re
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
+from core.errors import PermanentError
+from core.languages.registry import rule_like, rule_problem, rule_selector
+
 COMMANDS = ("autofix", "refactor", "remember", "recall", "forget", "refine")
 
 
 PIPELINES = ("autofix", "refactor")
-
-
-RULE_NAME = re.compile(r"[A-Z]{1,8}[0-9]{0,4},?")  # F401, UP, SIM: how a person names a linter's rules
 
 
 class JobFormatError(ValueError):
@@ -26,6 +26,24 @@ _JOB_TYPES: dict[str, type[Job]] = {}
 def _split_guidance(args: str) -> tuple[str, str]:
     parts = re.split(r"(?:^|\s)--(?:\s|$)", args, maxsplit=1)
     return parts[0], (parts[1] if len(parts) > 1 else "")
+
+
+def _rules_and_paths(head: str) -> tuple[tuple[str, ...], list[str]]:
+    """A command's words before its guidance: the rules a person named and the paths. A word the language registry
+    reads as a rule is one (`UP`, `UP,SIM`, `lint/style/useConst`, `eslint:indent`; ruff's codes in upper case, since
+    `app` is a path), a word with a tool's prefix that names no rule is refused, any other word is a path."""
+    rules: list[str] = []
+    paths: list[str] = []
+    for word in head.split():
+        parts = [part for part in word.split(",") if part]
+        found = [rule_selector(part, any_case=False) for part in parts]
+        if parts and all(found):
+            rules += [name for name in found if name]
+        elif bad := [part for part, name in zip(parts, found, strict=True) if name is None and rule_like(part)]:
+            raise PermanentError(f"{rule_problem(bad)}; nothing was started")
+        else:
+            paths.append(word)
+    return tuple(dict.fromkeys(rules)), paths
 
 
 def _tuples(value: Any) -> Any:
@@ -122,16 +140,17 @@ class CommandJob(Job):
 
     @property
     def path_and_guidance(self) -> tuple[str | None, str | None]:
-        """`/autofix [path] [-- guidance]` → (path, guidance); rule names before the guidance are not the path."""
+        """`/autofix [RULES] [path] [-- guidance]` → (path, guidance); the rules named before the path are not it."""
         head, tail = _split_guidance(self.args)
-        paths = [word for word in head.split() if not RULE_NAME.fullmatch(word)]
+        _, paths = _rules_and_paths(head)
         return (paths[0] if paths else None), (tail.strip() or None)
 
     @property
     def rules(self) -> tuple[str, ...]:
-        """The rules a person named (`/refactor UP SIM app/`): upper-case rule names and selectors."""
+        """The rules a person named (`/refactor UP SIM app/`, `/autofix eslint:indent lint/style/useConst`), as their
+        tools spell them."""
         head, _ = _split_guidance(self.args)
-        return tuple(dict.fromkeys(word.rstrip(",") for word in head.split() if RULE_NAME.fullmatch(word)))
+        return _rules_and_paths(head)[0]
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.errors import MemfixError
-from core.languages.registry import NAMES
+from core.languages.registry import NAMES, rule_problem, rule_selector
 from core.memory.types import AttemptStatus, InsightError
 from core.settings import SettingsError, get_settings
 
@@ -295,8 +295,8 @@ def _pipeline(args: argparse.Namespace) -> int:
         print(f"memfix: {root} does not exist", file=sys.stderr)
         return 2
     checkout = _checkout_of(root)
-    named = root.resolve() if root.is_dir() else root.parent.resolve() / root.name  # a link is named, not followed
-    scope = named.relative_to(checkout).as_posix()
+    where = root.resolve() if root.is_dir() else root.parent.resolve() / root.name  # a link is named, not followed
+    scope = where.relative_to(checkout).as_posix()
     workspace = LocalWorkspace(checkout, None if scope == "." else [scope])
     repo = args.repo or _local_name(checkout)
     services = _services()
@@ -304,7 +304,7 @@ def _pipeline(args: argparse.Namespace) -> int:
     chosen = [lang for lang in languages_for(workspace.files(), runner.languages.values())
               if args.language in ("all", lang.name)] or list(runner.languages.values())[:1]  # an empty run says so
     request = RunRequest(args.installation, repo, args.pipeline, "local", guidance=args.guidance,
-                         rules=tuple(r for r in args.rules.upper().split(",") if r))
+                         rules=args.rules)
 
     def run(language: Language) -> RunReport:
         report = runner.run(replace(request, language=language.name), workspace,
@@ -326,6 +326,15 @@ def _pipeline(args: argparse.Namespace) -> int:
     for report in (r for r in reports if r.failed):
         print(f"memfix: the {report.language} run did not finish: {report.failed}", file=sys.stderr)
     return 1 if any(r.failed for r in reports) else 0
+
+
+def _named_rules(text: str) -> tuple[str, ...]:
+    """`--rules` as their tools spell them (`up,eslint:indent` → UP, eslint:indent); a name that is no rule is
+    refused with the forms rules take, before anything runs."""
+    named = [r.strip() for r in text.split(",") if r.strip()]
+    if bad := [r for r in named if rule_selector(r) is None]:
+        raise argparse.ArgumentTypeError(rule_problem(bad))
+    return tuple(dict.fromkeys(r for n in named if (r := rule_selector(n))))
 
 
 def _checkout_of(path: Path) -> Path:
@@ -503,8 +512,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--json", action="store_true")
         p.add_argument("--repo", help="the name memory files it under (default local/<folder>)")
         p.add_argument("--guidance", help="extra guidance for the model (data, not instructions)")
-        p.add_argument("--rules", default="", help="the rules to propose, comma-separated (UP,SIM), instead of "
-                       "what the repository's linters select")
+        p.add_argument("--rules", type=_named_rules, default="",
+                       help="the rules to propose, comma-separated, as their tools name them (UP,SIM or "
+                       "eslint:indent,lint/style/useConst), instead of what the repository's linters select")
         p.add_argument("--show", type=int, default=30, help="findings to list")
         p.add_argument("--diff-lines", type=int, default=40, help="diff lines shown per patch before folding")
         p.add_argument("--language", choices=("all", *NAMES), default="all",

@@ -136,7 +136,10 @@ def test_regular_expressions_and_templates_hide_what_looks_like_code():
 @pytest.mark.parametrize(("code", "category", "severity"), [
     ("S101", "security", "high"), ("SIM102", "maintainability", "low"), ("F401", "correctness", "medium"),
     ("lint/security/noGlobalEval", "security", "high"), ("lint/suspicious/noDoubleEquals", "correctness", "medium"),
-    ("lint/style/useConst", "maintainability", "low"), ("lint/performance/noDelete", "performance", "low")])
+    ("lint/style/useConst", "maintainability", "low"), ("lint/performance/noDelete", "performance", "low"),
+    ("eslint:indent", "style", "low"), ("eslint:@stylistic/js/comma-dangle", "style", "low"),
+    ("eslint:no-eval", "security", "high"), ("eslint:@typescript-eslint/no-unused-vars", "correctness", "medium"),
+    ("eslint:import/order", "maintainability", "low")])
 def test_what_a_rule_is_about_by_its_linter_and_group(code, category, severity):
     from core.languages.registry import category_for
     from core.learning.learning import severity_for

@@ -67,7 +67,9 @@ def test_a_decision_from_the_shell_is_the_comment_commands_and_the_next_run_foll
 
 @pytest.mark.parametrize("text, problem", [
     ("decision hold F999", "F999 is not a rule of the linters memfix runs"),
-    ("decision hold banana", "banana is not a rule"),
+    ("decision hold banana", "`banana` is not a rule; a rule is named as its tool names it: `F401`"),
+    ("decision hold pylint:unused-import", "pylint's rules are named by their message id (`pylint:C0414`"),
+    ("decision hold eslint:import", "eslint:import is not a rule of the linters memfix runs"),
     ("decision hold F541 in ../elsewhere/**", "is not a repository path pattern"),
     ("decision hold F541 in kind:views", "kind:views is not a kind of place"),
     ("decision hold F541 in tests/ **", "a decision reads `decision hold|enable CODES [in PLACE]`"),
@@ -255,3 +257,47 @@ def test_a_partly_fixed_file_shows_what_is_left_in_it_and_why(cli, tmp_path):
     code, out, _ = cli("autofix", str(tmp_path))
     assert code == 0 and "app.py  confidence" in out
     assert "left: line 5 F841 Local variable `unused` is assigned to but never used" in out
+
+
+def test_rules_are_named_as_their_tools_name_them(cli, tmp_path):
+    """`--rules` takes ruff's codes in any case and with their tool, and JavaScript's names exactly as written: each
+    language proposes its own of them, and says when none is its."""
+    (tmp_path / "app.py").write_text("def f(x):\n    if x:\n        return 1\n    else:\n        return 2\n")
+    (tmp_path / "app.js").write_text("let total = 1;\nconsole.log(total);\n")
+    code, out, _ = cli("refactor", str(tmp_path), "--json", "--rules", "ruff:ret, lint/style/useConst")
+    reports = {r["language"]: r for r in json.loads(out)}
+    assert code == 0 and [f["code"] for f in reports["python"]["findings"]] == ["RET505"]
+    assert reports["python"]["rules"]["selected"] == ["RET"]
+    assert reports["javascript"]["rules"]["selected"] == ["lint/style/useConst"]
+    assert reports["javascript"]["rules"]["origins"] == {"lint/style/useConst": "a person"}
+    code, out, _ = cli("refactor", str(tmp_path / "app.py"), "--json", "--rules", "eslint:indent")
+    report = json.loads(out)
+    assert code == 0 and report["rules"]["selected"] == [] and report["findings"] == []
+    assert report["rules"]["chosen_by"] == "the rules a person named (eslint:indent), none of them Python's"
+
+
+@pytest.mark.parametrize("rules, said", [
+    ("UP,banana:x", "`banana:x` is not a rule (memfix names no rules of `banana`)"),
+    ("pylint:no-else-return", "pylint's rules are named by their message id"),
+    ("lint/Style/useConst", "`lint/Style/useConst` is not a rule; a rule is named as its tool names it"),
+])
+def test_a_rule_no_tool_names_is_refused_before_anything_runs(cli, tmp_path, capsys, rules, said):
+    (tmp_path / "app.py").write_text("import os\n")
+    with pytest.raises(SystemExit) as exit_:  # argparse's own refusal of a bad value, with its usage line
+        cli("autofix", str(tmp_path), "--rules", rules)
+    out, err = capsys.readouterr()
+    assert (exit_.value.code, out) == (2, "") and "argument --rules: " in err and said in err
+    assert "`eslint:indent`" in err
+
+
+def test_decisions_name_rules_as_their_tools_do(cli):
+    code, out, _ = cli("remember", "decision hold ruff:f541", "--repo", "local/named")
+    assert code == 0 and "memfix will not propose F541 fixes in this repository" in out
+    code, out, _ = cli("remember", "decision hold lint/style/useConst, eslint:indent in tests/**", "--repo",
+                       "local/named")
+    assert code == 0 and "will not propose biome:lint/style/useConst, eslint:indent fixes in `tests/**` of" in out
+    assert "`/remember decision enable eslint:indent in tests/**`" in out
+    code, out, _ = cli("remember", "decision enable biome:lint/style/useConst in tests/**", "--repo", "local/named")
+    assert code == 0 and "lifted hold" in out
+    code, out, _ = cli("remember", "decision hold * in vendor/**", "--repo", "local/named")  # as the README says
+    assert code == 0 and "memfix will not propose * fixes in `vendor/**`" in out

@@ -236,6 +236,31 @@ def test_a_repository_without_pr_outcomes_offers_the_decision_form_and_the_next_
     assert log == [("local", "decision enable F541 in tests/**"), ("local", "decision hold F541 in tests/**")]
 
 
+def test_the_decision_form_takes_any_tools_rule_as_written_and_shows_it_with_its_tool(serve, tenant_id, tmp_path):
+    """ESLint's and Biome's rules are held from the form as from a comment, listed with their tool, and a hold on
+    another language's rule is never handed to ruff (which refuses a selector it does not know)."""
+    from core.pipelines.values import RunRequest
+    from core.pipelines.workspace import LocalWorkspace
+
+    services = serve.services
+    repo = "local/named"
+    (tmp_path / "app.py").write_text('print(f"hello")\n')
+    base = f"{serve.url}/installations/{tenant_id}/repos/{repo}"
+    with client(serve) as web:
+        fields = {"csrf": csrf(web.get(base).text), "action": "hold"}
+        bad = html.unescape(web.post(f"{base}/rules", data={**fields, "rule": "lint/Style/useConst"}).text)
+        assert "Not done: `lint/Style/useConst` is not a rule; a rule is named as its tool names it" in bad
+        done = html.unescape(web.post(f"{base}/rules", data={**fields, "rule": "eslint:indent"}).text)
+        assert "memfix will not propose eslint:indent fixes in this repository" in done
+        done = html.unescape(web.post(f"{base}/rules", data={**fields, "rule": "biome:lint/style/useConst"}).text)
+        assert "memfix will not propose biome:lint/style/useConst fixes in this repository" in done
+        assert '<tr id="rule-lint/style/useConst"><td><code>biome:lint/style/useConst</code></td>' in done
+        assert '<tr id="rule-eslint:indent"><td><code>eslint:indent</code></td>' in done
+    assert sorted(h.code for h in services.policy.holds(tenant_id, repo)) == ["eslint:indent", "lint/style/useConst"]
+    report = services.pipeline_runner.run(RunRequest(tenant_id, repo, "autofix", "local"), LocalWorkspace(tmp_path))
+    assert not report.failed and [f.code for o in report.promoted for f in o.findings] == ["F541"]
+
+
 # ---- sign-in with GitHub ----
 
 

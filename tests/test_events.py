@@ -220,3 +220,37 @@ def test_a_command_names_rules_apart_from_its_path_and_guidance():
     job = command("UP SIM, app/models.py -- keep it short")
     assert job.rules == ("UP", "SIM") and job.path_and_guidance == ("app/models.py", "keep it short")
     assert command("src/").rules == () and command("F401").path_and_guidance == (None, None)
+
+
+@pytest.mark.parametrize("args, rules, path", [
+    ("lint/style/useConst", ("lint/style/useConst",), None),  # Biome's name is a rule, not a path
+    ("style/useConst src/app.js", ("lint/style/useConst",), "src/app.js"),
+    ("biome:lint/style/useConst,eslint:indent web/", ("lint/style/useConst", "eslint:indent"), "web/"),
+    ("eslint:@typescript-eslint/no-unused-vars eslint:import src/", ("eslint:@typescript-eslint/no-unused-vars",
+                                                                     "eslint:import"), "src/"),
+    ("ruff:f401 flake8:E501 pylint:C0414 app.py", ("F401", "E501", "PLC0414"), "app.py"),
+    ("lint/rules.js", (), "lint/rules.js"),  # a file in a folder named like Biome's prefix stays a path
+    ("src/app up", (), "src/app"),  # ruff's codes in a command are upper case: `up` is a path
+])
+def test_a_command_names_any_tools_rules_as_written(args, rules, path):
+    from core.wire import CommandJob
+
+    job = CommandJob(delivery_id="d", tenant_id=1, repo="o/r", command="autofix", args=args)
+    assert (job.rules, job.path_and_guidance[0]) == (rules, path)
+
+
+@pytest.mark.parametrize("args, said", [
+    ("black:E501 app.py", "`black:E501` is not a rule (memfix names no rules of `black`)"),
+    ("eslint:/x app.js", "`eslint:/x` is not a rule (an ESLint rule is `eslint:` and its id"),
+    ("pylint:unused-import", "pylint's rules are named by their message id"),
+])
+def test_a_command_naming_no_rule_with_a_tools_prefix_is_refused(args, said):
+    from core.errors import PermanentError
+    from core.wire import CommandJob
+
+    job = CommandJob(delivery_id="d", tenant_id=1, repo="o/r", command="autofix", args=args)
+    for read in (lambda: job.rules, lambda: job.path_and_guidance):
+        with pytest.raises(PermanentError) as refused:
+            read()
+        assert said in str(refused.value) and "`lint/style/useConst`" in str(refused.value)
+        assert str(refused.value).endswith("; nothing was started")

@@ -599,12 +599,13 @@ memory: [12, 40, 12]
 
 def test_languages_and_biome_rules_in_the_repository_config():
     config, problems = parse_config("languages: [TypeScript, cobol]\nalways_propose: [f401, suspicious/noDoubleEquals, "
-                                    "lint/style/useConst, lint/Style/x]\n")
+                                    "lint/style/useConst, lint/Style/x, eslint:indent, ruff:b008]\n")
     assert config.languages == ("javascript",) and config.always_propose == (
-        "F401", "lint/suspicious/noDoubleEquals", "lint/style/useConst")
-    assert problems == ["`languages`: 'cobol' is not a language memfix works on (python, javascript); ignored",
-                        "`always_propose`: 'lint/Style/x' is not a rule (a ruff code like F401, or a Biome rule like "
-                        "lint/suspicious/noDoubleEquals); ignored"]
+        "F401", "lint/suspicious/noDoubleEquals", "lint/style/useConst", "eslint:indent", "B008")
+    assert problems[0] == "`languages`: 'cobol' is not a language memfix works on (python, javascript); ignored"
+    assert problems[1].startswith("`always_propose`: `lint/Style/x` is not a rule; a rule is named as its tool names "
+                                  "it: `F401`, `ruff:F401`") and problems[1].endswith("; ignored")
+    assert "`eslint:indent`" in problems[1] and len(problems) == 2
     assert parse_config("")[0].languages == ("python", "javascript")
 
 
@@ -623,7 +624,7 @@ colour: blue
 
     assert config == RepoConfig(autofix_rules=("SIM",), chosen=("autofix",))
     expected = ["`autofix` must be true or false", "`refactor_rules` must be a list of strings",
-                "'not a rule' is not a ruff rule selector", "`ignore` must be a list of strings",
+                "`not a rule` is not a rule", "`ignore` must be a list of strings",
                 "`max_prs` must be a whole number from 1 to 20", "`provider` must be one of offline, openai",
                 "`model` must be a model name", "`memory` must be a list of insight ids",
                 "unknown setting `colour` ignored"]
@@ -632,11 +633,26 @@ colour: blue
         assert start in problem
 
 
+def test_memfix_yml_names_rules_as_their_tools_do():
+    config, problems = parse_config("autofix_rules: [ruff:f, flake8:E501, eslint:indent, biome:lint/suspicious]\n"
+                                    "refactor_rules: 'up, lint/complexity, eslint:import'\n"
+                                    "rules: {extend: [pylint:R1705, lint/style/useConst]}\n")
+    assert problems == []
+    assert config.named("autofix") == ("F", "E501", "eslint:indent", "lint/suspicious")
+    assert config.named("refactor") == ("UP", "lint/complexity", "eslint:import")
+    assert config.extend_rules == ("PLR1705", "lint/style/useConst")
+    config, problems = parse_config("autofix_rules: [F, eslint, Eslint:indent, black:E501]\n")
+    assert config.autofix_rules == ("F", "eslint")  # `eslint`: every ESLint rule, not a ruff prefix ESLINT
+    assert [p.split(" is not")[0] for p in problems] == ["`autofix_rules`: `Eslint:indent`",
+                                                         "`autofix_rules`: `black:E501`"]
+    assert "memfix names no rules of `black`" in problems[1] and problems[1].endswith("; ignored")
+
+
 def test_bad_rule_codes_are_dropped_one_by_one():
     config, problems = parse_config("refactor_rules: [UP, 'S 6', F-401]\nautofix_rules: [bad!]\n")
 
     assert config.refactor_rules == ("UP",) and config.autofix_rules == AUTOFIX_RULES
-    assert [p.split(":")[1].split(" is")[0].strip() for p in problems[:2]] == ["'S 6'", "'F-401'"]
+    assert [p.split(":")[1].split(" is")[0].strip() for p in problems[:2]] == ["`S 6`", "`F-401`"]
     assert "selects no rules" in problems[-1]
 
 

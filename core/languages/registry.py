@@ -7,7 +7,8 @@ A third language is a package under core/languages/ (its `rules` module and its 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -28,9 +29,76 @@ def rules_of(code: str) -> ModuleType | None:
 
 
 def rule_code(text: str) -> str | None:
-    """A linter's rule as a decision names it, in its linter's own spelling (`F401`,
-    `lint/suspicious/noDoubleEquals`); None for anything else (a model's MODEL)."""
-    return next((found for r in RULES if (found := r.code(text)) is not None), None)
+    """One linter's rule as a person or a decision names it, in its linter's own spelling (`F401`,
+    `lint/suspicious/noDoubleEquals`, `eslint:indent`; `ruff:f401` is `F401`); None for anything else (a model's
+    MODEL, a selector of many rules)."""
+    return _read(text, lambda r: r.code(text))
+
+
+def rule_selector(text: str, any_case: bool = True) -> str | None:
+    """A rule or a selector of rules as a person names it (`UP`, `F401`, `lint/style`, `eslint:import`,
+    `eslint:indent`), in its tool's own spelling; None for anything else. `any_case`: a bare Python name in any case
+    (`up`), where no path can be meant; a command's words take ruff's codes in upper case only."""
+    return _read(text, lambda r: r.selector(text, any_case))
+
+
+def _read(text: str, read: Callable[[ModuleType], str | None]) -> str | None:
+    """The first language's reading of a name, unless another's spells it exactly as written: `eslint` and `lint`
+    are JavaScript's selectors, not the ruff prefixes `ESLINT` and `LINT` Python's case-blind reading would make."""
+    found = [name for r in RULES if (name := read(r)) is not None]
+    return next((name for name in found if name == text.strip()), found[0] if found else None)
+
+
+def language_of_rule(selector: str) -> str | None:
+    """The language a rule or selector, as its tool spells it, belongs to."""
+    return next((r.NAME for r in RULES if r.selector(selector) == selector), None)
+
+
+def rules_for(language: str, selectors: Iterable[str]) -> tuple[str, ...]:
+    """The rules and selectors among `selectors` that are `language`'s: what its linter is given of a mixed list."""
+    return tuple(s for s in selectors if language_of_rule(s) == language)
+
+
+RULE_FORMS = "; ".join(r.FORMS for r in RULES)  # how every rule may be named, for the messages that refuse one
+_TOOL_PREFIX = re.compile(r"([A-Za-z][\w.-]+):")  # a tool's name: two letters or more (`C:` is a drive)
+
+
+def rule_like(text: str) -> bool:
+    """Whether a word can only be meant as a rule (`eslint:idnent`, `black:E501`): a tool's name and a colon. A word
+    without one may be a path (`lint/rules.js` is a file as well as Biome's prefix)."""
+    return _TOOL_PREFIX.match(text.strip()) is not None
+
+
+def rule_problem(texts: Iterable[str]) -> str:
+    """Why the names in `texts` name no rule, and how rules are named, in words for the person who wrote them."""
+    named = list(dict.fromkeys(t.strip() for t in texts))
+    whys = list(dict.fromkeys(why for t in named if (why := _why(t)) is not None))
+    listed = ", ".join(f"`{_quoted(t)}`" for t in named)
+    return (f"{listed} {'is not a rule' if len(named) == 1 else 'are not rules'}"
+            + (f" ({'; '.join(whys)})" if whys else "") + f"; a rule is named as its tool names it: {RULE_FORMS}")
+
+
+def _why(text: str) -> str | None:
+    """What more than the forms can be said of one name: its tool's own word, or that memfix knows no such tool."""
+    said: str | None = next((why for r in RULES if (why := r.unnamed(text)) is not None), None)
+    if said is not None:
+        return said
+    tool = match[1] if (match := _TOOL_PREFIX.match(text)) else None
+    if tool is not None and tool.lower() not in {t for r in RULES for t in r.TOOLS}:
+        return f"memfix names no rules of `{_quoted(tool)}`"
+    return None
+
+
+def _quoted(text: str) -> str:
+    """A name as a message quotes it: short, and with no backtick to end the quote early."""
+    return (text[:80] + "…" if len(text) > 80 else text).replace("`", "'")
+
+
+def rule_shown(code: str) -> str:
+    """A rule as a person reads it, with its tool where its code alone does not say it (`biome:lint/style/useConst`);
+    what is shown is also a name every entry point takes back."""
+    found = rules_of(code)
+    return found.shown(code) if found else code
 
 
 EVERY_RULE = "*"  # a place's hold on every rule of every language

@@ -20,7 +20,16 @@ from typing import TYPE_CHECKING
 
 from core.change import Finding, Patch
 from core.errors import PermanentError
-from core.languages.registry import EVERY_RULE, category_for, fixer_of, kind_of, language_of, rule_code
+from core.languages.registry import (
+    EVERY_RULE,
+    category_for,
+    fixer_of,
+    kind_of,
+    language_of,
+    rule_code,
+    rule_problem,
+    rule_shown,
+)
 from core.learning.explore import EXPLORE_DAYS
 from core.learning.places import parse_scope
 from core.learning.places import words as scope_words
@@ -114,27 +123,27 @@ class Learning:
         if EVERY_RULE in named:  # a place held for every rule: `/remember decision hold * in vendor/**`
             named = [EVERY_RULE]
         if bad := [c for c in named if c != EVERY_RULE and rule_code(c) is None]:
-            raise PermanentError(f"{', '.join(bad)} is not a rule (a ruff code like F401, or a Biome rule like "
-                                 f"lint/suspicious/noDoubleEquals); {DECISION_FORM}")
+            raise PermanentError(f"{rule_problem(bad)}; {DECISION_FORM}")
         codes = [EVERY_RULE] if named == [EVERY_RULE] else list(dict.fromkeys(code for c in named
                                                                               if (code := rule_code(c))))
         if self.known is not None and (unknown := [c for c in codes if c != EVERY_RULE and not self.known(c)]):
-            raise PermanentError(f"{', '.join(unknown)} is not a rule of the linters memfix runs (ruff, Biome); "
-                                 "nothing was decided")
+            raise PermanentError(f"{', '.join(rule_shown(c) for c in unknown)} is not a rule of the linters memfix "
+                                 "runs (ruff, flake8, ESLint, Biome); nothing was decided")
         try:
             scope = parse_scope(scope_text) if scope_text else None
         except ValueError as exc:
             raise PermanentError(str(exc)) from exc
         where = f"in {scope_words(scope)} of this repository" if scope else "in this repository"
+        shown = ", ".join(rule_shown(c) for c in codes)
         if verb == Stance.ENABLE:
             lifted = self.decide(job.tenant_id, job.repo, verb, codes, job.author, source, scope)
-            return JobResult(f"memfix will propose {', '.join(codes)} fixes {where} again.",
+            return JobResult(f"memfix will propose {shown} fixes {where} again.",
                              [f"lifted hold `insight:{i}`" for i in lifted]
                              or [f"no hold {'within ' + scope_words(scope) + ' ' if scope else ''}was in force; "
                                  "the decision is remembered"])
         ids = self.decide(job.tenant_id, job.repo, verb, codes, job.author, source, scope)
         undo = f" in {scope}" if scope else ""
-        return JobResult(f"memfix will not propose {', '.join(codes)} fixes {where}.",
+        return JobResult(f"memfix will not propose {shown} fixes {where}.",
                          [f"decision `insight:{i}`; `/remember decision enable {c}{undo}` or `/forget insight:{i}` "
                           "undoes it" for i, c in zip(ids, codes, strict=True)])
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from core.languages.registry import EVERY_RULE, risk_of, rule_code
+from core.languages.registry import EVERY_RULE, risk_of, rule_code, rule_shown
 from core.learning.explore import EXPLORE_DAYS, explore
 from core.learning.places import KIND, contains, covers, directories, kind_scope, place, words
 from core.learning.record import PROMOTE_THRESHOLD, RISK, Record
@@ -314,8 +314,9 @@ class RepoPolicy:
                              and not self._excepted(h, path, kind)}))
 
     def named(self) -> tuple[str, ...]:
-        """The holds in force as a summary names them: `F401`, `F811 in tests`, `every rule in vendor/**`."""
-        return tuple(dict.fromkeys(("every rule" if h.code == EVERY_RULE else h.code) + _in(h.scope)
+        """The holds in force as a summary names them: `F401`, `F811 in tests`, `every rule in vendor/**`,
+        `biome:lint/style/useConst` (a rule with its tool where its code does not say it)."""
+        return tuple(dict.fromkeys(("every rule" if h.code == EVERY_RULE else rule_shown(h.code)) + _in(h.scope)
                                    for h in self.holds))
 
     def rank(self, codes: set[str]) -> float:

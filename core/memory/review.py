@@ -42,13 +42,13 @@ _TYPE_WORDS = (
 )
 MAX_POINTS = 10
 # `decision hold F401, F841` or `decision enable F401 in src/**` (a path glob, or a kind of place: `kind:init`)
-_POLICY = re.compile(rf"^decision\s+(?P<verb>{'|'.join(Stance)})\s+(?P<codes>[A-Za-z0-9][A-Za-z0-9,/\s]*?)"
+_POLICY = re.compile(rf"^decision\s+(?P<verb>{'|'.join(Stance)})\s+(?P<codes>[\w@*][\w,/:@.*\s-]*?)"
                      r"(?:\s+in\s+(?P<scope>\S+))?$", re.I)
 # Text that starts as a decision on a rule is one, or a mistake to say: never quietly kept as a note instead
 _DECIDING = re.compile(rf"^decision\s+(?:{'|'.join(Stance)})(?:\s|$)", re.I)
-DECISION_FORM = ("a decision reads `decision hold|enable CODES [in PLACE]`: rule codes (F401, or Biome's "
-                 "lint/suspicious/noDoubleEquals), and at most one place, a path glob or a kind, without spaces "
-                 "(`tests/**`, `kind:init`); a note that starts with these words needs a header "
+DECISION_FORM = ("a decision reads `decision hold|enable CODES [in PLACE]`: rules as their tools name them (F401, "
+                 "eslint:indent, lint/suspicious/noDoubleEquals), and at most one place, a path glob or a kind, "
+                 "without spaces (`tests/**`, `kind:init`); a note that starts with these words needs a header "
                  "(`decision process: …`)")
 MAX_REVIEW_CHARS = 65_536  # GitHub's own limit for a review body
 POINTS_SCHEMA = {

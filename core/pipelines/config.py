@@ -6,8 +6,8 @@ kept, so a typo costs one setting, not the whole file.
 ```yaml
 autofix: true                 # AutoFix pipeline on/off
 refactor: true                # Refactor pipeline on/off
-autofix_rules: [F, E9, B, S]  # ruff selectors (replace the defaults below)
-refactor_rules: [UP, SIM]
+autofix_rules: [F, E9, B, S]  # rules as their tools name them (replace the defaults below, in every language:
+refactor_rules: [UP, SIM, lint/complexity]  # F401, ruff:F401, flake8:E501, eslint:indent, lint/style/useConst)
 ignore: [tests/**, "migrations/*.py", conftest.py]
 max_prs: 3                    # PRs per run, 1 to 20
 provider: offline             # offline | openai | anthropic | local
@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from core.bounded import ConfigRefused, read_config, shown
-from core.languages.registry import NAMES, language_name, rule_code
+from core.languages.registry import NAMES, language_name, rule_code, rule_problem, rule_selector
 from core.paths import is_path_pattern, path_matches
 from core.wire import PIPELINES
 
@@ -54,9 +54,6 @@ AUTOFIX_RULES = (
 )
 # Refactor: the code works; these make it simpler, newer or faster.
 REFACTOR_RULES = ("UP", "SIM", "C4", "PERF", "RET", "PIE", "FURB", "RUF005", "RUF015")
-
-_SELECTOR = re.compile(r"[A-Z]{1,8}[0-9]{0,4}")  # a ruff selector: a linter prefix, optionally narrowed by digits
-
 
 @dataclass(frozen=True)
 class RepoConfig:
@@ -127,12 +124,8 @@ def _rules(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
     items = _strings(key, value, problems)
     if items is None:
         return None
-    good = []
-    for item in items:
-        if _SELECTOR.fullmatch(item.upper()):
-            good.append(item.upper())
-        else:
-            problems.append(f"`{key}`: {shown(item)} is not a ruff rule selector (like F, F401, S6 or PLE); ignored")
+    good = [name for item in items if (name := rule_selector(item)) is not None]
+    problems += [f"`{key}`: {rule_problem([item])}; ignored" for item in items if rule_selector(item) is None]
     if not good:
         problems.append(f"`{key}` selects no rules; kept the default (turn the pipeline off with `{key[:-6]}: false`)")
         return None
@@ -201,15 +194,14 @@ def _codes(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
     if items is None:
         return None
     good = tuple(dict.fromkeys(code for i in items if (code := rule_code(i))))
-    problems += [f"`{key}`: {shown(i)} is not a rule (a ruff code like F401, or a Biome rule like "
-                 "lint/suspicious/noDoubleEquals); ignored" for i in items if rule_code(i) is None]
+    problems += [f"`{key}`: {rule_problem([i])}; ignored" for i in items if rule_code(i) is None]
     return good
 
 
 def _extend_rules(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
     """`rules: {extend: [SIM, RET505]}`: rules proposed beyond the team's own linter selection."""
     if not isinstance(value, dict) or set(value) - {"extend"}:
-        problems.append(f"`{key}` must be a mapping with `extend:` (a list of ruff rule selectors), not "
+        problems.append(f"`{key}` must be a mapping with `extend:` (a list of rules), not "
                         f"{shown(value)}; ignored")
         return None
     return _rules("rules.extend", value.get("extend"), problems) if value.get("extend") is not None else None

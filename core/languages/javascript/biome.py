@@ -49,6 +49,7 @@ from core.languages.javascript.layout import (
     edits,
     same_layout,
 )
+from core.languages.javascript.rules import GROUPS
 from core.languages.javascript.rules import owns as is_js
 from core.tools import process
 from core.tools.process import ToolFailed
@@ -410,9 +411,6 @@ RECOMMENDED_FILES = {"biome.json": json.dumps(RECOMMENDED_CORRECTNESS)}  # as a 
 def selected(code: str, select: Iterable[str]) -> bool:
     """Whether a Biome rule falls under selectors: `lint`, a group (`lint/style`) or the rule itself."""
     return any(code == s or code.startswith(s + "/") for s in select)
-
-
-GROUPS = ("a11y", "complexity", "correctness", "nursery", "performance", "security", "style", "suspicious")
 
 
 def _passes(select: tuple[str, ...]) -> list[list[str]]:

@@ -14,8 +14,10 @@ from core.languages.adapter import Asked, Read, Selection, View, failed
 from core.languages.javascript import rules
 from core.languages.javascript.biome import RECOMMENDED_FILES, biome_migrate
 from core.languages.javascript.checks import directive_problem, export_problem, strict_problem, suppressed_change
+from core.languages.javascript.eslintrc import ESLINT_CORE_RULES
 from core.languages.javascript.layout import LAYOUT
 from core.languages.javascript.project import JsProfile, introduced, read_js_profile
+from core.languages.registry import rules_for
 
 if TYPE_CHECKING:
     from core.languages.adapter import Linter
@@ -59,6 +61,7 @@ class JsProject:
         return ()  # Biome's configuration turns groups and rules on; memfix reads no history of it
 
     def linter(self, held: tuple[str, ...] = ()) -> Linter:
+        held = rules_for(rules.NAME, held)  # a hold on another language's rule is no `--skip` of Biome's
         if self.eslint is not None:
             return self.eslint.with_held(held)
         return self.biome.with_config(self.profile.config_files(), skip=held, layout=self.profile.layout)
@@ -89,6 +92,11 @@ class JavaScript:
         return rules.owns(path)
 
     def has_rule(self, code: str) -> bool:
+        """Biome's rules by their shape; the team's ESLint's too, which memfix runs: a core rule ESLint has, or a
+        plugin's rule by its shape (the plugin is the team's package, its rules unknown until it runs)."""
+        if code.startswith(rules.ESLINT + ":"):
+            name = code.removeprefix(rules.ESLINT + ":")
+            return "/" in name or name in ESLINT_CORE_RULES
         return self.biome.has_rule(code)
 
     def rule_words(self, code: str) -> frozenset[str]:
@@ -102,23 +110,19 @@ class JavaScript:
                                         "was refused)",
                               problems=(*profile.problems, f"{profile.chosen_by} was refused by Biome ({problem}); "
                                         "Biome's recommended correctness rules are used"))
-        groups = JS_RULES.get(pipeline, ())
-        within = "" if profile.chosen_by.endswith("none selected") else ", every rule it enables" \
-            if "lint" in groups else \
-            f", within memfix's {pipeline} groups ({', '.join(g.removeprefix('lint/') for g in groups)})"
-        if LAYOUT in groups and profile.layout:
-            within += (", and its layout rules " + ", ".join(f"`{r}`" for r in profile.layout.rules) +
-                       " by Biome's formatter, only where they ask")
+        selection = _selection(profile, config, pipeline)
         if pipeline == "autofix":
             eslint, said = self._eslint(read, sources)
             if eslint is not None:
-                named = tuple(r for r in config.named(pipeline) or () if eslint.knows(r))
-                return JsProject(profile, Selection(named or ("eslint",), said[0] if named else said[0] +
-                                                    ", every rule it reports and can fix"),
-                                 self.biome, eslint, said[1:])
+                named = config.named(pipeline)
+                own = tuple(r for r in rules_for(rules.NAME, named or ()) if eslint.knows(r))
+                chosen = f"the rules a person named ({', '.join(named)}), within {said[0]}" if named is not None \
+                    else f"{said[0]}, every rule it reports and can fix"
+                return JsProject(profile, Selection(own if named is not None else ("eslint",), chosen), self.biome,
+                                 eslint, said[1:])
             if said:
-                return JsProject(profile, Selection(groups, f"{profile.chosen_by}{within}"), self.biome, unrun=said)
-        return JsProject(profile, Selection(groups, f"{profile.chosen_by}{within}"), self.biome)
+                return JsProject(profile, selection, self.biome, unrun=said)
+        return JsProject(profile, selection, self.biome)
 
     def _eslint(self, read: Read, sources: tuple[str, ...]) -> tuple[ESLint | None, tuple[str, ...]]:
         """The team's ESLint, installed at the version its lockfile pins with the presets and plugins package.json
@@ -154,3 +158,24 @@ class JavaScript:
         reach = f", on what {script.said} lints" if script.targets else ""
         return eslint, (f"the team's ESLint {version} ({pin.source}) with {where}{reach}",
                         f"finds, fixes and judges: the team's ESLint {version}, in the sandbox")
+
+
+def _selection(profile: JsProfile, config: Asked, pipeline: str) -> Selection:
+    """The rules a JavaScript run proposes, within what the team's configuration enables: of the rules a person named
+    (in any language), JavaScript's; else memfix's groups for the pipeline; with what `rules: extend` adds that is
+    JavaScript's."""
+    extend = rules_for(rules.NAME, config.extend_rules)
+    extra = dict.fromkeys(extend, "`rules: extend` in .github/memfix.yml")
+    if (named := config.named(pipeline)) is not None:
+        own = rules_for(rules.NAME, named)
+        why = f"the rules a person named ({', '.join(named)})" + ("" if own else ", none of them JavaScript's")
+        return Selection(tuple(dict.fromkeys([*own, *extend])), f"{why}, within {profile.chosen_by}", extend,
+                         {**dict.fromkeys(own, "a person"), **extra})
+    groups = JS_RULES.get(pipeline, ())
+    within = "" if profile.chosen_by.endswith("none selected") else ", every rule it enables" \
+        if "lint" in groups else \
+        f", within memfix's {pipeline} groups ({', '.join(g.removeprefix('lint/') for g in groups)})"
+    if LAYOUT in groups and profile.layout:
+        within += (", and its layout rules " + ", ".join(f"`{r}`" for r in profile.layout.rules) +
+                   " by Biome's formatter, only where they ask")
+    return Selection(tuple(dict.fromkeys([*groups, *extend])), f"{profile.chosen_by}{within}", extend, extra)

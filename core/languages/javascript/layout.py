@@ -21,25 +21,13 @@ from typing import Any, NamedTuple
 
 from core import deadline
 from core.languages.javascript.checks import pieces
+from core.languages.javascript.rules import ESLINT_LAYOUT
 
 # ESLint's layout rules memfix carries, by their core names; `@stylistic/…` names the same rules.
 LAYOUT_RULES = ("semi", "no-extra-semi", "quotes", "comma-dangle", "no-trailing-spaces", "eol-last",
                 "no-multiple-empty-lines")
 # ESLint's other layout rules: Biome's formatter has no exact counterpart, so they are not fixed (said).
-UNCARRIED = frozenset({
-    "indent", "semi-spacing", "comma-spacing", "key-spacing", "keyword-spacing", "space-before-function-paren",
-    "object-curly-spacing", "array-bracket-spacing", "space-infix-ops", "brace-style", "quote-props", "arrow-parens",
-    "padded-blocks", "space-in-parens", "comma-style", "func-call-spacing", "no-multi-spaces", "spaced-comment",
-    "space-before-blocks", "no-whitespace-before-property", "block-spacing", "max-len", "operator-linebreak",
-    "linebreak-style", "new-parens", "no-mixed-spaces-and-tabs", "no-tabs", "rest-spread-spacing",
-    "template-curly-spacing", "space-unary-ops", "switch-colon-spacing", "arrow-spacing", "generator-star-spacing",
-    "yield-star-spacing", "computed-property-spacing", "dot-location", "function-paren-newline",
-    "implicit-arrow-linebreak", "lines-between-class-members", "newline-per-chained-call", "no-floating-decimal",
-    "nonblock-statement-body-position", "object-curly-newline", "object-property-newline",
-    "one-var-declaration-per-line", "padding-line-between-statements", "semi-style", "wrap-iife", "wrap-regex",
-    "jsx-quotes", "array-bracket-newline", "array-element-newline", "function-call-argument-newline",
-    "lines-around-comment", "max-statements-per-line", "multiline-ternary", "no-confusing-arrow", "no-extra-parens",
-    "template-tag-spacing", "unicode-bom", "indent-legacy", "no-spaced-func"})
+UNCARRIED = ESLINT_LAYOUT - frozenset(LAYOUT_RULES)
 LAYOUT = "format"  # the selector of every layout rule, as `lint` is of Biome's
 PREFIX = LAYOUT + "/"  # a layout finding's code: `format/semi`
 MESSAGES = {"semi": "Missing semicolon.", "semi-never": "Extra semicolon.", "no-extra-semi": "Unnecessary semicolon.",

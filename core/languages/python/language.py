@@ -11,9 +11,10 @@ from core.languages.adapter import Asked, Read, Selection, View, failed
 from core.languages.python.comments import comment_problem
 from core.languages.python.compat import compatibility
 from core.languages.python.project import Profile, read_profile
+from core.languages.python.rules import NAME
 from core.languages.python.surface import surface_problem
 from core.languages.python.team import beyond_its_tool
-from core.languages.registry import rule_code, within
+from core.languages.registry import rule_code, rules_for, within
 
 if TYPE_CHECKING:
     from core.languages.adapter import Linter
@@ -44,6 +45,7 @@ class PythonProject:
     def linter(self, held: tuple[str, ...] = ()) -> Linter:
         """The team's own tools where they run here — flake8 and ruff together each judging the rules it chose,
         the team's ruff fixing — else memfix's ruff with the project's flags, standing in for the one that does not."""
+        held = rules_for(NAME, held)  # a hold on another language's rule is no flag of ruff's (it would refuse it)
         team = self.team_ruff.with_held(held) if self.team_ruff is not None else None
         fixer = team or self.ruff.with_args(self.profile.ruff_args(self.selection.rules, held))
         flake8 = self.flake8.with_held(held, fixer) if self.flake8 is not None else None
@@ -105,7 +107,6 @@ class Python:
             profile = replace(profile, team=replace(profile.team, options=()), problems=(
                 *profile.problems, "this ruff refuses some of the team's ruff settings (another version's?): "
                 "its rules run with their defaults"))
-        families = None if pipeline == "autofix" else config.rules(pipeline)  # Refactor: only its kinds of change
         team_ruff, ruff_said = self._team_ruff(read, profile)
         flake8, flake8_said = self._flake8(read, profile, f"the team's ruff {team_ruff.version}" if team_ruff
                                            else "memfix's ruff")
@@ -113,7 +114,7 @@ class Python:
             ("each rule is found and judged by the tool whose configuration chose it: flake8's by the team's flake8, "
              "the rest by the team's ruff",) if flake8 and team_ruff else ()))
         unrun = (*(() if flake8 else flake8_said), *(() if team_ruff else ruff_said))
-        return PythonProject(profile, profile.selection(config.named(pipeline), families, config.extend_rules),
+        return PythonProject(profile, _selection(profile, config, pipeline),
                              self.ruff, flake8, team_ruff, said, unrun)
 
     def _team_ruff(self, read: Read, profile: Profile) -> tuple[TeamRuff | None, tuple[str, ...]]:
@@ -165,3 +166,15 @@ class Python:
         version = pin.described().removeprefix("flake8 ")
         return Flake8(installed.folder, sandbox, config, self.ruff, version), (
             f"finds and judges: the team's flake8 {version} ({pin.source}), in the sandbox; fixes: {fixer}",)
+
+
+def _selection(profile: Profile, config: Asked, pipeline: str) -> Selection:
+    """The rules a Python run proposes: of the rules a person named (in any language), Python's; else what the
+    team's tools select (Refactor: of its kinds of change); with what `rules: extend` adds that is Python's."""
+    named = config.named(pipeline)
+    own = None if named is None else rules_for(NAME, named)
+    families = None if pipeline == "autofix" else rules_for(NAME, config.rules(pipeline))  # Refactor: its kinds
+    selection = profile.selection(own, families, rules_for(NAME, config.extend_rules))
+    if named and not own:
+        return replace(selection, chosen_by=f"the rules a person named ({', '.join(named)}), none of them Python's")
+    return selection

@@ -1,5 +1,9 @@
 """Python's rules as ruff names them: how a person writes one, which selectors cover it, how risky its fix is, and
-what it is about. The registry asks this; nothing outside core/languages/python/ reads ruff's codes."""
+what it is about. The registry asks this; nothing outside core/languages/python/ reads ruff's codes.
+
+ruff's codes are flake8's and its plugins' (F401, E501, B008): one namespace, so a rule is its bare code, and
+`ruff:F401` or `flake8:E501` name the same rule. pylint's message ids are ruff's `PL` codes (`pylint:C0414` is
+`PLC0414`); pylint's symbolic names (`unused-import`) map to no code memfix can be sure of, so they are refused."""
 
 from __future__ import annotations
 
@@ -23,6 +27,10 @@ PLACES = {  # the kinds of place (core/learning/places.py) its file names say
     "init": ("__init__.py",),
 }
 _CODE = re.compile(r"[A-Z]{1,8}[0-9]{1,4}")
+_SELECTOR = re.compile(r"[A-Z]{1,8}[0-9]{0,4}")  # a linter's prefix, optionally narrowed by digits (`UP`, `S6`)
+_PYLINT = re.compile(r"[CRWE][0-9]{0,4}")  # pylint's message ids, which ruff's `PL` codes carry
+TOOLS = ("ruff", "flake8", "pylint")  # the tools whose names may prefix a rule: `ruff:F401`, `flake8:E501`
+FORMS = "`F401`, `ruff:F401`, `flake8:E501`, `pylint:C0414` (ruff's `PLC0414`), `UP` for a linter's every rule"
 
 # Risk class by rule prefix; the longest matching prefix wins, unknown rules are medium.
 RISK = {
@@ -58,9 +66,36 @@ def fence(path: str) -> str:
 
 
 def code(text: str) -> str | None:
-    """A ruff code as a person writes it (any case), upper case; None when it is not one."""
-    upper = text.strip().upper()
-    return upper if _CODE.fullmatch(upper) else None
+    """One rule as a person writes it (any case, with or without its tool: `f401`, `ruff:F401`, `pylint:C0414`), as
+    ruff spells it; None when it is not one."""
+    found = selector(text)
+    return found if found is not None and _CODE.fullmatch(found) else None
+
+
+def selector(text: str, any_case: bool = True) -> str | None:
+    """A rule or a selector of rules (`F401`, `UP`, `ALL`) as a person writes it, as ruff spells it. Without
+    `any_case` a bare name counts only in ruff's own upper case, where a lower-case word is more likely a path
+    (`/refactor UP app`); a name with its tool's prefix is never a path."""
+    tool, colon, name = text.strip().partition(":")
+    if not colon:
+        upper = tool.upper()
+        return upper if _SELECTOR.fullmatch(upper) and (any_case or upper == tool) else None
+    upper = name.upper()
+    if tool.lower() == "pylint":
+        return f"PL{upper}" if _PYLINT.fullmatch(upper) else None
+    return upper if tool.lower() in ("ruff", "flake8") and _SELECTOR.fullmatch(upper) else None
+
+
+def unnamed(text: str) -> str | None:
+    """Why a name given with one of these tools' prefixes names no rule, when more can be said than the forms."""
+    if text.strip().lower().startswith("pylint:"):
+        return "pylint's rules are named by their message id (`pylint:C0414`, which ruff runs as `PLC0414`)"
+    return None
+
+
+def shown(rule: str) -> str:
+    """A rule as a person reads it: its bare code, which ruff and flake8 share."""
+    return rule
 
 
 def covers(wide: str, narrow: str) -> bool:
