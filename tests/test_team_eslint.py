@@ -128,7 +128,7 @@ def _write_tree(folder, files):
 
 def _standard_tree(folder):
     return _write_tree(folder, {
-        "package.json": json.dumps({"name": "shop", "scripts": {"lint": "eslint lib"},
+        "package.json": json.dumps({"name": "shop", "engines": {"node": ">=14"}, "scripts": {"lint": "eslint lib"},
                                     "devDependencies": ESLINT8_DEPENDENCIES}),
         ".eslintrc.json": json.dumps({"extends": "standard", "ignorePatterns": ["lib/vendor/"]}),
         "lib/a.js": UNSTANDARD, "lib/vendor/b.js": UNSTANDARD, "test/c.js": UNSTANDARD})
@@ -137,7 +137,7 @@ def _standard_tree(folder):
 def test_memfix_reports_and_fixes_what_the_teams_eslint_does_with_its_preset_ignores_and_lint_script(
         cli, team_tools, eslint8, tmp_path):
     tree = _standard_tree(tmp_path / "repo")
-    code, out, err = cli("autofix", str(tree), "--json")
+    code, out, err = cli("autofix", str(tree), "--json", "--apply")
     assert code == 0, err
     report = json.loads(out)
     found = sorted({(f["path"], f["code"]) for f in report["findings"]})
@@ -146,18 +146,20 @@ def test_memfix_reports_and_fixes_what_the_teams_eslint_does_with_its_preset_ign
     assert any("finds, fixes and judges: the team's ESLint 8.57.0" in line for line in report["project"])
     [outcome] = report["outcomes"]
     assert outcome["status"] == "PROMOTED", outcome
-    assert "".join(line[1:] + "\n" for line in outcome["diff"] if line[:1] in "+ "
-                   and not line.startswith("+++")) == STANDARD  # eslint --fix's own result, judged by it
+    assert (tree / "lib/a.js").read_text() == STANDARD  # eslint --fix's own result, judged by it
+    assert (tree / "lib/vendor/b.js").read_text() == (tree / "test/c.js").read_text() == UNSTANDARD
 
 
-def test_without_the_teams_tools_memfix_reads_the_translation_and_reports_what_eslint_never_would(
-        cli, monkeypatch, tmp_path):
+def test_without_the_teams_tools_memfix_reads_a_translation_that_cannot_carry_the_preset(cli, monkeypatch, tmp_path):
+    """What the team's ESLint replaces: the translation to Biome carries no shareable preset, so the same tree gets
+    none of the findings the team's ESLint reports (and says why)."""
     monkeypatch.setenv("MEMFIX_TEAM_TOOLS", "false")
     tree = _standard_tree(tmp_path / "repo")
     code, out, err = cli("autofix", str(tree), "--json")
     assert code == 0, err
-    codes = {f["code"] for f in json.loads(out)["findings"]}
-    assert codes and not any(c.startswith("eslint:") for c in codes)
+    report = json.loads(out)
+    assert not any(f["code"].startswith("eslint:") for f in report["findings"])
+    assert any("extends `standard`, a package memfix neither installs nor runs" in n for n in report["notes"])
 
 
 def test_a_flat_configuration_of_eslint_9_finds_fixes_and_ignores_as_the_team_configured(cli, team_tools, eslint9,

@@ -16,7 +16,7 @@ from core.languages.javascript.biome import RECOMMENDED_FILES, biome_migrate
 from core.languages.javascript.checks import directive_problem, export_problem, strict_problem, suppressed_change
 from core.languages.javascript.eslintrc import ESLINT_CORE_RULES
 from core.languages.javascript.layout import LAYOUT
-from core.languages.javascript.project import JsProfile, introduced, read_js_profile
+from core.languages.javascript.project import JsProfile, Runtime, introduced, read_js_profile
 from core.languages.registry import rules_for
 
 if TYPE_CHECKING:
@@ -42,8 +42,14 @@ class JsProject:
     unrun: tuple[str, ...] = ()  # the team's tools that could not run here, and why (the reply says so)
 
     @property
+    def runtime(self) -> Runtime:
+        """The oldest runtime fixes must run on: the team's ESLint parses and judges each fix with its own parser's
+        settings, so where it runs the code's era is no limit of its own."""
+        return self.profile.runtime.declared() if self.eslint is not None else self.profile.runtime
+
+    @property
     def target(self) -> str:
-        return self.profile.runtime.describe()
+        return self.runtime.describe()
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -73,7 +79,7 @@ class JsProject:
         """Valid for the project's oldest runtime, its exports unchanged, its directive comments kept."""
         if not verification.parses:
             return verification
-        runtime = self.profile.runtime
+        runtime = self.runtime
         features = sorted(f for f in introduced(patch.original, patch.updated) if not runtime.allows(f))
         newer = f"introduces {', '.join(features)}, which {runtime.describe()} does not have" if features else None
         verification = failed(verification, "compatible", newer)

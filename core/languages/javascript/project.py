@@ -107,6 +107,13 @@ class Runtime:
     node: tuple[int, int] | None = None
     es: int | None = None
     source: str = ""
+    node_source: str = ""  # what says the Node version
+    guessed: bool = False  # the ECMAScript year is only the code's own era (no ES2015 syntax anywhere)
+
+    def declared(self) -> Runtime:
+        """What the team declares or tests, without the era's guess: where the team's own linter parses and judges
+        each fix, its parser's settings say which syntax the project writes, not the code's past."""
+        return Runtime(self.node, None, self.node_source, self.node_source) if self.guessed else self
 
     def allows(self, feature: str) -> bool:
         node, es = FEATURES[feature]
@@ -303,6 +310,8 @@ def find_runtime(read: Read, package: dict[str, Any], problems: list[str], files
         es, where = _browsers(read, package)
     if es is None:
         es, where = _era(read, files, package)
+        if es is not None:
+            return Runtime(node, es, "; ".join(w for w in (node_where, where) if w), node_where, guessed=True)
     return Runtime(node, es, "; ".join(w for w in (node_where, where) if w))
 
 
