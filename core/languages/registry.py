@@ -8,9 +8,8 @@ A third language is a package under core/languages/ (its `rules` module and its 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from types import ModuleType
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from core.languages.javascript import rules as javascript_rules
 from core.languages.python import rules as python_rules
@@ -19,11 +18,48 @@ if TYPE_CHECKING:
     from core.languages.adapter import Language
     from core.tools.toolbox import Toolbox
 
-RULES: tuple[ModuleType, ...] = (python_rules, javascript_rules)
+class RuleBook(Protocol):
+    """What a language's `rules` module is to the rest of memfix: how a person names its rules, which selectors cover
+    which, how risky a rule's fix is, which files are its. Each module in RULES is checked against it by mypy."""
+
+    @property
+    def NAME(self) -> str: ...
+    @property
+    def ALIASES(self) -> tuple[str, ...]: ...
+    @property
+    def LINTER(self) -> str: ...  # what its runs need installed, in words
+    @property
+    def FIXER(self) -> str: ...  # whose fixes its deterministic patches are
+    @property
+    def FIXERS(self) -> Mapping[str, str]: ...  # a tool whose findings carry their own fixes, by the findings' source
+    @property
+    def SAID(self) -> Mapping[str, str]: ...  # what each project check kept, in its words
+    @property
+    def READS_REPOSITORY(self) -> bool: ...
+    @property
+    def PLACES(self) -> Mapping[str, tuple[str, ...]]: ...
+    @property
+    def TOOLS(self) -> tuple[str, ...]: ...  # the tools whose names may prefix one of its rules
+    @property
+    def FORMS(self) -> str: ...  # the forms of its rules' names, for a refusal to show
+
+    def kind(self, message: str) -> str: ...
+    def owns(self, path: str) -> bool: ...
+    def fence(self, path: str) -> str: ...
+    def code(self, text: str) -> str | None: ...
+    def selector(self, text: str, any_case: bool = True) -> str | None: ...
+    def unnamed(self, text: str) -> str | None: ...
+    def shown(self, rule: str) -> str: ...
+    def covers(self, wide: str, narrow: str) -> bool: ...
+    def risk(self, rule: str) -> str: ...
+    def category(self, rule: str) -> str: ...
+
+
+RULES: tuple[RuleBook, ...] = (python_rules, javascript_rules)
 NAMES = tuple(r.NAME for r in RULES)
 
 
-def rules_of(code: str) -> ModuleType | None:
+def rules_of(code: str) -> RuleBook | None:
     """The rules module of the language a rule code belongs to."""
     return next((r for r in RULES if r.code(code) == code), None)
 
@@ -42,7 +78,7 @@ def rule_selector(text: str, any_case: bool = True) -> str | None:
     return _read(text, lambda r: r.selector(text, any_case))
 
 
-def _read(text: str, read: Callable[[ModuleType], str | None]) -> str | None:
+def _read(text: str, read: Callable[[RuleBook], str | None]) -> str | None:
     """The first language's reading of a name, unless another's spells it exactly as written: `eslint` and `lint`
     are JavaScript's selectors, not the ruff prefixes `ESLINT` and `LINT` Python's case-blind reading would make."""
     found = [name for r in RULES if (name := read(r)) is not None]
