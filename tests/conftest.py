@@ -281,6 +281,26 @@ def cli(monkeypatch, pg_url, app_url, tenant_id, capsys):
 
 
 @pytest.fixture(scope="session")
+def wheelhouse_index(tmp_path_factory):
+    """A fake PyPI serving the real wheels `make setup` fetched (flake8 and its plugins, an older ruff)."""
+    import shutil
+
+    from core.tools import sandbox as sandboxes
+    from tests.fakes.registry import FakePyPI
+
+    wheelhouse = Path(__file__).resolve().parents[1] / ".venv" / "wheelhouse"
+    if not (wheelhouse / ".complete").is_file():
+        pytest.skip(f"NO WHEELHOUSE: {wheelhouse} is missing; `make setup` downloads it")
+    if sandboxes.find()[0] is None:
+        pytest.skip(f"NO SANDBOX: {sandboxes.find()[1]} (.ci/run installs bubblewrap)")
+    folder = tmp_path_factory.mktemp("index")
+    for wheel in wheelhouse.glob("*.whl"):
+        shutil.copy(wheel, folder)
+    with FakePyPI(folder) as fake:
+        yield fake
+
+
+@pytest.fixture(scope="session")
 def npmhouse_registry():
     """A fake npm registry serving every package of the npmhouse's trees (real ESLint 8 and 9 with their plugins)."""
     from tests.fakes.registry import FakeNpm

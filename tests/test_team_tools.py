@@ -13,13 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from core.tools import sandbox as sandboxes
 from tests.fakes import payloads as P
-from tests.fakes.registry import FakePyPI
 from tests.served import serving
 
-ROOT = Path(__file__).resolve().parents[1]
-WHEELHOUSE = ROOT / ".venv" / "wheelhouse"
 SETUP_CFG = "[flake8]\nmax-line-length = 120\nmax-complexity = 30\nextend-ignore = E203\n"
 PRE_COMMIT = ("repos:\n- repo: https://github.com/PyCQA/flake8\n  rev: 7.1.1\n  hooks:\n  - id: flake8\n"
               "    additional_dependencies: [flake8-bugbear==24.2.6]\n")
@@ -28,16 +24,8 @@ UTIL = f'import os\n\n\ndef greet(name, seen=[]):\n    return "hello " + name + 
 
 
 @pytest.fixture(scope="module")
-def index(tmp_path_factory):
-    if not (WHEELHOUSE / ".complete").is_file():
-        pytest.skip(f"NO WHEELHOUSE: {WHEELHOUSE} is missing; `make setup` downloads it")
-    if sandboxes.find()[0] is None:
-        pytest.skip(f"NO SANDBOX: {sandboxes.find()[1]} (.ci/run installs bubblewrap)")
-    folder = tmp_path_factory.mktemp("index")
-    for wheel in WHEELHOUSE.glob("*.whl"):
-        shutil.copy(wheel, folder)
-    with FakePyPI(folder) as fake:
-        yield fake
+def index(wheelhouse_index):
+    return wheelhouse_index
 
 
 @pytest.fixture(scope="module")
