@@ -204,6 +204,8 @@ class Settings:
     npm_registry: str = _env("MEMFIX_NPM_REGISTRY", "https://registry.npmjs.org", _url)
     # off: memfix's own reading stands in for every team tool (no install, no sandbox)
     team_tools: bool = _env("MEMFIX_TEAM_TOOLS", True, _flag)
+    # one run of a team's tool in the sandbox: its time and its CPU seconds (within the job's own budget)
+    tool_seconds: float = _env("MEMFIX_TOOL_SECONDS", 120.0, _float)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

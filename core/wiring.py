@@ -220,7 +220,8 @@ class Services:
         from core.tools.toolbox import Toolbox
 
         s = self.settings
-        toolbox = Toolbox(ToolCache(s.tool_cache, s.pypi_index, s.npm_registry)) if s.team_tools else None
+        toolbox = Toolbox(ToolCache(s.tool_cache, s.pypi_index, s.npm_registry), s.tool_seconds) \
+            if s.team_tools else None
         return tuple(adapters(toolbox).values())
 
     @cached_property

@@ -49,6 +49,7 @@ class Bubblewrap:
     binary: str
     prlimit: str
     caps: Caps = field(default_factory=Caps)
+    seconds: float = deadline.TOOL_SECONDS  # a run's time, where its caller names none
 
     @contextmanager
     def scratch(self) -> Iterator[Path]:
@@ -76,7 +77,7 @@ class Bubblewrap:
             yield work
 
     def run(self, command: Sequence[str], *, work: Path, what: str, tools: Sequence[Path] = (),
-            env: Mapping[str, str] | None = None, cap: float = deadline.TOOL_SECONDS) -> Finished:
+            env: Mapping[str, str] | None = None, cap: float | None = None) -> Finished:
         """`command` run inside, in `work` (seen inside as /work, its only writable folder), with each of `tools`
         read-only at its own path (a tool's installed scripts name their interpreter by its path). `env` is the
         whole environment inside, beside PATH, HOME and LANG. ToolFailed when it cannot start or runs past `cap`."""
@@ -93,7 +94,8 @@ class Bubblewrap:
                   "--remount-ro", "/", "--chdir", WORK,
                   *(a for name, value in _environment(tools, env).items() for a in ("--setenv", name, value)),
                   "--", *command]
-        return process.run([*limits, *inside], what=what, cap=cap, max_output=caps.output_bytes, env={}, user=user)
+        return process.run([*limits, *inside], what=what, cap=self.seconds if cap is None else cap,
+                           max_output=caps.output_bytes, env={}, user=user)
 
 
 def _user() -> int:

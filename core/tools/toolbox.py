@@ -6,8 +6,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from core.deadline import TOOL_SECONDS
 from core.tools.install import Installed, InstallFailed, ToolCache
 from core.tools.pins import Pin
 from core.tools.sandbox import Bubblewrap, find
@@ -23,6 +24,7 @@ class Unavailable(InstallFailed):
 @dataclass(frozen=True)
 class Toolbox:
     cache: ToolCache
+    seconds: float = TOOL_SECONDS  # one tool run's time and CPU seconds in the sandbox
     _failed: dict[Pin, tuple[float, str]] = field(default_factory=dict, compare=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
@@ -47,4 +49,5 @@ class Toolbox:
             with self._lock:
                 self._failed[pin] = (time.monotonic(), str(exc))
             raise Unavailable(str(exc)) from exc
-        return sandbox, installed
+        caps = replace(sandbox.caps, cpu_seconds=max(1, int(self.seconds)))
+        return replace(sandbox, seconds=self.seconds, caps=caps), installed

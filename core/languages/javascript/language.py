@@ -150,7 +150,7 @@ class JavaScript:
             sandbox, installed = self.toolbox.ready(pin)
         except Unavailable as exc:
             return None, (f"the team's ESLint does not run here ({exc}): {stands_in}",)
-        version = pin.described().removeprefix("eslint ")
+        version = pin.version or pin.specifier or "(its newest release)"
         package = read("package.json") or "{}"
         try:
             script = lint_script(json.loads(package))
@@ -159,10 +159,12 @@ class JavaScript:
         eslint = ESLint(installed.folder, sandbox, Path(self.toolbox.cache.node), version,
                         context(read, sources), where in FLAT_FILES, script, self.toolbox.cache.runtime_folders(pin))
         if problem := eslint.problem():
-            return None, (f"the team's ESLint {version} does not run with its configuration here ({problem}): "
+            why = problem.removeprefix(f"the team's ESLint {version} ")
+            return None, (f"the team's ESLint {version} does not run with its configuration here ({why}): "
                           f"{stands_in}",)
         reach = f", on what {script.said} lints" if script.targets else ""
-        return eslint, (f"the team's ESLint {version} ({pin.source}) with {where}{reach}",
+        described = pin.described().removeprefix(f"{pin.package} ")
+        return eslint, (f"the team's ESLint {described} ({pin.source}) with {where}{reach}",
                         f"finds, fixes and judges: the team's ESLint {version}, in the sandbox")
 
 
