@@ -90,7 +90,7 @@ class PgQueue:
 
     def __init__(self, db: Database, run: Callable[[Job, int], object] | None, *, queue: str = "default",
                  schedule: Schedule = Schedule(), on_dead: Callable[[Job, BaseException], None] | None = None,
-                 heartbeat: Path | None = None):
+                 heartbeat: Path | None = None, workers: int = 1):
         self.db, self.name, self._run = db, queue, run
         self.heartbeat = heartbeat  # touched whenever the worker has reached the database: `memfix health` reads it
         self.max_attempts, self.backoff_seconds = schedule.max_attempts, schedule.backoff_seconds
@@ -99,13 +99,17 @@ class PgQueue:
         self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.dead: list[tuple[Job, str]] = []
         self.done = 0
-        self.current: Job | None = None
+        self.running: list[Job] = []  # the jobs the workers run now
+        self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._wake = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
         if run is not None:  # a process may only enqueue (run None) and leave the work to `memfix serve --worker`
-            self._thread = threading.Thread(target=self._loop, name="memfix-worker", daemon=True)
-            self._thread.start()
+            # several workers: one tenant's long job (a tool at its deadline) does not hold another's
+            self._threads = [threading.Thread(target=self._loop, name=f"memfix-worker-{n}", daemon=True)
+                             for n in range(max(1, workers))]
+            for thread in self._threads:
+                thread.start()
 
     def send(self, job: Job) -> None:
         if self._stopping.is_set():
@@ -123,8 +127,9 @@ class PgQueue:
         that did not finish stays in the table (its lease lapses) and the next worker takes it."""
         self._stopping.set()
         self._wake.set()
-        if self._thread is not None:
-            self._thread.join(grace_seconds)
+        ends = time.monotonic() + grace_seconds
+        for thread in self._threads:
+            thread.join(max(0.0, ends - time.monotonic()))
         return []
 
     def _loop(self) -> None:
@@ -165,7 +170,8 @@ class PgQueue:
             self._settle(job_id, Settle.DEAD, 0.0, problem)
             return
         assert self._run is not None  # only a queue with a runner takes jobs
-        self.current = job
+        with self._lock:
+            self.running.append(job)
         beat = threading.Event()
         keeper = threading.Thread(target=self._keep_lease, args=(job_id, beat), daemon=True)
         keeper.start()
@@ -179,16 +185,19 @@ class PgQueue:
             else:
                 log.error("job %s dead-lettered after %d attempts: %s", job.key, attempt, exc)
                 self._settle(job_id, Settle.DEAD, 0.0, str(exc)[:2000])
-                self.dead.append((job, str(exc)))
+                with self._lock:
+                    self.dead.append((job, str(exc)))
                 if self._on_dead:
                     self._on_dead(job, exc)
         else:
             self._settle(job_id, Settle.DONE, 0.0, None)
-            self.done += 1
+            with self._lock:
+                self.done += 1
         finally:
             beat.set()
             keeper.join()
-            self.current = None
+            with self._lock:
+                self.running.remove(job)
 
     def _beat(self) -> None:
         if self.heartbeat is not None:
@@ -233,7 +242,7 @@ class PgQueue:
         """Wait until no job of this queue waits or runs."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.pending == 0 and self.current is None:
+            if self.pending == 0 and not self.running:
                 return True
             time.sleep(0.02)
         return False

@@ -193,6 +193,8 @@ class Settings:
     db_pool_timeout: float = _env("MEMFIX_DB_POOL_TIMEOUT", 30.0, _float)
     # memfix serve's job queue in PostgreSQL; workers sharing a database share it
     queue_name: str = _env("MEMFIX_QUEUE_NAME", "default", _text)
+    # jobs `memfix serve` runs at once: one tenant's long job (a tool at its deadline) does not hold another's
+    workers: int = _env("MEMFIX_WORKERS", 2, _int)
     # a dead worker's job is taken again this long after its last sign of life
     job_lease_seconds: float = _env("MEMFIX_JOB_LEASE_SECONDS", 30.0, _float)
     # a draft PR whose checks never report is marked after this long

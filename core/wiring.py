@@ -89,7 +89,8 @@ class Services:
         s = self.settings
         return PgQueue(self.db, lambda job, attempt: self.runner.run(job, attempt), queue=s.queue_name,
                        schedule=Schedule(max_attempts=s.job_max_attempts, backoff_seconds=s.job_retry_base_seconds,
-                                         lease_seconds=s.job_lease_seconds), heartbeat=heartbeat_path(s))
+                                         lease_seconds=s.job_lease_seconds), heartbeat=heartbeat_path(s),
+                       workers=s.workers)
 
     @cached_property
     def intake(self) -> Intake:

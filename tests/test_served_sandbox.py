@@ -59,6 +59,17 @@ for (let i = 0; i < 1024;) {{  // ESLint's stdout does not block: a full pipe is
 STOPPED = {"loops for ever": f"did not finish within {TOOL_SECONDS} s", "prints a gigabyte": "printed more than"}
 
 
+def _another_tenants_push_gets_its_pr_meanwhile(served, other: int, number: int) -> None:
+    gh = served.github
+    base = gh.add_repo("other/api", {"README.md": "# api\n"})
+    after = gh.push("other/api", "main", {"app/util.py": "import os\n\n\ndef greet(name):\n    return name\n"})
+    assert served.post("push", P.push(installation=other, repo="other/api", before=base, after=after, commits=[
+        {"added": ["app/util.py"], "modified": [], "removed": []}])) == 202
+    served.wait_for(lambda: gh.pulls("other/api"), 60, "the other tenant's PR")
+    assert not [c for c in gh.comments(REPO, number) if "**AutoFix** finished" in c["body"]], \
+        "the hostile configuration's job had already finished: nothing ran meanwhile"
+
+
 class Listener:
     """A TCP listener on the worker's loopback that counts who reaches it."""
 
@@ -112,6 +123,8 @@ def test_a_hostile_eslint_configuration_reaches_nothing_and_the_job_answers(
             cid = gh.add_comment(REPO, pr["number"], "/autofix", user="alice")["id"]
             assert served.post("issue_comment", P.issue_comment("/autofix", installation=tenant_id, repo=REPO,
                                                                 number=pr["number"], comment_id=cid)) == 202
+            if kind == "loops for ever":  # another tenant's push is worked on while that job waits on its tool
+                _another_tenants_push_gets_its_pr_meanwhile(served, tenant_id + 1, pr["number"])
             served.wait_idle(180)
             [reply] = [c["body"] for c in gh.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
             said = "\n".join([reply, *(p["body"] for p in gh.pulls(REPO)),
