@@ -6,8 +6,9 @@ Run: `python -m benchmarks.replay [GIT_DIR ...] [--pushes N] [--window K]`. Prin
 Each project is a public repository's git history (default: the snapshots `fetch` brings under `/work/.mirror`,
 `pallets/itsdangerous` and `pallets/markupsafe`; a missing one is said and skipped). Its first-parent commits are
 replayed oldest first, the last N of them (default 150), each as a push of its changes:
-1. the judge is the team's own linter at that commit: memfix's reading of the configuration the commit holds (ruff,
-   flake8 and its plugins, pylint, the pre-commit hooks that fix), as a push's run reads it, with ruff;
+1. the judge is the team's own linter at that commit, as a push's run has it: the team's flake8 (its settings and
+   plugins) and ruff at the versions the commit pins, installed and run in the sandbox; where one cannot run (or
+   with `--memfix-own`), memfix's reading of the configuration the commit holds, with memfix's ruff;
 2. the push's new findings are those of its changed Python files that were not there at its parent
    (core/pipelines/brought.py, as a push's run counts them);
 3. memfix proposes the findings the linter has its own edits for, applied and verified as a push's run does
@@ -36,8 +37,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+TOOLBOX: list[Any] = [None]  # the team's tools, installed and run in the sandbox as a run does (`--memfix-own`: none)
 MIRRORS = Path("/work/.mirror")
-PROJECTS = ("pallets/itsdangerous", "pallets/markupsafe")
+PROJECTS = ("pallets/itsdangerous", "pallets/markupsafe", "psf/requests", "pallets/flask")
 
 
 class Summed:
@@ -115,7 +117,7 @@ def replay(history: History, pushes: int, window: int) -> Tally:
     from core.pipelines.config import RepoConfig
 
     tally, ruff = Tally(), Ruff()
-    language = Python(ruff)
+    language = Python(ruff, TOOLBOX[0])
     commits = history.commits(pushes)
     began = time.perf_counter()
     for i in range(1, len(commits)):
@@ -251,7 +253,17 @@ def main() -> None:
     parser.add_argument("--pushes", type=int, default=150)
     parser.add_argument("--window", type=int, default=40)
     parser.add_argument("--show", type=int, default=0, help="list this many proposals not made and findings missed")
+    parser.add_argument("--memfix-own", action="store_true",
+                        help="memfix's own reading of the configuration, not the team's tools")
     args = parser.parse_args()
+    if not args.memfix_own:
+        from core.settings import Settings
+        from core.tools.install import ToolCache
+        from core.tools.toolbox import Toolbox
+
+        settings = Settings.from_env()
+        TOOLBOX[0] = Toolbox(ToolCache(settings.tool_cache, settings.pypi_index, settings.npm_registry),
+                             settings.tool_seconds)
     dirs = args.git_dirs or [MIRRORS / name.replace("/", "+") / "repo" for name in PROJECTS]
     print(f"pushes replayed (the last {args.pushes} first-parent commits of each, the team's next {args.window} "
           "commits as the answer key)")

@@ -323,7 +323,8 @@ def main() -> None:
         from core.tools.toolbox import Toolbox
 
         settings = Settings.from_env()
-        TOOLBOX[0] = Toolbox(ToolCache(settings.tool_cache, settings.pypi_index, settings.npm_registry))
+        TOOLBOX[0] = Toolbox(ToolCache(settings.tool_cache, settings.pypi_index, settings.npm_registry),
+                             settings.tool_seconds)
     chosen = [p for p in PROJECTS if p.name in ESLINT_PROJECTS and (not args.project or args.project == p.name)]
     print(f"pushes replayed (the last {args.pushes} first-parent commits of each, the team's next {args.window} "
           "commits as the answer key, the team's ESLint as the judge)")
