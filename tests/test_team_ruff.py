@@ -132,3 +132,26 @@ def test_the_teams_configuration_files_are_those_of_every_folder_on_the_way_and_
     before = len(asked)
     configs.around(["app/sub/x.py"])
     assert len(asked) == before  # each folder looked at once a run
+
+
+def test_a_rule_the_teams_ruff_lists_as_removed_is_never_asked_of_it(tmp_path):
+    """ruff 0.8 removed E999 but still lists it: selecting it fails the whole run (`Rule E999 was removed`)."""
+    import shutil
+    import tempfile
+
+    from core.languages.python.ruff import _find_ruff
+    from core.languages.python.team_ruff import _catalogue
+    from core.tools import sandbox as sandboxes
+
+    sandbox = sandboxes.find()[0]
+    if sandbox is None:
+        pytest.skip(f"NO SANDBOX: {sandboxes.find()[1]} (.ci/run installs bubblewrap)")
+    folder = Path(tempfile.mkdtemp(prefix="memfix-ruff-"))  # where the sandbox's user can reach it
+    try:
+        folder.chmod(0o755)
+        (folder / "bin").mkdir(mode=0o755)
+        shutil.copy(_find_ruff(), folder / "bin" / "ruff")  # memfix's own ruff (0.8 or later) as the team's
+        codes = _catalogue(sandbox, folder)
+        assert "F401" in codes and "E999" not in codes
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -120,8 +120,14 @@ def _catalogue(sandbox: Bubblewrap, folder: Path) -> frozenset[str]:
     except (ToolFailed, ValueError):
         log.warning("the team's ruff in %s could not list its rules", folder)
         return frozenset()
-    return frozenset(str(r.get("code")) for r in rules if isinstance(r, dict)) if isinstance(rules, list) else \
-        frozenset()
+    return frozenset(str(r.get("code")) for r in rules if isinstance(r, dict) and not _removed(r)) \
+        if isinstance(rules, list) else frozenset()
+
+
+def _removed(rule: dict[str, object]) -> bool:
+    """A rule this ruff lists but refuses to select (`"status": {"Removed": …}`, E999 since 0.8)."""
+    status = rule.get("status")
+    return isinstance(status, dict) and "Removed" in status
 
 
 @dataclass(frozen=True)
