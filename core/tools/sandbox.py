@@ -16,9 +16,10 @@ import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Protocol
 
 from core import deadline
 from core.tools import process
@@ -42,14 +43,20 @@ class Caps:
     output_bytes: int = 16 << 20
 
 
-@dataclass(frozen=True)
-class Bubblewrap:
-    """bubblewrap at `binary`, with `prlimit` to set the caps on the processes inside."""
+class Sandbox(Protocol):
+    """Where a team's tool runs: bubblewrap on this machine, or on AWS a function of its own (core/tools/remote.py).
+    Its linters see one interface: a scratch copy laid out as the checkout, and a run in it."""
 
-    binary: str
-    prlimit: str
-    caps: Caps = field(default_factory=Caps)
-    seconds: float = deadline.TOOL_SECONDS  # a run's time, where its caller names none
+    def scratch(self) -> AbstractContextManager[Path]: ...
+    def copies(self, files: Mapping[str, bytes]) -> AbstractContextManager[Path]: ...
+    def run(self, command: Sequence[str], *, work: Path, what: str, tools: Sequence[Path] = (),
+            env: Mapping[str, str] | None = None, cap: float | None = None) -> Finished: ...
+    def limited(self, seconds: float) -> Sandbox: ...  # the same sandbox, each run capped at `seconds`
+    def __hash__(self) -> int: ...  # what a tool's answers are remembered by
+
+
+class Copies:
+    """The scratch copies every sandbox lays out the same way."""
 
     @contextmanager
     def scratch(self) -> Iterator[Path]:
@@ -75,6 +82,19 @@ class Bubblewrap:
                 copy.parent.mkdir(parents=True, exist_ok=True)
                 copy.write_bytes(data)
             yield work
+
+
+@dataclass(frozen=True)
+class Bubblewrap(Copies):
+    """bubblewrap at `binary`, with `prlimit` to set the caps on the processes inside."""
+
+    binary: str
+    prlimit: str
+    caps: Caps = field(default_factory=Caps)
+    seconds: float = deadline.TOOL_SECONDS  # a run's time, where its caller names none
+
+    def limited(self, seconds: float) -> Bubblewrap:
+        return replace(self, seconds=seconds, caps=replace(self.caps, cpu_seconds=max(1, int(seconds))))
 
     def run(self, command: Sequence[str], *, work: Path, what: str, tools: Sequence[Path] = (),
             env: Mapping[str, str] | None = None, cap: float | None = None) -> Finished:

@@ -6,12 +6,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from core.deadline import TOOL_SECONDS
 from core.tools.install import Installed, InstallFailed, ToolCache
 from core.tools.pins import Pin
-from core.tools.sandbox import Bubblewrap, find
+from core.tools.remote import Invoke, LambdaSandbox
+from core.tools.sandbox import Bubblewrap, Sandbox, find
 
 log = logging.getLogger(__name__)
 RETRY_SECONDS = 600.0  # a tool that could not be installed is not tried again for this long (each run would wait)
@@ -25,6 +26,8 @@ class Unavailable(InstallFailed):
 class Toolbox:
     cache: ToolCache
     seconds: float = TOOL_SECONDS  # one tool run's time and CPU seconds in the sandbox
+    fixer: str | None = None  # on AWS: the fixer function the tools are installed and run in (core/tools/remote.py)
+    invoke: Invoke | None = field(default=None, compare=False, repr=False)  # a test's stand-in for Lambda's Invoke
     _failed: dict[Pin, tuple[float, str]] = field(default_factory=dict, compare=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
@@ -33,9 +36,15 @@ class Toolbox:
         """The sandbox, or None and why none can start here (found once a process)."""
         return find()
 
-    def ready(self, pin: Pin) -> tuple[Bubblewrap, Installed]:
+    def ready(self, pin: Pin) -> tuple[Sandbox, Installed]:
         """The sandbox and the installed tool `pin` names; Unavailable, in memfix's words, when either is not to be
-        had (a first install downloads it: minutes, said in the worker's log with its time)."""
+        had (a first install downloads it: minutes, said in the worker's log with its time). With a fixer function,
+        the function installs and runs it: nothing is installed here."""
+        if self.fixer:
+            cache = self.cache
+            remote = LambdaSandbox(self.fixer, pin, str(cache.root), cache.pypi_index, cache.npm_registry, self.seconds,
+                                   self.invoke)
+            return remote, Installed(cache.folder(pin), 0.0, False)
         sandbox, why = self.sandbox
         if sandbox is None:
             raise Unavailable(f"no sandbox can start here ({why})")
@@ -49,5 +58,4 @@ class Toolbox:
             with self._lock:
                 self._failed[pin] = (time.monotonic(), str(exc))
             raise Unavailable(str(exc)) from exc
-        caps = replace(sandbox.caps, cpu_seconds=max(1, int(self.seconds)))
-        return replace(sandbox, seconds=self.seconds, caps=caps), installed
+        return sandbox.limited(self.seconds), installed

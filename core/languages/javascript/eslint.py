@@ -27,7 +27,7 @@ from core.change import Finding, apply_finding_edits
 from core.languages.adapter import Crashed, DetectError, halving, inside
 from core.languages.javascript import rules
 from core.tools.process import ToolFailed
-from core.tools.sandbox import WORK, Bubblewrap
+from core.tools.sandbox import WORK, Sandbox
 
 Read = Callable[[str], "str | None"]
 
@@ -83,6 +83,8 @@ def lint_script(package: Mapping[str, Any]) -> Script:
 
 
 _RUNNERS = ("npm", "pnpm", "yarn")
+# Tools that run ESLint with the team's configuration on their own default files (`gts lint`: its globs).
+WRAPPERS = {"gts": ("**/*.ts", "**/*.js", "**/*.tsx", "**/*.jsx")}
 
 
 def _eslint_words(command: object, scripts: Mapping[str, object], depth: int) -> list[str] | None:
@@ -103,6 +105,10 @@ def _eslint_words(command: object, scripts: Mapping[str, object], depth: int) ->
         at = next((i for i, word in enumerate(words) if PurePosixPath(word).name == "eslint"), None)
         if at is not None:
             return words[at + 1:]
+        at = next((i for i, word in enumerate(words) if PurePosixPath(word).name in WRAPPERS), None)
+        if at is not None and words[at + 1:at + 2] and words[at + 1] in ("lint", "check", "fix"):
+            given = [w for w in words[at + 2:] if not w.startswith("-")]
+            return given or list(WRAPPERS[PurePosixPath(words[at]).name])
     return None
 
 
@@ -129,8 +135,8 @@ def _script(words: list[str], name: str) -> Script:
 
 
 def _reaches(target: str, path: str) -> bool:
-    if any(c in target for c in "*?["):
-        return fnmatch.fnmatchcase(path, target)  # `*` crosses folders here: a glob reaches at least what it names
+    if any(c in target for c in "*?["):  # `*` crosses folders here: a glob reaches at least what it names
+        return fnmatch.fnmatchcase(path, target) or target.startswith("**/") and fnmatch.fnmatchcase(path, target[3:])
     return path == target or path.startswith(target + "/")
 
 
@@ -245,7 +251,7 @@ class ESLint:
     the team's lint script lints; `held`: rules the learned policy holds back here."""
 
     folder: Path
-    sandbox: Bubblewrap
+    sandbox: Sandbox
     node: Path
     version: str
     context: Context

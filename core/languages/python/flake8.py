@@ -21,7 +21,7 @@ from core.languages.adapter import DetectError, Linter, inside
 from core.languages.python.configs import is_rule
 from core.languages.python.ruff import python_files, selected
 from core.tools.process import ToolFailed
-from core.tools.sandbox import Bubblewrap
+from core.tools.sandbox import Sandbox
 
 CONFIG_FILES = (".flake8", "setup.cfg", "tox.ini")  # where flake8 reads its settings, at the project's root
 _FORMAT = "%(path)s\t%(row)d\t%(col)d\t%(code)s\t%(text)s"  # one finding a line, tabs apart (no path holds one)
@@ -43,7 +43,7 @@ class Flake8:
     them, as ruff is)."""
 
     folder: Path
-    sandbox: Bubblewrap
+    sandbox: Sandbox
     config: dict[str, str]
     fixer: Fixer
     version: str

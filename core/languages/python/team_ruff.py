@@ -32,7 +32,7 @@ from core.languages.python.configs import toml_file
 from core.languages.python.ruff import Ruff, python_files, read_finding, selected
 from core.paths import argument_problem
 from core.tools.process import Finished, ToolFailed
-from core.tools.sandbox import WORK, Bubblewrap
+from core.tools.sandbox import WORK, Sandbox
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,18 @@ def too_old(version: str | None) -> str | None:
         return None
     return (f"ruff {version} is older than the oldest memfix runs ({'.'.join(map(str, OLDEST))}: before it ruff "
             "has no safe and unsafe fixes, and its output and flags differ)")
+
+
+REMOVED = {(0, 8, 0): frozenset({"E999"})}  # rules a ruff from that version refuses to select, though 0.8 and 0.9 list
+# them as they list every rule (their `rule --all` says nothing of it; later ones mark them "Removed")
+
+
+def _removed_in(version: str) -> frozenset[str]:
+    parts = re.match(r"(\d+)\.(\d+)\.(\d+)", version or "")
+    if parts is None:
+        return frozenset()
+    found = tuple(map(int, parts.groups()))
+    return frozenset(code for since, codes in REMOVED.items() if found >= since for code in codes)
 
 
 def installed_version(folder: Path) -> str | None:
@@ -107,7 +119,7 @@ class TeamConfigs:
 
 
 @lru_cache(maxsize=16)
-def _catalogue(sandbox: Bubblewrap, folder: Path) -> frozenset[str]:
+def _catalogue(sandbox: Sandbox, folder: Path) -> frozenset[str]:
     """The rule codes this ruff has (`ruff rule --all`, asked in the sandbox once a process): a selector it lacks
     fails its whole run, and before 0.5 it reports a syntax error only where E999 is selected. Empty when it cannot
     say (then every selector is passed as it is)."""
@@ -139,7 +151,7 @@ class TeamRuff:
     `unfixable`: what the team's configuration never lets ruff fix; `held`: rules the learned policy holds back."""
 
     folder: Path
-    sandbox: Bubblewrap
+    sandbox: Sandbox
     configs: TeamConfigs
     version: str
     chosen: Mapping[str, str]
@@ -261,7 +273,8 @@ class TeamRuff:
         memfix sets aside excluded. Only selectors this version has: one it lacks fails the whole run."""
         beyond = [s for s in select if self._chooser(s) != OWN]
         always = [self.unreadable_code, *(["E999"] if "E999" in _catalogue(self.sandbox, self.folder) else [])]
-        extend = [s for s in dict.fromkeys([*beyond, *always]) if self.knows(s)]
+        gone = _removed_in(self.version)
+        extend = [s for s in dict.fromkeys([*beyond, *always]) if self.knows(s) and s not in gone]
         held = [c for c in self.held if self.knows(c)]
         return [*(["--extend-select=" + ",".join(extend)] if extend else []),
                 *(["--ignore=" + ",".join(held)] if held else []),
