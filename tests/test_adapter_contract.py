@@ -109,10 +109,18 @@ def _linter(case: Case, toolbox: object, tree: Path):
     return language, project, project.linter()
 
 
+TEAM = [c for c in CASES if c.team]
+
+
 @pytest.fixture(params=CASES, ids=[c.name for c in CASES])
 def case(request):
     if request.param.team:
         request.getfixturevalue("toolbox")
+    return request.param
+
+
+@pytest.fixture(params=TEAM, ids=[c.name for c in TEAM])
+def team_case(request):
     return request.param
 
 
@@ -135,9 +143,9 @@ def test_it_detects_fixes_exactly_its_finding_and_judges_the_fix(case, request, 
     assert case.rule in {f.code for f in linter.check(tree, [case.path], (case.rule,))}
 
 
-def test_the_teams_tools_run_only_in_the_sandbox(case, request, tmp_path, monkeypatch):
-    if not case.team:
-        pytest.skip("memfix's own tool: it reads the repository's files as data and runs none of its code")
+def test_the_teams_tools_run_only_in_the_sandbox(team_case, request, tmp_path, monkeypatch):
+    """memfix's own ruff and Biome read the repository's files as data and run none of its code: they are not here."""
+    case = team_case
     toolbox = request.getfixturevalue("toolbox")
     tree = _tree(tmp_path / "tree", case.files)
     _, project, linter = _linter(case, toolbox, tree)  # installed here: the installers run outside, scripts off
@@ -155,9 +163,8 @@ def test_the_teams_tools_run_only_in_the_sandbox(case, request, tmp_path, monkey
     assert ran and all(Path(c[0]).name == "prlimit" and any(Path(a).name == "bwrap" for a in c) for c in ran), ran
 
 
-def test_where_the_teams_tool_cannot_run_memfixs_own_reading_stands_in_and_says_so(case, tmp_path):
-    if not case.team:
-        pytest.skip("memfix's own tool is what stands in")
+def test_where_the_teams_tool_cannot_run_memfixs_own_reading_stands_in_and_says_so(team_case, tmp_path):
+    case = team_case
     tree = _tree(tmp_path / "tree", case.files)
     _, project, linter = _linter(case, Refusing(), tree)
     assert type(linter).__name__ in ("Ruff", "Biome"), type(linter)
