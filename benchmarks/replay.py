@@ -26,8 +26,10 @@ propose (missed), and findings the team fixed that no tool fixes (by hand).
 from __future__ import annotations
 
 import argparse
+import io
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections import Counter
@@ -106,6 +108,14 @@ class History:
                 return parts[2]
         return None
 
+    def checkout(self, commit: str, into: Path) -> None:
+        """The commit's whole tree under `into`, as a push's run has its checkout (a tool reads the layout: which
+        packages are first-party, the configuration of each folder)."""
+        archive = subprocess.run(["git", "--git-dir", str(self.git_dir), "archive", commit], capture_output=True,
+                                 check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(into, filter="data")
+
     def changed(self, parent: str, commit: str) -> list[str]:
         lines = self.git("diff", "--name-status", "--no-renames", parent, commit).splitlines()
         return [line.split("\t")[-1] for line in lines if line[:1] in "AM" and line.endswith(".py")]
@@ -141,12 +151,8 @@ def one_push(history: History, project, parent: str, commit: str, changed: list[
     linter, rules = project.linter(), project.selection.rules
     with tempfile.TemporaryDirectory(prefix="memfix-replay-") as scratch:
         root = Path(scratch)
-        texts = {}
-        for path in changed:
-            if (text := history.text(commit, path)) is not None:
-                (root / path).parent.mkdir(parents=True, exist_ok=True)
-                (root / path).write_text(text)
-                texts[path] = text
+        history.checkout(commit, root)
+        texts = {path: text for path in changed if (text := history.text(commit, path)) is not None}
         found = linter.check(root, sorted(texts), rules, listed=True)
         new, _ = brought(linter, found, lambda p: history.text(parent, p), rules)
         if not new:
@@ -159,7 +165,7 @@ def one_push(history: History, project, parent: str, commit: str, changed: list[
             by_file.setdefault(f.path, []).append(f)
         patches = edit_patches(texts, by_file)
         before = {p: [f for f in found if f.path == p] for p in patches}
-        verdicts = verify_many(linter, list(patches.values()), rules, before=before) if patches else {}
+        verdicts = verify_many(linter, list(patches.values()), rules, before=before, checkout=root) if patches else {}
         kept = {path: patch for path, patch in patches.items() if verdicts[path].ok}
         tally.proposed_files += len(kept)
         tally.vetoed_files += len(patches) - len(kept)
