@@ -50,8 +50,10 @@ class Selection:
 class Linter(Protocol):
     """What the runner asks of a linter: findings, safe fixes on copies, and which files and rules are its."""
 
-    syntax_code: str  # the code of a finding that says the file does not parse
-    unreadable_code: str  # the code of a finding that says the file cannot be read as text (not UTF-8, say)
+    @property
+    def syntax_code(self) -> str: ...  # the code of a finding that says the file does not parse
+    @property
+    def unreadable_code(self) -> str: ...  # the code of a finding that says the file cannot be read (not UTF-8)
 
     def owns(self, path: str) -> bool: ...
     def knows(self, selector: str) -> bool: ...

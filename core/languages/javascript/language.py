@@ -5,15 +5,18 @@ comments."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.change import Patch, Verification
 from core.languages.adapter import Asked, Read, Selection, View, failed
+from core.languages.formatter import Formatted
 from core.languages.javascript import rules
 from core.languages.javascript.biome import RECOMMENDED_FILES, biome_migrate
 from core.languages.javascript.checks import directive_problem, export_problem, strict_problem, suppressed_change
+from core.languages.javascript.eslint import PRETTIER_FILES
 from core.languages.javascript.eslintrc import ESLINT_CORE_RULES
 from core.languages.javascript.layout import LAYOUT
 from core.languages.javascript.project import JsProfile, Runtime, introduced, read_js_profile
@@ -21,6 +24,7 @@ from core.languages.registry import rules_for
 
 if TYPE_CHECKING:
     from core.languages.adapter import Linter
+    from core.languages.formatter import Formatter
     from core.languages.javascript.biome import Biome
     from core.languages.javascript.eslint import ESLint
     from core.tools.toolbox import Toolbox
@@ -40,6 +44,7 @@ class JsProject:
     eslint: ESLint | None = None  # the team's own, in the sandbox: it finds, fixes and judges
     said: tuple[str, ...] = ()  # which of the team's tools run as the team runs them
     unrun: tuple[str, ...] = ()  # the team's tools that could not run here, and why (the reply says so)
+    prettier: Formatter | None = None  # the team's own, in the sandbox: its layout, on the lines a fix targets
 
     @property
     def runtime(self) -> Runtime:
@@ -68,9 +73,9 @@ class JsProject:
 
     def linter(self, held: tuple[str, ...] = ()) -> Linter:
         held = rules_for(rules.NAME, held)  # a hold on another language's rule is no `--skip` of Biome's
-        if self.eslint is not None:
-            return self.eslint.with_held(held)
-        return self.biome.with_config(self.profile.config_files(), skip=held, layout=self.profile.layout)
+        linter: Linter = self.eslint.with_held(held) if self.eslint is not None else \
+            self.biome.with_config(self.profile.config_files(), skip=held, layout=self.profile.layout)
+        return Formatted(linter, self.prettier, held) if self.prettier is not None else linter
 
     def ignored(self, path: str) -> bool:
         return self.profile.ignored_path(path)  # generated, vendored and ignored files are never touched
@@ -100,6 +105,8 @@ class JavaScript:
     def has_rule(self, code: str) -> bool:
         """Biome's rules by their shape; the team's ESLint's too, which memfix runs: a core rule ESLint has, or a
         plugin's rule by its shape (the plugin is the team's package, its rules unknown until it runs)."""
+        if code == rules.FORMATTER:
+            return True  # the team's Prettier's layout, held or named as one rule
         if code.startswith(rules.ESLINT + ":"):
             name = code.removeprefix(rules.ESLINT + ":")
             return "/" in name or name in ESLINT_CORE_RULES
@@ -116,19 +123,36 @@ class JavaScript:
                                         "was refused)",
                               problems=(*profile.problems, f"{profile.chosen_by} was refused by Biome ({problem}); "
                                         "Biome's recommended correctness rules are used"))
-        selection = _selection(profile, config, pipeline)
-        if pipeline == "autofix":
-            eslint, said = self._eslint(read, sources)
-            if eslint is not None:
-                named = config.named(pipeline)
-                own = tuple(r for r in rules_for(rules.NAME, named or ()) if eslint.knows(r))
-                chosen = f"the rules a person named ({', '.join(named)}), within {said[0]}" if named is not None \
-                    else f"{said[0]}, every rule it reports and can fix"
-                return JsProject(profile, Selection(own if named is not None else ("eslint",), chosen), self.biome,
-                                 eslint, said[1:])
-            if said:
-                return JsProject(profile, selection, self.biome, unrun=said)
-        return JsProject(profile, selection, self.biome)
+        project = JsProject(profile, _selection(profile, config, pipeline), self.biome)
+        if pipeline != "autofix":
+            return project
+        eslint, said = self._eslint(read, sources)
+        if eslint is not None:
+            named = config.named(pipeline)
+            own = tuple(r for r in rules_for(rules.NAME, named or ()) if eslint.knows(r))
+            chosen = f"the rules a person named ({', '.join(named)}), within {said[0]}" if named is not None \
+                else f"{said[0]}, every rule it reports and can fix"
+            project = JsProject(profile, Selection(own if named is not None else ("eslint",), chosen), self.biome,
+                                eslint, said[1:])
+        elif said:
+            project = replace(project, unrun=said)
+        return self._formatted(project, read, config.named(pipeline))
+
+    def _formatted(self, project: JsProject, read: Read, named: tuple[str, ...] | None) -> JsProject:
+        """The project with the team's Prettier beside its linter, where the team formats with a Prettier it pins
+        (its configuration, package.json's `prettier`, or a script that runs it) and a person named no rules that
+        leave it out."""
+        from core.languages.formatter import team_formatter
+
+        if self.toolbox is None or not _formats(read) or named is not None and rules.FORMATTER not in named:
+            return project
+        prettier, said, unrun = team_formatter(read, self.toolbox, "prettier", "Prettier", self.owns, _prettier_command,
+                                               ("package.json", ".editorconfig", ".gitignore", *PRETTIER_FILES))
+        if prettier is None:
+            return replace(project, unrun=(*project.unrun, *unrun))
+        selection = replace(project.selection, rules=(*project.selection.rules, rules.FORMATTER),
+                            chosen_by=f"{project.selection.chosen_by}; and the layout the team's {prettier.name} makes")
+        return replace(project, selection=selection, prettier=prettier, said=(*project.said, *said))
 
     def _eslint(self, read: Read, sources: tuple[str, ...]) -> tuple[ESLint | None, tuple[str, ...]]:
         """The team's ESLint, installed at the version its lockfile pins with the presets and plugins package.json
@@ -187,3 +211,32 @@ def _selection(profile: JsProfile, config: Asked, pipeline: str) -> Selection:
         within += (", and its layout rules " + ", ".join(f"`{r}`" for r in profile.layout.rules) +
                    " by Biome's formatter, only where they ask")
     return Selection(tuple(dict.fromkeys([*groups, *extend])), f"{profile.chosen_by}{within}", extend, extra)
+
+
+def _formats(read: Read) -> bool:
+    """Whether the team formats with Prettier: its configuration file, package.json's `prettier`, or a script that
+    runs `prettier --check` or `--write`."""
+    if any(read(name) is not None for name in PRETTIER_FILES if name != ".prettierignore"):
+        return True
+    try:
+        package = json.loads(read("package.json") or "{}")
+    except ValueError:
+        return False
+    if not isinstance(package, dict):
+        return False
+    found = package.get("scripts")
+    scripts: dict[str, object] = found if isinstance(found, dict) else {}
+    runs = re.compile(r"\bprettier\b.*(--check|--write|-c\b|-l\b)")
+    return "prettier" in package or any(isinstance(c, str) and runs.search(c) for c in scripts.values())
+
+
+def _prettier_command(folder: Path) -> tuple[str, ...]:
+    """Prettier's own program (its package.json's `bin`: `bin/prettier.cjs` from 3, `bin-prettier.js` before), run by
+    Node, rewriting the files it is given."""
+    package = folder / "node_modules" / "prettier"
+    try:
+        meta = json.loads((package / "package.json").read_text())
+        program = meta["bin"] if isinstance(meta["bin"], str) else meta["bin"]["prettier"]
+    except (OSError, ValueError, KeyError, TypeError):
+        program = "bin/prettier.cjs"  # installed elsewhere (the fixer function): Prettier 3's
+    return ("node", str(package / program), "--write")

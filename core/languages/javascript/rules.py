@@ -28,6 +28,7 @@ TOOLS = ("eslint", "biome")  # the tools whose names may prefix a rule: `eslint:
 FORMS = ("`eslint:indent`, `eslint:import/order`, `eslint:import` for a plugin's every rule, `lint/style/useConst` "
          "or `biome:lint/style/useConst`, `lint/style` for a group's")
 GROUPS = ("a11y", "complexity", "correctness", "nursery", "performance", "security", "style", "suspicious")  # Biome's
+FORMATTER = "prettier:format"  # the team's Prettier's one rule: its layout (core/languages/formatter.py)
 ESLINT = "eslint"  # the selector of every rule of the team's ESLint; `eslint:<id>` one of them, by ESLint's own id
 _ESLINT_ID = re.compile(r"@?[A-Za-z0-9][\w.-]*(?:/[A-Za-z0-9][\w.-]*)*")  # `indent`, `n/x`, `@scope/plugin/x`
 _MAX_NAME = 200
@@ -112,6 +113,8 @@ def selector(text: str, any_case: bool = True) -> str | None:
     text = text.strip()
     if len(text) > _MAX_NAME:
         return None
+    if text == FORMATTER:
+        return text
     if text == ESLINT or (text.startswith(ESLINT + ":") and _ESLINT_ID.fullmatch(text[len(ESLINT) + 1:])):
         return text
     name = text.removeprefix("biome:")
@@ -139,12 +142,16 @@ def covers(wide: str, narrow: str) -> bool:
 
 
 def risk(rule: str) -> str:
+    if rule == FORMATTER:
+        return "low"  # a formatter keeps the syntax tree: Prettier reprints what it parsed
     if rule.startswith(ESLINT + ":"):
         return "low" if _eslint_layout(rule) else "medium"
     return RISK.get(_group(rule), "medium")
 
 
 def category(rule: str) -> str:
+    if rule == FORMATTER:
+        return "style"
     if rule.startswith(ESLINT + ":"):
         return _eslint_category(rule)
     return CATEGORY.get(_group(rule), "maintainability")

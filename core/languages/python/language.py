@@ -7,17 +7,18 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from core.change import Patch, Verification
-from core.languages.adapter import Asked, Read, Selection, View, failed
+from core.languages.adapter import Asked, Linter, Read, Selection, View, failed
+from core.languages.formatter import Formatted
 from core.languages.python.comments import comment_problem
 from core.languages.python.compat import compatibility
 from core.languages.python.project import Profile, read_profile
-from core.languages.python.rules import NAME
+from core.languages.python.rules import FORMATTER, NAME
 from core.languages.python.surface import surface_problem
 from core.languages.python.team import beyond_its_tool
 from core.languages.registry import rule_code, rules_for, within
 
 if TYPE_CHECKING:
-    from core.languages.adapter import Linter
+    from core.languages.formatter import Formatter
     from core.languages.python.flake8 import Flake8
     from core.languages.python.ruff import Ruff
     from core.languages.python.team_ruff import TeamRuff
@@ -33,6 +34,7 @@ class PythonProject:
     team_ruff: TeamRuff | None = None  # the team's own ruff, pinned, in the sandbox: it finds, fixes and judges
     said: tuple[str, ...] = ()  # which of the team's tools run as the team runs them
     unrun: tuple[str, ...] = ()  # the team's tools that could not run here, and why (the reply says so)
+    black: Formatter | None = None  # the team's own, in the sandbox: its layout, on the lines a fix targets
 
     @property
     def target(self) -> str:
@@ -47,13 +49,15 @@ class PythonProject:
         the team's ruff fixing — else memfix's ruff with the project's flags, standing in for the one that does not."""
         held = rules_for(NAME, held)  # a hold on another language's rule is no flag of ruff's (it would refuse it)
         team = self.team_ruff.with_held(held) if self.team_ruff is not None else None
-        fixer = team or self.ruff.with_args(self.profile.ruff_args(self.selection.rules, held))
+        rules = tuple(r for r in self.selection.rules if r != FORMATTER)  # black's layout is no rule of ruff's
+        fixer = team or self.ruff.with_args(self.profile.ruff_args(rules, held))
         flake8 = self.flake8.with_held(held, fixer) if self.flake8 is not None else None
+        linter: Linter = flake8 or fixer
         if flake8 is not None and team is not None:
             from core.languages.python.team_linters import TeamLinters
 
-            return TeamLinters(flake8, team, self.profile.team.tools)
-        return flake8 or fixer
+            linter = TeamLinters(flake8, team, self.profile.team.tools)
+        return Formatted(linter, self.black, held) if self.black is not None else linter
 
     def ignored(self, path: str) -> bool:
         return False  # the team's excludes go to ruff itself (--extend-exclude)
@@ -95,7 +99,7 @@ class Python:
         return self.ruff.owns(path)
 
     def has_rule(self, code: str) -> bool:
-        return self.ruff.has_rule(code)
+        return code == FORMATTER or self.ruff.has_rule(code)  # black's layout is held or named as one rule
 
     def rule_words(self, code: str) -> frozenset[str]:
         return self.ruff.rule_words(code)
@@ -114,8 +118,25 @@ class Python:
             ("each rule is found and judged by the tool whose configuration chose it: flake8's by the team's flake8, "
              "the rest by the team's ruff",) if flake8 and team_ruff else ()))
         unrun = (*(() if flake8 else flake8_said), *(() if team_ruff else ruff_said))
-        return PythonProject(profile, _selection(profile, config, pipeline),
-                             self.ruff, flake8, team_ruff, said, unrun)
+        project = PythonProject(profile, _selection(profile, config, pipeline), self.ruff, flake8, team_ruff, said,
+                                unrun)
+        return self._formatted(project, read, config.named(pipeline)) if pipeline == "autofix" else project
+
+    def _formatted(self, project: PythonProject, read: Read, named: tuple[str, ...] | None) -> PythonProject:
+        """The project with the team's black beside its linters, where the team pins black (a hook, requirements, a
+        dev group) and a person named no rules that leave it out."""
+        from core.languages.formatter import team_formatter
+
+        if self.toolbox is None or named is not None and FORMATTER not in named:
+            return project
+        black, said, unrun = team_formatter(read, self.toolbox, "black", "black", self.owns,
+                                            lambda folder: (str(folder / "bin" / "black"), "--quiet"),
+                                            ("pyproject.toml",))
+        if black is None:
+            return replace(project, unrun=(*project.unrun, *unrun))
+        selection = replace(project.selection, rules=(*project.selection.rules, FORMATTER),
+                            chosen_by=f"{project.selection.chosen_by}; and the layout the team's {black.name} makes")
+        return replace(project, selection=selection, black=black, said=(*project.said, *said))
 
     def _team_ruff(self, read: Read, profile: Profile) -> tuple[TeamRuff | None, tuple[str, ...]]:
         """The team's ruff, installed at the version it pins, wherever it pins one (at memfix's own version too:

@@ -1,0 +1,86 @@
+"""The team's formatters — Prettier, black — at the versions the repository pins, with its configuration, in the
+sandbox (installed from the fake registries serving the real packages): each stretch a formatter would rewrite is a
+finding of its own (`prettier:format`, `black:format`) whose fix is the formatter's own rewrite, made after the
+linter's fixes and judged by formatting again; a push gets the stretches it brought, not the file's others."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.languages.formatter import Formatted
+from core.languages.python.language import Python
+from core.languages.python.ruff import Ruff
+from core.pipelines.config import RepoConfig
+from core.tools.install import ToolCache
+from core.tools.toolbox import Toolbox
+
+BLACK_HOOK = "repos:\n- repo: https://github.com/psf/black\n  rev: 24.10.0\n  hooks:\n  - id: black\n"
+ESLINT9 = {"eslint": "9.17.0", "@eslint/js": "9.17.0", "globals": "15.14.0"}
+FLAT = ("const js = require('@eslint/js')\nmodule.exports = [js.configs.recommended, { languageOptions: "
+        "{ sourceType: 'commonjs' }, rules: { 'no-var': 'error' } }]\n")
+
+
+@pytest.fixture
+def team_tools(monkeypatch, wheelhouse_index, npmhouse_registry, npm_tools):
+    monkeypatch.setenv("MEMFIX_TEAM_TOOLS", "true")
+    monkeypatch.setenv("MEMFIX_PYPI_INDEX", wheelhouse_index.index)
+    monkeypatch.setenv("MEMFIX_NPM_REGISTRY", npmhouse_registry.url)
+    monkeypatch.setenv("MEMFIX_TOOL_CACHE", str(npm_tools.root))
+
+
+def _tree(folder: Path, files: dict[str, str]) -> Path:
+    for path, text in files.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(text)
+    return folder
+
+
+def test_the_teams_eslint_fixes_then_the_teams_prettier_formats_and_each_judges_its_own(cli, team_tools, tmp_path):
+    tree = _tree(tmp_path / "repo", {
+        "package.json": json.dumps({"name": "web", "engines": {"node": ">=18"},
+                                    "devDependencies": {**ESLINT9, "prettier": "3.3.3"}}),
+        "eslint.config.js": FLAT, ".prettierrc": json.dumps({"singleQuote": True, "semi": False}),
+        ".prettierignore": "eslint.config.js\n",  # the team's ignores are Prettier's to read
+        "src/a.js": "var total = {a:1}\nmodule.exports = total\n"})
+    code, out, err = cli("autofix", str(tree), "--json", "--apply")
+    assert code == 0, err
+    report = json.loads(out)
+    assert sorted((f["path"], f["line"], f["code"]) for f in report["findings"]) == [
+        ("src/a.js", 1, "eslint:no-var"), ("src/a.js", 1, "prettier:format")]
+    assert any("formats: the team's Prettier 3.3.3" in line for line in report["project"]), report["project"]
+    [outcome] = report["outcomes"]
+    assert outcome["status"] == "PROMOTED", outcome
+    # ESLint's `var` → `let` (the team's config has no prefer-const), then Prettier's layout, as `eslint --fix &&
+    # prettier --write` leaves the file
+    assert (tree / "src/a.js").read_text() == "let total = { a: 1 }\nmodule.exports = total\n"
+
+
+def test_the_teams_black_formats_the_stretches_a_fix_targets_and_judges_them(cli, team_tools, tmp_path):
+    tree = _tree(tmp_path / "repo", {".pre-commit-config.yaml": BLACK_HOOK, "pyproject.toml": "[tool.black]\n",
+                                     "app/a.py": "x = {'a':1}\n\n\n\ndef f():\n    return x\n"})
+    code, out, err = cli("autofix", str(tree), "--json", "--apply")
+    assert code == 0, err
+    report = json.loads(out)
+    formats = sorted(f["line"] for f in report["findings"] if f["code"] == "black:format")
+    assert formats and formats[0] == 1  # the dict's layout (and one blank line too many, with it or apart)
+    assert (tree / "app/a.py").read_text() == 'x = {"a": 1}\n\n\ndef f():\n    return x\n'
+
+
+def test_a_push_gets_only_the_stretches_it_brought(team_tools, wheelhouse_index, npm_tools, tmp_path):
+    """The formatter's finding on a stretch a push did not touch is not the push's: the brought findings are."""
+    from core.pipelines.brought import brought
+
+    before = "x = {'a':1}\n\n\ndef f():\n    return x\n"
+    after = before + "\n\ny = [1,2]\n"
+    tree = _tree(tmp_path / "repo", {".pre-commit-config.yaml": BLACK_HOOK, "app/a.py": after})
+    toolbox = Toolbox(ToolCache(npm_tools.root, pypi_index=wheelhouse_index.index))  # where the sandbox reaches
+    files = {".pre-commit-config.yaml": BLACK_HOOK}
+    project = Python(Ruff(), toolbox).project(files.get, RepoConfig(), "autofix", ("app/a.py",))
+    linter = project.linter()
+    assert isinstance(linter, Formatted)
+    found = [f for f in linter.check(tree, ["app/a.py"], project.selection.rules) if f.code == "black:format"]
+    new, _ = brought(linter, found, lambda p: before, project.selection.rules)
+    assert [f.line for f in found] == [1, 8] and [f.line for f in new] == [8]
