@@ -10,7 +10,8 @@ cache, `MEMFIX_TOOL_CACHE`) and a sandbox; prints numbers and asserts nothing.
   devDependencies, `--format json` added; every message with a rule, and every parse failure.
 - Python: `benchmarks.peers`' source distributions whose flake8 has settings. The team's count is `flake8` run in
   the unpacked tree at the version memfix reads from the project's pins (installed by this benchmark in a
-  virtual environment of its own), every finding of its configured selection.
+  virtual environment of its own), every finding of its configured selection; and where the project pins ruff,
+  `ruff check .` at that version too.
 - memfix's count is what an AutoFix run's linter reports on the same tree: the language built as a run builds it
   (the team's tools on, in the sandbox), its `check` on every source file with the run's own selection.
 
@@ -130,7 +131,8 @@ def javascript(name: str, box) -> Count:  # noqa: ANN001
         package = json.loads((tree / "package.json").read_text())
         scripts = package.get("scripts", {})
         words = next((w for value in scripts.values() if (w := _eslint_words(value, scripts, 3)) is not None), ["."])
-        command = ["eslint", *(w for w in words if w != "--fix")]  # the team's command, reporting only
+        # the team's command, reporting only (a wrapper's globs, gts's, may match nothing of one kind)
+        command = ["eslint", "--no-error-on-unmatched-pattern", *(w for w in words if w != "--fix")]
         started = time.monotonic()
         done = subprocess.run([*command, "--format", "json"], cwd=tree, capture_output=True, text=True,
                               timeout=600, env={**os.environ, "PATH": f"{tree}/node_modules/.bin:{os.environ['PATH']}"})
@@ -173,6 +175,13 @@ def python(name: str, box) -> Count:  # noqa: ANN001
                               cwd=tree, capture_output=True, text=True, timeout=600)
         count.team_seconds = time.monotonic() - started
         count.team = Counter(line.strip() for line in done.stdout.splitlines() if line.strip())
+        if ruff := find_pins(read).get("ruff"):  # the team's ruff too, where it pins one: `ruff check` in the tree
+            started = time.monotonic()
+            ruffs = subprocess.run([str(box.cache.ensure(ruff).folder / "bin" / "ruff"), "check", "--exit-zero",
+                                    "--no-cache", "--output-format", "json", "."], cwd=tree, capture_output=True,
+                                   text=True, timeout=600)
+            count.team_seconds += time.monotonic() - started
+            count.team.update(item["code"] or "E999" for item in json.loads(ruffs.stdout or "[]"))
         memfix_count(Python(Ruff(), box), tree, count)
         count.push_team = _median(lambda: subprocess.run([str(installed.folder / "bin" / "flake8"), *count.push],
                                                          cwd=tree, capture_output=True, timeout=600))
