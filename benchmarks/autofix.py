@@ -221,7 +221,8 @@ def whole_processes(tree: Path) -> tuple[float, float, float, list[str]]:
 
         _, first = memfix()  # the embedded database made, migrated and warm
         runs = first if isinstance(first, list) else [first]  # a run per language the tree has
-        rules = tuple(next(r for r in runs if r["language"] == "python")["rules"]["selected"])
+        rules = tuple(r for r in next(r for r in runs if r["language"] == "python")["rules"]["selected"]
+                      if Ruff().knows(r))  # ruff's rules: a team formatter's layout (black:format) is no selector
         profile = read_profile(lambda p: (tree / p).read_text() if (tree / p).is_file() else None)
         profile = profile.known_to(Ruff().knows)  # as memfix's run reads it: codes this ruff lacks left out
         ruff = [Ruff().binary, "check", "--isolated", "--no-cache", "--exit-zero", "--output-format", "json",
