@@ -84,3 +84,33 @@ def test_a_push_gets_only_the_stretches_it_brought(team_tools, wheelhouse_index,
     found = [f for f in linter.check(tree, ["app/a.py"], project.selection.rules) if f.code == "black:format"]
     new, _ = brought(linter, found, lambda p: before, project.selection.rules)
     assert [f.line for f in found] == [1, 8] and [f.line for f in new] == [8]
+
+
+HOOKS = """repos:
+- repo: https://github.com/asottile/pyupgrade
+  rev: v3.17.0
+  hooks:
+  - id: pyupgrade
+    args: [--py38-plus]
+- repo: https://github.com/pycqa/isort
+  rev: 5.13.2
+  hooks:
+  - id: isort
+"""
+
+
+def test_the_teams_pre_commit_hooks_rewrite_as_their_hooks_do_in_place_of_memfixs_reading_of_them(cli, team_tools,
+                                                                                                   tmp_path):
+    """pyupgrade and isort run as the team's hooks run them (their `args`), each finding its own; the ruff rules
+    memfix reads them as (UP, I) are not proposed beside them."""
+    source = 'import sys\nimport os\n\ny = 1\nx = "{}".format(y)\nprint(sys, os, x)\n'
+    tree = _tree(tmp_path / "repo", {".pre-commit-config.yaml": HOOKS, "app/a.py": source})
+    code, out, err = cli("autofix", str(tree), "--json", "--apply")
+    assert code == 0, err
+    report = json.loads(out)
+    codes = sorted({f["code"] for f in report["findings"]})
+    assert codes == ["isort:rewrite", "pyupgrade:rewrite"], codes
+    assert any("rewrites as its hook does (--py38-plus): the team's pyupgrade 3.17.0" in line
+               for line in report["project"]), report["project"]
+    fixed = (tree / "app/a.py").read_text()
+    assert fixed.startswith("import os\nimport sys\n") and 'x = f"{y}"' in fixed, fixed

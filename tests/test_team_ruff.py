@@ -37,6 +37,8 @@ class FakeToolbox:
         (folder / "lib" / "python3.11" / "site-packages" / f"ruff-{installed}.dist-info").mkdir(parents=True)
 
     def ready(self, pin: Pin) -> tuple[Bubblewrap, Installed]:
+        if pin.tool == "pyupgrade":  # its hook cannot run here: memfix reads it as ruff's UP rules, as before
+            raise Unavailable("not in this test")
         self.asked.append(pin)
         if self.why:
             raise Unavailable(self.why)
@@ -56,7 +58,7 @@ def test_where_the_team_pins_ruff_its_ruff_finds_fixes_and_judges_and_the_reply_
     assert linter.version == "0.4.10"  # what the cache installed, as its metadata says
     assert any("the team's ruff 0.4.10 (the ruff hook's rev in .pre-commit-config.yaml), in the sandbox" in line
                for line in project.lines)
-    assert not project.unrun
+    assert [line for line in project.unrun if "ruff" in line.split(":")[0]] == []  # the hook's own note aside
 
 
 def test_with_the_teams_flake8_each_rule_goes_to_the_tool_that_chose_it_and_the_teams_ruff_fixes(tmp_path):
@@ -81,7 +83,7 @@ def test_where_the_teams_ruff_cannot_run_memfixs_ruff_stands_in_and_says_why(tmp
     toolbox = FakeToolbox(tmp_path, installed, why)
     project = _project({".pre-commit-config.yaml": HOOK.format(rev=rev), "pyproject.toml": PYPROJECT}, toolbox)
     assert isinstance(project.linter(), Ruff)
-    [line] = project.unrun
+    [line] = [note for note in project.unrun if "pyupgrade hook" not in note]
     assert said in line and "memfix's ruff stands in for it" in line
     assert line in project.problems  # a note of the run: the reply on GitHub says it
     assert len(toolbox.asked) == (0 if why is None else 1)  # too old: never installed

@@ -9,13 +9,14 @@ formatter's last, as a team's `eslint --fix && prettier --write` does.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.change import Finding
 from core.languages.adapter import DetectError, Linter, inside
 from core.linediff import opcodes
+from core.tools.pins import Pin
 from core.tools.process import ToolFailed
 from core.tools.sandbox import Sandbox
 
@@ -39,10 +40,11 @@ class Formatter:
     config: Mapping[str, str]
     owns: Callable[[str], bool]
     runtime: tuple[Path, ...] = ()
+    code: str = ""  # its one rule: `<tool>:format` for a formatter, `<tool>:rewrite` for a hook that rewrites
 
-    @property
-    def code(self) -> str:
-        return f"{self.tool}:format"
+    def __post_init__(self) -> None:
+        if not self.code:
+            object.__setattr__(self, "code", f"{self.tool}:format")
 
     def check(self, root: Path, paths: list[str], select: tuple[str, ...]) -> list[Finding]:
         """A finding for each stretch of each of `paths` the formatter would rewrite, where `select` names it."""
@@ -76,7 +78,7 @@ class Formatter:
                 after = {p: inside(work, p).read_bytes().decode("utf-8", "surrogateescape") for p in texts}
         except (ToolFailed, OSError, ValueError) as exc:
             raise DetectError(str(exc)) from exc
-        if done.returncode not in (0, 1, 2, 123):  # 2 (Prettier), 123 (black): some file did not parse; the rest ran
+        if done.returncode not in (0, 1, 2, 123):  # 1: rewrote (pyupgrade); 2, 123: a file did not parse, the rest ran
             raise DetectError(f"the team's {self.name} failed (exit {done.returncode})")
         return {p: text for p, text in after.items() if text != texts[p]}
 
@@ -88,49 +90,52 @@ class Formatter:
             if tag == "equal":
                 continue
             edit = (i1 + 1, 1, i2 + 1, 1, "".join(after[j1:j2]))
-            found.append(Finding(path, i1 + 1, 1, self.code, f"the team's {self.name.split()[0]} would format this",
-                                 fixable=True, source=self.tool, edits=(edit,)))
+            found.append(Finding(path, i1 + 1, 1, self.code, f"the team's {self.name.split()[0]} would "
+                                 f"{'rewrite' if self.code.endswith(':rewrite') else 'format'} this", fixable=True,
+                                 source=self.tool, edits=(edit,)))
         return found
 
 
 @dataclass(frozen=True)
 class Formatted:
-    """The team's linter with the team's formatter beside it: one linter to the runner."""
+    """The team's linter with the team's formatters and rewriting hooks beside it, in the order the team runs them:
+    one linter to the runner. Each formatter's findings are its own, on the file as it is; a fix is the linter's,
+    then each formatter's in turn, as a team's `eslint --fix && prettier --write` (or its pre-commit hooks) leaves
+    the file."""
 
     linter: Linter
-    formatter: Formatter
+    formatters: tuple[Formatter, ...]
     held: tuple[str, ...] = ()
-    syntax_code: str = field(init=False)  # the linter's: it parses every file, the formatter only formats
+    syntax_code: str = field(init=False)  # the linter's: it parses every file, a formatter only formats
     unreadable_code: str = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "syntax_code", self.linter.syntax_code)
         object.__setattr__(self, "unreadable_code", self.linter.unreadable_code)
 
-    def with_held(self, held: tuple[str, ...], linter: Linter) -> Formatted:
-        """The same, `linter` (held as the project holds it) beside the formatter, which is held if its code is."""
-        return replace(self, linter=linter, held=held)
-
     def owns(self, path: str) -> bool:
         return self.linter.owns(path)
 
     def knows(self, selector: str) -> bool:
-        return selector in (self.formatter.code, self.formatter.tool) or self.linter.knows(selector)
+        return self._formatter(selector) is not None or self.linter.knows(selector)
 
     def has_rule(self, code: str) -> bool:
-        return code == self.formatter.code or self.linter.has_rule(code)
+        return self._formatter(code) is not None or self.linter.has_rule(code)
 
     def rule_words(self, code: str) -> frozenset[str]:
-        return frozenset() if code == self.formatter.code else self.linter.rule_words(code)
+        return frozenset() if self._formatter(code) is not None else self.linter.rule_words(code)
 
-    def _formats(self, select: tuple[str, ...]) -> bool:
-        return self.formatter.selected(select) and self.formatter.code not in self.held
+    def _formatter(self, selector: str) -> Formatter | None:
+        return next((f for f in self.formatters if selector in (f.code, f.tool)), None)
+
+    def _running(self, select: tuple[str, ...]) -> list[Formatter]:
+        return [f for f in self.formatters if f.selected(select) and f.code not in self.held]
 
     def check(self, root: Path, paths: list[str], select: tuple[str, ...], *, listed: bool = False) -> list[Finding]:
         found = self.linter.check(root, paths, self._linters(select), listed=listed)
-        if self._formats(select):
-            broken = {f.path for f in found if f.code == self.linter.syntax_code}
-            found += self.formatter.check(root, [p for p in paths if p not in broken], select)
+        broken = {f.path for f in found if f.code == self.linter.syntax_code}
+        for formatter in self._running(select):
+            found += formatter.check(root, [p for p in paths if p not in broken], select)
         return sorted(found, key=lambda f: (f.path, f.line, f.column, f.code))
 
     def fix(self, root: Path, path: str, select: tuple[str, ...]) -> str | None:
@@ -147,38 +152,54 @@ class Formatted:
 
     def fix_texts(self, texts: dict[str, str], select: tuple[str, ...],
                   checkout: Path | None = None, unsafe: bool = False) -> dict[str, str]:
-        """The linter's fixes for its rules, then the formatter's rewrite where it is selected."""
+        """The linter's fixes for its rules, then each selected formatter's rewrite in turn."""
         rules = self._linters(select)
         fixed = {**texts, **(self.linter.fix_texts(texts, rules, checkout, unsafe) if rules else {})}
-        if self._formats(select):
-            fixed.update(self.formatter.format({p: t for p, t in fixed.items() if self.formatter.owns(p)}))
+        for formatter in self._running(select):
+            fixed.update(formatter.format({p: t for p, t in fixed.items() if formatter.owns(p)}))
         return {p: t for p, t in fixed.items() if t != texts[p]}
 
     def _linters(self, select: tuple[str, ...]) -> tuple[str, ...]:
-        return tuple(s for s in select if s not in (self.formatter.code, self.formatter.tool))
+        return tuple(s for s in select if self._formatter(s) is None)
 
 
-def team_formatter(read: Read, toolbox: Toolbox, tool: str, word: str, owns: Callable[[str], bool],
-                   command: Callable[[Path], tuple[str, ...]], config_names: tuple[str, ...],
+@dataclass(frozen=True)
+class Kind:
+    """A formatter or rewriting hook memfix runs as the team does: its package's tool name, its name in a person's
+    words, how it rewrites the files it is given (from its install folder and pin), the configuration files it
+    reads at the root, its rule's code, and whether it runs only as the team's pre-commit hook (with its `args`)."""
+
+    tool: str
+    word: str
+    command: Callable[[Path, Pin], tuple[str, ...]]
+    config_names: tuple[str, ...]
+    code: str = ""
+    hook: bool = False
+
+
+def team_formatter(read: Read, toolbox: Toolbox, kind: Kind, owns: Callable[[str], bool],
                    ) -> tuple[Formatter | None, tuple[str, ...], tuple[str, ...]]:
-    """The team's formatter `tool` (`word` in a person's words), installed at the version the repository pins and
-    ready in the sandbox: it, what the run says of it, and why it does not run here (memfix formats nothing of its
-    own: where the team's formatter cannot run, layout is left alone)."""
-    from core.tools.pins import find_pins
+    """The team's formatter of `kind`, installed at the version the repository pins and ready in the sandbox: it,
+    what the run says of it, and why it does not run here (memfix formats nothing of its own: where the team's
+    formatter cannot run, layout is left alone)."""
+    from core.tools.pins import PRE_COMMIT, find_pins
     from core.tools.toolbox import Unavailable
 
+    tool, word, hook = kind.tool, kind.word, kind.hook
     pin = find_pins(read).get(tool)
-    if pin is None:
+    if pin is None or hook and PRE_COMMIT not in pin.source:
         return None, (), ()
     try:
         sandbox, installed = toolbox.ready(pin)
     except Unavailable as exc:
-        return None, (), (f"the team's {word} does not run here ({exc}): memfix leaves the layout it would make "
-                          "alone",)
+        instead = "memfix's ruff stands in for it, with the rules memfix reads the hook as" if hook else \
+            "memfix leaves the layout it would make alone"
+        return None, (), (f"the team's {word} {'hook ' if hook else ''}does not run here ({exc}): {instead}",)
     version = pin.version or pin.specifier or "(its newest release)"
-    config = {name: text for name in config_names if (text := read(name)) is not None}
+    config = {name: text for name in kind.config_names if (text := read(name)) is not None}
     runtime = toolbox.cache.runtime_folders(pin)
-    found = Formatter(tool, f"{word} {version}", installed.folder, sandbox, command(installed.folder), config, owns,
-                      runtime)
-    return found, (f"formats: the team's {word} {version} ({pin.source}), in the sandbox, on the lines a fix "
+    found = Formatter(tool, f"{word} {version}", installed.folder, sandbox, kind.command(installed.folder, pin),
+                      config, owns, runtime, kind.code)
+    how = f"rewrites as its hook does ({' '.join(pin.args) or 'no args'})" if hook else "formats"
+    return found, (f"{how}: the team's {word} {version} ({pin.source}), in the sandbox, on the lines a fix "
                    "targets",), ()

@@ -80,6 +80,7 @@ class Pin:
     source: str = ""
     specifier: str = ""  # PEP 440 for PyPI (">=7,<8"), a semver range for npm ("^8.56.0"); "" where pinned or none
     lockfile: str = ""
+    args: tuple[str, ...] = field(default=(), compare=False)  # a hook's `args`, as the team's hook runs it
 
     @property
     def requirement(self) -> str:
@@ -203,7 +204,8 @@ def _hook_repository(url: str, rev: object, hooks: list[dict[str, object]], foun
         version, specifier = None, ""
         found.problems.append(f"{PRE_COMMIT}: the {tool} hook's rev {shown(rev)} is not text: {tool}'s newest "
                               "release stands in")
-    found.add(Pin(tool, registry, package, version, plugins, where, specifier))
+    args = tuple(_strings(hooks[0].get("args"))) if hooks else ()
+    found.add(Pin(tool, registry, package, version, plugins, where, specifier, args=args))
 
 
 def _repository_key(url: str) -> str:

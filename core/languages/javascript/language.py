@@ -75,7 +75,7 @@ class JsProject:
         held = rules_for(rules.NAME, held)  # a hold on another language's rule is no `--skip` of Biome's
         linter: Linter = self.eslint.with_held(held) if self.eslint is not None else \
             self.biome.with_config(self.profile.config_files(), skip=held, layout=self.profile.layout)
-        return Formatted(linter, self.prettier, held) if self.prettier is not None else linter
+        return Formatted(linter, (self.prettier,), held) if self.prettier is not None else linter
 
     def ignored(self, path: str) -> bool:
         return self.profile.ignored_path(path)  # generated, vendored and ignored files are never touched
@@ -142,12 +142,13 @@ class JavaScript:
         """The project with the team's Prettier beside its linter, where the team formats with a Prettier it pins
         (its configuration, package.json's `prettier`, or a script that runs it) and a person named no rules that
         leave it out."""
-        from core.languages.formatter import team_formatter
+        from core.languages.formatter import Kind, team_formatter
 
         if self.toolbox is None or not _formats(read) or named is not None and rules.FORMATTER not in named:
             return project
-        prettier, said, unrun = team_formatter(read, self.toolbox, "prettier", "Prettier", self.owns, _prettier_command,
-                                               ("package.json", ".editorconfig", ".gitignore", *PRETTIER_FILES))
+        kind = Kind("prettier", "Prettier", _prettier_command,
+                    ("package.json", ".editorconfig", ".gitignore", *PRETTIER_FILES))
+        prettier, said, unrun = team_formatter(read, self.toolbox, kind, self.owns)
         if prettier is None:
             return replace(project, unrun=(*project.unrun, *unrun))
         selection = replace(project.selection, rules=(*project.selection.rules, rules.FORMATTER),
@@ -230,7 +231,7 @@ def _formats(read: Read) -> bool:
     return "prettier" in package or any(isinstance(c, str) and runs.search(c) for c in scripts.values())
 
 
-def _prettier_command(folder: Path) -> tuple[str, ...]:
+def _prettier_command(folder: Path, pin: object = None) -> tuple[str, ...]:
     """Prettier's own program (its package.json's `bin`: `bin/prettier.cjs` from 3, `bin-prettier.js` before), run by
     Node, rewriting the files it is given."""
     package = folder / "node_modules" / "prettier"

@@ -3,7 +3,9 @@ decisions, and a patch must keep the repository's public surface and dynamic use
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.change import Patch, Verification
@@ -12,7 +14,7 @@ from core.languages.formatter import Formatted
 from core.languages.python.comments import comment_problem
 from core.languages.python.compat import compatibility
 from core.languages.python.project import Profile, read_profile
-from core.languages.python.rules import FORMATTER, NAME
+from core.languages.python.rules import FORMATTER, FORMATTERS, NAME, REWRITES
 from core.languages.python.surface import surface_problem
 from core.languages.python.team import beyond_its_tool
 from core.languages.registry import rule_code, rules_for, within
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from core.languages.python.flake8 import Flake8
     from core.languages.python.ruff import Ruff
     from core.languages.python.team_ruff import TeamRuff
+    from core.tools.pins import Pin
     from core.tools.toolbox import Toolbox
 
 
@@ -34,7 +37,7 @@ class PythonProject:
     team_ruff: TeamRuff | None = None  # the team's own ruff, pinned, in the sandbox: it finds, fixes and judges
     said: tuple[str, ...] = ()  # which of the team's tools run as the team runs them
     unrun: tuple[str, ...] = ()  # the team's tools that could not run here, and why (the reply says so)
-    black: Formatter | None = None  # the team's own, in the sandbox: its layout, on the lines a fix targets
+    formatters: tuple[Formatter, ...] = ()  # the team's hooks that rewrite and its black, in the sandbox, in order
 
     @property
     def target(self) -> str:
@@ -49,7 +52,7 @@ class PythonProject:
         the team's ruff fixing — else memfix's ruff with the project's flags, standing in for the one that does not."""
         held = rules_for(NAME, held)  # a hold on another language's rule is no flag of ruff's (it would refuse it)
         team = self.team_ruff.with_held(held) if self.team_ruff is not None else None
-        rules = tuple(r for r in self.selection.rules if r != FORMATTER)  # black's layout is no rule of ruff's
+        rules = tuple(r for r in self.selection.rules if r not in FORMATTERS)  # a formatter's is no rule of ruff's
         fixer = team or self.ruff.with_args(self.profile.ruff_args(rules, held))
         flake8 = self.flake8.with_held(held, fixer) if self.flake8 is not None else None
         linter: Linter = flake8 or fixer
@@ -57,7 +60,7 @@ class PythonProject:
             from core.languages.python.team_linters import TeamLinters
 
             linter = TeamLinters(flake8, team, self.profile.team.tools)
-        return Formatted(linter, self.black, held) if self.black is not None else linter
+        return Formatted(linter, self.formatters, held) if self.formatters else linter
 
     def ignored(self, path: str) -> bool:
         return False  # the team's excludes go to ruff itself (--extend-exclude)
@@ -99,7 +102,7 @@ class Python:
         return self.ruff.owns(path)
 
     def has_rule(self, code: str) -> bool:
-        return code == FORMATTER or self.ruff.has_rule(code)  # black's layout is held or named as one rule
+        return code in FORMATTERS or self.ruff.has_rule(code)  # a formatter's or hook's rewrite: one rule each
 
     def rule_words(self, code: str) -> frozenset[str]:
         return self.ruff.rule_words(code)
@@ -123,20 +126,35 @@ class Python:
         return self._formatted(project, read, config.named(pipeline)) if pipeline == "autofix" else project
 
     def _formatted(self, project: PythonProject, read: Read, named: tuple[str, ...] | None) -> PythonProject:
-        """The project with the team's black beside its linters, where the team pins black (a hook, requirements, a
-        dev group) and a person named no rules that leave it out."""
-        from core.languages.formatter import team_formatter
+        """The project with the team's pre-commit hooks that rewrite files (autoflake, pyupgrade, isort, as their
+        hooks run them) and its black beside its linters, in that order, where the repository pins them; the rules
+        memfix's ruff would otherwise make each hook's fixes with (its reading of pyupgrade as UP, of isort as I)
+        are left to the hook itself. None where a person named rules that leave them out."""
+        from core.languages.formatter import Kind, team_formatter
 
-        if self.toolbox is None or named is not None and FORMATTER not in named:
+        if self.toolbox is None:
             return project
-        black, said, unrun = team_formatter(read, self.toolbox, "black", "black", self.owns,
-                                            lambda folder: (str(folder / "bin" / "black"), "--quiet"),
-                                            ("pyproject.toml",))
-        if black is None:
-            return replace(project, unrun=(*project.unrun, *unrun))
-        selection = replace(project.selection, rules=(*project.selection.rules, FORMATTER),
-                            chosen_by=f"{project.selection.chosen_by}; and the layout the team's {black.name} makes")
-        return replace(project, selection=selection, black=black, said=(*project.said, *said))
+        formatters, said, unrun = [], list(project.said), list(project.unrun)
+        for tool, code in (*REWRITES.items(), ("black", FORMATTER)):
+            if named is not None and code not in named:
+                continue
+            kind = Kind(tool, tool, _command(tool), ("pyproject.toml", "setup.cfg", "tox.ini", ".isort.cfg",
+                                                     ".editorconfig"), code, hook=tool != "black")
+            found, says, why = team_formatter(read, self.toolbox, kind, self.owns)
+            unrun += why
+            if found is not None:
+                formatters.append(found)
+                said += says
+        if not formatters:
+            return replace(project, unrun=tuple(unrun))
+        running = {f.tool for f in formatters}
+        chooser = project.profile.team.tools  # which of the team's tools chose each selector
+        kept = tuple(r for r in project.selection.rules if chooser.get(r) not in running)
+        selection = replace(project.selection, rules=(*kept, *(f.code for f in formatters)),
+                            chosen_by=f"{project.selection.chosen_by}; and what the team's "
+                                      f"{', '.join(f.name for f in formatters)} rewrite")
+        return replace(project, selection=selection, formatters=tuple(formatters), said=tuple(said),
+                       unrun=tuple(unrun))
 
     def _team_ruff(self, read: Read, profile: Profile) -> tuple[TeamRuff | None, tuple[str, ...]]:
         """The team's ruff, installed at the version it pins, wherever it pins one (at memfix's own version too:
@@ -199,3 +217,18 @@ def _selection(profile: Profile, config: Asked, pipeline: str) -> Selection:
     if named and not own:
         return replace(selection, chosen_by=f"the rules a person named ({', '.join(named)}), none of them Python's")
     return selection
+
+
+def _command(tool: str) -> Callable[[Path, Pin], tuple[str, ...]]:
+    """How each tool rewrites the files it is given, as the team's hook runs it: its own args (a check-only flag
+    dropped: memfix wants the rewrite), black quietly."""
+    checking = {"--check", "--check-only", "-c", "--diff", "--check-diff"}
+
+    def command(folder: Path, pin: Pin) -> tuple[str, ...]:
+        args = tuple(a for a in pin.args if a not in checking)
+        if tool == "black":
+            return (str(folder / "bin" / "black"), "--quiet")
+        if tool == "autoflake" and not {"-i", "--in-place"} & set(args):
+            args = ("--in-place", *args)
+        return (str(folder / "bin" / tool), *args)
+    return command

@@ -30,6 +30,9 @@ _CODE = re.compile(r"[A-Z]{1,8}[0-9]{1,4}")
 _SELECTOR = re.compile(r"[A-Z]{1,8}[0-9]{0,4}")  # a linter's prefix, optionally narrowed by digits (`UP`, `S6`)
 _PYLINT = re.compile(r"[CRWE][0-9]{0,4}")  # pylint's message ids, which ruff's `PL` codes carry
 FORMATTER = "black:format"  # the team's black's one rule: its layout (core/languages/formatter.py)
+# the team's pre-commit hooks that rewrite files, each one rule: its rewrite (core/languages/formatter.py)
+REWRITES = {"autoflake": "autoflake:rewrite", "pyupgrade": "pyupgrade:rewrite", "isort": "isort:rewrite"}
+FORMATTERS = (*REWRITES.values(), FORMATTER)
 TOOLS = ("ruff", "flake8", "pylint")  # the tools whose names may prefix a rule: `ruff:F401`, `flake8:E501`
 FORMS = "`F401`, `ruff:F401`, `flake8:E501`, `pylint:C0414` (ruff's `PLC0414`), `UP` for a linter's every rule"
 
@@ -45,6 +48,7 @@ RISK = {
     "UP017": "high", "UP041": "high", "UP024": "high", "UP035": "high", "UP006": "high", "UP007": "high",
     "UP045": "high", "B905": "high",
     FORMATTER: "low",  # a formatter keeps the syntax tree: black refuses any rewrite that changes it
+    "isort:rewrite": "low", "pyupgrade:rewrite": "medium", "autoflake:rewrite": "medium",
 }
 # What a rule is about, by its linter (a prefix names a whole linter only: `S` is bandit's S101, not SIM102).
 CATEGORY = (("S", "security"), ("PERF", "performance"), ("PLE", "correctness"), ("F", "correctness"),
@@ -71,15 +75,15 @@ def code(text: str) -> str | None:
     """One rule as a person writes it (any case, with or without its tool: `f401`, `ruff:F401`, `pylint:C0414`), as
     ruff spells it; None when it is not one."""
     found = selector(text)
-    return found if found is not None and (_CODE.fullmatch(found) or found == FORMATTER) else None
+    return found if found is not None and (_CODE.fullmatch(found) or found in FORMATTERS) else None
 
 
 def selector(text: str, any_case: bool = True) -> str | None:
     """A rule or a selector of rules (`F401`, `UP`, `ALL`) as a person writes it, as ruff spells it. Without
     `any_case` a bare name counts only in ruff's own upper case, where a lower-case word is more likely a path
     (`/refactor UP app`); a name with its tool's prefix is never a path."""
-    if text.strip() == FORMATTER:
-        return FORMATTER
+    if text.strip() in FORMATTERS:
+        return text.strip()
     tool, colon, name = text.strip().partition(":")
     if not colon:
         upper = tool.upper()
