@@ -182,10 +182,46 @@ def python(name: str, box) -> Count:  # noqa: ANN001
                                    text=True, timeout=600)
             count.team_seconds += time.monotonic() - started
             count.team.update(item["code"] or "E999" for item in json.loads(ruffs.stdout or "[]"))
+        hooks = _hooks(read, box)  # the team's hooks that rewrite: the team's time includes theirs, as memfix's does
+        count.team_seconds += _rewrite(tree, hooks, None)
         memfix_count(Python(Ruff(), box), tree, count)
-        count.push_team = _median(lambda: subprocess.run([str(installed.folder / "bin" / "flake8"), *count.push],
-                                                         cwd=tree, capture_output=True, timeout=600))
+
+        def team_push() -> None:
+            subprocess.run([str(installed.folder / "bin" / "flake8"), *count.push], cwd=tree, capture_output=True,
+                           timeout=600)
+            _rewrite(tree, hooks, count.push)
+
+        count.push_team = _median(team_push)
     return count
+
+
+def _hooks(read, box) -> list[list[str]]:  # noqa: ANN001
+    """The commands of the team's pre-commit hooks that rewrite and of its black, as memfix runs them."""
+    from core.languages.python.language import _command
+    from core.languages.python.rules import REWRITES
+    from core.tools.pins import PRE_COMMIT, find_pins
+
+    pins = find_pins(read)
+    commands = []
+    for tool in (*REWRITES, "black"):
+        pin = pins.get(tool)
+        if pin is not None and (tool == "black" or PRE_COMMIT in pin.source):
+            commands.append(list(_command(tool)(box.cache.ensure(pin).folder, pin)))
+    return commands
+
+
+def _rewrite(tree: Path, commands: list[list[str]], files: list[str] | None) -> float:
+    """Each command on a copy of `files` (every `.py` file where None): its seconds."""
+    if not commands:
+        return 0.0
+    with tempfile.TemporaryDirectory(prefix="memfix-counts-hooks-") as scratch:
+        copy = Path(scratch) / "tree"
+        shutil.copytree(tree, copy, symlinks=True)
+        paths = files or sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*.py"))
+        started = time.monotonic()
+        for command in commands:
+            subprocess.run([*command, *paths], cwd=copy, capture_output=True, timeout=600)
+        return time.monotonic() - started
 
 
 def main() -> None:
