@@ -8,6 +8,7 @@ formatter's last, as a team's `eslint --fix && prettier --write` does.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,9 @@ from core.linediff import opcodes
 from core.tools.pins import Pin
 from core.tools.process import ToolFailed
 from core.tools.sandbox import Sandbox
+
+log = logging.getLogger(__name__)
+BATCH = 400  # files a formatter run: each run has the tool's own time
 
 if TYPE_CHECKING:
     from core.tools.toolbox import Toolbox
@@ -58,7 +62,10 @@ class Formatter:
                 texts[path] = inside(Path(root), path).read_bytes().decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 continue
-        formatted = self.format(texts)
+        formatted: dict[str, str] = {}
+        paths = sorted(texts)
+        for start in range(0, len(paths), BATCH):  # a run a batch: each within the tool's own time
+            formatted |= self.format({p: texts[p] for p in paths[start:start + BATCH]})
         return [f for path, text in texts.items() if path in formatted
                 for f in self._stretches(path, text, formatted[path])]
 
@@ -135,7 +142,10 @@ class Formatted:
         found = self.linter.check(root, paths, self._linters(select), listed=listed)
         broken = {f.path for f in found if f.code == self.linter.syntax_code}
         for formatter in self._running(select):
-            found += formatter.check(root, [p for p in paths if p not in broken], select)
+            try:
+                found += formatter.check(root, [p for p in paths if p not in broken], select)
+            except DetectError as exc:  # a formatter that cannot finish costs its own findings, not the linter's
+                log.warning("the team's %s found nothing this time: %s", formatter.name, exc)
         return sorted(found, key=lambda f: (f.path, f.line, f.column, f.code))
 
     def fix(self, root: Path, path: str, select: tuple[str, ...]) -> str | None:
