@@ -72,7 +72,8 @@ CASES = [
     Case("the team's pylint (memfix's ruff fixing)", "python", True, {
         "requirements-dev.txt": "pylint==3.3.1\n",
         "pyproject.toml": '[tool.pylint."messages control"]\ndisable = ["C0114", "C0116"]\n',
-        "app/a.py": 'def f():\n    print("x")\n    return None\n'}, "app/a.py", "PLR1711", 'def f():\n    print("x")\n'),
+        "app/a.py": 'def f():\n    print("x")\n    return None\n'}, "app/a.py", "PLR1711",
+        'def f():\n    print("x")\n'),
     Case("the team's black (beside memfix's ruff)", "python", True, {
         ".pre-commit-config.yaml": BLACK_HOOK, "app/a.py": "x = {'a':1}\n"}, "app/a.py", "black:format",
         'x = {"a": 1}\n'),
