@@ -15,7 +15,7 @@ from core.tools.pins import Pin
 
 ROOT = Path(__file__).resolve().parents[1]
 NPMHOUSE = ROOT / ".venv" / "npmhouse"  # the Makefile's npmhouse step installs it
-SETS = ("eslint8", "eslint9", "prettier3")
+SETS = ("eslint8", "eslint9", "prettier3", "biome2")
 ESLINT8 = Pin("eslint", "npm", "eslint", "8.57.0", ("eslint-config-standard@17.1.0", "eslint-plugin-import@2.29.1",
                                                     "eslint-plugin-n@16.6.2", "eslint-plugin-promise@6.1.1"),
               "the tests' npmhouse")

