@@ -5,7 +5,7 @@ only these; each language's package (core/languages/<name>/) says what they are 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -139,6 +139,40 @@ def inside(root: Path, path: str) -> Path:
     if not target.is_relative_to(root.resolve()):
         raise PermanentError(f"{path} is outside the repository")
     return target
+
+
+def readable(root: Path, paths: Iterable[str]) -> dict[str, bytes]:
+    """Each of `paths` under `root` that can be read, each once, by its path: one that cannot is left out (a tool is
+    never handed it)."""
+    found = {}
+    for path in dict.fromkeys(paths):
+        try:
+            found[path] = inside(Path(root), path).read_bytes()
+        except OSError:
+            continue
+    return found
+
+
+def texts_of(root: Path, paths: Iterable[str]) -> dict[str, str]:
+    """`readable`, only the files that are UTF-8 text, as text."""
+    found = {}
+    for path, data in readable(root, paths).items():
+        try:
+            found[path] = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+    return found
+
+
+def originals(root: Path, paths: Iterable[str]) -> dict[str, bytes]:
+    """Each of `paths` under `root`, each once; a DetectError naming one that is not a file (a fix was asked of it)."""
+    found = {}
+    for path in dict.fromkeys(paths):
+        source = inside(Path(root), path)
+        if not source.is_file():
+            raise DetectError(f"{path} does not exist")
+        found[path] = source.read_bytes()
+    return found
 
 
 def covering(code: str, selectors: tuple[str, ...]) -> str | None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.change import Finding
-from core.languages.adapter import DetectError, Linter, inside
+from core.languages.adapter import DetectError, Linter, inside, texts_of
 from core.linediff import opcodes
 from core.tools.pins import Pin
 from core.tools.process import ToolFailed
@@ -54,14 +54,7 @@ class Formatter:
         """A finding for each stretch of each of `paths` the formatter would rewrite, where `select` names it."""
         if not self.selected(select):
             return []
-        texts: dict[str, str] = {}
-        for path in dict.fromkeys(paths):
-            if not self.owns(path):
-                continue
-            try:
-                texts[path] = inside(Path(root), path).read_bytes().decode("utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
+        texts = texts_of(root, [p for p in paths if self.owns(p)])
         formatted: dict[str, str] = {}
         paths = sorted(texts)
         for start in range(0, len(paths), BATCH):  # a run a batch: each within the tool's own time
@@ -152,13 +145,7 @@ class Formatted:
         return self.fix_many(root, [path], select).get(path)
 
     def fix_many(self, root: Path, paths: list[str], select: tuple[str, ...]) -> dict[str, str]:
-        texts = {}
-        for path in paths:
-            try:
-                texts[path] = inside(Path(root), path).read_bytes().decode("utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-        return self.fix_texts(texts, select, Path(root))
+        return self.fix_texts(texts_of(root, paths), select, Path(root))
 
     def fix_texts(self, texts: dict[str, str], select: tuple[str, ...],
                   checkout: Path | None = None, unsafe: bool = False) -> dict[str, str]:

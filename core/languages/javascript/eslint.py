@@ -24,7 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from core.change import Finding, apply_finding_edits
-from core.languages.adapter import Crashed, DetectError, halving, inside
+from core.languages.adapter import Crashed, DetectError, halving, inside, readable, texts_of
 from core.languages.javascript import rules
 from core.tools.process import ToolFailed
 from core.tools.sandbox import WORK, Sandbox
@@ -319,15 +319,7 @@ class ESLint:
     def check(self, root: Path, paths: list[str], select: tuple[str, ...], *, listed: bool = False) -> list[Finding]:
         """What the team's ESLint reports in the files among `paths` its lint run reaches, of the rules `select`
         covers, sorted; `root` holds the copies to judge (the checkout, or a verification's copies of it)."""
-        root = Path(root).resolve()
-        texts: dict[str, bytes] = {}
-        for path in dict.fromkeys(paths):
-            if not self.lints(path):
-                continue
-            try:
-                texts[path] = inside(root, path).read_bytes()
-            except OSError:
-                continue
+        texts = readable(Path(root).resolve(), [p for p in paths if self.lints(p)])
         found = [f for f in self._report(texts) if f.code in (SYNTAX, UNREADABLE) or self._wanted(f.code, select)]
         return sorted(found, key=lambda f: (f.path, f.line, f.column, f.code))
 
@@ -355,13 +347,7 @@ class ESLint:
         return self.fix_many(root, [path], select).get(path)
 
     def fix_many(self, root: Path, paths: list[str], select: tuple[str, ...]) -> dict[str, str]:
-        texts = {}
-        for path in paths:
-            try:
-                texts[path] = inside(Path(root), path).read_bytes().decode("utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-        return self.fix_texts(texts, select)
+        return self.fix_texts(texts_of(root, paths), select)
 
     def fix_texts(self, texts: dict[str, str], select: tuple[str, ...],
                   checkout: Path | None = None, unsafe: bool = False) -> dict[str, str]:

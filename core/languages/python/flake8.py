@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Protocol
 
 from core.change import Finding
-from core.languages.adapter import DetectError, Linter, inside
+from core.languages.adapter import DetectError, Linter, readable
 from core.languages.python.configs import is_rule
 from core.languages.python.ruff import python_files, selected
 from core.tools.process import ToolFailed
@@ -73,12 +73,7 @@ class Flake8:
         files = list(paths) if listed else python_files(root, paths)
         if not files or not select:
             return []
-        texts = {}
-        for path in files:
-            try:
-                texts[path] = inside(root, path).read_bytes()
-            except OSError:
-                continue
+        texts = readable(root, files)
         if not texts:
             return []  # flake8 given no file lints its folder: nothing to ask it
         found = [f for f in self._report(texts) if f.code in (self.syntax_code, self.unreadable_code)

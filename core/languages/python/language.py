@@ -25,7 +25,9 @@ if TYPE_CHECKING:
     from core.languages.python.pylint import Pylint
     from core.languages.python.ruff import Ruff
     from core.languages.python.team_ruff import TeamRuff
+    from core.tools.install import Installed
     from core.tools.pins import Pin
+    from core.tools.sandbox import Sandbox
     from core.tools.toolbox import Toolbox
 
 
@@ -162,22 +164,33 @@ class Python:
         return replace(project, selection=selection, formatters=tuple(formatters), said=tuple(said),
                        unrun=tuple(unrun))
 
+    def _ready(self, read: Read, tool: str) -> tuple[Pin, Sandbox, Installed] | str:
+        """The Python tool `tool` as the repository pins it (its newest release where it pins none), installed and
+        with its sandbox; or why it cannot run here."""
+        from core.tools.pins import Pin, find_pins
+        from core.tools.toolbox import Unavailable
+
+        assert self.toolbox is not None  # asked only where the team's tools run
+        pin = find_pins(read).get(tool) or Pin(tool, "pypi", tool, None,
+                                               source="pinned nowhere in the repository: its newest release")
+        try:
+            sandbox, installed = self.toolbox.ready(pin)
+        except Unavailable as exc:
+            return str(exc)
+        return pin, sandbox, installed
+
     def _pylint(self, read: Read, profile: Profile) -> tuple[Pylint | None, tuple[str, ...]]:
         """The team's pylint, installed at the version it pins with its plugins, where the team configures or runs
         pylint and a sandbox can start; else None, and why memfix's ruff stands in for its rules (ruff's `PL`)."""
         if "pylint" not in profile.team.tools.values() or self.toolbox is None:
             return None, ()
         from core.languages.python.pylint import CONFIG_FILES, Pylint
-        from core.tools.pins import Pin, find_pins
-        from core.tools.toolbox import Unavailable
 
-        pin = find_pins(read).get("pylint") or Pin("pylint", "pypi", "pylint", None,
-                                                   source="pinned nowhere in the repository: its newest release")
-        try:
-            sandbox, installed = self.toolbox.ready(pin)
-        except Unavailable as exc:
-            return None, (f"the team's pylint does not run here ({exc}): memfix's ruff stands in for it, with its PL "
-                          "rules as memfix reads pylint's configuration",)
+        ready = self._ready(read, "pylint")
+        if isinstance(ready, str):
+            return None, (f"the team's pylint does not run here ({ready}): memfix's ruff stands in for it, with its "
+                          "PL rules as memfix reads pylint's configuration",)
+        pin, sandbox, installed = ready
         config = {name: text for name in CONFIG_FILES if (text := read(name)) is not None}
         version = pin.version or pin.specifier or "(its newest release)"
         return Pylint(installed.folder, sandbox, config, version, self.ruff), (
@@ -218,16 +231,12 @@ class Python:
         if "flake8" not in profile.team.linters or self.toolbox is None:
             return None, ()
         from core.languages.python.flake8 import CONFIG_FILES, Flake8
-        from core.tools.pins import Pin, find_pins
-        from core.tools.toolbox import Unavailable
 
-        pin = find_pins(read).get("flake8") or Pin("flake8", "pypi", "flake8", None,
-                                                   source="pinned nowhere in the repository: its newest release")
-        try:
-            sandbox, installed = self.toolbox.ready(pin)
-        except Unavailable as exc:
-            return None, (f"the team's flake8 does not run here ({exc}): memfix's ruff stands in for it, with "
+        ready = self._ready(read, "flake8")
+        if isinstance(ready, str):
+            return None, (f"the team's flake8 does not run here ({ready}): memfix's ruff stands in for it, with "
                           "flake8's selection as read from its configuration",)
+        pin, sandbox, installed = ready
         config = {name: text for name in CONFIG_FILES if (text := read(name)) is not None}
         version = pin.described().removeprefix("flake8 ")
         return Flake8(installed.folder, sandbox, config, self.ruff, version), (

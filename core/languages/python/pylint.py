@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from core.change import Finding
-from core.languages.adapter import DetectError, Linter, inside
+from core.languages.adapter import DetectError, Linter, readable
 from core.languages.python.ruff import selected
 from core.tools.process import ToolFailed
 from core.tools.sandbox import Sandbox
@@ -87,12 +87,7 @@ class Pylint:
         return fixed
 
     def _report(self, root: Path, paths: list[str]) -> list[Finding]:
-        texts = {}
-        for path in paths:
-            try:
-                texts[path] = inside(Path(root), path).read_bytes()
-            except OSError:
-                continue
+        texts = readable(root, paths)
         if not texts:
             return []
         files = {**{name: text.encode() for name, text in self.config.items() if name not in texts}, **texts}

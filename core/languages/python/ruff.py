@@ -20,7 +20,7 @@ from typing import Any
 
 from core import deadline
 from core.change import Finding
-from core.languages.adapter import Crashed, DetectError, crashed, halving, inside, mirror_layout
+from core.languages.adapter import Crashed, DetectError, crashed, halving, inside, mirror_layout, originals
 from core.tools import process
 from core.tools.process import ToolFailed
 
@@ -208,14 +208,7 @@ class Ruff:
         would fix it alone (ruff's rules look at one file at a time, and at its name); the checkout is never
         written. A path that is not a file is a DetectError.
         """
-        root = Path(root)
-        originals: dict[str, bytes] = {}
-        for path in dict.fromkeys(paths):
-            source = inside(root, path)
-            if not source.is_file():
-                raise DetectError(f"{path} does not exist")
-            originals[path] = source.read_bytes()
-        return self._fix_bytes(originals, select, root)
+        return self._fix_bytes(originals(root, paths), select, Path(root))
 
     def fix_texts(self, texts: dict[str, str], select: tuple[str, ...],
                   checkout: Path | None = None, unsafe: bool = False) -> dict[str, str]:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from core.change import Finding
-from core.languages.adapter import DetectError, Read, covering, inside, mirror_layout
+from core.languages.adapter import DetectError, Read, covering, inside, mirror_layout, originals, readable
 from core.languages.python.configs import toml_file
 from core.languages.python.ruff import Ruff, python_files, read_finding, selected
 from core.paths import argument_problem
@@ -189,12 +189,7 @@ class TeamRuff:
         files = list(paths) if listed else python_files(root, paths)
         if not files or not select:
             return []
-        texts = {}
-        for path in files:
-            try:
-                texts[path] = inside(root, path).read_bytes()
-            except OSError:
-                continue
+        texts = readable(root, files)
         if not texts:
             return []
         done, _ = self._run(["--no-fix", "--output-format", "json"], texts, select, root)
@@ -216,14 +211,7 @@ class TeamRuff:
 
     def fix_many(self, root: Path, paths: list[str], select: tuple[str, ...]) -> dict[str, str]:
         """The team's ruff's safe fixes for `select` in copies of `paths`: {path: fixed text} for each it changed."""
-        root = Path(root)
-        originals: dict[str, bytes] = {}
-        for path in dict.fromkeys(paths):
-            source = inside(root, path)
-            if not source.is_file():
-                raise DetectError(f"{path} does not exist")
-            originals[path] = source.read_bytes()
-        return self._fixed(originals, select, root, unsafe=False)
+        return self._fixed(originals(root, paths), select, Path(root), unsafe=False)
 
     def fix_texts(self, texts: dict[str, str], select: tuple[str, ...],
                   checkout: Path | None = None, unsafe: bool = False) -> dict[str, str]:
