@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from core.languages.formatter import Formatter
     from core.languages.javascript.biome import Biome
     from core.languages.javascript.eslint import ESLint
+    from core.tools.pins import Pin
     from core.tools.toolbox import Toolbox
 
 
@@ -260,7 +261,7 @@ def _formats(read: Read) -> bool:
     return "prettier" in package or any(isinstance(c, str) and runs.search(c) for c in scripts.values())
 
 
-def _prettier_command(folder: Path, pin: object = None) -> tuple[str, ...]:
+def _prettier_command(folder: Path, _pin: Pin) -> tuple[str, ...]:
     """Prettier's own program (its package.json's `bin`: `bin/prettier.cjs` from 3, `bin-prettier.js` before), run by
     Node, rewriting the files it is given."""
     package = folder / "node_modules" / "prettier"
