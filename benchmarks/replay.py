@@ -13,6 +13,8 @@ replayed oldest first, the last N of them (default 150), each as a push of its c
    (core/pipelines/brought.py, as a push's run counts them);
 3. memfix proposes the findings the linter has its own edits for, applied and verified as a push's run does
    (core/pipelines/propose.py `edit_patches`, core/pipelines/verify.py `verify_many`);
+   where the commit configures no linter, nothing is proposed (ruff's defaults are memfix's preference): as a
+   run does, at most once a week one kind in one file is suggested, counted apart;
 4. the answer key is the team's later commits (the next K, default 40): a finding the team fixed is one whose
    kind's count in that file went down; memfix's fix matches the team's when every line it wrote is in the file
    the team's fix left.
@@ -66,6 +68,9 @@ class Tally(Summed):
     not_made: int = 0  # proposed, and the team never fixed it in the window
     missed: int = 0  # the team fixed it with a fix its tool has, memfix proposed nothing for it
     by_hand: int = 0  # the team fixed it, and its tool has no fix for it
+    unconfigured: int = 0  # pushes at commits that configure no linter: memfix's own rules only surveyed
+    suggested: int = 0  # memfix's own suggestions there (one kind in one file, at most one a week), in findings
+    suggested_made: int = 0  # of them, what the team fixed later too
     seconds: float = 0.0
     codes: Counter[str] = field(default_factory=Counter)
     examples: list[str] = field(default_factory=list)  # what was proposed and not made, or missed (--show)
@@ -85,6 +90,9 @@ class History:
     def git(self, *args: str) -> str:
         return subprocess.run(["git", "--git-dir", str(self.git_dir), *args], capture_output=True, text=True,
                               errors="surrogateescape", check=False).stdout
+
+    def when(self, commit: str) -> int:
+        return int(self.git("show", "-s", "--format=%ct", commit).strip() or 0)
 
     def commits(self, n: int) -> list[str]:
         return list(reversed(self.git("rev-list", "--first-parent", f"-n{n + 1}", "HEAD").split()))
@@ -129,7 +137,7 @@ def replay(history: History, pushes: int, window: int) -> Tally:
     tally, ruff = Tally(), Ruff()
     language = Python(ruff, TOOLBOX[0])
     commits = history.commits(pushes)
-    began = time.perf_counter()
+    began, suggested_at = time.perf_counter(), -WEEK
     for i in range(1, len(commits)):
         parent, commit = commits[i - 1], commits[i]
         changed = history.changed(parent, commit)
@@ -137,24 +145,43 @@ def replay(history: History, pushes: int, window: int) -> Tally:
         if not changed:
             continue
         project = language.project(lambda p, c=commit: history.text(c, p), RepoConfig(), "autofix")
-        one_push(history, project, parent, commit, changed, commits[i + 1:i + 1 + window], tally)
+        later = commits[i + 1:i + 1 + window]
+        if project.selection.rules:
+            one_push(history, project, parent, commit, changed, later, tally)
+            continue
+        tally.unconfigured += 1  # nobody chose a rule: as a run does, at most one suggestion of memfix's a week
+        if history.when(commit) - suggested_at >= WEEK:
+            own = Tally()
+            one_push(history, project, parent, commit, changed, later, own, suggestion=True)
+            tally.suggested, tally.suggested_made = tally.suggested + own.proposed, \
+                tally.suggested_made + own.proposed - own.not_made
+            tally.examples += [f"memfix's suggestion, {e}" for e in own.examples]
+            suggested_at = history.when(commit) if own.proposed else suggested_at
     tally.seconds = time.perf_counter() - began
     return tally
 
 
+WEEK = 7 * 24 * 3600
+
+
 def one_push(history: History, project, parent: str, commit: str, changed: list[str], later: list[str],
-             tally: Tally) -> None:
+             tally: Tally, suggestion: bool = False) -> None:
+    from core.languages.adapter import covering
     from core.pipelines.brought import brought
     from core.pipelines.propose import edit_patches
     from core.pipelines.verify import verify_many
 
-    linter, rules = project.linter(), project.selection.rules
+    linter, rules = project.linter(), project.selection.rules or project.selection.could
     with tempfile.TemporaryDirectory(prefix="memfix-replay-") as scratch:
         root = Path(scratch)
         history.checkout(commit, root)
         texts = {path: text for path in changed if (text := history.text(commit, path)) is not None}
         found = linter.check(root, sorted(texts), rules, listed=True)
         new, _ = brought(linter, found, lambda p: history.text(parent, p), rules)
+        if suggestion and new:  # memfix's own: the kind with the most findings, in its first file only
+            kind = Counter(covering(f.code, rules) for f in new).most_common(1)[0][0]
+            first = next(f.path for f in new if covering(f.code, rules) == kind)
+            new = [f for f in new if f.path == first and covering(f.code, rules) == kind]
         if not new:
             return
         tally.with_new += 1
@@ -295,6 +322,9 @@ def main() -> None:
     tooled = total.team_fixed - total.by_hand
     print(f"of the {tooled} findings the team fixed that its tool can fix, memfix proposed {total.fixed_proposed} "
           f"({total.matched} with the team's own change)")
+    print(f"pushes at commits that configure no linter: {total.unconfigured} (ruff's defaults only surveyed); "
+          f"memfix's own suggestions there, one kind in one file at most once a week: {total.suggested} finding(s), "
+          f"{total.suggested_made} of them fixed by the team later too")
 
 
 if __name__ == "__main__":

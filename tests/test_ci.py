@@ -10,7 +10,7 @@ from tests.fakes import payloads as P
 from tests.test_pipelines import ASSERTS, BANDIT, GOOD_EDIT
 
 REPO = "acme/api"
-CI = {".github/workflows/ci.yml": "on: [push, pull_request]\njobs: {}\n"}
+CI = {".github/workflows/ci.yml": "on: [push, pull_request]\njobs: {}\n", "ruff.toml": "line-length = 88\n"}
 UNUSED = "import os\nimport sys\n\n\ndef greet(name):\n    return name\n"
 UNUSED_2 = "import json\n\n\ndef load(text):\n    return text\n"
 UNUSED_3 = "import re\n\n\ndef words(text):\n    return text.split()\n"
@@ -214,6 +214,7 @@ def test_with_a_model_red_ci_gets_one_refinement_from_the_failure_text(model_set
 
 def test_offline_the_pr_says_which_learnings_were_used_and_never_claims_injection(serve, fake_github, tenant_id):
     serve.services.policy.hold(tenant_id, REPO, ["F401"], "alice", None)
+    fake_github.push(REPO, "main", CI)
     push(serve, fake_github, tenant_id, {"app/mixed.py": "import os\n\n\ndef hi():\n    return f\"hi\"\n"})
     [pr] = open_memfix_pulls(fake_github)
     assert pr["title"] == "memfix: fix F541 in app/mixed.py"  # the held rule's fix is not in it

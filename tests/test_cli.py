@@ -39,6 +39,7 @@ def test_a_decision_from_the_shell_is_the_comment_commands_and_the_next_run_foll
     checkout = tmp_path / "sample"
     (checkout / "tests").mkdir(parents=True)
     (checkout / "app.py").write_text('print(f"hello")\n')
+    (checkout / "ruff.toml").write_text("line-length = 88\n")  # the team runs ruff at its defaults
     (checkout / "tests" / "test_app.py").write_text('print(f"test")\n')
     repo = "local/sample"
 
@@ -111,6 +112,7 @@ def test_symlinks_are_never_followed_and_never_abort_the_run(cli, tmp_path):
     (checkout / "pkg").mkdir(parents=True)
     (checkout / ".git").mkdir()
     (checkout / "pkg" / "real.py").write_text("import os\nimport sys\n\nprint(sys.argv)\n")
+    (checkout / "ruff.toml").write_text("line-length = 88\n")  # the team runs ruff at its defaults
     (checkout / "pkg" / "leak.py").symlink_to(outside / ".env")
     (checkout / "pkg" / "alias.py").symlink_to(checkout / "pkg" / "real.py")
     (checkout / "linked").symlink_to(outside, target_is_directory=True)
@@ -131,6 +133,7 @@ def test_symlinks_are_never_followed_and_never_abort_the_run(cli, tmp_path):
 
 def test_a_binary_or_undecodable_file_is_said_once_as_what_it_is_and_the_run_goes_on(cli, tmp_path):
     (tmp_path / "good.py").write_text("import os\nx = 1\n")
+    (tmp_path / "ruff.toml").write_text("line-length = 88\n")  # the team runs ruff at its defaults
     (tmp_path / "nul_in_string.py").write_bytes(b'import sys\nx = "\x00"\n')  # fixable F401 beside the NUL
     (tmp_path / "nul_in_code.py").write_bytes(b"x = 1 \x00 2\n")  # the linter's message quotes the NUL
     (tmp_path / "latin.py").write_bytes(b"import re\nname = '\xe9t\xe9'\n")  # Latin-1, not UTF-8
@@ -150,6 +153,7 @@ def test_a_binary_or_undecodable_file_is_said_once_as_what_it_is_and_the_run_goe
 
 def test_a_file_the_linter_crashes_on_is_said_once_and_the_other_files_are_fixed(cli, tmp_path):
     (tmp_path / "deep.py").write_text("x = " + "+".join(["1"] * 200_000) + "\n")  # ruff's parser overflows its stack
+    (tmp_path / "ruff.toml").write_text("line-length = 88\n")  # the team runs ruff at its defaults
     for name in ("a.py", "b.py", "c.py"):
         (tmp_path / name).write_text("import os\n")
     code, out, _ = cli("autofix", str(tmp_path), "--json")
@@ -162,6 +166,7 @@ def test_a_file_the_linter_crashes_on_is_said_once_and_the_other_files_are_fixed
 
 def test_text_output_shows_numbered_diffs_folded_never_cut_and_why_a_file_is_unfixed(cli, tmp_path):
     (tmp_path / "many.py").write_text("import os\nimport sys\nimport json\nimport re\n\nprint(f'x')\n")
+    (tmp_path / "ruff.toml").write_text("line-length = 88\n")  # the team runs ruff at its defaults
     (tmp_path / "bare.py").write_text("try:\n    x = 1\nexcept:\n    x = 2\n")
     code, out, _ = cli("autofix", str(tmp_path), "--diff-lines", "4")
     assert code == 0
@@ -200,6 +205,8 @@ def test_the_readme_memory_example_runs_as_written_and_a_second_run_says_what_it
 
 def test_a_checkout_with_python_and_typescript_gets_one_run_per_language(cli, tmp_path):
     (tmp_path / "app.py").write_text('import os\nprint(f"hi")\n')
+    (tmp_path / "ruff.toml").write_text("line-length = 88\n")  # the team runs ruff and Biome at their defaults
+    (tmp_path / "biome.json").write_text('{"linter": {"rules": {"recommended": true}}}\n')
     (tmp_path / "web").mkdir()
     (tmp_path / "web" / "first.ts").write_text("export function first(xs: number[]): number {\n"
                                                "  outer: for (const x of xs) {\n    return x;\n  }\n  return -1;\n}\n")
@@ -254,6 +261,7 @@ def test_rules_named_on_the_command_line_replace_the_teams_selection(cli, tmp_pa
 
 def test_a_partly_fixed_file_shows_what_is_left_in_it_and_why(cli, tmp_path):
     (tmp_path / "app.py").write_text("import os\n\n\ndef f():\n    unused = 1\n    return 2\n")
+    (tmp_path / "ruff.toml").write_text("line-length = 88\n")  # the team runs ruff at its defaults
     code, out, _ = cli("autofix", str(tmp_path))
     assert code == 0 and "app.py  confidence" in out
     assert "left: line 5 F841 Local variable `unused` is assigned to but never used" in out

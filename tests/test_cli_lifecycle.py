@@ -94,6 +94,7 @@ def test_local_input_is_bounded_and_every_skipped_file_says_why(tmp_path, data_d
     root = tmp_path / "repo"
     (root / "pkg").mkdir(parents=True)
     (root / "pkg" / "ok.py").write_text("import os\n")
+    (root / "ruff.toml").write_text("line-length = 88\n")  # the team runs ruff at its defaults
     (root / "pkg" / "huge.py").write_text("x = 1\n" * 200_000)  # 1.2 MB: generated, say
     os.mkfifo(root / "pkg" / "pipe.py")  # opening it would block for ever
     locked = root / "pkg" / "locked.py"

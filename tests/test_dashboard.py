@@ -205,6 +205,7 @@ def test_a_repository_without_pr_outcomes_offers_the_decision_form_and_the_next_
     repo = "local/sample"
     (tmp_path / "tests").mkdir()
     (tmp_path / "app.py").write_text('print(f"hello")\n')
+    (tmp_path / "ruff.toml").write_text("line-length = 88\n")  # the team runs ruff at its defaults
     (tmp_path / "tests" / "test_app.py").write_text('print(f"test")\n')
     base = f"{serve.url}/installations/{tenant_id}/repos/{repo}"
     with client(serve) as web:
@@ -245,6 +246,7 @@ def test_the_decision_form_takes_any_tools_rule_as_written_and_shows_it_with_its
     services = serve.services
     repo = "local/named"
     (tmp_path / "app.py").write_text('print(f"hello")\n')
+    (tmp_path / "ruff.toml").write_text("line-length = 88\n")  # the team runs ruff at its defaults
     base = f"{serve.url}/installations/{tenant_id}/repos/{repo}"
     with client(serve) as web:
         fields = {"csrf": csrf(web.get(base).text), "action": "hold"}

@@ -458,3 +458,12 @@ def test_rerun_check_runs_an_actions_job_again_asks_another_app_and_says_when_it
                    body={"message": "Resource not accessible by integration"})
     assert not gh.rerun_check("acme/reruns", checks["tests"])  # the installation lacks `actions: write`
     assert len(fake.reruns("acme/reruns")) == 2
+
+
+def test_a_check_runs_summary_is_cut_to_what_github_takes_and_says_so():
+    from core.github.client import SUMMARY_MAX, _check_fields
+
+    fields = _check_fields("memfix autofix", "success", "t" * 300, "x" * (SUMMARY_MAX + 10))
+    out = fields["output"]
+    assert len(out["summary"]) <= SUMMARY_MAX and out["summary"].endswith("(cut: GitHub's limit)")
+    assert len(out["title"]) == 255 and _check_fields(None, None, "t", "short")["output"]["summary"] == "short"

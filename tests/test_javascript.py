@@ -33,14 +33,17 @@ def runs(serve, tenant: int) -> list[dict]:
 
 
 def test_a_typescript_push_opens_one_verified_single_file_pr_with_biomes_fix(serve, fake_github, tenant_id):
-    push(serve, fake_github, tenant_id, {"src/first.ts": LABEL, "app/util.py": "import os\n"})
+    push(serve, fake_github, tenant_id, {"src/first.ts": LABEL, "app/util.py": "import os\n",
+                                         "ruff.toml": "line-length = 88\n"})  # the team lints its Python only
 
     prs = memfix_pulls(fake_github)
     [pr] = [p for p in prs if "first-ts" in p["head"]["ref"]]
     fixed = fake_github.file(REPO, pr["head"]["ref"], "src/first.ts")
     assert "outer:" not in fixed and "for (const item of items)" in fixed
     assert "lint/correctness/noUnusedLabels" in pr["body"] and "### Verification" in pr["body"]
-    assert "Biome's recommended correctness rules" in pr["body"]  # no configuration: said so
+    assert "### memfix's own suggestion" in pr["body"]  # no JavaScript configuration: Biome's rules are memfix's own
+    assert "Biome's recommended correctness rules (no lint configuration" in \
+        [r for r in fake_github.check_runs(REPO) if r["name"] == "memfix autofix"][-1]["output"]["summary"]
     assert {r["language"] for r in runs(serve, tenant_id)} == {"python", "javascript"}  # one run per language
     assert all(r["phase"] == "done" for r in runs(serve, tenant_id))
 

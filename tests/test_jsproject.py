@@ -153,6 +153,20 @@ def test_no_configuration_means_biomes_recommended_correctness_rules():
     assert "no lint configuration" in profile.chosen_by
 
 
+def test_with_no_configuration_autofix_only_surveys_biomes_rules_unless_memfix_yml_extends_them():
+    from core.languages.javascript.language import _selection
+    from core.pipelines.config import parse_config
+
+    profile = read_js_profile(reader({}))
+    autofix = _selection(profile, parse_config("")[0], "autofix")
+    assert autofix.rules == () and autofix.could == ("lint/correctness",) and autofix.chosen_by.startswith("nobody")
+    extended = _selection(profile, parse_config("rules:\n  extend: [lint/correctness/noUnusedLabels]\n")[0],
+                          "autofix")
+    assert extended.rules == ("lint/correctness/noUnusedLabels",) and extended.could == ()
+    configured = read_js_profile(reader({"biome.json": '{"linter": {"rules": {"recommended": true}}}'}))
+    assert _selection(configured, parse_config("")[0], "autofix").rules[0] == "lint"
+
+
 @pytest.mark.parametrize(("spec", "oldest"), [(">=6", (6, 0)), ("^14.17.0 || >=16", (14, 17)), (">= 0.10", (0, 10)),
                                               ("6.x", (6, 0)), ("<4", None)])
 def test_the_oldest_node_a_range_admits(spec, oldest):

@@ -15,6 +15,7 @@ BUGGY = "import os\nimport sys\n\n\ndef greet(name):\n    return f\"hello\" + na
 ASSERTS = "def charge(amount):\n    assert amount > 0\n    return amount * 100\n"
 # The team's ruff selects bandit: `assert` outside tests is theirs to fix (memfix proposes only what they select).
 BANDIT = {"ruff.toml": '[lint]\nextend-select = ["S"]\n'}
+RUFF = {"ruff.toml": "line-length = 88\n"}  # the team runs ruff at its defaults
 ASSERTS_2 = "def refund(amount):\n    assert amount >= 0\n    return -amount\n"
 GOOD_EDIT = {"edits": [{"search": "    assert amount > 0\n",
                         "replace": "    if amount <= 0:\n        raise ValueError(\"amount must be positive\")\n"}],
@@ -78,6 +79,7 @@ def test_push_with_a_fixable_bug_opens_one_verified_single_file_pr(serve, fake_g
 
 
 def test_a_pr_closed_unmerged_is_never_proposed_again(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", RUFF)
     push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
     [pr] = memfix_pulls(fake_github)
     close_unmerged(serve, fake_github, tenant_id, pr)
@@ -102,6 +104,7 @@ def close(serve, gh, tenant: int, pr: dict) -> None:
 def test_fixes_closed_in_tests_hold_the_rule_in_tests_and_library_modules_still_get_it(serve, fake_github,
                                                                                         tenant_id):
     body = "\n\ndef test_it():\n    assert True\n"
+    fake_github.push(REPO, "main", RUFF)
     push(serve, fake_github, tenant_id, {"tests/test_cart.py": "import os\n" + body,
                                          "tests/test_user.py": "import sys\n" + body})
     first = memfix_pulls(fake_github)
@@ -217,6 +220,31 @@ def test_refactor_where_the_team_chose_none_says_what_it_could_do_and_suggests_o
     refactor(serve, fake_github, tenant_id, "", issue)  # merged: UP004 is this repository's now
     newer = [p for p in memfix_pulls(fake_github) if p["number"] != suggestion["number"]]
     assert newer and all("`UP004`: chosen by a decision in this repository" in p["body"] for p in newer)
+
+
+def test_autofix_where_no_linter_is_configured_proposes_only_one_suggestion_of_its_own_a_week(
+        serve, fake_github, tenant_id):
+    """ruff's defaults are memfix's preference where the team configures no linter: surveyed and said, and at most
+    one kind suggested in one file, as a PR that says so; merged, that kind is the repository's."""
+    push(serve, fake_github, tenant_id, {"app/a.py": "import os\n", "app/b.py": "import sys\n"})
+    [suggestion] = memfix_pulls(fake_github)
+    assert "### memfix's own suggestion" in suggestion["body"] and "chosen by memfix's own suggestion" in \
+        suggestion["body"] and suggestion["title"] == "memfix: fix F401 in app/a.py"
+    said = [r for r in fake_github.check_runs(REPO) if r["name"] == "memfix autofix"][-1]["output"]["summary"]
+    assert "none of its kinds is chosen (nobody: ruff's defaults (no linter is configured" in said
+    assert "It could do:" in said and "F: 2 finding(s) in 2 file(s)" in said
+    push(serve, fake_github, tenant_id, {"app/c.py": "import json\n"})
+    assert len(memfix_pulls(fake_github)) == 1  # the week's suggestion is made: nothing more of memfix's own
+
+    fake_github.close_pull(REPO, suggestion["number"], merged=True)
+    serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=suggestion["number"],
+                                               branch=suggestion["head"]["ref"], merged=True,
+                                               sha=suggestion["head"]["sha"]))
+    assert serve.drain()
+    push(serve, fake_github, tenant_id, {"app/d.py": "import re\n"})  # merged: F401 is this repository's now
+    newer = [p for p in memfix_pulls(fake_github) if p["number"] != suggestion["number"]]
+    assert [p["title"] for p in newer] == ["memfix: fix F401 in app/d.py"]
+    assert "chosen by a decision in this repository" in newer[0]["body"]
 
 
 def test_a_person_names_the_rules_refactor_proposes(serve, fake_github, tenant_id):
@@ -374,6 +402,7 @@ def test_refine_goes_through_the_runners_own_path_and_survives_template_braces(m
 
 
 def test_a_held_rule_is_tried_again_in_one_exploratory_pr_a_week_later(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", RUFF)
     push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
     [pr] = memfix_pulls(fake_github)
     close_unmerged(serve, fake_github, tenant_id, pr)
@@ -391,6 +420,7 @@ def test_a_held_rule_is_tried_again_in_one_exploratory_pr_a_week_later(serve, fa
 
 
 def test_a_scoped_hold_is_explored_in_a_file_it_held_and_a_merge_lifts_it_there_only(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", RUFF)
     push(serve, fake_github, tenant_id, {"tests/test_a.py": "import os\n"})
     [pr] = memfix_pulls(fake_github)
     close_unmerged(serve, fake_github, tenant_id, pr)  # F401 held in tests
@@ -412,6 +442,7 @@ def test_a_scoped_hold_is_explored_in_a_file_it_held_and_a_merge_lifts_it_there_
 
 
 def test_a_rule_reviewers_merged_then_close_three_times_in_a_row_is_held_back(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", RUFF)
     push(serve, fake_github, tenant_id, {f"app/a{i}.py": f"import os\n\nA = {i}\n" for i in range(3)})
     took = memfix_pulls(fake_github)
     for pr in took:
@@ -432,6 +463,7 @@ def test_a_rule_reviewers_merged_then_close_three_times_in_a_row_is_held_back(se
 
 
 def test_the_files_a_hold_held_back_come_back_into_the_next_run_when_it_lifts(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", RUFF)
     push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
     [pr] = memfix_pulls(fake_github)
     close_unmerged(serve, fake_github, tenant_id, pr)  # F401 held back
@@ -460,6 +492,7 @@ def test_the_files_a_hold_held_back_come_back_into_the_next_run_when_it_lifts(se
 
 
 def test_held_back_files_over_the_runs_pr_cap_wait_for_the_next_run(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", RUFF)
     push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
     [pr] = memfix_pulls(fake_github)
     close_unmerged(serve, fake_github, tenant_id, pr)
@@ -630,7 +663,7 @@ def test_a_push_gets_fixes_for_what_it_brought_only_unsafe_ones_included_and_old
     """The team's own tool run on the change: the unused import and the unused variable the push added are fixed
     (ruff calls the variable's fix unsafe: the draft waits for CI), the unused import the file already had stays."""
     old = "import os\n\n\ndef total(prices):\n    return sum(prices)\n"
-    base = fake_github.push(REPO, "main", {"app/cart.py": old, ".github/workflows/ci.yml": "jobs: {}\n"})
+    base = fake_github.push(REPO, "main", {**RUFF, "app/cart.py": old, ".github/workflows/ci.yml": "jobs: {}\n"})
     new = "import os\nimport sys\n\n\ndef total(prices):\n    count = len(prices)\n    return sum(prices)\n"
     after = fake_github.push(REPO, "main", {"app/cart.py": new})
     serve("push", P.push(installation=tenant_id, repo=REPO, before=base, after=after,

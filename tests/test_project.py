@@ -149,11 +149,15 @@ def test_a_ruff_configuration_that_selects_nothing_means_ruffs_own_defaults():
     assert profile.selection(None).rules == ("E4", "E7", "E9", "F")
 
 
-def test_with_no_linter_anywhere_the_defaults_every_linter_shares_and_never_memfixs_opinions():
+def test_with_no_linter_anywhere_autofix_proposes_nothing_and_surveys_the_defaults_every_linter_shares():
     profile = _profile({"setup.py": "from setuptools import setup\nsetup(name='x')\n"})
     autofix = profile.selection(None)
-    assert autofix.rules == ("E4", "E7", "E9", "F") and not profile.team.configured
+    assert autofix.rules == () and autofix.could == ("E4", "E7", "E9", "F") and not profile.team.configured
     assert "no linter is configured" in autofix.chosen_by
+    extended = profile.selection(None, extend=("F401",))  # .github/memfix.yml asked for one: that one, nothing surveyed
+    assert extended.rules == ("F401",) and extended.could == ()
+    configured = _profile({"ruff.toml": "line-length = 100\n"}).selection(None)  # ruff configured: its defaults
+    assert configured.rules == ("E4", "E7", "E9", "F") and configured.could == ()
 
 
 def test_rules_a_person_names_replace_the_tools_choice():

@@ -59,7 +59,8 @@ def test_the_cli_keeps_the_probe_and_the_reexport_and_fixes_the_rest(tmp_path, m
 
     files = {"pkg/__init__.py": "", "pkg/shell.py": PROBE, "pkg/compat.py": "from collections.abc import Sequence\n",
              "pkg/other.py": "from pkg.compat import Sequence\n\nprint(Sequence)\n",
-             "pkg/_clean.py": "import os\nimport sys\n\nprint(sys.argv)\n"}  # private: its imports are its own
+             "pkg/_clean.py": "import os\nimport sys\n\nprint(sys.argv)\n",  # private: its imports are its own
+             "ruff.toml": "line-length = 88\n"}  # the team runs ruff at its defaults
     for path, text in files.items():
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(text)

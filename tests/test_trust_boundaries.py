@@ -52,9 +52,9 @@ def test_a_repository_chooses_only_among_the_providers_and_models_the_installati
 
 def test_a_fork_pr_gets_one_review_of_suggestions_and_no_push(serve, fake_github, tenant_id):
     long_file = "import json\n" + "".join(f"value_{i} = {i}\n" for i in range(30))
-    fake_github.push(REPO, "main", {"app/long.py": long_file})
+    fake_github.push(REPO, "main", {"app/long.py": long_file, "ruff.toml": "line-length = 88\n"})  # the team's ruff
     fake_github.add_repo("mallory/api", {"app/long.py": long_file.replace("value_29 = 29", "value_29 = 'x'"),
-                                         "app/util.py": BUGGY}, collaborators={})
+                                         "app/util.py": BUGGY, "ruff.toml": "line-length = 88\n"}, collaborators={})
     pr = fake_github.open_pull(REPO, "main", head_repo="mallory/api", user="mallory", title="From a fork")
     reply = _command(serve, fake_github, tenant_id, pr["number"])
 

@@ -507,10 +507,18 @@ class InstallationClient:
         return role if role in ("admin", "maintain", "write", "triage", "read") else str(data.get("permission", "none"))
 
 
+SUMMARY_MAX = 65_535  # GitHub refuses a check run whose summary is longer (characters)
+
+
+def _within(text: str, most: int) -> str:
+    """`text` cut to `most` characters, saying so at its end."""
+    return text if len(text) <= most else text[:most - 40] + "\n\n… (cut: GitHub's limit)"
+
+
 def _check_fields(name: str | None, conclusion: str | None, title: str | None, summary: str | None) -> dict[str, Any]:
     fields: dict[str, Any] = {"conclusion": conclusion} if conclusion else {}
     if title or summary:  # GitHub wants both or neither
-        fields["output"] = {"title": title or name or "memfix", "summary": summary or ""}
+        fields["output"] = {"title": (title or name or "memfix")[:255], "summary": _within(summary or "", SUMMARY_MAX)}
     return fields
 
 

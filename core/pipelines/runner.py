@@ -287,7 +287,9 @@ class PipelineRunner:
         report.remembered = _remembered(self.runs.previous(run), learned, report)
         self.runs.left(run, _left(report))
         used = "".join(f"\n- {u}" for u in report.used)
-        self.runs.phase(run, Phase.DONE, summary(report) + (f"\n\nLearnings used:{used}" if used else ""),
+        notes = "".join(f"\n- {n}" for n in report.notes)  # a push's run is read on its check run
+        self.runs.phase(run, Phase.DONE, summary(report) + (f"\n\nLearnings used:{used}" if used else "") +
+                        (f"\n\nNotes:{notes}" if notes else ""),
                         prs_opened=len(report.prs), learnings=len(report.learnings))
 
     def _score(self, ctx: RunContext, verification: Verification, patch: Patch) -> tuple[float, str]:

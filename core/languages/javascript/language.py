@@ -19,7 +19,7 @@ from core.languages.javascript.checks import directive_problem, export_problem, 
 from core.languages.javascript.eslint import PRETTIER_FILES
 from core.languages.javascript.eslintrc import ESLINT_CORE_RULES
 from core.languages.javascript.layout import LAYOUT
-from core.languages.javascript.project import JsProfile, Runtime, introduced, read_js_profile
+from core.languages.javascript.project import UNCONFIGURED, JsProfile, Runtime, introduced, read_js_profile
 from core.languages.registry import rules_for
 
 if TYPE_CHECKING:
@@ -235,6 +235,8 @@ def _selection(profile: JsProfile, config: Asked, pipeline: str) -> Selection:
         return Selection(tuple(dict.fromkeys([*own, *extend])), f"{why}, within {profile.chosen_by}", extend,
                          {**dict.fromkeys(own, "a person"), **extra})
     groups = JS_RULES.get(pipeline, ())
+    if profile.chosen_by == UNCONFIGURED and pipeline == "autofix":  # memfix's preference: surveyed, suggested
+        return Selection(extend, f"nobody: {UNCONFIGURED}", extend, extra, () if extend else ("lint/correctness",))
     within = "" if profile.chosen_by.endswith("none selected") else ", every rule it enables" \
         if "lint" in groups else \
         f", within memfix's {pipeline} groups ({', '.join(g.removeprefix('lint/') for g in groups)})"

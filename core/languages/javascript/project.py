@@ -195,7 +195,10 @@ def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None,
         problems.append(f"{code[0]} is code memfix does not run, and its rules could not be read from its literals: "
                         "Biome's recommended correctness rules are proposed instead (a biome.json says exactly which)")
         return recommended, fallback, None
-    return recommended, "Biome's recommended correctness rules (no lint configuration in the repository)", None
+    return recommended, UNCONFIGURED, None
+
+
+UNCONFIGURED = "Biome's recommended correctness rules (no lint configuration in the repository)"
 
 
 # Keys whose values name files Biome reads itself: GritQL plugins (at the top and in `overrides`), a VCS root, and a

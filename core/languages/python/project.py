@@ -110,12 +110,16 @@ class Profile:
                   extend: tuple[str, ...] = ()) -> Selection:
         """What the team's tools select decides: every rule they select, or of them only `families` (Refactor's
         kinds of change); rules a person `named` replace both. What .github/memfix.yml `rules: extend:` adds is
-        said apart. Each rule keeps the place that chose it."""
+        said apart. Each rule keeps the place that chose it. Where no linter is configured, ruff's defaults are
+        memfix's own preference: surveyed, and suggested at most one kind at a time."""
         extra = {code: "`rules: extend` in .github/memfix.yml" for code in extend}
         if named is not None:
             return Selection(tuple(dict.fromkeys([*named, *extend])), "the rules a person named "
                              f"({', '.join(named)})", tuple(extend), {**dict.fromkeys(named, "a person"), **extra})
         team = self.team
+        if not team.configured and families is None:  # ruff's defaults are memfix's preference: surveyed, suggested
+            return Selection(tuple(extend), f"nobody: {team.source}", tuple(extend), extra,
+                             () if extend else team.select)
         chosen = team.select if families is None else within(families, team.select)
         origins = {code: team.origin(code) for code in chosen}
         why = f"the rules {team.source} selects ({', '.join(team.select)})"
