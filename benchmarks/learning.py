@@ -24,7 +24,11 @@ F401 only in tests ("place"), a CI that fails 20 % of runs at random and a maint
 same luck on the same PR, and the CI answers the re-runs memfix asks for; five trials of other luck, summed), the same
 CI with a team that never re-runs it and closes what is red ("flaky-quiet", five trials, each in another file
 order), a team that closes every PR in one folder synced from upstream whatever the rule ("upstream", five file
-orders), one whose taste flips after 10 pushes ("flip"), one who merges everything for 10 pushes and then closes
+orders), a maintainer who closes 15 % of PRs at random ("random", five trials in other file orders; no harm is
+the target: memory on merges at least 98 % of what memory off merges and sends no more bad PRs, as for the flaky CIs),
+one who closes every PR that carries F841 whatever else it fixes ("pair": F401 beside it is not to blame), one who
+closes every PR in upstream modules vendored at the repository's root ("root": nothing below the root is held),
+one whose taste flips after 10 pushes ("flip"), one who merges everything for 10 pushes and then closes
 F401 ("turn"), one who writes why when closing ("words"). Each prints
 `learning[NAME]: bad PRs memory-on A, memory-off B; merged memory-on C, memory-off D` with the target 3·A ≤ B and
 C ≥ D. The last line is the default reviewer's:
@@ -53,7 +57,8 @@ from pathlib import Path
 
 ARCHIVE = Path(__file__).resolve().parent / "learning_repo.tar.xz"
 CI_WORKFLOW = {".github/workflows/tests.yml": "on: [push, pull_request]\njobs:\n  tests:\n    runs-on: ubuntu-latest\n"
-               "    steps: [{uses: actions/checkout@v4}, {run: python -m pytest}]\n"}
+               "    steps: [{uses: actions/checkout@v4}, {run: python -m pytest}]\n",
+               "ruff.toml": "line-length = 88\n"}  # the team runs ruff at its defaults: memfix proposes what it selects
 CLOSES = {"F401"}  # the reviewer's hidden preference
 CI_FAILS = {"F841"}  # the CI's hidden verdict
 TENANT_ON, TENANT_OFF = 9_300_001, 9_310_000
@@ -88,12 +93,30 @@ class Reviewer:
     orders: bool = False  # each trial pushes the files in another order (the first keeps the seed's)
     flips: tuple[str, int] | None = None  # (rule, push): the taste changes after that push, for that rule
     luck: int = 0
+    closes: float = 0.0  # how often the reviewer closes a green PR it would merge, at random (a seeded draw)
+    moved: Callable[[str], str] = lambda path: path  # where the seed's file lies in this reviewer's repository
+
+    @property
+    def chance(self) -> bool:
+        """Whether only chance closes or reddens PRs (no taste, nothing the change breaks): memory must do no harm."""
+        return bool(self.noise or self.closes) and self.merges(Review(frozenset({"F401"}), "x.py", 1)) \
+            and not self.breaks(Review(frozenset({"F841"}), "x.py", 1))
+
+    def takes(self, review: Review) -> bool:
+        """Whether the reviewer merges a green PR: its taste, less its closes at random (the same luck both arms)."""
+        luck = random.Random(f"close:{self.name}:{self.luck}:{review.push}:{review.path}:{sorted(review.codes)}")
+        return self.merges(review) and luck.random() >= self.closes
 
     def red(self, review: Review, run: int) -> bool:
         """Whether the CI's `run`-th run (from 0) of this PR's commit fails: the change broke it, or noise drawn from
         the PR, the run and the trial alone, so both arms get the same luck on the same PR."""
         luck = random.Random(f"{self.name}:{self.luck}:{review.push}:{review.path}:{sorted(review.codes)}:{run}")
         return self.breaks(review) or luck.random() < self.noise
+
+
+def _at_root(path: str) -> str:
+    """The upstream reader package vendored at the repository's root, one file a module (`reader_wordnet.py`)."""
+    return "reader_" + path.rsplit("/", 1)[1] if path.startswith("nltk/corpus/reader/") else path
 
 
 def _in_tests(review: Review) -> bool:
@@ -115,6 +138,12 @@ REVIEWERS = (
              lambda r: "F401" not in r.codes or r.push > 10, flips=("F401", 10)),
     Reviewer("turn", "merges every green PR for 10 pushes, then (a new maintainer) closes F401 fixes",
              lambda r: "F401" not in r.codes or r.push <= 10),
+    Reviewer("random", "closes 15 % of PRs at random, whatever the rule or place, and merges the rest",
+             lambda r: True, closes=0.15, trials=5, orders=True),
+    Reviewer("pair", "closes every PR that removes an unused variable (F841), whatever else it fixes (F401 beside "
+             "it included); merges the rest", lambda r: "F841" not in r.codes, trials=3, orders=True),
+    Reviewer("root", "closes every PR in the upstream modules vendored at the repository's root, whatever the rule; "
+             "merges the rest", lambda r: "/" not in r.path, moved=_at_root, trials=3, orders=True),
     Reviewer("words", "closes F401 fixes in tests and says why in the closing comment, then sends the decision memfix "
              "offers back; merges the rest", lambda r: not ("F401" in r.codes and _in_tests(r)),
              why=lambda r: f"No F401 removals in {r.path}: test imports are fixtures."
@@ -249,7 +278,7 @@ class Harness:
 
     def _decide(self, arm: Arm, tenant: int, pr: dict, review: Review, red: bool, reviewer: Reviewer) -> bool:
         """The reviewer merges a green PR it wants, else closes it (saying why, when it would); whether it merged."""
-        merge = not red and reviewer.merges(review)
+        merge = not red and reviewer.takes(review)
         current = self.gh.pull(arm.repo, pr["number"])
         if merge and current["draft"]:
             raise RuntimeError(f"PR #{pr['number']} is green but still a draft")
@@ -357,9 +386,14 @@ def main() -> None:
             harness.close()
     for reviewer in reviewers:
         on, off = (a.total() for a in results[reviewer.name])
-        met = "met" if on.bad * 3 <= off.bad and on.merged >= off.merged else "not met"
+        if reviewer.chance:  # nothing to learn: memory must do no harm
+            met = "met" if on.bad <= off.bad and on.merged >= 0.98 * off.merged else "not met"
+            target = "A ≤ B and C ≥ 98 % of D"
+        else:
+            met = "met" if on.bad * 3 <= off.bad and on.merged >= off.merged else "not met"
+            target = "3·A ≤ B and C ≥ D"
         print(f"learning[{reviewer.name}]: bad PRs memory-on {on.bad}, memory-off {off.bad}; merged memory-on "
-              f"{on.merged}, memory-off {off.merged} (target 3·A ≤ B and C ≥ D: {met})")
+              f"{on.merged}, memory-off {off.merged} (target {target}: {met})")
         if reviewer.flips:
             rule, push = reviewer.flips
             after = [sum(p.merged_rules.count(rule) for p in a.per_push[push:]) for a in results[reviewer.name]]
@@ -411,7 +445,7 @@ def play(harness: Harness, seed: Path, batches: list[list[str]], reviewer: Revie
     print(f"{'push':>4}  {'memory-on: opened merged closed ci-red accept':<46}"
           f"{'memory-off: opened merged closed ci-red accept'}")
     for number, batch in enumerate(batches, 1):
-        contents = {path: (seed / path).read_text(encoding="utf-8") for path in batch}
+        contents = {reviewer.moved(path): (seed / path).read_text(encoding="utf-8") for path in batch}
         row = [f"{number:>4}"]
         for arm in arms:
             arm.per_push.append(harness.push(arm, number, contents, reviewer))
