@@ -52,6 +52,11 @@ class Since:
         kept = [c for c in self.changes if c.new is None or _within(c.new, scope) and _source(c.new)]
         return changed(kept, self.text)
 
+    def said(self, run: Changed) -> str:
+        """What the run covers, for its notes."""
+        return (f"since {self.ref} ({self.base[:12]}): {len(run.paths)} changed file(s) memfix works on, working tree "
+                "included; only what they brought is fixed, as a push of them would have it")
+
 
 def since(folder: Path, ref: str) -> Since:
     """What changed in `folder`'s repository since `ref`: refused, in one sentence, where no push could start there."""
@@ -77,7 +82,7 @@ def _changes(git: _Git, base: str) -> list[Change]:
         index = Path(scratch) / "index"
         real = git.root / git("rev-parse", "--git-path", "index", check=True).stdout.strip()
         if real.is_file():
-            shutil.copyfile(real, index)
+            shutil.copy2(real, index)  # its time too: git trusts what changed in the same second only by it
         copy = {**os.environ, "GIT_INDEX_FILE": str(index)}  # the repository's own index is never written
         if untracked:
             git("add", "--intent-to-add", "--pathspec-from-file=-", "--pathspec-file-nul", env=copy, input=untracked,
