@@ -173,6 +173,11 @@ def test_autofix_since_finds_and_fixes_only_what_the_branch_brought(cli, tmp_pat
 
     code, out, _ = cli("refactor", str(repo / "app" / "added.py"), "--since", base, "--json")
     assert code == 0 and json.loads(out)["files_scanned"] == 1  # a file of the repository: that file alone
+    code, out, _ = cli("autofix", str(repo), "--since", "HEAD", "--json")
+    assert code == 0 and json.loads(out)["files_scanned"] == 1 and json.loads(out)["findings"] == []  # moved only
+    commit(repo, {})
+    code, out, _ = cli("autofix", str(repo), "--since", "HEAD", "--json")
+    assert code == 0 and json.loads(out)["files_scanned"] == 0  # nothing changed: no file is run, not every file
 
 
 @pytest.mark.parametrize("where, ref, said", [
