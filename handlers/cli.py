@@ -20,7 +20,9 @@ from core.settings import SettingsError, get_settings
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from core.pipelines.brought import Previous
     from core.pipelines.values import RunReport
+    from core.pipelines.workspace import LocalWorkspace
     from core.wiring import Services
 
     Command = Callable[[argparse.Namespace], int]  # a subcommand's function: its exit status
@@ -287,18 +289,14 @@ def _pipeline(args: argparse.Namespace) -> int:
     from core.pipelines.present import dumps, dumps_all
     from core.pipelines.runner import each_language
     from core.pipelines.values import RunRequest
-    from core.pipelines.workspace import LocalWorkspace
 
     gc.set_threshold(200_000, 30, 30)  # a run makes syntax trees by the hundred thousand nodes: collect less often
     root = Path(args.path)
     if not root.exists():
         print(f"memfix: {root} does not exist", file=sys.stderr)
         return 2
-    checkout = _checkout_of(root)
-    where = root.resolve() if root.is_dir() else root.parent.resolve() / root.name  # a link is named, not followed
-    scope = where.relative_to(checkout).as_posix()
-    workspace = LocalWorkspace(checkout, None if scope == "." else [scope])
-    repo = args.repo or _local_name(checkout)
+    workspace, previous = _workspace(root, args.since)  # a --since that cannot be is refused before anything starts
+    repo = args.repo or _local_name(workspace.root)
     services = _services()
     runner = services.pipeline_runner
     chosen = [lang for lang in languages_for(workspace.files(), runner.languages.values())
@@ -308,7 +306,7 @@ def _pipeline(args: argparse.Namespace) -> int:
 
     def run(language: Language) -> RunReport:
         report = runner.run(replace(request, language=language.name), workspace,
-                            progress=None if args.json else _progress)
+                            progress=None if args.json else _progress, previous=previous)
         if args.apply:
             for outcome in report.promoted:
                 if outcome.patch is not None:
@@ -326,6 +324,23 @@ def _pipeline(args: argparse.Namespace) -> int:
     for report in (r for r in reports if r.failed):
         print(f"memfix: the {report.language} run did not finish: {report.failed}", file=sys.stderr)
     return 1 if any(r.failed for r in reports) else 0
+
+
+def _workspace(root: Path, ref: str | None) -> tuple[LocalWorkspace, Previous | None]:
+    """The files a run works on and, with --since REF, each one's text at REF: what a push from REF would get."""
+    from core.pipelines.since import since
+    from core.pipelines.workspace import LocalWorkspace
+
+    where = root.resolve() if root.is_dir() else root.parent.resolve() / root.name  # a link is named, not followed
+    if ref:
+        branch = since(where if root.is_dir() else where.parent, ref)
+        brought = branch.changed(where.relative_to(branch.root).as_posix())
+        workspace = LocalWorkspace(branch.root, brought.paths)
+        workspace.notes.append(branch.said(brought))
+        return workspace, brought.previous
+    checkout = _checkout_of(root)
+    scope = where.relative_to(checkout).as_posix()
+    return LocalWorkspace(checkout, None if scope == "." else [scope]), None
 
 
 def _named_rules(text: str) -> tuple[str, ...]:
@@ -509,6 +524,8 @@ def build_parser() -> argparse.ArgumentParser:
         p = memory(name, _pipeline, text)
         p.set_defaults(pipeline=name)
         p.add_argument("path", help="a checkout, a folder in it, or one file")
+        p.add_argument("--since", metavar="REF", help="what a push from REF (a commit HEAD grew from) would get: "
+                       "the files changed since REF, working tree included, and only what they brought")
         p.add_argument("--apply", action="store_true", help="write the verified patches")
         p.add_argument("--json", action="store_true")
         p.add_argument("--repo", help="the name memory files it under (default local/<folder>)")

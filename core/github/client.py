@@ -303,6 +303,16 @@ class InstallationClient:
         assert response is not None  # only a missing_ok request answers None
         return response.content
 
+    def renames(self, repo: str, base: str, head: str) -> dict[str, str]:
+        """The files GitHub's comparison of two commits calls renamed, new path → old path (it lists at most 300
+        changed files: a rename past them reads as a removal and an addition, as the push's payload has it)."""
+        compared = self._object("GET", f"{_split(repo)}/compare/{quote(git_ref(base), safe='')}..."
+                                       f"{quote(git_ref(head), safe='')}")
+        files = compared.get("files")
+        return {f["filename"]: f["previous_filename"] for f in files if isinstance(f, dict)
+                and f.get("status") == "renamed" and isinstance(f.get("filename"), str)
+                and isinstance(f.get("previous_filename"), str)} if isinstance(files, list) else {}
+
     def put_file(
         self, repo: str, path: str, content: str, branch: str, message: str, sha: str | None = None
     ) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from core.bounded import user_text
-from core.errors import PermanentError
+from core.errors import GitHubPermanentError, PermanentError
 from core.events import MEMFIX_BRANCH_PREFIX
 from core.github.types import PullRequest
 from core.languages.registry import NAMES, language_of, languages_for, linter_of
@@ -17,6 +17,7 @@ from core.memory.proposals import Proposal, Proposals
 from core.memory.sanitize import escape_braces
 from core.memory.types import AttemptStatus
 from core.paths import PathError, repo_path
+from core.pipelines.brought import Change, Previous, Status, changed
 from core.pipelines.config import CONFIG_PATH, RepoConfig, parse_config
 from core.pipelines.port import GitHubPort
 from core.pipelines.present import result
@@ -97,8 +98,7 @@ class Target:
     base_branch: str | None  # where single-file PRs go; None for a fork PR (memfix cannot push there)
     fork: str | None = None  # owner/name of the PR's head repository, when it is not this one
     pr_number: int | None = None
-    before: str | None = None  # a push's base commit: only what the push brought to `changed` files is fixed
-    changed: frozenset[str] = frozenset()  # the files the push modified (an added file has no before)
+    previous: Previous | None = None  # a push's: each file's text at its base, so only what the push brought is fixed
 
 
 @dataclass
@@ -118,20 +118,21 @@ class PipelineService:
 
     def on_push(self, job: PushJob) -> list[RunReport]:
         """AutoFix on the files the push changed, and on the files whose held rules' holds have lifted since."""
-        changed = _checked([p for p in (*job.added, *job.modified) if language_of(p)])
-        back = self.learning.coming_back(job.tenant_id, job.repo, "autofix")
-        paths = list(dict.fromkeys([*changed, *_checked(sorted({h.path for h in back}))]))
         gh = self.github(job.tenant_id)
+        base = job.before if job.before.strip("0") else None  # a new branch's push has no base to compare with
+        pushed = changed(self._changes(gh, job, base), lambda path: gh.get_file(job.repo, path, base) if base else None)
+        files = _checked([p for p in pushed.paths if language_of(p)])
+        back = self.learning.coming_back(job.tenant_id, job.repo, "autofix")
+        paths = list(dict.fromkeys([*files, *_checked(sorted({h.path for h in back}))]))
         self.sweep(gh, job.tenant_id, job.repo)
         if not paths:
             return []
         settings = self.repo_settings(gh, job.repo, job.default_branch, job.after)
         if not settings.config.enabled("autofix"):
             return []  # a push gets no reply: switched off is said by the configuration, not each push
-        base = job.before if job.before.strip("0") else None  # a new branch's push has no base to compare with
         reports = self._runs(RunRequest(job.tenant_id, job.repo, "autofix", "push", job.key,
-                                        waiting=frozenset(h.path for h in back) - set(changed)),
-                             Target(job.after, job.default_branch, before=base, changed=frozenset(job.modified)),
+                                        waiting=frozenset(h.path for h in back) - set(files)),
+                             Target(job.after, job.default_branch, previous=pushed.previous if base else None),
                              paths, settings, gh=gh)
         if back:
             said = (f"{len({h.path for h in back})} file(s) where {', '.join(sorted({h.rule for h in back}))} had "
@@ -141,6 +142,24 @@ class PipelineService:
             waiting = {o.path for r in reports for o in r.promoted if o.published is None}  # over the PR cap
             self.learning.brought_back(job.tenant_id, job.repo, "autofix", [h for h in back if h.path not in waiting])
         return reports
+
+    @staticmethod
+    def _changes(gh: GitHubPort, job: PushJob, base: str | None) -> list[Change]:
+        """The push's changes as its payload lists them. A payload lists a rename as a removal and an addition:
+        where a push has both, GitHub's comparison of its two commits says which were renamed, so a renamed file is
+        read at the base under its old name (as `git diff -M` has it for `memfix autofix --since`)."""
+        renamed = {}
+        if base and job.added and job.removed:
+            try:
+                renamed = {new: old for new, old in gh.renames(job.repo, base, job.after).items()
+                           if new in job.added and old in job.removed}
+            except GitHubPermanentError as exc:  # a base force-pushed away: no renames, every added file is new
+                log.warning("push %s: GitHub could not compare its commits (%s); no file is taken as renamed",
+                            job.key, exc)
+        return [*(Change(Status.RENAMED, renamed[p], p) if p in renamed else Change(Status.ADDED, None, p)
+                  for p in job.added),
+                *(Change(Status.MODIFIED, p, p) for p in job.modified),
+                *(Change(Status.REMOVED, p, None) for p in job.removed if p not in renamed.values())]
 
     def on_command(self, job: CommandJob) -> JobResult:
         path, guidance = job.path_and_guidance
@@ -242,12 +261,9 @@ class PipelineService:
                               linked_ids=list(config.memory))
             publisher = Publisher(self.proposals, gh, lambda: gh.list_files(repo, target.sha)) \
                 if target.base_branch else None
-            before = target.before
-            previous = (lambda path: gh.get_file(repo, path, before) if path in target.changed else None) \
-                if before else None  # a file back from a lifted hold is not the push's: all of it is fixed
             report = self.runner.run(request, workspace, publisher=publisher, config=config, llm=llm,
                                      mirror=check_run_mirror(gh, repo, target.sha, pipeline, request.job_key),
-                                     previous=previous)
+                                     previous=target.previous)  # None for a file back from a lifted hold: all fixed
             report.config_problems = settings.problems
             report.notes.insert(0, f"configuration: {settings.source}")
             if target.fork:

@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 
 class LocalWorkspace:
-    """A checkout on disk; `paths` narrows the scope (files or directories, relative to root)."""
+    """A checkout on disk; `paths` narrows the scope (files or directories, relative to root; none: no file)."""
 
     def __init__(self, root: Path, paths: list[str] | None = None):
         self.root = root.resolve()
@@ -53,7 +53,7 @@ class LocalWorkspace:
 
     def _list(self) -> list[str]:
         found: list[str] = []
-        for target in [self.root / p for p in self._paths] if self._paths else [self.root]:
+        for target in [self.root / p for p in self._paths] if self._paths is not None else [self.root]:
             if not inside(str(self.root), str(target)):
                 self.notes.append(self._skip(target, "outside the checkout"))
             elif target.is_symlink():

@@ -643,6 +643,7 @@ class FakeGitHub(FakeServer):
             (["GET"], f"{repo}/git/ref/heads/<path:branch>", self._get_ref),
             (["GET"], f"{repo}/git/trees/<ref>", self._get_tree),
             (["GET"], f"{repo}/tarball/<ref>", self._get_tarball),
+            (["GET"], f"{repo}/compare/<path:basehead>", self._compare),
             (["POST"], f"{repo}/git/refs", self._create_ref),
             (["PATCH"], f"{repo}/git/refs/heads/<path:branch>", self._update_ref),
             (["GET"], f"{repo}/pulls", self._list_pulls),
@@ -829,6 +830,26 @@ class FakeGitHub(FakeServer):
                 info.size = len(data)
                 tar.addfile(info, io.BytesIO(data))
         return Response(buffer.getvalue(), mimetype="application/x-gzip")
+
+    def _compare(self, repo: Repo, basehead: str):
+        """Two commits' files as GitHub compares them: added, removed, modified, and renamed where a removed file's
+        text is at least half the same as an added one's (git's own -M threshold), the most alike paired first."""
+        base, _, head = basehead.partition("...")
+        before, after = (repo.commits[self._resolve(repo, ref)] for ref in (base, head))
+        gone = sorted(set(before) - set(after))
+        came = sorted(set(after) - set(before))
+        pairs = sorted(((difflib.SequenceMatcher(None, before[old], after[new]).ratio(), old, new)
+                        for old in gone for new in came), reverse=True)
+        renamed: dict[str, str] = {}
+        for score, old, new in pairs:
+            if score >= 0.5 and old not in renamed.values() and new not in renamed:
+                renamed[new] = old
+        files = [{"filename": p, "status": "modified"} for p in sorted(set(before) & set(after))
+                 if before[p] != after[p]]
+        files += [{"filename": p, "status": "renamed", "previous_filename": renamed[p]} if p in renamed
+                  else {"filename": p, "status": "added"} for p in came]
+        files += [{"filename": p, "status": "removed"} for p in gone if p not in renamed.values()]
+        return jsonify({"status": "ahead", "files": files})
 
     def _get_ref(self, repo: Repo, branch: str):
         if branch not in repo.branches:
