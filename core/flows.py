@@ -49,10 +49,18 @@ class Flows:
 
     def on_pr_closed(self, job: PullRequestClosedJob) -> JobResult:
         """The outcome is learned; closed unmerged, the words people gave are offered back as decisions."""
-        result = self.learning.closed(job)
+        blamed = () if job.merged else self._blamed(job)
+        result = self.learning.closed(job, blamed)
         if not job.merged:
             try:
                 self.offers.after_closing(job)
             except Exception:  # noqa: BLE001 — an offer is a courtesy: the outcome is learned already
                 log.warning("job %s: could not offer the closing comment's decision", job.key, exc_info=True)
         return result
+
+    def _blamed(self, job: PullRequestClosedJob) -> tuple[str, ...]:
+        try:
+            return self.offers.blamed(job)
+        except Exception:  # noqa: BLE001 — words only narrow the blame: the outcome is learned without them
+            log.warning("job %s: could not read whom the closing words blame", job.key, exc_info=True)
+            return ()

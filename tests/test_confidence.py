@@ -30,9 +30,11 @@ def test_a_verified_fix_is_promoted_by_its_risk_and_record_not_by_ruff_calling_i
     assert high.value == 0.7 and status_for(PASSED, high.value, 1, 1) == "HUMAN_REVIEW"
     medium = score(PASSED, 1.0, _patch("F401"), {})
     assert status_for(PASSED, medium.value, 1, 1) == "PROMOTED"
-    rejected = score(PASSED, 1.0, _patch("F401"), {"F401": Record(merged=0, closed=2)})
-    assert rejected.value == 0.68 and "0 merged, 2 closed in this repository" in rejected.why
-    assert status_for(PASSED, rejected.value, 1, 1) == "HUMAN_REVIEW"  # reviewers said no twice: a person decides
+    twice = score(PASSED, 1.0, _patch("F401"), {"F401": Record(merged=0, closed=2)})
+    assert twice.value == 0.85 and "0 merged, 2 closed in this repository" in twice.why  # chance could: the policy
+    rejected = score(PASSED, 1.0, _patch("F401"), {"F401": Record(merged=0, closed=5)})  # decides, not the discount
+    assert rejected.value == 0.782 and "0 merged, 5 closed in this repository" in rejected.why
+    assert status_for(PASSED, rejected.value, 1, 1) == "HUMAN_REVIEW"  # reviewers said no five times: a person decides
     trusted = score(PASSED, 1.0, _patch("F401"), {"F401": Record(merged=5, closed=0)})
     assert trusted.value == medium.value  # a record never lifts a figure above its risk
     assert status_for(PASSED, rejected.value, 1, 1, threshold=0.6) == "PROMOTED"  # the threshold is a setting

@@ -176,7 +176,7 @@ def test_every_list_of_every_page_shows_its_rows(serve, tenant_id):
 def test_the_policy_table_shows_each_holds_scope_and_the_record_per_kind_of_place(serve, tenant_id):
     services = serve.services
     for n, (path, state) in enumerate((("shop/__init__.py", "closed"), ("api/__init__.py", "closed"),
-                                       ("shop/cart.py", "merged"))):
+                                       ("web/api/__init__.py", "closed"), ("shop/cart.py", "merged"))):
         services.proposals.save(tenant_id, repository=REPO, pipeline="autofix", fingerprint=f"ctx{n}", path=path,
                                 branch=f"memfix/autofix/ctx-{n}", base_branch="main", pr_number=20 + n, state=state,
                                 finding_codes=["F401"])
@@ -184,16 +184,16 @@ def test_the_policy_table_shows_each_holds_scope_and_the_record_per_kind_of_plac
     services.policy.keep_held(tenant_id, REPO, "autofix", [HeldBack("F401", "web/__init__.py", "init"),
                                                            HeldBack("F401", "cli/__init__.py", "init")])
     with services.db.tenant(tenant_id) as conn:  # a failure a re-run of the same commit overturned
-        conn.execute("UPDATE proposals SET ci_flakes = 1 WHERE fingerprint = 'ctx2'")
+        conn.execute("UPDATE proposals SET ci_flakes = 1 WHERE fingerprint = 'ctx3'")
     with client(serve) as web:
         page = html.unescape(web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text)
     assert "its checks failed memfix's commits and passed when run again 1 time(s)" in page
     row = page[page.index('id="rule-F401"'):].split("</tr>")[0]
     assert "2 file(s) held back, proposed again when the hold lifts" in row
-    assert "1 merged, 2 closed in this repository" in row
-    assert "0 merged, 2 closed in package __init__ and index files" in row
+    assert "1 merged, 3 closed in this repository" in row
+    assert "0 merged, 3 closed in package __init__ and index files" in row
     assert "1 merged, 0 closed in library modules" in row
-    assert "held back</span> in package __init__ and index files — reviewers closed 2 of its PRs" in row
+    assert "held back</span> in package __init__ and index files — reviewers closed 3 of its 3 PRs" in row
     assert '<span class="ok">proposed</span> elsewhere' in row and learned.split("`")[-2] in row  # insight:N
 
 

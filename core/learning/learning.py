@@ -210,7 +210,7 @@ class Learning:
     def _pr(self, job: PullRequestClosedJob) -> str:
         return f"{self.web_url}/{job.repo}/pull/{job.pr_number}"
 
-    def closed(self, job: PullRequestClosedJob) -> JobResult:
+    def closed(self, job: PullRequestClosedJob, blamed: tuple[str, ...] = ()) -> JobResult:
         """Outcomes only from memfix's own PRs: a head in this repository, on the branch and PR memfix recorded,
         closed by someone other than an outside author; and a verdict on memfix's change only at its commit."""
         if job.head_repo and job.head_repo.lower() != (job.repo or "").lower():
@@ -219,7 +219,7 @@ class Learning:
             return JobResult(f"PR #{job.pr_number} was closed by its own author @{job.author}, not by reviewers "
                              "of a memfix change; nothing to learn.")
         proposal = self.proposals.close(job.tenant_id, job.repo, job.head_ref, job.pr_number, merged=job.merged,
-                                        closed_by=job.closed_by)
+                                        closed_by=job.closed_by, blamed=blamed)
         if proposal is None:
             return JobResult(f"PR #{job.pr_number} is not an open PR memfix remembers proposing; nothing to learn.")
         if proposal.head_sha and proposal.head_sha != job.head_sha:

@@ -177,6 +177,15 @@ def decision_offers(words: Words) -> tuple[Offer, ...]:
     return tuple(offers)
 
 
+def pointed(words: Words) -> tuple[str, ...]:
+    """The PR's rules the words point to: a rule a text names, or the rule whose fix changed a line commented on;
+    none when they name none (a file or folder named points to every rule: the place's, not one rule's)."""
+    found = [c for text in words.texts for c in words.codes if _names_rule(text, c)]
+    if not found and words.line and words.line.changed and (rule := words.rule_at_line()):
+        found.append(rule)
+    return tuple(dict.fromkeys(found))
+
+
 def read_decisions(llm: LLM | None, words: Words) -> Offers | None:
     """The model's reading of the words as at most three decisions, each checked: its codes must be rules the PR
     fixed or the words name, its scope a repository path pattern. None without a model, when the model fails, or
@@ -222,6 +231,27 @@ class DecisionOffers:
     bot_login: str  # memfix's own comments: only they carry its marks
     llm: LLM | None = None
 
+    def blamed(self, job: PullRequestClosedJob) -> tuple[str, ...]:
+        """The rules of memfix's PR closed unmerged that the closing words or the review's line comments of people
+        with write access point to (the policy blames those); none when nobody said."""
+        proposal = self._proposal(job.tenant_id, job.repo, job.head_ref, job.pr_number)
+        if proposal is None or len(proposal.finding_codes) < 2:
+            return ()  # one rule: nothing to tell apart
+        gh = self.github(job.tenant_id)
+        said = [Words(self._written(job, gh.list_issue_comments(job.repo, job.pr_number)),
+                      proposal.finding_codes, proposal.path)]
+        said += [Words((c.get("body") or "",), proposal.finding_codes, proposal.path,
+                       Line(c.get("path") or proposal.path, c.get("diff_hunk") or ""), proposal.finding_lines)
+                 for c in gh.review_comments(job.repo, job.pr_number) if self._written(job, [c])]
+        return tuple(dict.fromkeys(code for words in said for code in pointed(words)))
+
+    def _written(self, job: PullRequestClosedJob, comments: list[dict[str, Any]]) -> tuple[str, ...]:
+        """What people with write access wrote among `comments`: no command, nothing of a bot."""
+        return tuple(body for c in comments
+                     if (body := c.get("body") or "") and parse_command(body) is None  # a command is not a reason
+                     and (c.get("user") or {}).get("type") != "Bot"
+                     and self.can_write(job.tenant_id, job.repo, (c.get("user") or {}).get("login") or ""))
+
     def after_closing(self, job: PullRequestClosedJob) -> None:
         """People with write access who said why when memfix's PR was closed unmerged get one reply with the
         commands that would decide it."""
@@ -232,11 +262,7 @@ class DecisionOffers:
         comments, mark = gh.list_issue_comments(job.repo, job.pr_number), marks.OFFER.format(key=job.key)
         if marks.left(comments, mark, self.bot_login):
             return  # an earlier attempt of this job offered them
-        said = tuple(body for c in comments
-                     if (body := c.get("body") or "") and parse_command(body) is None  # a command is not a reason
-                     and (c.get("user") or {}).get("type") != "Bot"
-                     and self.can_write(job.tenant_id, job.repo, (c.get("user") or {}).get("login") or ""))
-        offers = offer_decisions(self.llm, Words(said, proposal.finding_codes, proposal.path))
+        offers = offer_decisions(self.llm, Words(self._written(job, comments), proposal.finding_codes, proposal.path))
         if offers.decisions:
             gh.comment(job.repo, job.pr_number, "\n".join([
                 "You said why when closing this; memfix can remember it as a decision:", *offers.lines("your words"),

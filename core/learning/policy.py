@@ -34,13 +34,13 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from core.languages.registry import EVERY_RULE, risk_of, rule_code, rule_shown
+from core.languages.registry import EVERY_RULE, rule_code, rule_shown
 from core.learning.explore import EXPLORE_DAYS, explore
-from core.learning.places import KIND, contains, covers, directories, kind_scope, place, words
-from core.learning.record import PROMOTE_THRESHOLD, RISK, Record
+from core.learning.places import KIND, Kind, contains, covers, directories, kind_scope, place, words
+from core.learning.record import PROMOTE_THRESHOLD, Chance, Record, beyond_chance
 from core.memory.proposals import Proposals, ProposalState
 from core.memory.types import Insight, PointStatus, Stance
 
@@ -49,8 +49,11 @@ if TYPE_CHECKING:
     from core.memory.insights import Insights, SaveResult
     from core.memory.proposals import Proposal, ProposalOutcome
 
-MIN_CLOSED, MIN_BAD, LOW_ESTIMATE = 2, 3, 0.25
+MIN_CLOSED = 2  # one close is a person's moment, never a pattern
+ALPHA = 0.05  # a hold needs a record chance would give less than once in twenty
+ALPHA_CI = 0.1  # a counted CI failure has passed the noise filter already (re-runs, the base's own failures)
 TURNED = 3  # bad outcomes in a row after merges: the reviewers' taste changed
+RETRY_CAP_DAYS = 112  # however strong the evidence, a learned hold is tried again within four months
 LEARNED = "learned"  # who decided a hold the evidence made
 
 
@@ -83,8 +86,7 @@ SELECT rule, scope, insight_id, created_at FROM rule_decisions WHERE repository 
 ORDER BY created_at, id
 """
 _HOLDS = """
-SELECT rule, scope, reason, insight_id, decided_by, created_at < now() - make_interval(secs => %(ripe)s) AS ripe
-FROM rule_decisions
+SELECT rule, scope, reason, insight_id, decided_by, created_at FROM rule_decisions
 WHERE repository = %(r)s AND stance = %(hold)s AND (%(p)s::text IS NULL OR pipeline IS NULL OR pipeline = %(p)s::text)
 ORDER BY insight_id
 """
@@ -123,45 +125,62 @@ WHERE a.target_repository = %(r)s AND a.status = %(open)s AND d.stance = %(hold)
 """
 
 
-def hold_reason(code: str, record: Record, threshold: float = PROMOTE_THRESHOLD) -> str | None:
-    """Why the evidence says `code` should not be proposed here, or None. One mechanism: a record that keeps every
-    verified fix of the rule under the promotion threshold is a hold too, stored and shown like the others (a rule
-    of high risk waits for a person whatever its record: that is no hold)."""
-    risk = RISK[risk_of(code)]
-    if not record.merged and record.closed >= MIN_CLOSED:
-        return f"reviewers closed {record.closed} of its PRs and merged none"
-    if not record.merged and record.ci_failed:
-        return f"the repository's CI failed on {record.ci_failed} of its fixes and none was merged"
-    if record.merged and record.lately >= TURNED:
+def hold_reason(code: str, record: Record, chance: Chance | None = None, looks: int = 1) -> str | None:
+    """Why the evidence says `code` should not be proposed here, or None: only a record chance would rarely give is a
+    reason (the repository's own rates of closes and red CI are chance). `looks`: how many places the same rule's
+    records were looked at for a hold (each look is another chance of a run of bad luck)."""
+    chance = chance or Chance()
+    decided = record.merged + record.closed
+    if record.merged and record.lately >= TURNED and chance.closes ** record.lately * decided < ALPHA / looks:
         return (f"reviewers turned down its last {record.lately} PRs after merging {record.merged}: their taste "
                 "changed")
-    if record.bad >= MIN_BAD and record.posterior < LOW_ESTIMATE:
-        return f"its acceptance estimate is {record.posterior:.2f} ({record.describe()})"
-    if risk >= threshold > risk * record.factor:
-        return (f"its record here ({record.describe()}) brings a verified fix's confidence to "
-                f"{risk * record.factor:.2f}, under the {threshold:.2f} a fix needs to be proposed")
+    if record.closed >= MIN_CLOSED and (p := beyond_chance(record.closed, decided, chance.closes)) < ALPHA / looks:
+        return (f"reviewers closed {record.closed} of its {decided} PRs where they close {chance.closes:.0%} of "
+                f"memfix's others (chance: {p:.3f})")
+    runs = record.ci_failed + record.ci_passed
+    if record.ci_failed and not record.merged:  # counted only past the noise filter (re-runs, the base's own reds)
+        return f"the repository's CI failed on {record.ci_failed} of its fixes and none was merged"
+    if record.ci_failed and (p := beyond_chance(record.ci_failed, runs, chance.reds)) < ALPHA_CI / looks:
+        return (f"the repository's CI failed on {record.ci_failed} of its {runs} fixes where it fails "
+                f"{chance.reds:.0%} of memfix's others (chance: {p:.3f})")
     return None
 
 
 @dataclass(frozen=True)
 class Evidence:
     """Per rule, its record in the repository and in each context its PRs' files were in: a kind of place
-    (`kind:init`) or a folder (`src/**`)."""
+    (`kind:init`) or a folder (`src/**`); per rule, what chance gives it (the other rules' PRs); and per context, the
+    record of every PR there whatever its rules (a place's hold on every rule is judged by it)."""
 
     records: dict[str, Record] = field(default_factory=dict)
     contexts: dict[str, dict[str, Record]] = field(default_factory=dict)
+    chances: dict[str, Chance] = field(default_factory=dict)
+    places: dict[str, Record] = field(default_factory=dict)
 
     def record(self, code: str, scope: str | None = None) -> Record:
+        if code == EVERY_RULE:
+            return self.places.get(scope, Record()) if scope else Record()
         return self.records.get(code, Record()) if scope is None else self.contexts.get(code, {}).get(scope, Record())
+
+    def chance(self, code: str) -> Chance:
+        return self.chances.get(code, Chance())
 
     def kinds(self, code: str) -> dict[str, Record]:
         """The rule's record in each kind of place it was proposed in."""
         return {s: r for s, r in self.contexts.get(code, {}).items() if s.startswith(KIND)}
 
 
-def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) -> Evidence:
+def scopes_of(path: str, kind: str) -> tuple[str, ...]:
+    """The contexts a PR's file counts in: its kind of place and each folder it lies in (a file at the root: the
+    root's own files, never every library module)."""
+    return (kind_scope(kind), *directories(path))
+
+
+def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = (),
+                  every: list[ProposalOutcome] | None = None) -> Evidence:
     """Per rule and context, from memfix's PRs in one repository and pipeline (see the module's note on blame). A rule
-    a person re-enabled starts afresh where the enable applies, counting only PRs there that changed after it."""
+    a person re-enabled starts afresh where the enable applies, counting only PRs there that changed after it. The
+    places' records count `every` PR (the closes a place's hold explains included), `rows` where not given."""
     placed = [(r, r.place or place(r.path)) for r in sorted(rows, key=lambda r: r.updated_at)]  # oldest first
 
     def counted(r: ProposalOutcome, kind: str) -> set[str]:
@@ -172,17 +191,42 @@ def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) -
     merged = Counter(c for r, _, codes in counts if r.state == ProposalState.MERGED for c in codes)
     records: dict[str, Record] = {}
     contexts: dict[str, dict[str, Record]] = defaultdict(dict)
+    places: dict[str, Record] = {}
     for r, kind, codes in counts:
-        suspects = {c for c in codes if not merged[c]} or codes
+        took = r.state == ProposalState.MERGED
+        pointed = set(r.blamed) & codes
+        suspects = pointed or {c for c in codes if not merged[c]} or codes
         for c in codes:
             blamed = c in suspects
-            took = r.state == ProposalState.MERGED
             bad = int(blamed and r.state == ProposalState.CLOSED), r.ci_failures if blamed else 0
-            seen = Record(int(took), *bad, r.ci_passes, r.refines, 0 if took else sum(bad))
+            seen = Record(int(took), *bad, r.ci_passes, r.refines, 0 if took else sum(bad), r.updated_at)
             records[c] = records.get(c, Record()) + seen
-            for scope in (kind_scope(kind), *directories(r.path)):
+            for scope in scopes_of(r.path, kind):
                 contexts[c][scope] = contexts[c].get(scope, Record()) + seen
-    return Evidence(dict(sorted(records.items())), dict(contexts))
+    for r in sorted(rows if every is None else every, key=lambda r: r.updated_at):
+        took, closed = r.state == ProposalState.MERGED, int(r.state == ProposalState.CLOSED)
+        whole = Record(int(took), closed, r.ci_failures, r.ci_passes, r.refines,
+                       0 if took else closed + r.ci_failures, r.updated_at)
+        for scope in scopes_of(r.path, r.place or place(r.path)):
+            places[scope] = places.get(scope, Record()) + whole
+    return Evidence(dict(sorted(records.items())), dict(contexts), _chances(rows, set(records)), places)
+
+
+def _chances(rows: list[ProposalOutcome], codes: set[str]) -> dict[str, Chance]:
+    """Per rule, the repository's rates of closes and red CI among memfix's PRs that do not carry it."""
+    decided = [r for r in rows if r.state != ProposalState.OPEN]
+    total = _rates(decided, rows)
+    chances = {}
+    for code in codes:
+        mine = _rates([r for r in decided if code in r.finding_codes], [r for r in rows if code in r.finding_codes])
+        chances[code] = Chance.of(*(t - m for t, m in zip(total, mine, strict=True)))
+    return chances
+
+
+def _rates(decided: list[ProposalOutcome], rows: list[ProposalOutcome]) -> tuple[int, int, int, int]:
+    """(closed, decided, CI runs failed, CI runs) of some PRs."""
+    return (sum(r.state == ProposalState.CLOSED for r in decided), len(decided), sum(r.ci_failures for r in rows),
+            sum(r.ci_failures + r.ci_passes for r in rows))
 
 
 def records_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) -> dict[str, Record]:
@@ -190,37 +234,57 @@ def records_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) ->
     return evidence_from(rows, enabled).records
 
 
-def hold_scopes(code: str, evidence: Evidence, threshold: float = PROMOTE_THRESHOLD) -> dict[str | None, str]:
-    """Where the evidence says to hold `code` back, and why: the narrowest contexts it supports (see the module)."""
-    whole = hold_reason(code, evidence.record(code), threshold)
+def hold_scopes(code: str, evidence: Evidence) -> dict[str | None, str]:
+    """Where the evidence says to hold `code` back, and why: the narrowest contexts it supports (see the module). Each
+    folder looked at is one more chance of bad luck, so a folder's record must say more the more folders there are."""
+    chance = evidence.chance(code)
+    whole = hold_reason(code, evidence.record(code), chance)
     kinds = evidence.kinds(code)
-    if whole and sum(1 for r in kinds.values() if r.bad) >= 2:
-        return {None: whole}  # bad outcomes in two kinds of place or more agree
-    held: dict[str | None, str] = {s: reason for s, r in kinds.items() if (reason := hold_reason(code, r, threshold))}
+    held: dict[str | None, str] = {s: reason for s, r in kinds.items()
+                                   if (reason := hold_reason(code, r, chance, len(kinds)))}
+    if whole and sum(1 for r in kinds.values() if r.bad) >= 2 and \
+            not any(r.merged for s, r in kinds.items() if s not in held):
+        return {None: whole}  # bad outcomes in two kinds of place or more agree, and no kind that takes it differs
     if held:
         return held
-    folders = {s: reason for s, r in evidence.contexts.get(code, {}).items()
-               if not s.startswith(KIND) and (reason := hold_reason(code, r, threshold))}
+    contexts = {s: r for s, r in evidence.contexts.get(code, {}).items() if not s.startswith(KIND)}
+    folders = {s: reason for s, r in contexts.items() if (reason := hold_reason(code, r, chance, len(contexts)))}
     return {s: reason for s, reason in folders.items() if not any(o != s and contains(s, o) for o in folders)}
 
 
 def place_scopes(rows: list[ProposalOutcome]) -> dict[str, str]:
-    """Places where reviewers closed two PRs or more, of two rules or more, and merged none: every rule is held
-    there, as narrow as the evidence goes (the narrowest such folder; a kind of place where no folder shows it)."""
+    """Places where reviewers closed PRs whatever their rules: every rule is held there, as narrow as the evidence
+    goes (the narrowest such folder; a kind of place where no folder shows it; never every library module). Only
+    where they merged none there, no one rule explains the closes (one common to all, or the one their words
+    named), and chance — the closes of memfix's PRs elsewhere — would rarely close so many."""
     by_scope: dict[str, list[ProposalOutcome]] = defaultdict(list)
     for r in rows:
-        for scope in (kind_scope(r.place or place(r.path)), *directories(r.path)):
-            by_scope[scope].append(r)
+        for scope in scopes_of(r.path, r.place or place(r.path)):
+            if scope != kind_scope(Kind.LIBRARY):  # everything that is no other kind: not a place
+                by_scope[scope].append(r)
+    decided = [r for r in rows if r.state != ProposalState.OPEN]
     found: dict[str, str] = {}
     for scope, here in by_scope.items():
         closed = [r for r in here if r.state == ProposalState.CLOSED]
-        rules = sorted({c for r in closed for c in r.finding_codes})
-        if len(closed) >= MIN_CLOSED and len(rules) >= 2 and not any(r.state == ProposalState.MERGED for r in here):
-            found[scope] = (f"reviewers closed {len(closed)} PRs of {len(rules)} rules here ({', '.join(rules)}) and "
-                            "merged none")
+        if len(closed) < MIN_CLOSED or any(r.state == ProposalState.MERGED for r in here) or _explained(closed):
+            continue
+        elsewhere = [r for r in decided if r not in here]
+        chance = Chance.of(sum(r.state == ProposalState.CLOSED for r in elsewhere), len(elsewhere), 0, 0)
+        if beyond_chance(len(closed), len(closed), chance.closes) < ALPHA / len(by_scope):
+            rules = sorted({c for r in closed for c in r.finding_codes})
+            found[scope] = (f"reviewers closed {len(closed)} PRs of {len(rules)} rules here ({', '.join(rules)}), "
+                            f"merged none, and close {chance.closes:.0%} elsewhere")
     folders = {s: why for s, why in found.items() if not s.startswith(KIND)}
     chosen = folders or found
     return {s: why for s, why in chosen.items() if not any(o != s and contains(s, o) for o in chosen)}
+
+
+def _explained(closed: list[ProposalOutcome]) -> bool:
+    """Whether rules explain every close: people's words named a rule of each, the PRs carried one rule or none
+    between them, or one rule all of them carried (as people named them, where they did)."""
+    if all(r.blamed for r in closed) or len({c for r in closed for c in r.finding_codes}) < 2:
+        return True
+    return bool(set.intersection(*(set(r.blamed or r.finding_codes) for r in closed)))
 
 
 def rules_outside(rows: list[ProposalOutcome]) -> tuple[list[ProposalOutcome], dict[str, str]]:
@@ -248,11 +312,26 @@ class Hold:
     insight_id: int
     by: str  # LEARNED or the person's login
     scope: str | None = None  # None: the whole repository
-    ripe: bool = False  # decided longer ago than the exploration budget's period: it may be tried again
+    decided_at: datetime | None = field(default=None, compare=False)
 
     @property
     def where(self) -> str:
         return f"in {words(self.scope)}"
+
+    def retry_at(self, evidence: Evidence) -> datetime | None:
+        """When a learned hold may be tried again by exploration: a week after its decision or its rule's latest
+        outcome there, twice as long for each bad outcome beyond the first two, within four months (None: a
+        person's hold, which only a person lifts)."""
+        if self.by != LEARNED:
+            return None
+        record = evidence.record(self.code, self.scope)
+        since = max((t for t in (self.decided_at, record.last) if t is not None), default=datetime.now(UTC))
+        return since + timedelta(days=min(EXPLORE_DAYS * 2 ** max(0, record.bad - MIN_CLOSED), RETRY_CAP_DAYS))
+
+    @property
+    def key(self) -> str:
+        """The hold as a decision command names it: `F401`, `F401 in tests/**`, `* in vendor/**`."""
+        return _command(self.code, self.scope)
 
     def describe(self) -> str:
         who = "learned" if self.by == LEARNED else f"asked by @{self.by}"
@@ -327,10 +406,11 @@ class RepoPolicy:
         """What memory changed in this run, in words (the "Learnings used" of an offline run)."""
         lines = [h.describe() for h in self.holds]
         if self.exploring is not None:
-            lines.append(f"{self.exploring.code} is held back{_in(self.exploring.scope)} ({self.exploring.reason}) and "
+            what = "every rule" if self.exploring.code == EVERY_RULE else self.exploring.code
+            lines.append(f"{what} is held back{_in(self.exploring.scope)} ({self.exploring.reason}) and "
                          f"tried again in this run on purpose: at most one such PR per repository every "
-                         f"{EXPLORE_DAYS} days; merge it to have {self.exploring.code} proposed again, close it to "
-                         "keep it held")
+                         f"{EXPLORE_DAYS} days, each hold less often the more its evidence grows; merge it to have "
+                         f"{what} proposed again there, close it to keep it held")
         lines += [f"{h.code} would be held back{_in(h.scope)} ({h.reason}) but `always_propose` in "
                   "`.github/memfix.yml` keeps it" for h in self.overridden]
         lines += [f"{e.rule} proposed in {words(e.scope)} all the same: a person's decision `insight:{e.insight_id}`"
@@ -351,8 +431,9 @@ class Policy:
     def evidence(self, tenant_id: int, repo: str, pipeline: str | None = None,
                  enabled: list[Enable] | None = None) -> Evidence:
         """The rules' evidence (closes inside a place held for every rule left out: see `rules_outside`)."""
-        rules, _ = rules_outside(self.proposals.outcomes(tenant_id, repo, pipeline))
-        return evidence_from(rules, self._enabled(tenant_id, repo) if enabled is None else enabled)
+        every = self.proposals.outcomes(tenant_id, repo, pipeline)
+        rules, _ = rules_outside(every)
+        return evidence_from(rules, self._enabled(tenant_id, repo) if enabled is None else enabled, every)
 
     def records(self, tenant_id: int, repo: str, pipeline: str | None = None) -> dict[str, Record]:
         return self.evidence(tenant_id, repo, pipeline).records
@@ -361,12 +442,11 @@ class Policy:
         """The holds in force in this repository (for `pipeline`: a person's and that pipeline's learned ones), the
         first decision on each rule and scope."""
         with self.db.tenant(tenant_id) as conn:
-            rows = conn.execute(_HOLDS, {"r": repo, "p": pipeline, "hold": Stance.HOLD,
-                                         "ripe": EXPLORE_DAYS * 86400}).fetchall()
+            rows = conn.execute(_HOLDS, {"r": repo, "p": pipeline, "hold": Stance.HOLD}).fetchall()
         holds: dict[tuple[str, str | None], Hold] = {}
         for row in rows:
             holds.setdefault((row["rule"], row["scope"]), Hold(row["rule"], row["reason"], row["insight_id"],
-                                                               row["decided_by"], row["scope"], row["ripe"]))
+                                                               row["decided_by"], row["scope"], row["created_at"]))
         return list(holds.values())
 
     def for_run(self, tenant_id: int, repo: str, pipeline: str, always: tuple[str, ...] = (),
@@ -376,15 +456,15 @@ class Policy:
         holds, enabled = self.holds(tenant_id, repo, pipeline), self._enabled(tenant_id, repo)
         evidence = self.evidence(tenant_id, repo, pipeline, enabled)
         in_force = [h for h in holds if h.code not in always]
-        # a place held for every rule is not tried again: one PR there would be one per rule (a merge or a person
-        # lifts it)
-        learned = sorted({h.code for h in in_force if h.by == LEARNED and h.code != EVERY_RULE
-                          and (h.ripe or h.code in named)})
-        tried = explore(learned, evidence.records, self.rng, selected_now=named,
+        now = datetime.now(UTC)
+        learned = {h.key: h for h in in_force if (when := h.retry_at(evidence)) is not None
+                   and (when <= now or h.code in named)}  # a place's hold on every rule is tried too, in one file
+        tried = explore(learned, {k: evidence.record(h.code, h.scope) for k, h in learned.items()}, self.rng,
+                        selected_now=[k for k, h in learned.items() if h.code in named],
                         budget_open=not self.proposals.explored_since(tenant_id, repo, EXPLORE_DAYS)) \
             if learned else None
-        exploring = next((h for h in in_force if h.code == tried), None)
-        return RepoPolicy(evidence.records, [h for h in in_force if h.code != tried],
+        exploring = learned.get(tried) if tried else None
+        return RepoPolicy(evidence.records, [h for h in in_force if h is not exploring],
                           [h for h in holds if h.code in always],
                           self._suggestions(tenant_id, repo, {h.code for h in holds}), enabled, evidence.contexts,
                           exploring)
@@ -431,7 +511,7 @@ class Policy:
         for code in evidence.records:
             if rule_code(code) != code:  # a decision names a linter's rule (a model's MODEL is none)
                 continue
-            wanted = hold_scopes(code, evidence, self.threshold)
+            wanted = hold_scopes(code, evidence)
             gone = [h for h in holds if h.code == code and h.by == LEARNED and h.scope not in wanted]
             kept = [h for h in holds if h.code == code and h not in gone]
             for hold in gone:
@@ -439,7 +519,7 @@ class Policy:
                 wider = next((s for s in wanted if contains(s, hold.scope)), hold.scope)
                 record = evidence.record(code, hold.scope)
                 changed.append(f"widening the hold on {code}{_in(hold.scope)} to {words(wider)}" if wider != hold.scope
-                               else f"proposing {code} again{_in(hold.scope)}: {record.describe()}")
+                               else f"proposing {code} again{_in(hold.scope)}: {record.describe(words(hold.scope))}")
             for scope, reason in wanted.items():
                 if any(contains(h.scope, scope) for h in kept):
                     continue
@@ -482,14 +562,17 @@ class Policy:
             return []
         kind = proposal.place or place(proposal.path)  # only the holds that held it there: the PR tried those
         tried = [h for h in self.holds(tenant_id, repo, proposal.pipeline) if h.by == LEARNED
-                 and h.code in proposal.finding_codes and covers(h.scope, proposal.path, kind)]
+                 and h.code in (*proposal.finding_codes, EVERY_RULE) and covers(h.scope, proposal.path, kind)]
         for hold in tried:
+            if hold.code == EVERY_RULE:  # the place's merge is its evidence: `learn` lifts the hold it no longer backs
+                continue
             self.enable(tenant_id, repo, [hold.code], LEARNED, source_ref, hold.scope)
         if not tried:  # memfix's own suggestion of a kind nobody chose: merged, its rules are proposed here from now
             codes = sorted(set(proposal.finding_codes))
             self.enable(tenant_id, repo, codes, LEARNED, source_ref)
             return [f"proposing {', '.join(codes)} here from now: reviewers merged memfix's own suggestion"]
-        return [f"proposing {h.code} again{_in(h.scope)}: reviewers merged the PR that tried it again" for h in tried]
+        return [f"proposing {'every rule' if h.code == EVERY_RULE else h.code} again{_in(h.scope)}: reviewers merged "
+                "the PR that tried it again" for h in tried]
 
     def enable(self, tenant_id: int, repo: str, codes: list[str], by: str, source_ref: str | None,
                scope: str | None = None) -> list[int]:
@@ -521,7 +604,7 @@ class Policy:
             workflow_type=decision.pipeline or "review",
             title=f"Hold back {'every rule' if code == EVERY_RULE else code} fixes in {repo}"
             + (f" ({words(scope)} only)" if scope else ""),
-            detail=f"{decision.reason}\nEvidence{_in(scope)}: {record.describe()}. Re-enable with `/forget` of this "
+            detail=f"{decision.reason}\nEvidence: {record.describe(words(scope))}. Re-enable with `/forget` of this "
                    f"insight, `/remember decision enable {_command(code, scope)}`, or `always_propose: [{code}]` in "
                    "`.github/memfix.yml`.",
             source_ref=source_ref, tags=("policy", Stance.HOLD, code, f"by:{decision.by}")))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
+from math import comb
 
 # The factor of each risk class; which class a rule is in, its language says (core/languages/*/rules.py).
 RISK = {
@@ -21,12 +23,14 @@ class Record:
     ci_passed: int = 0
     refined: int = 0  # `/refine` asked
     lately: int = 0  # bad outcomes since the last merge: how a taste that turned shows before the totals do
+    last: datetime | None = field(default=None, compare=False)  # its latest outcome: exploration waits from then
 
     def __add__(self, other: Record) -> Record:
         """This record, then `other` (outcomes are added oldest first)."""
         return Record(self.merged + other.merged, self.closed + other.closed, self.ci_failed + other.ci_failed,
                       self.ci_passed + other.ci_passed, self.refined + other.refined,
-                      other.lately if other.merged else self.lately + other.lately)
+                      other.lately if other.merged else self.lately + other.lately,
+                      max((t for t in (self.last, other.last) if t is not None), default=None))
 
     @property
     def bad(self) -> int:
@@ -39,7 +43,9 @@ class Record:
 
     @property
     def factor(self) -> float:
-        return min(1.0, 0.6 + 0.8 * self.posterior)
+        """What the record weighs a fix's confidence by: its acceptance estimate shrunk towards reviewers' usual
+        taking of a bot's fix (Beta(4, 1)), so a close or two is a discount only where chance is not enough."""
+        return min(1.0, 0.6 + 0.8 * (4 + self.merged) / (5 + self.merged + self.bad))
 
     @property
     def known(self) -> bool:
@@ -53,3 +59,25 @@ class Record:
         parts += [f"{self.ci_passed} passed CI"] if self.ci_passed else []
         parts += [f"{self.refined} /refine"] if self.refined else []
         return ", ".join(parts) + f" in {where}"
+
+
+@dataclass(frozen=True)
+class Chance:
+    """How often memfix's PRs in a repository are closed, and how often its CI is red, whatever the rule: the rate
+    chance alone gives a rule's record (counted from the PRs of other rules, with a prior of one in five closed and
+    one in ten red before anything is known)."""
+
+    closes: float = 0.2
+    reds: float = 0.1
+
+    @classmethod
+    def of(cls, closed: int, decided: int, red: int, runs: int) -> Chance:
+        return cls((1 + closed) / (5 + decided), (1 + red) / (10 + runs))
+
+
+def beyond_chance(bad: int, seen: int, rate: float) -> float:
+    """The chance of `bad` or more bad outcomes in `seen` when each is bad at `rate`: small, the record says more than
+    chance does (the binomial tail)."""
+    if bad <= 0:
+        return 1.0
+    return sum(comb(seen, k) * rate ** k * (1 - rate) ** (seen - k) for k in range(bad, seen + 1))

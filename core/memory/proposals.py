@@ -88,6 +88,7 @@ class ProposalOutcome:
     refines: int = 0
     path: str = ""  # the file it changed
     place: str | None = None  # the kind of place that file was when it was proposed
+    blamed: tuple[str, ...] = ()  # closed: the rules people's words pointed to (none said: the evidence decides)
 
 
 @dataclass(frozen=True)
@@ -181,8 +182,8 @@ class Proposals:
                 " WHERE repository = %(r)s AND (%(p)s::text IS NULL OR pipeline = %(p)s::text)",
                 {"r": repo, "p": pipeline},
             ).fetchall()
-        return [ProposalOutcome(**{**r, "finding_codes": tuple(r["finding_codes"]), "state": ProposalState(r["state"])})
-                for r in rows]
+        return [ProposalOutcome(**{**r, "finding_codes": tuple(r["finding_codes"]), "state": ProposalState(r["state"]),
+                                   "blamed": tuple(r["blamed"])}) for r in rows]
 
     def weekly(self, tenant_id: int, repos: list[str]) -> dict[str, ProposalCounts]:
         """Per week the PRs were opened in (`YYYY-MM-DD` of its Monday): how many, and what became of them."""
@@ -306,16 +307,16 @@ class Proposals:
             conn.execute("UPDATE proposals SET refines = refines + 1 WHERE id = %s", (proposal_id,))
 
     def close(self, tenant_id: int, repo: str, branch: str, pr_number: int, *, merged: bool,
-              closed_by: str | None) -> Proposal | None:
+              closed_by: str | None, blamed: tuple[str, ...] = ()) -> Proposal | None:
         """The open proposal on this branch and PR, merged or closed unmerged (a verdict still awaited is now
-        unknown); None when memfix has no such open proposal."""
+        unknown), with the rules people's words blamed; None when memfix has no such open proposal."""
         with self.db.tenant(tenant_id) as conn:
             return _proposal_or_none(conn.execute(
-                "UPDATE proposals SET state = %s, closed_by = %s, updated_at = now(),"
+                "UPDATE proposals SET state = %s, closed_by = %s, updated_at = now(), blamed = %s,"
                 " ci_state = CASE WHEN ci_state = %s THEN %s ELSE ci_state END"
                 f" WHERE repository = %s AND branch = %s AND pr_number = %s AND state = %s RETURNING {_COLUMNS}",
-                (ProposalState.MERGED if merged else ProposalState.CLOSED, closed_by, CiState.WAITING, CiState.UNKNOWN,
-                 repo, branch, pr_number, ProposalState.OPEN),
+                (ProposalState.MERGED if merged else ProposalState.CLOSED, closed_by, list(blamed), CiState.WAITING,
+                 CiState.UNKNOWN, repo, branch, pr_number, ProposalState.OPEN),
             ).fetchone())
 
     def save(self, tenant_id: int, **row: Any) -> None:

@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from core.languages.adapter import covering
-from core.languages.registry import fixer_of, said_of
+from core.languages.registry import EVERY_RULE, fixer_of, said_of
 from core.learning.places import kind_scope, words
 from core.learning.record import Record
 from core.memory.proposals import CiState
@@ -68,10 +68,11 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: Ci
                   "of what it could do in this installation (at most one such PR per repository a week). Merge it and "
                   f"{report.exploring} fixes are proposed here from now on; close it and they are not.", ""]
     elif report.exploring and report.explored == outcome.path:
-        lines += ["### Tried again on purpose", f"memfix had learned to hold back {report.exploring} in this "
-                  "repository; this PR tries it once more, so a team whose taste changed gets it back without a "
-                  f"command. Merge it and {report.exploring} is proposed again; close it and it stays held (at most "
-                  "one such PR per repository a week).", ""]
+        what = "every rule" if report.exploring == EVERY_RULE else report.exploring
+        lines += ["### Tried again on purpose", f"memfix had learned to hold back {what} where this file is; this PR "
+                  "tries it once more, so a team whose taste changed gets it back without a command. Merge it and "
+                  f"{what} is proposed there again; close it and it stays held (at most one such PR per repository "
+                  "a week, each hold tried less often the more its evidence grows).", ""]
     lines += [ci_line(ci), "",
               "Comment `/refine <feedback>` to have memfix revise this patch; merge or close it to teach memfix."]
     return "\n".join(lines)

@@ -235,7 +235,7 @@ class PipelineRunner:
         assert hold is not None  # asked only when the plan explores a hold
 
         def held(f: Finding) -> bool:
-            return f.code == hold.code and covers(hold.scope, f.path, ctx.places.of(f.path))
+            return bool(within((f.code,), (hold.code,))) and covers(hold.scope, f.path, ctx.places.of(f.path))
 
         first = next((f.path for f in report.findings if held(f)), None)
         report.findings = [f for f in report.findings if not held(f) or f.path == first]
