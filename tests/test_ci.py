@@ -297,7 +297,7 @@ def test_a_re_run_that_passes_supersedes_the_failure_and_corrects_the_record(ser
     push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
     [pr] = open_memfix_pulls(fake_github)
     ci(serve, fake_github, tenant_id, pr, "failure")  # a flaky run: the base has no checks to compare with
-    assert serve.services.policy.for_run(tenant_id, REPO, "autofix").named() == ("F401 in library modules",)
+    assert serve.services.policy.for_run(tenant_id, REPO, "autofix").named() == ("F401 in `app/**`",)
 
     ci(serve, fake_github, tenant_id, pr, "success")  # the maintainer re-runs it: green on the same commit
     assert fake_github.pull(REPO, pr["number"])["draft"] is False

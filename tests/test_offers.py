@@ -122,3 +122,15 @@ def test_without_a_model_or_words_no_model_is_asked(model_server):
     assert offered([], line=REMOVED) == []
     assert offer_decisions(OfflineLLM(), Words(("F401 is noise",), ("F401",), PATH)).reading == ""
     assert model_server.requests == []
+
+
+def test_the_rules_words_point_to_are_the_ones_a_text_names_or_whose_fix_changed_the_line_commented_on():
+    from core.learning.offers import pointed
+
+    lines = ((1, "F401"), (4, "F541"))
+    assert pointed(Words(("The f-string was fine (F541); the import could go.",), CODES, PATH)) == ("F541",)
+    assert pointed(Words(("f541 and F401 both: no",), CODES, PATH)) == ("F401", "F541")
+    assert pointed(Words(("Not now, please.",), CODES, PATH)) == ()  # names no rule: blame as the evidence says
+    hunk = "@@ -1,6 +1,4 @@\n-import os\n import sys\n \n-x = f'total'\n+x = 'total'"
+    assert pointed(Words(("why?",), CODES, PATH, Line(PATH, hunk), lines)) == ("F541",)  # the line its fix changed
+    assert pointed(Words(("all of pkg/__init__.py is upstream's",), CODES, PATH)) == ()  # a place: every rule's

@@ -110,8 +110,8 @@ def test_a_pr_closed_unmerged_is_never_proposed_again(serve, fake_github, tenant
     [second] = [p for p in memfix_pulls(fake_github) if p["number"] not in (pr["number"], other["number"])]
     assert "F401" not in second["title"] and "F541" in second["title"]  # F401 is held, F541 (closed once) is not
     assert "import os" in fake_github.file(REPO, second["head"]["ref"], "app/util.py")
-    assert "F401 held back in library modules (learned): reviewers closed 2 of its 2 PRs" in second["body"]
-    assert "`/remember decision enable F401 in kind:library` proposes it again" in second["body"]
+    assert "F401 held back in `app/**` (learned): reviewers closed 2 of its 2 PRs" in second["body"]  # where it was
+    assert "`/remember decision enable F401 in app/**` proposes it again" in second["body"]
     rejected = serve.services.insights.search(tenant_id, "rejected change F401", repository=REPO)
     assert any("Reviewers rejected memfix's change" in h.insight.title for h in rejected)
 

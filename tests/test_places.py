@@ -79,7 +79,8 @@ def test_places_reads_gitattributes_once_and_a_files_head_when_asked():
 
 
 def test_a_scope_as_a_person_writes_it():
-    written = {"tests/**": "tests/**", "./src/legacy/*.py": "src/legacy/*.py", "/docs": "docs",
+    written = {"tests/**": "tests/**", "./src/legacy/*.py": "src/legacy/*.py", "/docs": "/docs", "/*.py": "/*.py",
+               "/src/**": "src/**",
                "kind:init": "kind:init", "KIND:Test": "kind:test"}
     assert {text: parse_scope(text) for text in written} == written
 
@@ -102,6 +103,10 @@ def test_a_scope_that_cannot_be_is_refused_in_words(text, problem):
     ("tests/**", "tests/unit/test_cart.py", "test", True),
     ("tests/**", "src/tests.py", "library", False),
     ("*.pyi", "src/shop/cart.pyi", "library", True),  # no `/`: a name at any depth
+    ("/*.py", "setup.py", "script", True),  # the root's own files
+    ("/*.py", "src/setup.py", "library", False),
+    ("/docs", "docs/conf.py", "script", True),
+    ("/docs", "src/docs/conf.py", "library", False),
 ])
 def test_what_a_scope_covers(scope, path, kind, covered):
     assert covers(scope, path, kind) is covered
@@ -119,6 +124,10 @@ def test_what_a_scope_covers(scope, path, kind, covered):
     ("kind:init", "src/**", False),
     ("kind:test", "kind:test", True),
     ("src/**", "*.py", False),  # a name at any depth is not within a folder
+    (None, "/*.py", True),
+    ("/*.py", "/*.py", True),
+    ("src/**", "/*.py", False),  # the root's own files are within no folder, nor a folder within them
+    ("/*.py", "src/**", False),
 ])
 def test_one_scope_within_another(outer, inner, inside):
     assert contains(outer, inner) is inside
@@ -126,6 +135,7 @@ def test_one_scope_within_another(outer, inner, inside):
 
 def test_a_files_folders_outermost_first_and_a_scope_in_words():
     assert directories("src/shop/cart.py") == ["src/**", "src/shop/**"]
-    assert directories("setup.py") == []
-    assert [words(s) for s in (None, "kind:init", "tests/**")] == \
-        ["this repository", "package `__init__` and index files", "`tests/**`"]
+    assert directories("setup.py") == ["/*.py"] and directories("index.ts") == ["/*.ts"]  # never every library module
+    assert [words(s) for s in (None, "kind:init", "tests/**", "/*.py")] == \
+        ["this repository", "package `__init__` and index files", "`tests/**`",
+         "the files at the repository's root (`/*.py`)"]

@@ -27,10 +27,12 @@ from core.memory.insights import Insights
 from core.memory.proposals import ProposalOutcome
 
 REPO = "acme/policy"
+ROOT_F401 = "F401 in the files at the repository's root (`/*.py`)"  # closed in a.py: held where they were
 
 
-def row(codes, state="open", ci_failures=0, ci_passes=0, refines=0, path="a.py", place=None):
-    return ProposalOutcome(tuple(codes), state, datetime.now(UTC), ci_failures, ci_passes, refines, path, place)
+def row(codes, state="open", ci_failures=0, ci_passes=0, refines=0, path="a.py", place=None, blamed=()):
+    return ProposalOutcome(tuple(codes), state, datetime.now(UTC), ci_failures, ci_passes, refines, path, place,
+                           tuple(blamed))
 
 
 def test_a_closed_pr_is_blamed_on_the_rules_never_merged_here():
@@ -288,7 +290,7 @@ def test_a_learned_hold_is_tried_again_once_a_week_and_said(db, tenant_id):
     propose(db, tenant_id, ["F401"], "closed", "e1")
     propose(db, tenant_id, ["F401"], "closed", "e0")
     policy.learn(tenant_id, REPO, "autofix")
-    assert policy.for_run(tenant_id, REPO, "autofix").named() == ("F401 in library modules",)  # just decided
+    assert policy.for_run(tenant_id, REPO, "autofix").named() == (ROOT_F401,)  # just decided
     [hold] = policy.for_run(tenant_id, REPO, "autofix").holds
     when = hold.retry_at(policy.evidence(tenant_id, REPO, "autofix"))
     assert when is not None and 6.9 < (when - datetime.now(UTC)).days + 1 <= 7
@@ -299,7 +301,7 @@ def test_a_learned_hold_is_tried_again_once_a_week_and_said(db, tenant_id):
     with db.tenant(tenant_id) as conn:  # the run opened its exploratory PR: the week's budget is spent
         conn.execute("UPDATE proposals SET exploratory = true WHERE fingerprint = 'e1'")
         conn.execute("UPDATE proposals SET created_at = now()")
-    assert policy.for_run(tenant_id, REPO, "autofix").named() == ("F401 in library modules",)
+    assert policy.for_run(tenant_id, REPO, "autofix").named() == (ROOT_F401,)
     with db.tenant(tenant_id) as conn:  # the try was closed: a third bad outcome, so the next waits two weeks
         conn.execute("UPDATE proposals SET exploratory = false")
     propose(db, tenant_id, ["F401"], "closed", "e2")
@@ -318,7 +320,7 @@ def test_a_persons_hold_is_never_explored_and_a_rule_the_team_now_names_is_tried
     propose(db, tenant_id, ["F401"], "closed", "f1")
     propose(db, tenant_id, ["F401"], "closed", "f2")
     policy.learn(tenant_id, REPO, "autofix")  # a fresh learned hold, under a week old
-    assert policy.for_run(tenant_id, REPO, "autofix").named() == ("S311", "F401 in library modules")
+    assert policy.for_run(tenant_id, REPO, "autofix").named() == ("S311", ROOT_F401)
     plan = policy.for_run(tenant_id, REPO, "autofix", named=("F401",))  # the team's ruff config now selects it
     assert plan.exploring is not None and plan.exploring.code == "F401" and plan.named() == ("S311",)
 # ---- context: evidence per kind of place and folder, holds as narrow as it supports ----
@@ -489,3 +491,78 @@ def test_a_place_held_for_every_rule_leaves_its_files_alone_and_says_so(db, poli
     # the place's closes count against no rule: a fix of the same kind of file elsewhere is judged without them
     assert all(r.closed == 0 for r in plan.records_for("app.py", "library").values())
     assert all(r.closed == 0 for r in policy.evidence(tenant_id, REPO).records.values())
+
+
+# ---- evidence beyond chance: random reviewers, blame by words, places no rule explains ----
+
+def test_a_reviewer_who_closes_at_random_leaves_the_policy_where_it_was():
+    import random
+
+    luck = random.Random(7)
+    rows = [row([code], "closed" if luck.random() < 0.15 else "merged", path=f"{folder}/m{i}.py")
+            for i in range(60) for code, folder in [(("F401", "E711", "F841")[i % 3], ("app", "lib", "tests")[i % 3])]]
+    evidence = evidence_from(rows)
+    assert sum(r.closed for r in evidence.records.values()) >= 6  # it did close some
+    assert {code: hold_scopes(code, evidence) for code in evidence.records} == {"F401": {}, "E711": {}, "F841": {}}
+    from core.learning.policy import place_scopes
+
+    assert place_scopes(rows) == {}
+
+
+def test_a_pr_of_two_rules_closed_over_one_blames_the_one_the_words_named():
+    rows = [row(["F401", "F841"], "closed", path="app/a.py", blamed=["F841"]),
+            row(["F401", "F841"], "closed", path="app/b.py", blamed=["F841"])]
+    evidence = evidence_from(rows)
+    assert evidence.records["F841"].closed == 2 and evidence.records["F401"].closed == 0
+    assert hold_scopes("F401", evidence) == {} and hold_scopes("F841", evidence) != {}
+    unsaid = evidence_from([row(["F401", "F841"], "closed", path="app/a.py")])  # nobody said: both never merged
+    assert unsaid.records["F401"].closed == unsaid.records["F841"].closed == 1
+
+
+def test_a_place_is_held_for_every_rule_only_where_no_one_rule_explains_its_closes():
+    from core.learning.policy import place_scopes
+
+    taken = [row(["E711"], "merged", path=f"app/m{i}.py") for i in range(4)]
+    carried = [row(["F401", "F841"], "closed", path="vendor/a.py"), row(["F841"], "closed", path="vendor/b.py"),
+               row(["F841", "E711"], "closed", path="vendor/c.py")]
+    assert place_scopes([*taken, *carried]) == {}  # F841 was in every closed PR: its hold, not the folder's
+    named = [row(["F401", "E711"], "closed", path="vendor/a.py", blamed=["F401"]),
+             row(["E711", "F541"], "closed", path="vendor/b.py", blamed=["E711"])]
+    assert place_scopes([*taken, *named]) == {}  # people named the rule each time
+    mixed = [row(["F401"], "closed", path="vendor/a.py"), row(["F841"], "closed", path="vendor/b.py"),
+             row(["E713"], "closed", path="vendor/c.py")]
+    assert list(place_scopes([*taken, *mixed])) == ["vendor/**"]
+
+
+def test_closes_of_files_at_the_root_hold_the_roots_own_files_never_every_library_module():
+    from core.learning.policy import place_scopes
+
+    taken = [row(["E711"], "merged", path=f"pkg/m{i}.py") for i in range(4)]
+    root = [row(["F401"], "closed", path="setup.py"), row(["F841"], "closed", path="tasks.py"),
+            row(["E713"], "closed", path="conftest_old.py")]
+    assert list(place_scopes([*taken, *root])) == ["/*.py"]
+    one_rule = [row(["F401"], "closed", path=f"util_{p}.py") for p in "abc"]  # library modules, at the root
+    assert list(hold_scopes("F401", evidence_from([*taken, *one_rule]))) == ["/*.py"]
+
+
+def test_a_places_hold_is_explored_too_and_later_the_more_its_evidence_grows(db, tenant_id):
+    import random
+
+    from core.languages.registry import EVERY_RULE
+
+    policy = Policy(db, Insights(db, NoEmbedder()), rng=random.Random(5))
+    for n in range(3):
+        propose(db, tenant_id, ["E711"], "merged", f"m{n}", path=f"app/m{n}.py")
+    for n, code in enumerate(("F401", "F841")):
+        propose(db, tenant_id, [code], "closed", f"v{n}", path=f"vendor/{n}.py")
+    policy.learn(tenant_id, REPO, "autofix")
+    assert policy.for_run(tenant_id, REPO, "autofix").named() == ("every rule in `vendor/**`",)
+    _age_decisions(db, tenant_id, 8)
+    plan = policy.for_run(tenant_id, REPO, "autofix")
+    assert plan.exploring is not None and (plan.exploring.code, plan.exploring.scope) == (EVERY_RULE, "vendor/**")
+    assert plan.held_for("vendor/2.py", "generated") == ()  # the try may land there
+    for n in range(3):  # closed again and again: the next try waits longer each time
+        propose(db, tenant_id, ["E713"], "closed", f"w{n}", path=f"vendor/w{n}.py")
+    [hold] = policy.holds(tenant_id, REPO, "autofix")
+    when = hold.retry_at(policy.evidence(tenant_id, REPO, "autofix"))
+    assert when is not None and (when - datetime.now(UTC)).days >= 27

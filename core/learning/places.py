@@ -117,7 +117,9 @@ class Places:
 
 def parse_scope(text: str) -> str:
     """A scope as a person writes it (`tests/**`, `kind:init`), checked; ValueError says what is wrong."""
-    scope = text.strip().removeprefix("./").lstrip("/")
+    scope = text.strip().removeprefix("./")
+    if not (scope.startswith("/") and "/" not in scope[1:]):  # `/*.py` stays anchored: the root's own files
+        scope = scope.lstrip("/")
     if scope.lower().startswith(KIND):
         kind = scope[len(KIND):].lower()
         if kind not in tuple(Kind):
@@ -146,8 +148,8 @@ def contains(outer: str | None, inner: str | None) -> bool:
     within `src/**`); a kind is within nothing narrower than the whole repository, nor is a glob within a kind."""
     if outer is None or inner == outer:
         return True
-    if inner is None or inner.startswith(KIND) or outer.startswith(KIND):
-        return False
+    if inner is None or inner.startswith((KIND, "/")) or outer.startswith((KIND, "/")):
+        return False  # a kind, or the root's own files (`/*.py`), is within no other scope
     fixed = []
     for part in PurePosixPath(inner).parts:
         if any(c in part for c in "*?["):
@@ -157,8 +159,11 @@ def contains(outer: str | None, inner: str | None) -> bool:
 
 
 def directories(path: str) -> list[str]:
-    """The scopes of the folders `path` lies in, outermost first (`src/**`, `src/app/**`); none at the root."""
+    """The scopes of the folders `path` lies in, outermost first (`src/**`, `src/app/**`); at the root, the root's own
+    files of its kind (`/*.py`), never the whole repository."""
     parts = PurePosixPath(path).parts[:-1]
+    if not parts:
+        return [f"/*{PurePosixPath(path).suffix}"]
     return ["/".join(parts[:i]) + "/**" for i in range(1, len(parts) + 1)]
 
 
@@ -168,4 +173,6 @@ def words(scope: str | None) -> str:
         return "this repository"
     if scope.startswith(KIND):
         return WORDS.get(Kind(scope[len(KIND):]), scope)
+    if scope.startswith("/"):
+        return f"the files at the repository's root (`{scope}`)"
     return f"`{scope}`"

@@ -245,11 +245,14 @@ def hold_scopes(code: str, evidence: Evidence) -> dict[str | None, str]:
     if whole and sum(1 for r in kinds.values() if r.bad) >= 2 and \
             not any(r.merged for s, r in kinds.items() if s not in held):
         return {None: whole}  # bad outcomes in two kinds of place or more agree, and no kind that takes it differs
+    library = held.pop(kind_scope(Kind.LIBRARY), None)  # every file of no other kind: the last resort, not a place
     if held:
         return held
     contexts = {s: r for s, r in evidence.contexts.get(code, {}).items() if not s.startswith(KIND)}
     folders = {s: reason for s, r in contexts.items() if (reason := hold_reason(code, r, chance, len(contexts)))}
-    return {s: reason for s, reason in folders.items() if not any(o != s and contains(s, o) for o in folders)}
+    narrowest: dict[str | None, str] = {s: reason for s, reason in folders.items()
+                                        if not any(o != s and contains(s, o) for o in folders)}
+    return narrowest or ({kind_scope(Kind.LIBRARY): library} if library else {})
 
 
 def place_scopes(rows: list[ProposalOutcome]) -> dict[str, str]:
