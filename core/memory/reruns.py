@@ -74,13 +74,6 @@ class CiReruns:
         with self.db.tenant(tenant_id) as conn:
             conn.execute("DELETE FROM ci_reruns WHERE id = %s", (slot.id,))
 
-    def this_week(self, tenant_id: int, repo: str) -> int:
-        """The re-runs memfix asked for in this repository in the last 7 days."""
-        with self.db.tenant(tenant_id) as conn:
-            row = conn.execute("SELECT count(*) AS n FROM ci_reruns WHERE repository = %s AND answer = %s"
-                               " AND asked_at > now() - interval '7 days'", (repo, RerunAnswer.ASKED)).fetchone()
-        return int(row["n"]) if row else 0
-
 
 def _serialise(conn: Connection, tenant_id: int, repo: str) -> None:
     conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_LOCK, f"{tenant_id}:{repo}"))

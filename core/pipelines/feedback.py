@@ -87,18 +87,18 @@ class CiFeedback:
             return self._ci_noise(gh, job, proposal, pr, judgement, notes)
         # what the failing checks say of where they failed, asked once: it decides a re-run and fills the report
         annotations = {c.id: gh.check_annotations(job.repo, c.id) for c in judgement.counted[:5] if c.kind == "check"}
-        rerun = self._run_again(gh, job, proposal, judgement, annotations)
+        rerun = self._run_again(gh, job, (proposal, pr), judgement, annotations)
         if rerun.asked:
             return JobResult(rerun.asked, notes)
         return self._ci_failed(gh, job, (proposal, pr), judgement, notes, (annotations, rerun.said))
 
-    def _run_again(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, judgement: Judgement,
+    def _run_again(self, gh: GitHubPort, job: ChecksJob, target: tuple[Proposal, PullRequest], judgement: Judgement,
                    annotations: dict[int, list[dict[str, Any]]]) -> Rerun:
         """A failed check is run again once before it counts only when nothing ties the failure to the change (its
         failure annotations point outside the tests and outside the files that import the changed file), within the
         repository's weekly cap (`ci_rerun: always`: every failed check, no cap; `never`: none); twice where the CI
         has lied more than once. The PR stays a draft meanwhile; the repository's first re-run is announced on it."""
-        tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
+        (proposal, pr), tenant, repo, sha = target, job.tenant_id, job.repo, job.head_sha
         said = self.ci_rerun(gh, repo)  # a person's word over what memfix would do
         checks = [c for c in judgement.counted if c.kind == "check"]
         if said == "never" or not checks:
@@ -124,8 +124,8 @@ class CiFeedback:
             "that import it)")
         names = CiVerdict(tuple(again)).names()
         if slot.first:
-            self._announce(gh, job, proposal, slot, f"{names} failed on `{sha[:7]}`; {reason}")
-        return Rerun(asked=f"PR #{proposal.pr_number}: {names} failed on `{sha[:7]}`; {reason}, so memfix runs them "
+            self._announce(gh, job, pr.number, slot, f"{names} failed on `{sha[:7]}`; {reason}")
+        return Rerun(asked=f"PR #{pr.number}: {names} failed on `{sha[:7]}`; {reason}, so memfix runs them "
                            "again once before counting the failure (the PR stays a draft meanwhile).")
 
     def _ask(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, checks: list[CheckResult],
@@ -154,10 +154,10 @@ class CiFeedback:
                     f"`{OFF}`. memfix says this once in this repository; grant the permission for it to run a "
                     "failure again when nothing ties it to its change.")
 
-    def _announce(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, slot: RerunSlot, what: str) -> None:
+    def _announce(self, gh: GitHubPort, job: ChecksJob, number: int, slot: RerunSlot, what: str) -> None:
         """The repository's first re-run, said on its PR with the line that turns them off; never again."""
         try:
-            gh.comment(job.repo, proposal.pr_number or 0, "\n".join([
+            gh.comment(job.repo, number, "\n".join([
                 f"🔁 {what}, so memfix ran them again once before counting the failure; this PR stays a draft "
                 "until they answer.", "",
                 f"This is the first time memfix runs a failed check again in this repository, and it will not say so "
@@ -165,8 +165,7 @@ class CiFeedback:
                 f"week. To turn re-runs off, add this line to `{CONFIG_PATH}` on the default branch:", "",
                 "```yaml", OFF, "```"]))
         except Exception:  # noqa: BLE001 — the re-run is asked; the next one in the repository announces instead
-            log.warning("could not announce the first re-run on PR #%s of %s", proposal.pr_number, job.repo,
-                        exc_info=True)
+            log.warning("could not announce the first re-run on PR #%s of %s", number, job.repo, exc_info=True)
             self.reruns.unsaid(job.tenant_id, slot)
 
     def _rerun_passed(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, pr: PullRequest,
@@ -199,10 +198,10 @@ class CiFeedback:
         return JobResult(f"PR #{pr.number}: red checks that are CI noise ({len(lines)}); not counted.", notes)
 
     def _ci_failed(self, gh: GitHubPort, job: ChecksJob, target: tuple[Proposal, PullRequest], judgement: Judgement,
-                   notes: list[str], said: tuple[dict[int, list[dict[str, Any]]], str]) -> JobResult:
+                   notes: list[str], evidence: tuple[dict[int, list[dict[str, Any]]], str]) -> JobResult:
         """The failure counts: recorded and learned once per commit, reported in one comment (with why memfix did
         not run it again, where it has something to say)."""
-        (proposal, pr), verdict, (annotations, rerun) = target, CiVerdict(judgement.counted), said
+        (proposal, pr), verdict, (annotations, rerun) = target, CiVerdict(judgement.counted), evidence
         tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
         report = failure_report(verdict, annotations)
         if self.proposals.settle(tenant, proposal.id, sha, CiState.FAILED, "\n".join(report)):
