@@ -386,8 +386,9 @@ def main() -> None:
             target, met = "C ≥ 98 % of D and A ≤ B", on.merged * 100 >= off.merged * 98 and on.bad <= off.bad
         else:
             target, met = "3·A ≤ B and C ≥ D", on.bad * 3 <= off.bad and on.merged >= off.merged
+        rates = f"; bad per PR opened memory-on {_rate(on)}, memory-off {_rate(off)}" if reviewer.ci == "status" else ""
         print(f"learning[{reviewer.name}]: bad PRs memory-on {on.bad}, memory-off {off.bad}; merged memory-on "
-              f"{on.merged}, memory-off {off.merged} (target {target}: {'met' if met else 'not met'})")
+              f"{on.merged}, memory-off {off.merged} (target {target}: {'met' if met else 'not met'}){rates}")
         print(f"learning[{reviewer.name}]: CI runs memfix triggered per memfix PR (re-runs asked ÷ PRs opened): "
               f"memory-on {_per(on)}, memory-off {_per(off)}")
         if reviewer.flips:
@@ -404,6 +405,10 @@ def main() -> None:
     print(f"opened memory-on {on.opened}, memory-off {off.opened}; {time.perf_counter() - started:.0f} s")
     print(f"learning: bad PRs memory-on {on.bad}, memory-off {off.bad}; merged memory-on {on.merged}, "
           f"memory-off {off.merged}")
+
+
+def _rate(tally: Tally) -> str:
+    return f"{tally.bad / tally.opened:.2f}" if tally.opened else "-"
 
 
 def _per(tally: Tally) -> str:
