@@ -25,13 +25,18 @@ same luck on the same PR, and the CI answers the re-runs memfix asks for; five t
 CI with a team that never re-runs it and closes what is red ("flaky-quiet", five trials, each in another file
 order), a team that closes every PR in one folder synced from upstream whatever the rule ("upstream", five file
 orders), a maintainer who closes 15 % of PRs at random ("random", five trials in other file orders; no harm is
-the target: memory on merges at least 98 % of what memory off merges and sends no more bad PRs, as for the flaky CIs),
-one who closes every PR that carries F841 whatever else it fixes ("pair": F401 beside it is not to blame), one who
-closes every PR in upstream modules vendored at the repository's root ("root": nothing below the root is held),
-one whose taste flips after 10 pushes ("flip"), one who merges everything for 10 pushes and then closes
-F401 ("turn"), one who writes why when closing ("words"). Each prints
+the target: memory on merges at least 98 % of what memory off merges and sends no more bad PRs, as for the flaky CIs
+and the commit-status CI), one who closes every PR that carries F841 whatever else it fixes ("pair": F401 beside it
+is not to blame), one who closes every PR in upstream modules vendored at the repository's root ("root": nothing
+below the root is held), one whose taste flips after 10 pushes ("flip"), one who merges everything for 10 pushes
+and then closes F401 ("turn"), one who writes why when closing ("words"), and a commit-status CI (Jenkins-like: the
+Statuses API and the `status` webhook) red 20 % of runs at random on the PR's commit, green on the base commit, whose
+team merges every green PR and closes red ones ("status-ci", five trials of luck). Each prints
 `learning[NAME]: bad PRs memory-on A, memory-off B; merged memory-on C, memory-off D` with the target 3·A ≤ B and
-C ≥ D. The last line is the default reviewer's:
+C ≥ D (a reviewer or CI of chance alone: C ≥ 98 % of D and A ≤ B: noise no memory can learn away must not cost
+merges), and
+`learning[NAME]: CI runs memfix triggered per memfix PR …`: the re-runs memfix asked for ÷ the PRs it opened, per
+arm. The last line is the default reviewer's:
 `learning: bad PRs memory-on A, memory-off B; merged memory-on C, memory-off D` (totals over all pushes).
 To change the seed, edit the unpacked folder and run `python -m benchmarks.learning --pack FOLDER` (same bytes for the
 same files).
@@ -106,6 +111,7 @@ class Reviewer:
         """Whether the reviewer merges a green PR: its taste, less its closes at random (the same luck both arms)."""
         luck = random.Random(f"close:{self.name}:{self.luck}:{review.push}:{review.path}:{sorted(review.codes)}")
         return self.merges(review) and luck.random() >= self.closes
+    ci: str = "check"  # how the CI reports: a check run of GitHub Actions, or a commit "status" (Jenkins-like)
 
     def red(self, review: Review, run: int) -> bool:
         """Whether the CI's `run`-th run (from 0) of this PR's commit fails: the change broke it, or noise drawn from
@@ -148,7 +154,12 @@ REVIEWERS = (
              "offers back; merges the rest", lambda r: not ("F401" in r.codes and _in_tests(r)),
              why=lambda r: f"No F401 removals in {r.path}: test imports are fixtures."
              if "F401" in r.codes and _in_tests(r) else None),
+    Reviewer("status-ci", "merges every green PR and closes every red one; a commit-status CI (Jenkins-like) fails "
+             "20 % of runs at random on the PR's commit, green on the base commit", lambda r: True, noise=0.2,
+             trials=5, ci="status"),
 )
+JENKINS = {"Jenkinsfile": "pipeline { agent any; stages { stage('test') { steps { sh 'python -m pytest' } } } }\n"}
+STATUS = "ci/jenkins"  # the status context a status CI reports under
 
 
 @dataclass
@@ -158,6 +169,7 @@ class Tally:
     closed: int = 0
     ci_failed: int = 0
     merged_rules: tuple[str, ...] = ()  # each merged PR's rules
+    reruns: int = 0  # CI runs memfix triggered: the re-runs of a check it asked GitHub for
 
     @property
     def bad(self) -> int:
@@ -165,7 +177,8 @@ class Tally:
 
     def __add__(self, other: Tally) -> Tally:
         return Tally(self.opened + other.opened, self.merged + other.merged, self.closed + other.closed,
-                     self.ci_failed + other.ci_failed, self.merged_rules + other.merged_rules)
+                     self.ci_failed + other.ci_failed, self.merged_rules + other.merged_rules,
+                     self.reruns + other.reruns)
 
 
 @dataclass
@@ -230,8 +243,12 @@ class Harness:
 
     def push(self, arm: Arm, number: int, files: dict[str, str], reviewer: Reviewer) -> Tally:
         tenant, tally = arm.tenant(number), Tally()
+        asked_before = len(self.gh.reruns(arm.repo))
         sha = self.gh.push(arm.repo, "main", files)
-        self.gh.add_check_run(arm.repo, sha, "tests", conclusion="success")  # CI on main: green
+        if reviewer.ci == "status":  # CI on main: green
+            self.gh.set_status(arm.repo, sha, STATUS, "success", description="all tests passed")
+        else:
+            self.gh.add_check_run(arm.repo, sha, "tests", conclusion="success")
         self.post("push", self.P.push(installation=tenant, repo=arm.repo, after=sha,
                                       commits=[{"added": sorted(files), "modified": [], "removed": []}]))
         self.drain()
@@ -245,7 +262,7 @@ class Harness:
             review = Review(frozenset(_CODES.findall(pr["title"])), path.group(1) if path else "", number)
             reviews[pr["number"]], runs[pr["number"]] = review, 0
             red[pr["number"]] = reviewer.red(review, 0)
-            self._ci(arm, tenant, pr, red[pr["number"]])
+            self._ci(arm, tenant, pr, red[pr["number"]], reviewer.ci)
         self.drain()
         for _ in range(MAX_RERUN_ROUNDS):  # memfix ran a red check again itself: the CI answers, round by round
             asked = self.gh.reruns(arm.repo)[arm.reruns:]
@@ -257,13 +274,13 @@ class Harness:
                 if pr["head"]["sha"] in {shas.get(rid) for rid in asked}:
                     runs[pr["number"]] += 1
                     red[pr["number"]] = reviewer.red(reviews[pr["number"]], runs[pr["number"]])
-                    self._ci(arm, tenant, pr, red[pr["number"]])
+                    self._ci(arm, tenant, pr, red[pr["number"]], reviewer.ci)
             self.drain()
         for pr in fresh:  # a flaky CI's maintainer runs a red check again: it passes unless the change broke it
             if red[pr["number"]] and reviewer.rerun:
                 runs[pr["number"]] += 1
                 red[pr["number"]] = reviewer.red(reviews[pr["number"]], runs[pr["number"]])
-                self._ci(arm, tenant, pr, red[pr["number"]])
+                self._ci(arm, tenant, pr, red[pr["number"]], reviewer.ci)
         self.drain()
         for pr in fresh:  # the reviewer decides
             review = reviews[pr["number"]]
@@ -273,6 +290,7 @@ class Harness:
             tally.ci_failed += red[pr["number"]]
             tally.closed += not merge and not red[pr["number"]]
         self.drain()
+        tally.reruns = len(self.gh.reruns(arm.repo)) - asked_before
         self.day_passes(tenant)
         return tally
 
@@ -310,8 +328,16 @@ class Harness:
             conn.execute("UPDATE rule_decisions SET created_at = created_at - interval '1 day'")
             conn.execute("UPDATE proposals SET created_at = created_at - interval '1 day',"
                          " updated_at = updated_at - interval '1 day'")
+            conn.execute("UPDATE ci_reruns SET asked_at = asked_at - interval '1 day'")  # the weekly cap's week
 
-    def _ci(self, arm: Arm, tenant: int, pr: dict, red: bool) -> None:
+    def _ci(self, arm: Arm, tenant: int, pr: dict, red: bool, how: str = "check") -> None:
+        if how == "status":  # a Jenkins-like CI: a commit status, then GitHub's `status` event
+            self.gh.set_status(arm.repo, pr["head"]["sha"], STATUS, "failure" if red else "success",
+                               description="1 test failed" if red else "all tests passed")
+            self.post("status", self.P.status_event(installation=tenant, repo=arm.repo, sha=pr["head"]["sha"],
+                                                    branches=[pr["head"]["ref"]], state="failure" if red else "success",
+                                                    context=STATUS, status_id=next(self._suites)))
+            return
         self.gh.add_check_run(arm.repo, pr["head"]["sha"], "tests", conclusion="failure" if red else "success",
                               title="1 test failed" if red else "all tests passed",
                               summary="test_side_effects: the removed assignment's call no longer runs" if red else "")
@@ -387,13 +413,14 @@ def main() -> None:
     for reviewer in reviewers:
         on, off = (a.total() for a in results[reviewer.name])
         if reviewer.chance:  # nothing to learn: memory must do no harm
-            met = "met" if on.bad <= off.bad and on.merged >= 0.98 * off.merged else "not met"
-            target = "A ≤ B and C ≥ 98 % of D"
+            target, met = "A ≤ B and C ≥ 98 % of D", on.bad <= off.bad and on.merged * 100 >= off.merged * 98
         else:
-            met = "met" if on.bad * 3 <= off.bad and on.merged >= off.merged else "not met"
-            target = "3·A ≤ B and C ≥ D"
+            target, met = "3·A ≤ B and C ≥ D", on.bad * 3 <= off.bad and on.merged >= off.merged
+        rates = f"; bad per PR opened memory-on {_rate(on)}, memory-off {_rate(off)}" if reviewer.chance else ""
         print(f"learning[{reviewer.name}]: bad PRs memory-on {on.bad}, memory-off {off.bad}; merged memory-on "
-              f"{on.merged}, memory-off {off.merged} (target {target}: {met})")
+              f"{on.merged}, memory-off {off.merged} (target {target}: {'met' if met else 'not met'}){rates}")
+        print(f"learning[{reviewer.name}]: CI runs memfix triggered per memfix PR (re-runs asked ÷ PRs opened): "
+              f"memory-on {_per(on)}, memory-off {_per(off)}")
         if reviewer.flips:
             rule, push = reviewer.flips
             after = [sum(p.merged_rules.count(rule) for p in a.per_push[push:]) for a in results[reviewer.name]]
@@ -408,6 +435,14 @@ def main() -> None:
     print(f"opened memory-on {on.opened}, memory-off {off.opened}; {time.perf_counter() - started:.0f} s")
     print(f"learning: bad PRs memory-on {on.bad}, memory-off {off.bad}; merged memory-on {on.merged}, "
           f"memory-off {off.merged}")
+
+
+def _rate(tally: Tally) -> str:
+    return f"{tally.bad / tally.opened:.2f}" if tally.opened else "-"
+
+
+def _per(tally: Tally) -> str:
+    return f"{tally.reruns}/{tally.opened} = {tally.reruns / tally.opened:.2f}" if tally.opened else f"{tally.reruns}/0"
 
 
 def run_reviewer(harness: Harness, seed: Path, batches: list[list[str]], reviewer: Reviewer, index: int,
@@ -439,7 +474,8 @@ def play(harness: Harness, seed: Path, batches: list[list[str]], reviewer: Revie
     arms = (Arm("memory-on", f"bench/{reviewer.name}{trial}-on", True, tenants=tenants),
             Arm("memory-off", f"bench/{reviewer.name}{trial}-off", False, tenants=tenants))
     for arm in arms:
-        harness.gh.add_repo(arm.repo, {**CI_WORKFLOW, "LICENSE.txt": (seed / "LICENSE.txt").read_text()})
+        ci = JENKINS if reviewer.ci == "status" else CI_WORKFLOW
+        harness.gh.add_repo(arm.repo, {**ci, "LICENSE.txt": (seed / "LICENSE.txt").read_text()})
     luck = f" (the CI's luck {reviewer.luck + 1} of {reviewer.trials})" if trial else ""
     print(f"[{reviewer.name}] {len(batches)} pushes of {per_push} NLTK 3.4.5 files; {reviewer.describe}{luck}")
     print(f"{'push':>4}  {'memory-on: opened merged closed ci-red accept':<46}"

@@ -20,7 +20,7 @@ REPOSITORY_COLUMNS = (("jobs", "repository"), ("runs", "repository"), ("memory_e
                       ("action_points", "target_repository"), ("healing_envelopes", "repository"),
                       ("breakers", "repository"), ("proposals", "repository"), ("ring_reads", "repository"),
                       ("curations", "repository"), ("rule_decisions", "repository"),
-                      ("held_back", "repository"))
+                      ("held_back", "repository"), ("ci_reruns", "repository"))
 
 
 class Tenants:

@@ -253,10 +253,11 @@ class Services:
 
     @cached_property
     def ci_feedback(self) -> CiFeedback:
+        from core.memory.reruns import CiReruns
         from core.pipelines.feedback import CiFeedback
 
         return CiFeedback(self.github, self.proposals, self.learning, self.healing, self.llm,
-                          lambda *args: self.pipelines.revise(*args), self.settings.app_slug,
+                          lambda *args: self.pipelines.revise(*args), CiReruns(self.db), self.settings.app_slug,
                           self.settings.ci_wait_hours,
                           lambda gh, repo: self.pipelines.repo_settings(gh, repo).config.ci_rerun)
 

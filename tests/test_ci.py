@@ -58,6 +58,15 @@ def trusted_ci(serve, tenant: int) -> None:
         conn.execute("UPDATE proposals SET ci_rerun = head_sha, ci_state = 'failed' WHERE fingerprint LIKE 'record%'")
 
 
+def green_before(serve, tenant: int, fixes: int = 12) -> None:
+    """memfix's earlier fixes here (of another rule) all passed this CI: one red is more than its chance now."""
+    for n in range(fixes):
+        serve.services.proposals.save(tenant, repository=REPO, pipeline="autofix", fingerprint=f"green{n}",
+                                      path=f"done/m{n}.py", branch=f"memfix/autofix/green-{n}", base_branch="main",
+                                      pr_number=800 + n, state="merged", head_sha=f"{n:040x}", finding_codes=["E711"],
+                                      ci_passes=1)
+
+
 def bot_comments(gh, number: int) -> list[str]:
     return [c["body"] for c in gh.comments(REPO, number) if c["user"]["login"] == "memfix[bot]"]
 
@@ -98,6 +107,7 @@ def test_memfix_own_check_run_is_not_the_repository_ci(serve, fake_github, tenan
 
 def test_red_ci_comments_once_records_and_holds_the_rule_back_on_the_next_push(serve, fake_github, tenant_id):
     fake_github.push(REPO, "main", CI)
+    green_before(serve, tenant_id)
     push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
     [pr] = open_memfix_pulls(fake_github)
     note = {"path": "app/util.py", "start_line": 1, "annotation_level": "failure",
@@ -294,6 +304,7 @@ def test_a_check_that_passed_on_the_base_commit_and_fails_on_the_change_counts(s
 def test_a_re_run_that_passes_supersedes_the_failure_and_corrects_the_record(serve, fake_github, tenant_id):
     fake_github.push(REPO, "main", CI)
     trusted_ci(serve, tenant_id)  # memfix counts a failure at once here: a maintainer's re-run overturns it
+    green_before(serve, tenant_id)
     push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
     [pr] = open_memfix_pulls(fake_github)
     ci(serve, fake_github, tenant_id, pr, "failure")  # a flaky run: the base has no checks to compare with
@@ -310,58 +321,94 @@ def test_a_re_run_that_passes_supersedes_the_failure_and_corrects_the_record(ser
     assert len(bot_comments(fake_github, pr["number"])) == 2
 
 
-def test_a_repository_whose_ci_lied_before_gets_a_failure_run_again_before_it_counts(serve, fake_github,
-                                                                                         tenant_id):
-    fake_github.push(REPO, "main", CI)
+# ---- re-runs a team would accept: only a failure nothing ties to the change, announced once, capped a week ----
+
+NET = {"path": "lib/net.py", "start_line": 9, "annotation_level": "failure", "message": "ConnectionResetError"}
+ELSEWHERE = {"lib/net.py": "import socket\n\n\ndef host():\n    return socket.gethostname()\n"}  # imports no app/
+
+
+def rerun_history(serve, tenant: int, pr: dict, *, recent: int, older: int) -> None:
+    """Re-runs memfix asked for in this repository before: `recent` within the week, `older` before it."""
+    with serve.services.db.tenant(tenant) as conn:
+        for days in [1] * recent + [8] * older:
+            conn.execute("INSERT INTO ci_reruns (tenant_id, repository, proposal_id, head_sha, answer, said, asked_at)"
+                         " SELECT tenant_id, repository, id, head_sha, 'asked', true, now() - make_interval(days => %s)"
+                         " FROM proposals WHERE pr_number = %s", (days, pr["number"]))
+
+
+def test_the_first_re_run_in_a_repository_is_announced_once_with_the_line_that_turns_them_off(serve, fake_github,
+                                                                                                tenant_id):
+    fake_github.push(REPO, "main", {**CI, **ELSEWHERE})
     push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
     [first] = open_memfix_pulls(fake_github)
-    ci(serve, fake_github, tenant_id, first, "failure")  # memfix knows nothing of this CI yet: it runs it again
-    assert len(fake_github.reruns(REPO)) == 1 and bot_comments(fake_github, first["number"]) == []
+    ci(serve, fake_github, tenant_id, first, "failure", annotations=[NET])  # nothing ties it to app/util.py
+    assert len(fake_github.reruns(REPO)) == 1 and fake_github.pull(REPO, first["number"])["draft"] is True
+    [announced] = bot_comments(fake_github, first["number"])
+    assert "`tests` failed on" in announced and "the first time memfix runs a failed check again" in announced
+    assert "```yaml\nci_rerun: never\n```" in announced and "`.github/memfix.yml`" in announced
+    assert proposal(serve, tenant_id, first["number"])["ci_state"] == "waiting"
+    ci(serve, fake_github, tenant_id, first, "success")  # the re-run passes: ready, nothing more to say
+    assert fake_github.pull(REPO, first["number"])["draft"] is False
+    assert len(bot_comments(fake_github, first["number"])) == 1
+
+    push(serve, fake_github, tenant_id, {"app/io.py": UNUSED_2})
+    [second] = [p for p in open_memfix_pulls(fake_github) if p["number"] != first["number"]]
+    ci(serve, fake_github, tenant_id, second, "failure", annotations=[NET])
+    assert len(fake_github.reruns(REPO)) == 2 and bot_comments(fake_github, second["number"]) == []  # said once
+
+
+def test_a_ci_that_lied_before_gets_an_untied_failure_run_again_twice_before_it_counts(serve, fake_github,
+                                                                                          tenant_id):
+    fake_github.push(REPO, "main", {**CI, **ELSEWHERE})
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [first] = open_memfix_pulls(fake_github)
+    ci(serve, fake_github, tenant_id, first, "failure", annotations=[NET])
     ci(serve, fake_github, tenant_id, first, "success")  # its re-run passes: the CI lied once
     assert proposal(serve, tenant_id, first["number"])["ci_flakes"] == 1
 
     push(serve, fake_github, tenant_id, {"app/io.py": UNUSED_2})
     [second] = [p for p in open_memfix_pulls(fake_github) if p["number"] != first["number"]]
-    ci(serve, fake_github, tenant_id, second, "failure")
+    ci(serve, fake_github, tenant_id, second, "failure", annotations=[NET])
     [red] = [r["id"] for r in fake_github.check_runs(REPO) if r["head_sha"] == second["head"]["sha"]]
     assert fake_github.reruns(REPO)[-1] == red  # GitHub Actions: the job is run again on the same commit
     row = proposal(serve, tenant_id, second["number"])
     assert (row["ci_state"], row["ci_failures"], row["ci_rerun"]) == ("waiting", 0, second["head"]["sha"])
-    assert bot_comments(fake_github, second["number"]) == []  # nothing to say until the re-run reports
     assert serve.services.policy.for_run(tenant_id, REPO, "autofix").named() == ()
-
     ci(serve, fake_github, tenant_id, second, "success")  # the re-run passes: ready, no failure on record
-    assert fake_github.pull(REPO, second["number"])["draft"] is False
     row = proposal(serve, tenant_id, second["number"])
     assert (row["ci_state"], row["ci_failures"], row["ci_passes"], row["ci_flakes"]) == ("passed", 0, 1, 1)
     assert serve.services.proposals.flakes(tenant_id, REPO) == 2
 
     push(serve, fake_github, tenant_id, {"app/words.py": UNUSED_3})
     [third] = [p for p in open_memfix_pulls(fake_github) if p["number"] not in (first["number"], second["number"])]
-    ci(serve, fake_github, tenant_id, third, "failure")
-    ci(serve, fake_github, tenant_id, third, "failure")  # red on memfix's re-run: a CI that lied twice gets another
+    ci(serve, fake_github, tenant_id, third, "failure", annotations=[NET])
+    ci(serve, fake_github, tenant_id, third, "failure", annotations=[NET])  # a CI that lied twice gets another
     assert len(fake_github.reruns(REPO)) == 4 and bot_comments(fake_github, third["number"]) == []
-    ci(serve, fake_github, tenant_id, third, "failure")  # red a third time: now it counts, once
+    ci(serve, fake_github, tenant_id, third, "failure", annotations=[NET])  # red a third time: now it counts, once
     [comment] = bot_comments(fake_github, third["number"])
     assert "checks failed on this change" in comment and "failed again when memfix ran them a second time" in comment
     assert proposal(serve, tenant_id, third["number"])["ci_failures"] == 1
 
 
-def test_a_failure_memfix_may_not_re_run_counts_at_once(serve, fake_github, tenant_id):
-    fake_github.push(REPO, "main", CI)
+@pytest.mark.parametrize(("files", "where", "said"), [
+    ({}, {"path": "tests/test_util.py", "start_line": 12, "message": "AssertionError"},
+     "**tests** failed in the tests (`tests/test_util.py`)"),
+    ({"app/api.py": "from app.util import greet\n\n\ndef hello():\n    return greet('x')\n"},
+     {"path": "app/api.py", "start_line": 5, "message": "TypeError"},
+     "**tests** failed in `app/api.py`, which imports `app/util.py`"),
+    ({}, {"path": ".github", "start_line": 1, "message": "Process completed with exit code 1."},
+     "nothing says where **tests** failed"),
+], ids=["in-the-tests", "in-a-dependent", "nowhere"])
+def test_a_failure_tied_to_the_change_counts_at_once_and_says_why(serve, fake_github, tenant_id, files, where, said):
+    fake_github.push(REPO, "main", {**CI, **files})
     push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
-    [first] = open_memfix_pulls(fake_github)
-    ci(serve, fake_github, tenant_id, first, "failure")
-    ci(serve, fake_github, tenant_id, first, "success")
-    push(serve, fake_github, tenant_id, {"app/io.py": UNUSED_2})
-    [second] = [p for p in open_memfix_pulls(fake_github) if p["number"] != first["number"]]
-    fake_github.set_status(REPO, second["head"]["sha"], "ci/jenkins", "failure")  # a status has no re-run
-    before = len(fake_github.reruns(REPO))  # the first PR's failure: run again, as no record says otherwise
-    ci(serve, fake_github, tenant_id, second, "success")
-    assert len(fake_github.reruns(REPO)) == before
-    [comment] = bot_comments(fake_github, second["number"])
-    assert "**ci/jenkins** (status): failure" in comment and "a second time" not in comment
-    assert proposal(serve, tenant_id, second["number"])["ci_failures"] == 1
+    [pr] = open_memfix_pulls(fake_github)
+    ci(serve, fake_github, tenant_id, pr, "failure", annotations=[{**where, "annotation_level": "failure"}])
+    assert fake_github.reruns(REPO) == []
+    row = proposal(serve, tenant_id, pr["number"])
+    assert (row["ci_state"], row["ci_failures"], row["ci_rerun"]) == ("failed", 1, None)
+    [comment] = bot_comments(fake_github, pr["number"])
+    assert "checks failed on this change" in comment and f"memfix did not run them again: {said}" in comment
 
 
 def test_a_ci_with_a_record_counts_a_failure_at_the_changed_file_at_once(serve, fake_github, tenant_id):
@@ -375,20 +422,109 @@ def test_a_ci_with_a_record_counts_a_failure_at_the_changed_file_at_once(serve, 
     assert fake_github.reruns(REPO) == [] and proposal(serve, tenant_id, pr["number"])["ci_failures"] == 1
 
 
-def test_a_failure_that_never_reaches_the_changed_file_is_run_again_whatever_the_record(serve, fake_github,
-                                                                                        tenant_id):
-    fake_github.push(REPO, "main", CI)
+def test_a_failure_in_an_unrelated_module_is_run_again_whatever_the_record(serve, fake_github, tenant_id):
+    fake_github.push(REPO, "main", {**CI, **ELSEWHERE})
     trusted_ci(serve, tenant_id)
     push(serve, fake_github, tenant_id, {"app/io.py": UNUSED_2})
     [pr] = open_memfix_pulls(fake_github)
-    ci(serve, fake_github, tenant_id, pr, "failure",  # the failing test is in another module altogether
-       annotations=[{"path": "tests/test_network.py", "start_line": 9, "annotation_level": "failure",
-                     "message": "ConnectionResetError"}])
+    ci(serve, fake_github, tenant_id, pr, "failure", annotations=[NET])  # lib/net.py imports nothing of app/
     assert len(fake_github.reruns(REPO)) == 1 and fake_github.pull(REPO, pr["number"])["draft"] is True
     assert proposal(serve, tenant_id, pr["number"])["ci_state"] == "waiting"
     ci(serve, fake_github, tenant_id, pr, "success")
     assert fake_github.pull(REPO, pr["number"])["draft"] is False
-    assert not serve.services.proposals.ci_record(tenant_id, REPO).known  # it lied once: re-run from now on
+    assert not serve.services.proposals.ci_record(tenant_id, REPO).known  # it lied once
+
+
+def test_re_runs_stop_at_the_weekly_cap_and_a_failure_then_counts_saying_so(serve, fake_github, tenant_id):
+    from core.memory.reruns import WEEKLY_RERUNS
+
+    fake_github.push(REPO, "main", {**CI, **ELSEWHERE})
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [first] = open_memfix_pulls(fake_github)
+    rerun_history(serve, tenant_id, first, recent=WEEKLY_RERUNS - 1, older=3)  # older than a week: not counted
+    ci(serve, fake_github, tenant_id, first, "failure", annotations=[NET])  # the week's last re-run
+    assert len(fake_github.reruns(REPO)) == 1 and bot_comments(fake_github, first["number"]) == []  # said before
+    ci(serve, fake_github, tenant_id, first, "success")
+
+    push(serve, fake_github, tenant_id, {"app/io.py": UNUSED_2})
+    [second] = [p for p in open_memfix_pulls(fake_github) if p["number"] != first["number"]]
+    ci(serve, fake_github, tenant_id, second, "failure", annotations=[NET])
+    assert len(fake_github.reruns(REPO)) == 1
+    row = proposal(serve, tenant_id, second["number"])
+    assert (row["ci_state"], row["ci_failures"], row["ci_rerun"]) == ("failed", 1, None)
+    [comment] = bot_comments(fake_github, second["number"])
+    assert f"already ran failed checks again {WEEKLY_RERUNS} times in this repository in the last 7 days" in comment
+
+
+def test_without_actions_write_a_failure_counts_as_with_never_said_once_and_the_job_succeeds(serve, fake_github,
+                                                                                                tenant_id):
+    fake_github.push(REPO, "main", {**CI, **ELSEWHERE})
+    fake_github.withhold_actions_write(REPO)  # the installation did not grant `actions: write`
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [first] = open_memfix_pulls(fake_github)
+    ci(serve, fake_github, tenant_id, first, "failure", annotations=[NET])
+    assert fake_github.reruns(REPO) == []
+    row = proposal(serve, tenant_id, first["number"])
+    assert (row["ci_state"], row["ci_failures"], row["ci_rerun"]) == ("failed", 1, None)
+    [comment] = bot_comments(fake_github, first["number"])  # no announcement: nothing was run again
+    assert "checks failed on this change" in comment and "GitHub refused" in comment
+    assert "`actions: write`" in comment and "`ci_rerun: never`" in comment
+    ci(serve, fake_github, tenant_id, first, "success")  # a maintainer runs it again: the F401 hold lifts
+
+    push(serve, fake_github, tenant_id, {"app/io.py": UNUSED_2})
+    [second] = [p for p in open_memfix_pulls(fake_github) if p["number"] != first["number"]]
+    ci(serve, fake_github, tenant_id, second, "failure", annotations=[NET])
+    [comment] = bot_comments(fake_github, second["number"])
+    assert "checks failed on this change" in comment and "GitHub refused" not in comment  # said once
+    assert proposal(serve, tenant_id, second["number"])["ci_failures"] == 1
+    refused = [r for r in fake_github.requests if r[0] == "POST" and r[1].endswith("/rerun")]
+    assert [status for *_, status in refused] == [403, 403]  # asked once a failure, never again in a loop
+    with serve.services.db.tenant(tenant_id) as conn:
+        jobs = conn.execute("SELECT status, attempts FROM jobs WHERE kind = 'checks'").fetchall()
+    assert {(j["status"], j["attempts"]) for j in jobs} == {("done", 1)}
+
+
+@pytest.mark.parametrize(("on_base", "counted"), [("failure", False), ("success", True)])
+def test_a_commit_status_is_judged_against_the_base_commits_status(serve, fake_github, tenant_id, on_base, counted):
+    fake_github.push(REPO, "main", {"Jenkinsfile": "pipeline {}\n"})
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [pr] = open_memfix_pulls(fake_github)
+    sha, base = pr["head"]["sha"], pr["base"]["sha"]
+    fake_github.set_status(REPO, base, "ci/jenkins", on_base)
+    fake_github.set_status(REPO, sha, "ci/jenkins", "failure", description="3 tests failed")
+    serve("status", P.status_event(installation=tenant_id, repo=REPO, sha=sha, branches=[pr["head"]["ref"]],
+                                   state="failure"))
+    assert serve.drain()
+    assert fake_github.reruns(REPO) == []  # a commit status has no re-run
+    row = proposal(serve, tenant_id, pr["number"])
+    [comment] = bot_comments(fake_github, pr["number"])
+    if counted:  # green on main, red on the change: the change's failure
+        assert (row["ci_state"], row["ci_failures"]) == ("failed", 1)
+        assert "**ci/jenkins** (status): failure" in comment
+        assert f"Each passed on the base commit `{base[:7]}`" in comment
+        assert fake_github.pull(REPO, pr["number"])["draft"] is True
+    else:  # red on main too: the base's noise, not counted against the rule
+        assert (row["ci_state"], row["ci_failures"]) == ("passed", 0)
+        assert f"**ci/jenkins** fails on the base commit `{base[:7]}` too" in comment
+        assert fake_github.pull(REPO, pr["number"])["draft"] is False
+        assert serve.services.policy.for_run(tenant_id, REPO, "autofix").held == ()
+
+
+@pytest.mark.parametrize(("importer", "text", "target", "imports"), [
+    ("app/api.py", "from app.util import greet\n", "app/util.py", True),
+    ("app/api.py", "from app import (\n    other,\n    util,\n)\n", "app/util.py", True),
+    ("app/sub/api.py", "from ..util import greet\n", "app/util.py", True),
+    ("src/app/api.py", "import os, app.util as u\n", "src/app/util.py", True),
+    ("app/api.py", "from app import utility\nx = 'from app.util import y'  # import app.util\n", "app/util.py", False),
+    ("web/api.ts", "import { greet } from '../lib/util';\n", "lib/util.ts", True),
+    ("web/api.js", "const u = require('./util/index.js')\n", "web/util/index.js", True),
+    ("web/api.js", "import util from 'util'\n", "web/util.js", False),
+    ("web/api.js", "import util from './util'\n", "web/util.py", False),
+])
+def test_a_dependent_is_read_from_its_import_lines(importer, text, target, imports):
+    from core.languages.registry import imports as reads_import
+
+    assert reads_import(importer, text, target) is imports
 
 
 @pytest.mark.parametrize(("said", "reruns"), [("never", 0), ("always", 1)])

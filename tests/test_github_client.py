@@ -451,13 +451,13 @@ def test_rerun_check_runs_an_actions_job_again_asks_another_app_and_says_when_it
     fake.add_check_run("acme/reruns", sha, "circle", conclusion="failure", app="circleci-checks")
     fake.set_status("acme/reruns", sha, "ci/jenkins", "failure")
     checks = {c.name: c for c in gh.commit_checks("acme/reruns", sha)}
-    assert gh.rerun_check("acme/reruns", checks["tests"]) and gh.rerun_check("acme/reruns", checks["circle"])
+    assert gh.rerun_check("acme/reruns", checks["tests"]) == gh.rerun_check("acme/reruns", checks["circle"]) == "asked"
     assert fake.reruns("acme/reruns") == [checks["tests"].id, checks["circle"].id]
-    assert not gh.rerun_check("acme/reruns", checks["ci/jenkins"])  # a commit status has no re-run
-    fake.fail_next("POST", rf".*/actions/jobs/{checks['tests'].id}/rerun", 403,
-                   body={"message": "Resource not accessible by integration"})
-    assert not gh.rerun_check("acme/reruns", checks["tests"])  # the installation lacks `actions: write`
-    assert len(fake.reruns("acme/reruns")) == 2
+    assert gh.rerun_check("acme/reruns", checks["ci/jenkins"]) == "unable"  # a commit status has no re-run
+    fake.withhold_actions_write("acme/reruns")
+    assert gh.rerun_check("acme/reruns", checks["tests"]) == "refused"  # the installation lacks `actions: write`
+    assert gh.rerun_check("acme/reruns", checks["circle"]) == "asked"  # another App's re-run needs only checks
+    assert len(fake.reruns("acme/reruns")) == 3
 
 
 def test_a_check_runs_summary_is_cut_to_what_github_takes_and_says_so():

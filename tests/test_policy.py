@@ -78,7 +78,9 @@ def test_ci_and_refine_evidence_is_counted():
     (Record(merged=1, closed=2), Chance(), False),  # 0.10
     (Record(merged=1, closed=5), Chance(), True),
     (Record(merged=20, closed=4), Chance(closes=0.15), False),  # a reviewer's random closes
-    (Record(ci_failed=1), Chance(), True),  # red past the noise filter, never merged
+    (Record(ci_failed=1), Chance(), False),  # red once where nothing says the CI is green: chance 0.1
+    (Record(ci_failed=1), Chance(reds=0.04), True),  # red once where it is green on memfix's other fixes
+    (Record(ci_failed=2), Chance(), True),
     (Record(merged=1, ci_failed=1, ci_passed=5), Chance(), False),  # merged: red as often as chance reddens
     (Record(merged=1, ci_failed=3, ci_passed=2), Chance(), True),  # merged once, red far more than chance
     (Record(merged=3, closed=1), Chance(), False),

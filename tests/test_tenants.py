@@ -83,7 +83,8 @@ def test_migrations_apply_once_even_when_four_processes_race(pg_url):
 
 
 TENANT_TABLES = ["installations", "repositories", "jobs", "runs", "memory_entries", "workflow_insights", "breakers",
-                 "proposals", "action_points", "healing_envelopes", "rule_decisions", "held_back"]
+                 "proposals", "action_points", "healing_envelopes", "rule_decisions", "held_back",
+                 "ci_reruns"]
 
 
 @pytest.fixture(scope="module")
@@ -117,9 +118,13 @@ def test_every_tenant_table_is_isolated_for_the_application_login(db, app_login,
         conn.execute("INSERT INTO jobs (tenant_id, job_key, kind, status) VALUES (%s, 'k', 'push', 'done')", (victim,))
         run_id = conn.execute("INSERT INTO runs (tenant_id, repository, pipeline) VALUES (%s, 'victim/app', "
                               "'autofix') RETURNING id", (victim,)).fetchone()["id"]
-        conn.execute("INSERT INTO proposals (tenant_id, repository, pipeline, fingerprint, path, branch, base_branch,"
-                     " run_id) VALUES (%s, 'victim/app', 'autofix', 'f1', 'a.py', 'memfix/x', 'main', %s)",
-                     (victim, run_id))
+        proposal_id = conn.execute(
+            "INSERT INTO proposals (tenant_id, repository, pipeline, fingerprint, path, branch, base_branch, run_id)"
+            " VALUES (%s, 'victim/app', 'autofix', 'f1', 'a.py', 'memfix/x', 'main', %s) RETURNING id",
+            (victim, run_id)).fetchone()["id"]
+    from core.memory.reruns import CiReruns
+
+    assert CiReruns(db).claim(victim, "victim/app", proposal_id, "a" * 40, 5)
     from core.learning.policy import HeldBack, Policy
     from core.pipelines.breaker import Breakers, Trial
 

@@ -19,7 +19,7 @@ from githubkit.exception import GitHubException, RateLimitExceeded, RequestError
 from githubkit.retry import RetryOption
 
 from core.errors import GitHubError, GitHubPermanentError, GitHubTransientError
-from core.github.types import CheckResult, PullRequest
+from core.github.types import CheckResult, PullRequest, RerunAnswer
 from core.paths import git_ref, url_path
 from core.settings import Settings, SettingsError
 
@@ -409,20 +409,23 @@ class InstallationClient:
         return ([CheckResult.from_check_run(r) for r in runs]
                 + [CheckResult.from_status(s) for s in combined.get("statuses") or []])
 
-    def rerun_check(self, repo: str, check: CheckResult) -> bool:
+    def rerun_check(self, repo: str, check: CheckResult) -> RerunAnswer:
         """Runs a failed check again on the same commit: a GitHub Actions job by its id (a job's id is its check
         run's; needs `actions: write`), another App's check run by asking that App; a commit status has no re-run.
-        False when there is nothing to re-run or GitHub refuses."""
+        REFUSED on a 403 (the installation did not grant the permission), UNABLE when there is nothing to re-run."""
         if check.kind != "check" or not check.id:
-            return False
+            return RerunAnswer.UNABLE
         how = f"actions/jobs/{check.id}/rerun" if check.app == "github-actions" else f"check-runs/{check.id}/rerequest"
         try:
             self._json("POST", f"{_split(repo)}/{how}")
         except GitHubPermanentError as exc:
-            if exc.status in (403, 404, 422):  # no permission, gone, or not re-runnable: the failure stands
-                return False
+            if exc.status == 403:  # a rate limit's 403 is transient and retried before it gets here
+                log.info("GitHub refused to run %s's check %s again: %s", repo, check.name, exc)
+                return RerunAnswer.REFUSED
+            if exc.status in (404, 422):  # gone, or not re-runnable: the failure stands
+                return RerunAnswer.UNABLE
             raise
-        return True
+        return RerunAnswer.ASKED
 
     def check_annotations(self, repo: str, check_run_id: int) -> list[dict[str, Any]]:
         """A check run's annotations (file, line, level, message): the first page is enough to say what failed."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 
@@ -67,3 +68,11 @@ class CheckResult:
         return CheckResult(data.get("context") or "", "status", "in_progress" if state == "pending" else "completed",
                            None if state == "pending" else state, data.get("description") or "",
                            data.get("target_url") or "", "", int(data.get("id") or 0))
+
+
+class RerunAnswer(StrEnum):
+    """What GitHub answered a request to run a failed check again."""
+
+    ASKED = "asked"
+    REFUSED = "refused"  # 403: the installation has not granted the permission (GitHub Actions: `actions: write`)
+    UNABLE = "unable"  # nothing to run again: a commit status, a check run gone, or one GitHub will not re-run

@@ -51,7 +51,6 @@ if TYPE_CHECKING:
 
 MIN_CLOSED = 2  # one close is a person's moment, never a pattern
 ALPHA = 0.05  # a hold needs a record chance would give less than once in twenty
-ALPHA_CI = 0.1  # a counted CI failure has passed the noise filter already (re-runs, the base's own failures)
 TURNED = 3  # bad outcomes in a row after merges: the reviewers' taste changed
 RETRY_CAP_DAYS = 112  # however strong the evidence, a learned hold is tried again within four months
 LEARNED = "learned"  # who decided a hold the evidence made
@@ -138,9 +137,7 @@ def hold_reason(code: str, record: Record, chance: Chance | None = None, looks: 
         return (f"reviewers closed {record.closed} of its {decided} PRs where they close {chance.closes:.0%} of "
                 f"memfix's others (chance: {p:.3f})")
     runs = record.ci_failed + record.ci_passed
-    if record.ci_failed and not record.merged:  # counted only past the noise filter (re-runs, the base's own reds)
-        return f"the repository's CI failed on {record.ci_failed} of its fixes and none was merged"
-    if record.ci_failed and (p := beyond_chance(record.ci_failed, runs, chance.reds)) < ALPHA_CI / looks:
+    if record.ci_failed and (p := beyond_chance(record.ci_failed, runs, chance.reds)) < ALPHA / looks:
         return (f"the repository's CI failed on {record.ci_failed} of its {runs} fixes where it fails "
                 f"{chance.reds:.0%} of memfix's others (chance: {p:.3f})")
     return None

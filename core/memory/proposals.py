@@ -115,7 +115,7 @@ def _proposal_or_none(row: dict[str, Any] | None) -> Proposal | None:
     return _proposal(row) if row else None
 
 
-CI_RECORD = 3  # failures a re-run confirmed before memfix trusts a repository's CI to fail only for real
+CI_RECORD = 3  # failures a re-run confirmed before the dashboard calls a repository's CI one that fails only for real
 
 
 @dataclass(frozen=True)
@@ -132,20 +132,18 @@ class CiRecord:
 
     @property
     def known(self) -> bool:
-        """Enough evidence to stop re-running a failure before counting it: the CI never lied, and its failures
-        held CI_RECORD times."""
+        """The CI never lied to memfix's re-runs, and its failures held CI_RECORD times."""
         return self.overturned == 0 and self.confirmed >= CI_RECORD
 
     def describe(self) -> str:
         if self.overturned:
             times = "twice" if self.reruns == 2 else "once"
-            return (f"its checks failed memfix's commits and passed when run again {self.overturned} time(s): memfix "
-                    f"runs a failure again {times} before counting it")
+            return (f"its checks failed memfix's commits and passed when run again {self.overturned} time(s): a "
+                    f"failure memfix cannot tie to its change is run again {times} before it counts")
         if self.known:
-            return (f"memfix's re-runs confirmed {self.confirmed} failure(s) and overturned none: a failure counts at "
-                    "once")
-        return (f"no record yet ({self.confirmed} failure(s) confirmed by a re-run, of {CI_RECORD}): memfix runs a "
-                "failure again once before counting it")
+            return f"memfix's re-runs confirmed {self.confirmed} failure(s) and overturned none"
+        return (f"no record yet ({self.confirmed} failure(s) confirmed by a re-run, none overturned): a failure memfix "
+                "cannot tie to its change is run again once before it counts")
 
 
 class Proposals:
@@ -276,6 +274,14 @@ class Proposals:
                 " ci_rerun = %(sha)s WHERE id = %(id)s AND head_sha = %(sha)s AND ci_state = %(waiting)s"
                 " AND (ci_rerun IS DISTINCT FROM %(sha)s OR ci_reruns < %(most)s)",
                 {"sha": sha, "id": proposal_id, "waiting": CiState.WAITING, "most": most}).rowcount == 1
+
+    def release_rerun(self, tenant_id: int, proposal_id: int, sha: str) -> None:
+        """The re-run claimed on this commit was not asked for after all (the weekly cap, GitHub's refusal, an error):
+        the failure is not one a re-run confirmed."""
+        with self.db.tenant(tenant_id) as conn:
+            conn.execute(
+                "UPDATE proposals SET ci_reruns = ci_reruns - 1, ci_rerun = CASE WHEN ci_reruns > 1 THEN ci_rerun END"
+                " WHERE id = %s AND ci_rerun = %s AND ci_reruns > 0", (proposal_id, sha))
 
     def claim_refinement(self, tenant_id: int, proposal_id: int) -> bool:
         """The one refinement a CI failure gets."""

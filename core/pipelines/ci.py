@@ -4,14 +4,20 @@ statuses) decide: all green → ready for review; any red → the PR stays a dra
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from core.github.types import CheckResult
+from core.languages.registry import imports
+from core.learning.places import Kind, place
 from core.memory.proposals import CiState
 from core.memory.sanitize import escape_braces
 
 MAX_FAILING, MAX_ANNOTATIONS, MAX_SUMMARY = 5, 5, 400
+MAX_READS = 10  # annotated files read to tell whether they import the changed file; a failure spread wider counts
+MAX_READ_CHARS = 256 * 1024  # an importer's import lines are near its top
+NOWHERE = ".github"  # the path GitHub Actions gives an annotation that names no file ("Process completed with exit…")
 
 
 @dataclass(frozen=True)
@@ -98,3 +104,30 @@ def failure_report(verdict: CiVerdict, annotations: dict[int, list[dict[str, Any
     if len(verdict.failing) > MAX_FAILING:
         lines.append(f"- … and {len(verdict.failing) - MAX_FAILING} more failing check(s)")
     return lines
+
+
+def tie(counted: tuple[CheckResult, ...], annotations: dict[int, list[dict[str, Any]]], changed: str,
+        read: Callable[[str], str | None]) -> str:
+    """Why a counted failure is the change's own, in words for the PR ("" when nothing ties it to the change, and
+    only then may it be run again): a commit status (no re-run), no failure annotation naming a file, or one in the
+    changed file, in the tests, or in a file that imports the changed file (`read` gives a file at the PR's head)."""
+    places: dict[str, str] = {}  # each annotated file → the failing check that names it
+    for check in counted:
+        name = f"**{escape_braces(check.name)}**"
+        if check.kind != "check":
+            return f"{name} is a commit status, which GitHub cannot run again"
+        paths = {str(n.get("path") or "") for n in annotations.get(check.id, [])
+                 if n.get("annotation_level", "failure") == "failure"} - {"", NOWHERE}
+        if not paths:
+            return f"nothing says where {name} failed (no failure annotation names a file)"
+        if changed in paths:
+            return f"{name} failed in `{escape_braces(changed)}`, the changed file"
+        if tests := sorted(p for p in paths if place(p) == Kind.TEST):
+            return f"{name} failed in the tests (`{escape_braces(tests[0])}`)"
+        places |= dict.fromkeys(paths, name)
+    if len(places) > MAX_READS:
+        return f"the failures name {len(places)} files, more than memfix reads to tell whether they import the change"
+    for path, name in sorted(places.items()):
+        if imports(path, (read(path) or "")[:MAX_READ_CHARS], changed):
+            return f"{name} failed in `{escape_braces(path)}`, which imports `{escape_braces(changed)}`"
+    return ""

@@ -16,8 +16,8 @@ memory: [12, 40]              # insight ids linked into every prompt
 python: "3.8"                 # the oldest Python the project supports (otherwise read from its metadata)
 always_propose: [F401]        # rules proposed whatever memfix learned (see core/learning/policy.py)
 languages: [python, javascript]  # which files memfix works on (typescript is javascript's: Biome does both)
-ci_rerun: learn               # a failed check on memfix's PR: learn (run again while the CI has no record or lies),
-                              # always (run it again once, whatever memfix learned), never (it counts at once)
+ci_rerun: learn               # a failed check on memfix's PR: learn (run again once, a few times a week, only when
+                              # nothing ties it to the change), always (every one, once), never (it counts at once)
 ```
 
 `ignore` patterns are `fnmatch` globs on repository-relative paths, one path segment per `*`; `**` spans any
@@ -68,7 +68,7 @@ class RepoConfig:
     memory: tuple[int, ...] = ()  # linked insight ids
     python: str | None = None  # the oldest supported Python, overriding what the metadata says
     always_propose: tuple[str, ...] = ()  # rules the learned policy never holds back here
-    ci_rerun: str = "learn"  # learn | always | never: a person's word on the CI over what memfix learned of it
+    ci_rerun: str = "learn"  # learn | always | never: a person's word on re-running failed checks over memfix's own
     extend_rules: tuple[str, ...] = ()  # `rules: extend:` proposed beyond what the team's linters select
     languages: tuple[str, ...] = NAMES  # every language memfix works on (core/languages/registry.py)
     chosen: tuple[str, ...] = ()  # the pipelines whose rules a person named (memfix.yml, or the command's words)

@@ -1,8 +1,10 @@
 """CI feedback: the repository's checks on memfix's draft PRs, read as memfix's behavioural verifier. All green marks a
-draft ready for review; a red check that passed on the base commit counts against the change (a comment, an envelope,
-a pain point, the policy's update and, with a model, one refinement); red that is noise is said and not counted; in a
-repository whose checks have lied before, a failure is run again once before it counts; a draft whose checks never
-report is marked ready after the wait. Every outcome is learned through Learning.
+draft ready for review; a red check (or commit status) that passed on the base commit counts against the change (a
+comment, an envelope, a pain point, the policy's update and, with a model, one refinement); red that is noise is said
+and not counted; a failure nothing ties to the change (its annotations point outside the tests and outside the files
+that import the changed one) is run again once before it counts, at most WEEKLY_RERUNS times a repository a week, the
+first announced on its PR with the line that turns re-runs off; a draft whose checks never report is marked ready
+after the wait. Every outcome is learned through Learning.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from core.errors import PermanentError
-from core.github.types import PullRequest
+from core.github.types import CheckResult, PullRequest, RerunAnswer
 from core.memory.proposals import CiState, Proposal, Proposals
+from core.memory.reruns import WEEKLY_RERUNS, CiReruns, RerunSlot
 from core.memory.types import AttemptStatus, Envelope
-from core.pipelines.ci import CiVerdict, Judgement, failure_report, judge, read
+from core.pipelines.ci import CiVerdict, Judgement, failure_report, judge, read, tie
+from core.pipelines.config import CONFIG_PATH
 from core.pipelines.port import GitHubPort
 from core.wire import ChecksJob, JobResult
 
@@ -27,6 +31,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 Revise = Callable[..., "tuple[FileOutcome, int, str | None]"]  # PipelineService.revise: /refine's own path
+OFF = "ci_rerun: never"  # the line in .github/memfix.yml that turns memfix's re-runs off
+
+
+@dataclass(frozen=True)
+class Rerun:
+    """What memfix did about running a counted failure again: `asked`, the job's result when it ran checks again
+    (nothing counts until they answer); else `said`, why it did not, for the failure's comment ("": nothing to say)."""
+
+    asked: str = ""
+    said: str = ""
 
 
 @dataclass
@@ -37,6 +51,7 @@ class CiFeedback:
     healing: HealingLog
     llm: Any
     revise: Revise
+    reruns: CiReruns  # the re-runs memfix asked for in each repository: the weekly cap, what was said once
     app_slug: str = "memfix"  # memfix's own check runs are not the repository's CI
     ci_wait_hours: float = 24.0  # a draft PR whose checks never report is marked after this long
     ci_rerun: Callable[[GitHubPort, str], str] = lambda gh, repo: "learn"  # memfix.yml's `ci_rerun`, asked when needed
@@ -72,39 +87,86 @@ class CiFeedback:
             return self._ci_noise(gh, job, proposal, pr, judgement, notes)
         # what the failing checks say of where they failed, asked once: it decides a re-run and fills the report
         annotations = {c.id: gh.check_annotations(job.repo, c.id) for c in judgement.counted[:5] if c.kind == "check"}
-        if again := self._run_again(gh, job, proposal, judgement, annotations):
-            return JobResult(again, notes)
-        return self._ci_failed(gh, job, (proposal, pr), judgement, notes, annotations)
+        rerun = self._run_again(gh, job, (proposal, pr), judgement, annotations)
+        if rerun.asked:
+            return JobResult(rerun.asked, notes)
+        return self._ci_failed(gh, job, (proposal, pr), judgement, notes, (annotations, rerun.said))
 
-    def _run_again(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, judgement: Judgement,
-                   annotations: dict[int, list[dict[str, Any]]]) -> str:
-        """memfix finds out itself whether a failure is its own: a failure it cannot tie to its change (the failing
-        checks' annotations never name the changed file), or any failure while the repository has no CI record yet
-        or a record of lying, is run again once, by memfix, before it counts; the PR stays a draft meanwhile."""
-        tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
-        if not any(c.kind == "check" for c in judgement.counted):
-            return ""  # a commit status has no re-run
-        said = self.ci_rerun(gh, repo)  # a person's word over what memfix learned
+    def _run_again(self, gh: GitHubPort, job: ChecksJob, target: tuple[Proposal, PullRequest], judgement: Judgement,
+                   annotations: dict[int, list[dict[str, Any]]]) -> Rerun:
+        """A failed check is run again once before it counts only when nothing ties the failure to the change (its
+        failure annotations point outside the tests and outside the files that import the changed file), within the
+        repository's weekly cap (`ci_rerun: always`: every failed check, no cap; `never`: none); twice where the CI
+        has lied more than once. The PR stays a draft meanwhile; the repository's first re-run is announced on it."""
+        (proposal, pr), tenant, repo, sha = target, job.tenant_id, job.repo, job.head_sha
+        said = self.ci_rerun(gh, repo)  # a person's word over what memfix would do
+        checks = [c for c in judgement.counted if c.kind == "check"]
+        if said == "never" or not checks:
+            return Rerun()
+        why = "" if said == "always" else tie(judgement.counted, annotations, proposal.path,
+                                              lambda path: gh.get_file(repo, path, sha))
+        if why:
+            return Rerun(said=f"memfix did not run them again: {why}, so the failure counts at once.")
         record = self.proposals.ci_record(tenant, repo)
-        untied = self._untied(annotations, proposal)
-        if said == "never" or said == "learn" and record.known and not untied \
-                or not self.proposals.claim_rerun(tenant, proposal.id, sha, record.reruns):
-            return ""
-        again = [c for c in judgement.counted if gh.rerun_check(repo, c)]
+        if not self.proposals.claim_rerun(tenant, proposal.id, sha, record.reruns):
+            return Rerun()  # it ran them again on this commit as often as it may: now they count
+        slot = self.reruns.claim(tenant, repo, proposal.id, sha, None if said == "always" else WEEKLY_RERUNS)
+        if slot is None:
+            self.proposals.release_rerun(tenant, proposal.id, sha)
+            return Rerun(said=f"memfix did not run them again: it already ran failed checks again {WEEKLY_RERUNS} "
+                              "times in this repository in the last 7 days, the most it does a week, so the failure "
+                              "counts at once.")
+        again, refused = self._ask(gh, job, proposal, checks, slot)
         if not again:
-            return ""
-        why = "`ci_rerun: always` in .github/memfix.yml" if said == "always" else \
-            f"their failures never name `{proposal.path}`" if untied else f"this repository's CI: {record.describe()}"
-        return (f"PR #{proposal.pr_number}: {CiVerdict(tuple(again)).names()} failed on `{sha[:7]}`; {why}, so "
-                "memfix runs them again once before counting the failure (the PR stays a draft meanwhile).")
+            return Rerun(said=refused)
+        reason = "`ci_rerun: always` in .github/memfix.yml" if said == "always" else (
+            f"nothing ties their failures to `{proposal.path}` (they point outside the tests and outside the files "
+            "that import it)")
+        names = CiVerdict(tuple(again)).names()
+        if slot.first:
+            self._announce(gh, job, pr.number, slot, f"{names} failed on `{sha[:7]}`; {reason}")
+        return Rerun(asked=f"PR #{pr.number}: {names} failed on `{sha[:7]}`; {reason}, so memfix runs them "
+                           "again once before counting the failure (the PR stays a draft meanwhile).")
 
-    @staticmethod
-    def _untied(annotations: dict[int, list[dict[str, Any]]], proposal: Proposal) -> bool:
-        """The failing checks say where they failed (annotations with paths), and none of those is the changed
-        file: the failure never reached memfix's change."""
-        paths = {str(note.get("path") or "") for notes in annotations.values() for note in notes}
-        paths.discard("")
-        return bool(paths) and proposal.path not in paths
+    def _ask(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, checks: list[CheckResult],
+             slot: RerunSlot) -> tuple[list[CheckResult], str]:
+        """GitHub is asked to run the checks again: those it will run, and (when it runs none) what to say of a
+        refusal — once in a repository: without `actions: write` memfix works on, as with `ci_rerun: never`."""
+        tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
+        try:
+            answers = {c: gh.rerun_check(repo, c) for c in checks}
+        except Exception:
+            self.reruns.release(tenant, slot)  # the job runs again: its re-run is claimed anew
+            self.proposals.release_rerun(tenant, proposal.id, sha)
+            raise
+        again = [c for c, answer in answers.items() if answer == RerunAnswer.ASKED]
+        if again:
+            return again, ""
+        self.proposals.release_rerun(tenant, proposal.id, sha)
+        refused = [c for c, answer in answers.items() if answer == RerunAnswer.REFUSED]
+        if not refused:
+            self.reruns.release(tenant, slot)
+            return [], ""
+        if not self.reruns.refused(tenant, repo, slot):
+            return [], ""
+        return [], (f"memfix could not run {CiVerdict(tuple(refused)).names()} again: GitHub refused (this "
+                    "installation has not granted memfix `actions: write`), so the failure counts at once, as with "
+                    f"`{OFF}`. memfix says this once in this repository; grant the permission for it to run a "
+                    "failure again when nothing ties it to its change.")
+
+    def _announce(self, gh: GitHubPort, job: ChecksJob, number: int, slot: RerunSlot, what: str) -> None:
+        """The repository's first re-run, said on its PR with the line that turns them off; never again."""
+        try:
+            gh.comment(job.repo, number, "\n".join([
+                f"🔁 {what}, so memfix ran them again once before counting the failure; this PR stays a draft "
+                "until they answer.", "",
+                f"This is the first time memfix runs a failed check again in this repository, and it will not say so "
+                f"again. It does so only for a failure nothing ties to its change, at most {WEEKLY_RERUNS} times a "
+                f"week. To turn re-runs off, add this line to `{CONFIG_PATH}` on the default branch:", "",
+                "```yaml", OFF, "```"]))
+        except Exception:  # noqa: BLE001 — the re-run is asked; the next one in the repository announces instead
+            log.warning("could not announce the first re-run on PR #%s of %s", number, job.repo, exc_info=True)
+            self.reruns.unsaid(job.tenant_id, slot)
 
     def _rerun_passed(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, pr: PullRequest,
                       notes: list[str]) -> JobResult:
@@ -136,8 +198,10 @@ class CiFeedback:
         return JobResult(f"PR #{pr.number}: red checks that are CI noise ({len(lines)}); not counted.", notes)
 
     def _ci_failed(self, gh: GitHubPort, job: ChecksJob, target: tuple[Proposal, PullRequest], judgement: Judgement,
-                   notes: list[str], annotations: dict[int, list[dict[str, Any]]]) -> JobResult:
-        (proposal, pr), verdict = target, CiVerdict(judgement.counted)
+                   notes: list[str], evidence: tuple[dict[int, list[dict[str, Any]]], str]) -> JobResult:
+        """The failure counts: recorded and learned once per commit, reported in one comment (with why memfix did
+        not run it again, where it has something to say)."""
+        (proposal, pr), verdict, (annotations, rerun) = target, CiVerdict(judgement.counted), evidence
         tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
         report = failure_report(verdict, annotations)
         if self.proposals.settle(tenant, proposal.id, sha, CiState.FAILED, "\n".join(report)):
@@ -156,7 +220,9 @@ class CiFeedback:
             body += [f"Each passed on the base commit `{pr.base_sha[:7]}`.", ""]
         if proposal.ci_rerun == sha:
             body += ["They failed again when memfix ran them a second time (a first failure is not counted where "
-                     "it cannot be tied to the change or the repository's CI has no record yet).", ""]
+                     "nothing ties it to the change).", ""]
+        elif rerun:
+            body += [rerun, ""]
         if judgement.noise:
             body += ["Not counted (CI noise, not this change):", *judgement.noise_lines(), ""]
         body += [f"- {n}" for n in notes if n.startswith(("now holding back", "proposing"))]

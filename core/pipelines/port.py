@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from core.github.types import CheckResult, PullRequest
+from core.github.types import CheckResult, PullRequest, RerunAnswer
 
 
 class GitHubPort(Protocol):
@@ -48,4 +48,4 @@ class GitHubPort(Protocol):
     # the repository's CI on memfix's commits
     def commit_checks(self, repo: str, sha: str) -> list[CheckResult]: ...
     def check_annotations(self, repo: str, check_run_id: int) -> list[dict[str, Any]]: ...
-    def rerun_check(self, repo: str, check: CheckResult) -> bool: ...
+    def rerun_check(self, repo: str, check: CheckResult) -> RerunAnswer: ...

@@ -99,6 +99,7 @@ class Repo:
     statuses: list[dict] = field(default_factory=list)  # commit statuses, oldest first
     annotations: dict[int, list[dict]] = field(default_factory=dict)  # check run id → annotations
     reruns: list[int] = field(default_factory=list)  # check run ids someone asked to run again
+    actions_write: bool = True  # False: the installation did not grant the App `actions: write`
     drafts: bool = True  # False: the plan has no draft PRs (GitHub answers 422)
     next_number: int = 1  # issues and pull requests share one counter, like GitHub
 
@@ -347,6 +348,11 @@ class FakeGitHub(FakeServer):
                 if name not in self._repos:
                     self.add_repo(name, {"README.md": "# x\n"})
             self.installations[installation_id] = list(repos)
+
+    def withhold_actions_write(self, repo: str) -> None:
+        """The installation has not granted the App `actions: write`: GitHub refuses its re-runs of Actions jobs."""
+        with self._lock:
+            self._repo(repo).actions_write = False
 
     def expire_manifest_codes(self) -> None:
         with self._lock:
@@ -1091,6 +1097,8 @@ class FakeGitHub(FakeServer):
         run = repo.check_runs.get(run_id)
         if run is None or run["app"]["slug"] != "github-actions":
             raise ApiError(404, "Not Found")
+        if not repo.actions_write:
+            raise ApiError(403, "Resource not accessible by integration")
         if run["status"] != "completed":
             raise ApiError(403, "This job is already running")
         repo.reruns.append(run_id)

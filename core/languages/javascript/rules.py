@@ -4,6 +4,7 @@ its fix is, and what it is about."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 NAME = "javascript"  # TypeScript included
@@ -93,6 +94,25 @@ def owns(path: str) -> bool:
 def fence(path: str) -> str:
     """The code fence a prompt shows the file in."""
     return _FENCES.get(path[path.rfind("."):], "javascript")
+
+
+_SPECIFIER = re.compile(r"""\b(?:from|import|require)[ \t]*\(?[ \t]*['"](\.{1,2}/[^'"\n]{0,300})['"]""")
+
+
+def imports(importer: str, text: str, target: str) -> bool:
+    """Whether the file `importer` (its text) imports the file `target` by a relative specifier (`from './util'`,
+    `require('../lib/util.js')`, `import('./util/index')`); a package name or a path alias is not followed."""
+    stem = _stem(target)
+    folder = posixpath.dirname(importer)
+    for m in _SPECIFIER.finditer(text):
+        found = posixpath.normpath(posixpath.join(folder, m.group(1)))
+        if _stem(found) in (stem, target) or f"{found}/index" == stem:
+            return True
+    return False
+
+
+def _stem(path: str) -> str:
+    return path[:path.rfind(".")] if path.endswith(EXTENSIONS) else path
 
 
 def code(text: str) -> str | None:

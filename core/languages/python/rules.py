@@ -71,6 +71,35 @@ def fence(path: str) -> str:
     return "python"
 
 
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w. \t,]+)", re.M)
+_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*(\([^)]{0,4000}\)?|[^\n]*)", re.M)
+
+
+def imports(importer: str, text: str, target: str) -> bool:
+    """Whether the module `importer` (its text) imports the file `target`, read from its import lines alone (never
+    run): `import a.b`, `from a.b import x`, `from a import b`, and relative imports resolved against its package."""
+    module = module_name(target)
+    package = module_name(importer).split(".")[:None if importer.endswith("__init__.py") else -1]
+    named = [name.split()[0] for m in _IMPORT.finditer(text) for name in m.group(1).split(",") if name.split()]
+    for m in _FROM.finditer(text):
+        source, level = m.group(1).lstrip("."), len(m.group(1)) - len(m.group(1).lstrip("."))
+        if level:
+            source = ".".join([*package[:len(package) - level + 1], *([source] if source else [])])
+        names = m.group(2).split("#", 1)[0].strip("()\\ \t")
+        named += [source, *(f"{source}.{n.split()[0]}" for n in names.split(",") if n.split())]
+    return any(n == module or n.startswith(f"{module}.") for n in named if n)
+
+
+def module_name(path: str) -> str:
+    """A module's dotted name from its path (`src/` and `lib/` layouts are the package's root)."""
+    parts = path.removesuffix(".py").split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    if parts and parts[0] in ("src", "lib"):
+        parts = parts[1:]
+    return ".".join(parts)
+
+
 def code(text: str) -> str | None:
     """One rule as a person writes it (any case, with or without its tool: `f401`, `ruff:F401`, `pylint:C0414`), as
     ruff spells it; None when it is not one."""

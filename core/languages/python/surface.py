@@ -32,6 +32,7 @@ from core.languages.python.hidden import (
     read_as_data,
     reads_beside,
 )
+from core.languages.python.rules import module_name
 from core.languages.python.syntax import Source, bound, parse, parsed
 
 _INTROSPECTION = {"locals", "vars", "globals", "exec", "eval"}
@@ -351,15 +352,6 @@ def _introspects(function: ast.AST, lost: set[str]) -> bool:
 
 
 # ---- the rest of the repository ----
-
-def module_name(path: str) -> str:
-    parts = path.removesuffix(".py").split("/")
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    if parts and parts[0] in ("src", "lib"):
-        parts = parts[1:]
-    return ".".join(parts)
-
 
 def _resolve(importer: str, node: ast.ImportFrom) -> str:
     """The absolute module an ImportFrom names, relative imports resolved against the importing file."""
