@@ -10,7 +10,7 @@ import os
 import sys
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from core.errors import MemfixError
 from core.languages.registry import NAMES, rule_problem, rule_selector
@@ -35,8 +35,53 @@ def _services() -> Services:
     from core.wiring import Services
 
     if not _opened:
-        _opened.append(Services(get_settings(), local=True))
+        settings = get_settings()
+        if settings.embedded_database:
+            from core.db import mark_used
+
+            mark_used(settings.data_dir)
+        _opened.append(Services(settings, local=True))
     return _opened[0]
+
+
+KEEPER_START_SECONDS = 60.0  # the keeper adopts a running server: far below it
+
+
+def _hand_over(services: Services) -> None:
+    """The embedded database this command started stays up for the next command: a keeper holds it until commands
+    stop coming (MEMFIX_DB_IDLE_SECONDS), unless one already does or the setting is 0. A keeper that cannot start is
+    said, and the database stops with the command as before."""
+    import subprocess
+
+    from core.db import keeper_alive
+
+    settings = services.settings
+    if not (services.local and settings.embedded_database and settings.db_idle_seconds > 0
+            and "db" in services.__dict__) or keeper_alive(settings.data_dir):
+        return
+    try:
+        keeper = subprocess.Popen([sys.executable, "-m", "handlers.dbkeeper", str(settings.data_dir),
+                                   str(settings.db_idle_seconds)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                  stdin=subprocess.DEVNULL, start_new_session=True, text=True)
+        ready = _first_line(keeper, KEEPER_START_SECONDS)
+    except OSError as exc:
+        ready, keeper = f"could not start ({exc})", None
+    if ready != "ready":
+        if keeper is not None:
+            keeper.kill()
+        print(f"memfix: the database could not be kept up for the next command: {ready or 'no answer'}",
+              file=sys.stderr)
+
+
+def _first_line(process: Any, seconds: float) -> str:
+    """The process's first line of output, or "" when it says nothing within `seconds` (a thread reads it)."""
+    import threading
+
+    line: list[str] = []
+    reader = threading.Thread(target=lambda: line.append(process.stdout.readline().strip()), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    return line[0] if line else ""
 
 
 # Files a Python or JavaScript project keeps at its root: where a checkout without `.git` begins.
@@ -552,6 +597,7 @@ def main(argv: list[str] | None = None) -> int:
     import threading
 
     main_thread = threading.current_thread() is threading.main_thread()
+    args = None
     previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
     previous_interrupt = signal.signal(signal.SIGINT, _interrupt) if main_thread else None
     try:
@@ -571,7 +617,10 @@ def main(argv: list[str] | None = None) -> int:
         return 143
     finally:
         while _opened:  # the pool's connections, and the embedded PostgreSQL this command started
-            _opened.pop().close(grace_seconds=5)
+            services = _opened.pop()
+            if args is not None and args.func is not _serve:  # a stopped server stops what it started
+                _hand_over(services)
+            services.close(grace_seconds=5)
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
             signal.signal(signal.SIGINT, previous_interrupt)

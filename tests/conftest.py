@@ -26,6 +26,8 @@ def pytest_configure(config) -> None:
     # no registry is reached from a test: memfix's own reading stands in for the team's tools unless a test serves a
     # registry of its own (tests/fakes/registry.py) and turns them on
     os.environ["MEMFIX_TEAM_TOOLS"] = "false"
+    # a command's embedded database stops with it: no keeper outlives a test (tests/test_cli_lifecycle.py tries one)
+    os.environ["MEMFIX_DB_IDLE_SECONDS"] = "0"
     # pytest makes --basetemp itself but not its parent, and a clean clone has no build/ yet.
     if config.option.basetemp:
         Path(config.option.basetemp).parent.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from core.settings import Settings, SettingsError
+from core.settings import Settings, SettingsError, user_data
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 NOT_SETTINGS = {"MEMFIX_ENV_FILE"}  # get_settings reads it to find the .env file, before there are settings
@@ -19,7 +19,7 @@ def declared() -> dict[str, object]:
 
 def shown(default: object) -> str | None:
     """A declared default as the table writes it; None when there is no value to write (unset, empty)."""
-    if default is None or default == ():
+    if default is None or default == () or default == user_data():  # the machine's own folder: said in words
         return None
     if isinstance(default, bool):
         return "1" if default else "0"
@@ -83,7 +83,7 @@ def test_the_table_check_sees_a_missing_variable_a_wrong_default_and_a_variable_
 
 @pytest.mark.parametrize(("env", "field", "value"), [
     ({"MEMFIX_DB_APP_ROLE": ""}, "db_app_role", ""),  # set but empty: the login's own role
-    ({"MEMFIX_DATA_DIR": ""}, "data_dir", Path(".memfix")),
+    ({"MEMFIX_DATA_DIR": ""}, "data_dir", user_data()),
     ({"GITHUB_API_URL": "https://ghe.example/api/v3/"}, "github_api_url", "https://ghe.example/api/v3"),
     ({"MEMFIX_PUBLIC_URL": " https://memfix.example/ "}, "public_url", "https://memfix.example"),
     ({"GITHUB_WEB_URL": "/"}, "github_web_url_setting", None),
