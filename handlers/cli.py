@@ -7,6 +7,8 @@ import gc
 import json
 import logging
 import os
+import re
+import shlex
 import sys
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -431,7 +433,7 @@ def _print_context(report: RunReport, args: argparse.Namespace) -> None:
         for hit in report.learnings:
             print(f"  insight:{hit.insight.id} {hit.insight.label} {hit.insight.title} (score {hit.score:.2f})")
     for line in report.used:
-        print(f"Learnings used: {line}")
+        print(f"Learnings used: {_in_shell(line, report.repo)}")
 
 
 def _print_findings(report: RunReport, show: int) -> None:
@@ -446,7 +448,7 @@ def _print_findings(report: RunReport, show: int) -> None:
 def _print_verified(report: RunReport, diff_lines: int) -> None:
     """Each verified patch: its confidence and why, what it left in the file, and its diff folded after `diff_lines`
     lines."""
-    from core.pipelines.present import fixed_by
+    from core.pipelines.present import fixed_by, why_left
 
     print("\nVerified patches:" if report.promoted else "\nVerified patches: none")
     for o in report.promoted:
@@ -458,8 +460,7 @@ def _print_verified(report: RunReport, diff_lines: int) -> None:
             print(f"      confidence: {o.why}")
         fixed = {f.key for f in o.patch.findings}
         for f in [f for f in o.findings if f.key not in fixed]:  # a file partly fixed: what is left, and why
-            why = o.note if o.note and o.note != 'linter only' else 'no safe fix'
-            print(f"      left: line {f.line} {f.code} {f.message} ({why})")
+            print(f"      left: line {f.line} {f.code} {f.message} ({why_left(o, f, report.provider == 'offline')})")
         diff = o.patch.unified_diff()
         for line in diff[:diff_lines]:
             print(f"      {line}")
@@ -479,6 +480,21 @@ def _print_not_fixed(report: RunReport) -> None:
             print(f"  {o.path}  [{', '.join(sorted({f.code for f in o.findings}))}]  {status}{reason}")
 
 
+_COMMAND = re.compile(r"`/(forget|remember|autofix|refactor) ([^`]*)`")
+
+
+def _in_shell(text: str, repo: str) -> str:
+    """A hint written for a GitHub comment, as the command that does the same from this shell."""
+    def shell(match: re.Match[str]) -> str:
+        name, rest = match[1], match[2]
+        if name == "forget":
+            return f"`memfix forget {rest} --repo {repo}`"
+        if name == "remember":
+            return f"`memfix remember {shlex.quote(rest)} --repo {repo}`"
+        return f"`memfix {name} DIR --rules {rest.replace(' ', ',')}`"
+    return _COMMAND.sub(shell, text)
+
+
 def _print_closing(report: RunReport, applied: bool) -> None:
     """The configuration's problems and the notes, what was learned, the time, where memory is, what to do next."""
     from core.pipelines.present import summary
@@ -486,7 +502,7 @@ def _print_closing(report: RunReport, applied: bool) -> None:
     for problem in report.config_problems:
         print(f"config: {problem}")
     for note in report.notes:
-        print(f"note: {note}")
+        print(f"note: {_in_shell(note, report.repo)}")
     print(f"\nLearned: {report.learned} insight(s) saved or reinforced. Run {report.run_id}: {summary(report)}.")
     print(f"Took {sum(report.seconds.values()):.1f} s: "
           + ", ".join(f"{step} {seconds:.2f} s" for step, seconds in report.seconds.items()) + ".")
