@@ -150,24 +150,25 @@ class Evidence:
     """Per rule, its record in the repository and in each context its PRs' files were in: a kind of place
     (`kind:init`) or a folder (`src/**`); per rule, what chance gives it (the other rules' PRs); and per context, the
     record of every PR there whatever its rules (a place's hold on every rule is judged by it), and `whole`, the
-    record of every PR in the repository."""
+    record of every PR in the repository; `base`, what chance gives a rule memfix never proposed here (all its PRs)."""
 
     records: dict[str, Record] = field(default_factory=dict)
     contexts: dict[str, dict[str, Record]] = field(default_factory=dict)
     chances: dict[str, Chance] = field(default_factory=dict)
     places: dict[str, Record] = field(default_factory=dict)
     whole: Record = Record()
+    base: Chance = Chance()
 
     def record(self, code: str, scope: str | None = None) -> Record:
         if code == EVERY_RULE:
-            return self.places.get(scope, Record()) if scope else Record()
+            return self.places.get(scope, Record()) if scope else self.whole
         return self.records.get(code, Record()) if scope is None else self.contexts.get(code, {}).get(scope, Record())
 
     def chance(self, code: str, scope: str | None = None) -> Chance:
         """What chance gives the rule's record: the rates of memfix's PRs of other rules here; for a place's hold on
         every rule (`code` `*`), of memfix's PRs elsewhere (as `place_scopes` weighs it)."""
         if code != EVERY_RULE:
-            return self.chances.get(code, Chance())
+            return self.chances.get(code, self.base)
         here, total = self.record(code, scope), self.whole
         return Chance.of(total.closed - here.closed, total.merged + total.closed - here.merged - here.closed,
                          total.ci_failed - here.ci_failed,
@@ -221,7 +222,8 @@ def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = (),
         whole += seen
         for scope in scopes_of(r.path, r.place or place(r.path)):
             places[scope] = places.get(scope, Record()) + seen
-    return Evidence(dict(sorted(records.items())), dict(contexts), _chances(rows, set(records)), places, whole)
+    return Evidence(dict(sorted(records.items())), dict(contexts), _chances(rows, set(records)), places, whole,
+                    Chance.of(*_rates([r for r in rows if r.state != ProposalState.OPEN], rows)))
 
 
 def _waived(r: ProposalOutcome, enabled: Sequence[Enable]) -> bool:
