@@ -550,28 +550,36 @@ def build_parser() -> argparse.ArgumentParser:
                        help="tenant (GitHub installation id); default MEMFIX_LOCAL_INSTALLATION or 0")
         return p
 
-    serve = command("serve", _serve, "run the webhook, the dashboard and a worker (self-hosting)")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--threads", type=int, default=8, help="request threads of the web server")
+    serve = command("serve", _serve, "run the webhook, the dashboard and a worker (self-hosting); without "
+                    "DATABASE_URL or DATABASE_APP_URL, on an embedded PostgreSQL under MEMFIX_DATA_DIR (the user's data folder)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default %(default)s)")
+    serve.add_argument("--threads", type=int, default=8,
+                       help="request threads of the web server (default %(default)s)")
     serve.add_argument("--worker", action="store_true", help="a worker only (no web server): more of them, on this "
                                                             "machine or others, share the jobs in the database")
-    serve.add_argument("--grace", type=float, default=30.0, help="seconds a running job may finish on SIGTERM")
-    command("migrate", _migrate, "apply database migrations")
+    serve.add_argument("--grace", type=float, default=30.0,
+                       help="seconds a running job may finish on SIGTERM (default %(default)s)")
+    command("migrate", _migrate, "apply database migrations and make the application's login, as the database's "
+            "owner: DATABASE_URL, else the embedded PostgreSQL under MEMFIX_DATA_DIR (the user's data folder); not with only "
+            "DATABASE_APP_URL")
     p = command("health", _health, "is this container's memfix alive: worker heartbeat, job queue, web server")
     p.add_argument("--url", help="also ask this URL (the web server's /healthz)")
-    p.add_argument("--max-age", type=float, default=120.0, help="seconds a heartbeat may be old")
+    p.add_argument("--max-age", type=float, default=120.0,
+                   help="seconds a heartbeat may be old (default %(default)s)")
     command("settings", _settings, "show the settings in force (secrets as set/unset)")
     p = memory("remember", _remember, "what /remember does on GitHub: save an insight ('[type category "
                "[severity]: ]title' then detail), or decide on a rule ('decision hold|enable CODES [in PLACE]')")
     p.add_argument("text")
     p.add_argument("--repo", required=True, help="OWNER/NAME")
-    p = memory("recall", _recall, "search both memory layers of one repository (or, with --all, every one)")
+    p = memory("recall", _recall, "search both memory layers (insights and entries) of one repository (--repo) "
+               "or of every one (--all); prints the best 5 unless -k says")
     p.add_argument("query")
     _scope(p)
-    p.add_argument("-k", type=int, default=5)
+    p.add_argument("-k", type=int, default=5, help="how many matches to print (default %(default)s)")
     p.add_argument("--json", action="store_true")
-    p = memory("forget", _forget, "delete an insight (42, insight:42) or entry (entry:7) of one repository")
+    p = memory("forget", _forget, "delete an insight (42, insight:42) or entry (entry:7) of one repository (--repo) "
+               "or of any in the installation (--all)")
     p.add_argument("id")
     _scope(p)
     p = memory("import-letters", _import_letters, "import .memory/letter_*.md from a checkout")
@@ -579,9 +587,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repo", required=True, help="OWNER/NAME")
     p = memory("ring", _ring, "show the healing context and pattern analysis of a repository")
     p.add_argument("repo", help="OWNER/NAME")
-    p.add_argument("--limit", type=int, default=10)
-    for name, text in (("autofix", "find and fix correctness and security problems in a local checkout"),
-                       ("refactor", "propose improvements to a local checkout")):
+    p.add_argument("--limit", type=int, default=10, help="attempts to show (default %(default)s)")
+    for name, text in (("autofix", "fix what the team's own linters select, style included, in a local checkout "
+                                   "(with --since, what a push would get)"),
+                       ("refactor", "propose the refactorings the team's linters select (or --rules names) for a "
+                                    "local checkout")):
         p = memory(name, _pipeline, text)
         p.set_defaults(pipeline=name)
         p.add_argument("path", help="a checkout, a folder in it, or one file")
@@ -594,8 +604,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--rules", type=_named_rules, default="",
                        help="the rules to propose, comma-separated, as their tools name them (UP,SIM or "
                        "eslint:indent,lint/style/useConst), instead of what the repository's linters select")
-        p.add_argument("--show", type=int, default=30, help="findings to list")
-        p.add_argument("--diff-lines", type=int, default=40, help="diff lines shown per patch before folding")
+        p.add_argument("--show", type=int, default=30, help="findings to list (default %(default)s)")
+        p.add_argument("--diff-lines", type=int, default=40,
+                       help="diff lines shown per patch before folding (default %(default)s)")
         p.add_argument("--language", choices=("all", *NAMES), default="all",
                        help="which files to work on (javascript covers TypeScript; default: every language found)")
     p = memory("reembed", _reembed, "embed insights stored without a vector or with another model's")

@@ -1,7 +1,7 @@
 """The dashboard in a real headless Chromium (Debian's, driven by Playwright; nothing is downloaded): sign in through
 the fake GitHub's OAuth pages, see only the permitted installation, search insights, open a run and read the exact
 sections the model was given, propose a held-back rule again, be refused another installation by URL. Screenshots
-of each page go to test-output/browser/. Without a browser these tests skip, and the run's summary says so loudly."""
+of each page go to build/browser/. Without a browser these tests skip, and the run's summary says so loudly."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from tests.test_dashboard import REPO, seed
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-SHOTS = Path(__file__).resolve().parents[1] / "test-output" / "browser"
+SHOTS = Path(__file__).resolve().parents[1] / "build" / "browser"  # the suite writes in the checkout only under build/
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(CHROMIUM is None, reason="NO BROWSER: install Debian's chromium to run the "
                                                            "browser tests (.ci/run does)")]
