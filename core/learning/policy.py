@@ -208,7 +208,7 @@ def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = (),
         suspects = pointed or {c for c in codes if not merged[c]} or codes
         for c in codes:
             blamed = c in suspects
-            bad = int(blamed and r.state == ProposalState.CLOSED), r.ci_failures if blamed else 0
+            bad = int(blamed and _closed(r)), r.ci_failures if blamed else 0
             seen = Record(int(took), *bad, r.ci_passes, r.refines, 0 if took else sum(bad), r.updated_at)
             records[c] = records.get(c, Record()) + seen
             for scope in scopes_of(r.path, kind):
@@ -216,7 +216,7 @@ def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = (),
     for r in sorted(rows if every is None else every, key=lambda r: r.updated_at):
         if _waived(r, enabled):
             continue
-        took, closed = r.state == ProposalState.MERGED, int(r.state == ProposalState.CLOSED)
+        took, closed = r.state == ProposalState.MERGED, int(_closed(r))
         seen = Record(int(took), closed, r.ci_failures, r.ci_passes, r.refines,
                       0 if took else closed + r.ci_failures, r.updated_at)
         whole += seen
@@ -247,7 +247,7 @@ def _chances(rows: list[ProposalOutcome], codes: set[str]) -> dict[str, Chance]:
 
 def _rates(decided: list[ProposalOutcome], rows: list[ProposalOutcome]) -> tuple[int, int, int, int]:
     """(closed, decided, CI runs failed, CI runs) of some PRs."""
-    return (sum(r.state == ProposalState.CLOSED for r in decided), len(decided), sum(r.ci_failures for r in rows),
+    return (sum(_closed(r) for r in decided), len(decided), sum(r.ci_failures for r in rows),
             sum(r.ci_failures + r.ci_passes for r in rows))
 
 
@@ -270,7 +270,7 @@ def hold_scopes(code: str, evidence: Evidence) -> dict[str | None, str]:
     library = held.pop(kind_scope(Kind.LIBRARY), None)  # every file of no other kind: the last resort, not a place
     if held:
         return held
-    contexts = {s: r for s, r in evidence.contexts.get(code, {}).items() if not s.startswith(KIND)}
+    contexts = {s: r for s, r in evidence.contexts.get(code, {}).items() if not s.startswith(KIND) and r.bad}
     folders = {s: reason for s, r in contexts.items() if (reason := hold_reason(code, r, chance, len(contexts)))}
     narrowest: dict[str | None, str] = {s: reason for s, reason in folders.items()
                                         if not any(o != s and contains(s, o) for o in folders)}
@@ -290,20 +290,25 @@ def place_scopes(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) ->
             if scope != kind_scope(Kind.LIBRARY):  # everything that is no other kind: not a place
                 by_scope[scope].append(r)
     decided = [r for r in rows if r.state != ProposalState.OPEN]
+    candidates = {scope: closed for scope, here in by_scope.items()
+                  if len(closed := [r for r in here if _closed(r)]) >= MIN_CLOSED
+                  and not any(r.state == ProposalState.MERGED for r in here) and not _explained(closed)}
     found: dict[str, str] = {}
-    for scope, here in by_scope.items():
-        closed = [r for r in here if r.state == ProposalState.CLOSED]
-        if len(closed) < MIN_CLOSED or any(r.state == ProposalState.MERGED for r in here) or _explained(closed):
-            continue
-        elsewhere = [r for r in decided if r not in here]
-        chance = Chance.of(sum(r.state == ProposalState.CLOSED for r in elsewhere), len(elsewhere), 0, 0)
-        if beyond_chance(len(closed), len(closed), chance.closes) < ALPHA / len(by_scope):
+    for scope, closed in candidates.items():  # each place that could be held is one more chance of bad luck
+        elsewhere = [r for r in decided if r not in by_scope[scope]]
+        chance = Chance.of(sum(_closed(r) for r in elsewhere), len(elsewhere), 0, 0)
+        if beyond_chance(len(closed), len(closed), chance.closes) < ALPHA / len(candidates):
             rules = sorted({c for r in closed for c in r.finding_codes})
             found[scope] = (f"reviewers closed {len(closed)} PRs of {len(rules)} rules here ({', '.join(rules)}), "
                             f"merged none, and close {chance.closes:.0%} elsewhere")
     folders = {s: why for s, why in found.items() if not s.startswith(KIND)}
     chosen = folders or found
     return {s: why for s, why in chosen.items() if not any(o != s and contains(s, o) for o in chosen)}
+
+
+def _closed(r: ProposalOutcome) -> bool:
+    """Closed by reviewers for what the change is: a PR closed while its CI was red counts once, as the CI's."""
+    return r.state == ProposalState.CLOSED and not r.ci_failures
 
 
 def _explained(closed: list[ProposalOutcome]) -> bool:
@@ -350,13 +355,13 @@ class Hold:
 
     def retry_at(self, evidence: Evidence) -> datetime | None:
         """When a learned hold may be tried again by exploration: a week after its decision or its rule's latest
-        outcome there, twice as long for each bad outcome beyond the first two, within four months (None: a
-        person's hold, which only a person lifts)."""
+        outcome there, twice as long for each bad outcome beyond the first three (a hold and one failed try),
+        within four months (None: a person's hold, which only a person lifts)."""
         if self.by != LEARNED:
             return None
         record = evidence.record(self.code, self.scope)
         since = max((t for t in (self.decided_at, record.last) if t is not None), default=datetime.now(UTC))
-        return since + timedelta(days=min(EXPLORE_DAYS * 2 ** max(0, record.bad - MIN_CLOSED), RETRY_CAP_DAYS))
+        return since + timedelta(days=min(EXPLORE_DAYS * 2 ** max(0, record.bad - MIN_CLOSED - 1), RETRY_CAP_DAYS))
 
     @property
     def key(self) -> str:
