@@ -139,7 +139,8 @@ def hold_reason(code: str, record: Record, chance: Chance | None = None, looks: 
         return (f"reviewers closed {record.closed} of its {decided} PRs where they close {chance.closes:.0%} of "
                 f"memfix's others (chance: {p:.3f})")
     runs = record.ci_failed + record.ci_passed
-    if record.ci_failed and (p := beyond_chance(record.ci_failed, runs, chance.reds)) < ALPHA / looks:
+    # a noisy CI is looked at after every run it makes: each run is one more chance of a red streak
+    if record.ci_failed and (p := beyond_chance(record.ci_failed, runs, chance.reds)) < ALPHA / looks / runs:
         return (f"the repository's CI failed on {record.ci_failed} of its {runs} fixes where it fails "
                 f"{chance.reds:.0%} of memfix's others (chance: {p:.3f})")
     return None
@@ -262,8 +263,9 @@ def hold_scopes(code: str, evidence: Evidence) -> dict[str | None, str]:
     chance = evidence.chance(code)
     whole = hold_reason(code, evidence.record(code), chance)
     kinds = evidence.kinds(code)
+    bad_kinds = sum(1 for r in kinds.values() if r.bad) or 1
     held: dict[str | None, str] = {s: reason for s, r in kinds.items()
-                                   if (reason := hold_reason(code, r, chance, len(kinds)))}
+                                   if (reason := hold_reason(code, r, chance, bad_kinds))}
     if whole and sum(1 for r in kinds.values() if r.bad) >= 2 and \
             not any(r.merged for s, r in kinds.items() if s not in held):
         return {None: whole}  # bad outcomes in two kinds of place or more agree, and no kind that takes it differs
