@@ -145,6 +145,9 @@ def replay(history: History, pushes: int, window: int) -> Tally:
         if not changed:
             continue
         project = language.project(lambda p, c=commit: history.text(c, p), RepoConfig(), "autofix")
+        changed = [p for p in changed if not project.ignored(p)]  # as a run: outside the team's lint scope, untouched
+        if not changed:
+            continue
         later = commits[i + 1:i + 1 + window]
         if project.selection.rules:
             one_push(history, project, parent, commit, changed, later, tally)

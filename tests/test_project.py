@@ -285,13 +285,15 @@ def test_a_team_whose_isort_chooses_i_gets_reorderings_only_and_its_isort_settin
 
     (tmp_path / "tox.ini").write_text("[testenv:isort]\ncommands = isort --check-only src\n")
     (tmp_path / "pyproject.toml").write_text('[tool.isort]\nprofile = "black"\nknown_first_party = "shop"\n')
-    (tmp_path / "sorted_only.py").write_text("import sys\nimport os\n\nprint(os, sys)\n")
-    (tmp_path / "merged.py").write_text("from os import path\nfrom os import sep  # noqa: F401\n\nprint(path)\n")
+    (tmp_path / "src").mkdir()  # what the team's isort checks
+    (tmp_path / "src" / "sorted_only.py").write_text("import sys\nimport os\n\nprint(os, sys)\n")
+    (tmp_path / "src" / "merged.py").write_text("from os import path\nfrom os import sep  # noqa: F401\n\n"
+                                                "print(path)\n")
     code, out, _ = cli("autofix", str(tmp_path), "--json", "--apply")
     outcomes = {o["path"]: o for o in json.loads(out)["outcomes"]}
-    assert (tmp_path / "sorted_only.py").read_text().startswith("import os\nimport sys\n")  # isort would too
-    assert outcomes["merged.py"]["status"] != "PROMOTED"  # merging is isort's profile and comments to judge
-    assert "only a reordering is ruff's and isort's alike" in outcomes["merged.py"]["verification"]
+    assert (tmp_path / "src" / "sorted_only.py").read_text().startswith("import os\nimport sys\n")  # isort would too
+    assert outcomes["src/merged.py"]["status"] != "PROMOTED"  # merging is isort's profile and comments to judge
+    assert "only a reordering is ruff's and isort's alike" in outcomes["src/merged.py"]["verification"]
     team = _profile({name: (tmp_path / name).read_text() for name in ("pyproject.toml", "tox.ini")}).team
     assert 'lint.isort.known-first-party = ["shop"]' in team.options  # isort's own settings, in ruff's words
 

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from core.tools.sandbox import Sandbox
     from core.tools.toolbox import Toolbox
 
+MAX_OUTSIDE_SHOWN = 5  # of the files left outside the team's lint scope, those the run names
+
 
 @dataclass(frozen=True)
 class PythonProject:
@@ -42,6 +44,7 @@ class PythonProject:
     unrun: tuple[str, ...] = ()  # the team's tools that could not run here, and why (the reply says so)
     formatters: tuple[Formatter, ...] = ()  # the team's hooks that rewrite and its black, in the sandbox, in order
     pylint: Pylint | None = None  # the team's own, in the sandbox: it finds and judges its rules, a ruff fixes
+    outside: tuple[str, ...] = ()  # the run's files the team's lint commands never lint (left alone)
 
     @property
     def target(self) -> str:
@@ -49,7 +52,13 @@ class PythonProject:
 
     @property
     def lines(self) -> tuple[str, ...]:
-        return (*self.profile.describe(), *self.said)
+        return (*self.profile.describe(), *self.said, *self._outside_line())
+
+    def _outside_line(self) -> tuple[str, ...]:
+        if not self.outside:
+            return ()
+        shown = ", ".join(self.outside[:MAX_OUTSIDE_SHOWN]) + (", …" if len(self.outside) > MAX_OUTSIDE_SHOWN else "")
+        return (f"left alone, as the team's linters never lint them: {len(self.outside)} file(s) ({shown})",)
 
     def linter(self, held: tuple[str, ...] = ()) -> Linter:
         """The team's own tools where they run here — flake8 and ruff together each judging the rules it chose,
@@ -69,7 +78,8 @@ class PythonProject:
         return Formatted(linter, self.formatters, held) if self.formatters else linter
 
     def ignored(self, path: str) -> bool:
-        return False  # the team's excludes go to ruff itself (--extend-exclude)
+        """Outside what the team's lint commands lint (the team's excludes go to ruff itself: --extend-exclude)."""
+        return not self.profile.scope.lints(path)
 
     @property
     def problems(self) -> tuple[str, ...]:
@@ -129,8 +139,9 @@ class Python:
         pylint, pylint_said = self._pylint(read, profile)
         said = (*said, *(pylint_said if pylint else ()))
         unrun = (*(() if flake8 else flake8_said), *(() if team_ruff else ruff_said), *(() if pylint else pylint_said))
+        outside = tuple(p for p in sources if self.owns(p) and not profile.scope.lints(p))
         project = PythonProject(profile, _selection(profile, config, pipeline), self.ruff, flake8, team_ruff, said,
-                                unrun, pylint=pylint)
+                                unrun, pylint=pylint, outside=outside)
         return self._formatted(project, read, config.named(pipeline)) if pipeline == "autofix" else project
 
     def _formatted(self, project: PythonProject, read: Read, named: tuple[str, ...] | None) -> PythonProject:

@@ -20,6 +20,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from core.bounded import ConfigFormat, ConfigRefused, read_config
 from core.languages.adapter import Selection
 from core.languages.python.configs import read_as, ruff_table, toml_file
+from core.languages.python.scope import LintScope, find_lint_scope
 from core.languages.python.team import TeamRules, find_team_rules
 from core.languages.registry import within
 from core.paths import WORKFLOW_FILES
@@ -71,6 +72,7 @@ class Profile:
     target: PythonTarget
     team: TeamRules
     problems: tuple[str, ...] = ()  # the project files memfix refused to read, and why
+    scope: LintScope = LintScope()  # what the team's lint commands lint: files outside it are left alone
 
     def known_to(self, knows: Callable[[str], bool]) -> Profile:
         """The profile with only the rule selectors this ruff knows (a flake8 or pylint code it lacks is no rule of
@@ -134,6 +136,8 @@ class Profile:
             lines.append(f"not proposed for Python {'.'.join(map(str, self.target.oldest))}: "
                          f"{', '.join(SYNTAX_RULES)} (their fixes need newer syntax or APIs)")
         lines.append(f"the team's linters: {self.team.source}")
+        if said := self.scope.describe():
+            lines.append(said)
         return lines
 
 
@@ -148,7 +152,9 @@ def read_profile(read: Read, override: str | None = None) -> Profile:
     """The project's profile from its files at the repository root (`read(path)` → text or None)."""
     texts = {name: read(name) for name in (*METADATA_FILES, *WORKFLOW_FILES)}
     team = find_team_rules(texts, read)
-    return Profile(_upgraded_to(find_target(texts, override), team), team, (*_refused(texts), *team.refused))
+    scope = find_lint_scope(lambda name: texts[name] if name in texts else read(name))
+    return Profile(_upgraded_to(find_target(texts, override), team), team,
+                   (*_refused(texts), *team.refused, *scope.problems), scope)
 
 
 def _upgraded_to(target: PythonTarget, team: TeamRules) -> PythonTarget:
