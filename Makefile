@@ -54,6 +54,7 @@ serve: $(STAMP)
 test: $(STAMP) $(WHEELHOUSE)/.complete $(NPMHOUSE)/.complete
 	$(BIN)/ruff check .
 	$(BIN)/python -m mypy
+	$(BIN)/lint-imports --no-cache --no-logo
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
