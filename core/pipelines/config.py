@@ -20,9 +20,10 @@ ci_rerun: learn               # a failed check on memfix's PR: learn (run again 
                               # nothing ties it to the change), always (every one, once), never (it counts at once)
 ```
 
-`ignore` patterns are `fnmatch` globs on repository-relative paths, one path segment per `*`; `**` spans any
-number of directories; a pattern without `/` matches a name at any depth, and a pattern that matches a directory
-covers everything under it (as in `.gitignore`).
+`ignore` patterns are `.gitignore` patterns, matched as git matches them (core/paths.py `ignored_by`): `*` within
+one path segment, `**` spans any number of directories, a pattern without an inner `/` matches a name at any depth,
+a trailing `/` names a directory, a pattern that matches a directory covers everything under it, and a later `!`
+pattern re-includes what an earlier one ignored.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import Any
 
 from core.bounded import ConfigRefused, read_config, shown
 from core.languages.registry import NAMES, language_name, rule_code, rule_problem, rule_selector
-from core.paths import is_path_pattern, path_matches
+from core.paths import ignored_by, is_path_pattern
 from core.wire import PIPELINES
 
 CONFIG_PATH = ".github/memfix.yml"
@@ -92,7 +93,7 @@ class RepoConfig:
         return replace(self, refactor_rules=rules, chosen=chosen)
 
     def ignored(self, path: str) -> bool:
-        return any(path_matches(pattern, path) for pattern in self.ignore)
+        return ignored_by(self.ignore, path)
 
 
 def _pipeline(name: str) -> str:
