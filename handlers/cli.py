@@ -7,10 +7,12 @@ import gc
 import json
 import logging
 import os
+import re
+import shlex
 import sys
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from core.errors import MemfixError
 from core.languages.registry import NAMES, rule_problem, rule_selector
@@ -35,8 +37,53 @@ def _services() -> Services:
     from core.wiring import Services
 
     if not _opened:
-        _opened.append(Services(get_settings(), local=True))
+        settings = get_settings()
+        if settings.embedded_database:
+            from core.db import mark_used
+
+            mark_used(settings.data_dir)
+        _opened.append(Services(settings, local=True))
     return _opened[0]
+
+
+KEEPER_START_SECONDS = 60.0  # the keeper adopts a running server: far below it
+
+
+def _hand_over(services: Services) -> None:
+    """The embedded database this command started stays up for the next command: a keeper holds it until commands
+    stop coming (MEMFIX_DB_IDLE_SECONDS), unless one already does or the setting is 0. A keeper that cannot start is
+    said, and the database stops with the command as before."""
+    import subprocess
+
+    from core.db import keeper_alive
+
+    settings = services.settings
+    if not (services.local and settings.embedded_database and settings.db_idle_seconds > 0
+            and "db" in services.__dict__) or keeper_alive(settings.data_dir):
+        return
+    try:
+        keeper = subprocess.Popen([sys.executable, "-m", "handlers.dbkeeper", str(settings.data_dir),
+                                   str(settings.db_idle_seconds)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                  stdin=subprocess.DEVNULL, start_new_session=True, text=True)
+        ready = _first_line(keeper, KEEPER_START_SECONDS)
+    except OSError as exc:
+        ready, keeper = f"could not start ({exc})", None
+    if ready != "ready":
+        if keeper is not None:
+            keeper.kill()
+        print(f"memfix: the database could not be kept up for the next command: {ready or 'no answer'}",
+              file=sys.stderr)
+
+
+def _first_line(process: Any, seconds: float) -> str:
+    """The process's first line of output, or "" when it says nothing within `seconds` (a thread reads it)."""
+    import threading
+
+    line: list[str] = []
+    reader = threading.Thread(target=lambda: line.append(process.stdout.readline().strip()), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    return line[0] if line else ""
 
 
 # Files a Python or JavaScript project keeps at its root: where a checkout without `.git` begins.
@@ -386,7 +433,7 @@ def _print_context(report: RunReport, args: argparse.Namespace) -> None:
         for hit in report.learnings:
             print(f"  insight:{hit.insight.id} {hit.insight.label} {hit.insight.title} (score {hit.score:.2f})")
     for line in report.used:
-        print(f"Learnings used: {line}")
+        print(f"Learnings used: {_in_shell(line, report.repo)}")
 
 
 def _print_findings(report: RunReport, show: int) -> None:
@@ -401,7 +448,7 @@ def _print_findings(report: RunReport, show: int) -> None:
 def _print_verified(report: RunReport, diff_lines: int) -> None:
     """Each verified patch: its confidence and why, what it left in the file, and its diff folded after `diff_lines`
     lines."""
-    from core.pipelines.present import fixed_by
+    from core.pipelines.present import fixed_by, why_left
 
     print("\nVerified patches:" if report.promoted else "\nVerified patches: none")
     for o in report.promoted:
@@ -413,8 +460,7 @@ def _print_verified(report: RunReport, diff_lines: int) -> None:
             print(f"      confidence: {o.why}")
         fixed = {f.key for f in o.patch.findings}
         for f in [f for f in o.findings if f.key not in fixed]:  # a file partly fixed: what is left, and why
-            why = o.note if o.note and o.note != 'linter only' else 'no safe fix'
-            print(f"      left: line {f.line} {f.code} {f.message} ({why})")
+            print(f"      left: line {f.line} {f.code} {f.message} ({why_left(o, f, report.provider == 'offline')})")
         diff = o.patch.unified_diff()
         for line in diff[:diff_lines]:
             print(f"      {line}")
@@ -434,6 +480,21 @@ def _print_not_fixed(report: RunReport) -> None:
             print(f"  {o.path}  [{', '.join(sorted({f.code for f in o.findings}))}]  {status}{reason}")
 
 
+_COMMAND = re.compile(r"`/(forget|remember|autofix|refactor) ([^`]*)`")
+
+
+def _in_shell(text: str, repo: str) -> str:
+    """A hint written for a GitHub comment, as the command that does the same from this shell."""
+    def shell(match: re.Match[str]) -> str:
+        name, rest = match[1], match[2]
+        if name == "forget":
+            return f"`memfix forget {rest} --repo {repo}`"
+        if name == "remember":
+            return f"`memfix remember {shlex.quote(rest)} --repo {repo}`"
+        return f"`memfix {name} DIR --rules {rest.replace(' ', ',')}`"
+    return _COMMAND.sub(shell, text)
+
+
 def _print_closing(report: RunReport, applied: bool) -> None:
     """The configuration's problems and the notes, what was learned, the time, where memory is, what to do next."""
     from core.pipelines.present import summary
@@ -441,7 +502,7 @@ def _print_closing(report: RunReport, applied: bool) -> None:
     for problem in report.config_problems:
         print(f"config: {problem}")
     for note in report.notes:
-        print(f"note: {note}")
+        print(f"note: {_in_shell(note, report.repo)}")
     print(f"\nLearned: {report.learned} insight(s) saved or reinforced. Run {report.run_id}: {summary(report)}.")
     print(f"Took {sum(report.seconds.values()):.1f} s: "
           + ", ".join(f"{step} {seconds:.2f} s" for step, seconds in report.seconds.items()) + ".")
@@ -489,28 +550,36 @@ def build_parser() -> argparse.ArgumentParser:
                        help="tenant (GitHub installation id); default MEMFIX_LOCAL_INSTALLATION or 0")
         return p
 
-    serve = command("serve", _serve, "run the webhook, the dashboard and a worker (self-hosting)")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--threads", type=int, default=8, help="request threads of the web server")
+    serve = command("serve", _serve, "run the webhook, the dashboard and a worker (self-hosting); without "
+                    "DATABASE_URL or DATABASE_APP_URL, on an embedded PostgreSQL under MEMFIX_DATA_DIR (the user's data folder)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default %(default)s)")
+    serve.add_argument("--threads", type=int, default=8,
+                       help="request threads of the web server (default %(default)s)")
     serve.add_argument("--worker", action="store_true", help="a worker only (no web server): more of them, on this "
                                                             "machine or others, share the jobs in the database")
-    serve.add_argument("--grace", type=float, default=30.0, help="seconds a running job may finish on SIGTERM")
-    command("migrate", _migrate, "apply database migrations")
+    serve.add_argument("--grace", type=float, default=30.0,
+                       help="seconds a running job may finish on SIGTERM (default %(default)s)")
+    command("migrate", _migrate, "apply database migrations and make the application's login, as the database's "
+            "owner: DATABASE_URL, else the embedded PostgreSQL under MEMFIX_DATA_DIR (the user's data folder); not with only "
+            "DATABASE_APP_URL")
     p = command("health", _health, "is this container's memfix alive: worker heartbeat, job queue, web server")
     p.add_argument("--url", help="also ask this URL (the web server's /healthz)")
-    p.add_argument("--max-age", type=float, default=120.0, help="seconds a heartbeat may be old")
+    p.add_argument("--max-age", type=float, default=120.0,
+                   help="seconds a heartbeat may be old (default %(default)s)")
     command("settings", _settings, "show the settings in force (secrets as set/unset)")
     p = memory("remember", _remember, "what /remember does on GitHub: save an insight ('[type category "
                "[severity]: ]title' then detail), or decide on a rule ('decision hold|enable CODES [in PLACE]')")
     p.add_argument("text")
     p.add_argument("--repo", required=True, help="OWNER/NAME")
-    p = memory("recall", _recall, "search both memory layers of one repository (or, with --all, every one)")
+    p = memory("recall", _recall, "search both memory layers (insights and entries) of one repository (--repo) "
+               "or of every one (--all); prints the best 5 unless -k says")
     p.add_argument("query")
     _scope(p)
-    p.add_argument("-k", type=int, default=5)
+    p.add_argument("-k", type=int, default=5, help="how many matches to print (default %(default)s)")
     p.add_argument("--json", action="store_true")
-    p = memory("forget", _forget, "delete an insight (42, insight:42) or entry (entry:7) of one repository")
+    p = memory("forget", _forget, "delete an insight (42, insight:42) or entry (entry:7) of one repository (--repo) "
+               "or of any in the installation (--all)")
     p.add_argument("id")
     _scope(p)
     p = memory("import-letters", _import_letters, "import .memory/letter_*.md from a checkout")
@@ -518,9 +587,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repo", required=True, help="OWNER/NAME")
     p = memory("ring", _ring, "show the healing context and pattern analysis of a repository")
     p.add_argument("repo", help="OWNER/NAME")
-    p.add_argument("--limit", type=int, default=10)
-    for name, text in (("autofix", "find and fix correctness and security problems in a local checkout"),
-                       ("refactor", "propose improvements to a local checkout")):
+    p.add_argument("--limit", type=int, default=10, help="attempts to show (default %(default)s)")
+    for name, text in (("autofix", "fix what the team's own linters select, style included, in a local checkout "
+                                   "(with --since, what a push would get)"),
+                       ("refactor", "propose the refactorings the team's linters select (or --rules names) for a "
+                                    "local checkout")):
         p = memory(name, _pipeline, text)
         p.set_defaults(pipeline=name)
         p.add_argument("path", help="a checkout, a folder in it, or one file")
@@ -533,8 +604,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--rules", type=_named_rules, default="",
                        help="the rules to propose, comma-separated, as their tools name them (UP,SIM or "
                        "eslint:indent,lint/style/useConst), instead of what the repository's linters select")
-        p.add_argument("--show", type=int, default=30, help="findings to list")
-        p.add_argument("--diff-lines", type=int, default=40, help="diff lines shown per patch before folding")
+        p.add_argument("--show", type=int, default=30, help="findings to list (default %(default)s)")
+        p.add_argument("--diff-lines", type=int, default=40,
+                       help="diff lines shown per patch before folding (default %(default)s)")
         p.add_argument("--language", choices=("all", *NAMES), default="all",
                        help="which files to work on (javascript covers TypeScript; default: every language found)")
     p = memory("reembed", _reembed, "embed insights stored without a vector or with another model's")
@@ -552,6 +624,7 @@ def main(argv: list[str] | None = None) -> int:
     import threading
 
     main_thread = threading.current_thread() is threading.main_thread()
+    args = None
     previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
     previous_interrupt = signal.signal(signal.SIGINT, _interrupt) if main_thread else None
     try:
@@ -571,7 +644,10 @@ def main(argv: list[str] | None = None) -> int:
         return 143
     finally:
         while _opened:  # the pool's connections, and the embedded PostgreSQL this command started
-            _opened.pop().close(grace_seconds=5)
+            services = _opened.pop()
+            if args is not None and args.func is not _serve:  # a stopped server stops what it started
+                _hand_over(services)
+            services.close(grace_seconds=5)
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
             signal.signal(signal.SIGINT, previous_interrupt)

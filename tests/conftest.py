@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import uuid
 from pathlib import Path
 
@@ -15,17 +17,30 @@ from psycopg.conninfo import make_conninfo
 
 from core.db import LOGIN_ROLE, Database, embedded_url, ensure_login_role, migrate
 from core.settings import Settings, get_settings
+from tests import checkout
 
+ROOT = Path(__file__).resolve().parents[1]
 # xdist names its workers gw0, gw1, …: each worker draws installation ids of its own.
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 _tenants = itertools.count(10_000 + (int(_WORKER[2:]) if _WORKER else os.getpid() % 1000) * 100_000, 10)
 _queues = itertools.count(int(uuid.uuid4().int % 10**9))
 
 
+_CHECKOUT = pytest.StashKey[checkout.Snapshot]()
+_LEFT = pytest.StashKey[list[str]]()
+
+
 def pytest_configure(config) -> None:
     # no registry is reached from a test: memfix's own reading stands in for the team's tools unless a test serves a
     # registry of its own (tests/fakes/registry.py) and turns them on
     os.environ["MEMFIX_TEAM_TOOLS"] = "false"
+    # a command's embedded database stops with it: no keeper outlives a test (tests/test_cli_lifecycle.py tries one)
+    os.environ["MEMFIX_DB_IDLE_SECONDS"] = "0"
+    if not _WORKER:  # the controller (or the only process): its workers inherit both
+        # memfix's data folder (worker heartbeats, the tool cache, an embedded database) is a temporary one for every
+        # process of the session, never the checkout's `.memfix/`, nor a developer's own MEMFIX_DATA_DIR
+        os.environ["MEMFIX_DATA_DIR"] = tempfile.mkdtemp(prefix="memfix-test-data-")
+        config.stash[_CHECKOUT] = checkout.snapshot(ROOT)
     # pytest makes --basetemp itself but not its parent, and a clean clone has no build/ yet.
     if config.option.basetemp:
         Path(config.option.basetemp).parent.mkdir(parents=True, exist_ok=True)
@@ -35,9 +50,26 @@ def pytest_configure(config) -> None:
     # Compiled bytecode kept under build/pycache for every process the suite starts after this one (xdist workers,
     # memfix serve, the CLI), even where the environment says PYTHONDONTWRITEBYTECODE: each would compile memfix,
     # the tests and much of the standard library again (about half a worker's collection time).
-    prefix = os.environ.setdefault("PYTHONPYCACHEPREFIX", str(Path(__file__).resolve().parents[1] / "build/pycache"))
+    prefix = os.environ.setdefault("PYTHONPYCACHEPREFIX", str(ROOT / "build/pycache"))
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sys.pycache_prefix, sys.dont_write_bytecode = prefix, False
+
+
+def pytest_sessionfinish(session) -> None:
+    """The suite leaves the checkout as it found it: a file a test wrote there (outside build/, the suite's scratch
+    folder) fails the run, named."""
+    before = session.config.stash.get(_CHECKOUT, None)
+    if before is None:  # a worker: the controller looks once, after every worker is done
+        return
+    left = checkout.changes(before, checkout.snapshot(ROOT))
+    if left:
+        session.config.stash[_LEFT] = left
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_unconfigure(config) -> None:
+    if not _WORKER:
+        shutil.rmtree(os.environ.get("MEMFIX_DATA_DIR", ""), ignore_errors=True)
 
 
 @pytest.fixture
@@ -145,6 +177,7 @@ def aws_env(monkeypatch):
 @pytest.fixture
 def settings(pg_url, app_url) -> Settings:
     return Settings(database_url=pg_url, database_app_url=app_url, github_webhook_secret="test-webhook-secret",
+                    data_dir=Path(os.environ["MEMFIX_DATA_DIR"]),
                     team_tools=False)  # no registry is reached: tests of the team's tools serve one of their own
 
 
@@ -288,7 +321,7 @@ def wheelhouse_index(tmp_path_factory):
     from core.tools import sandbox as sandboxes
     from tests.fakes.registry import FakePyPI
 
-    wheelhouse = Path(__file__).resolve().parents[1] / ".venv" / "wheelhouse"
+    wheelhouse = ROOT / ".venv" / "wheelhouse"
     if not (wheelhouse / ".complete").is_file():
         pytest.skip(f"NO WHEELHOUSE: {wheelhouse} is missing; `make setup` downloads it")
     if sandboxes.find()[0] is None:
@@ -354,7 +387,14 @@ def pytest_xdist_auto_num_workers(config) -> int:
 
 def pytest_terminal_summary(terminalreporter):
     """Skipped browser, sandbox and npm tool tests are said loudly: a green run without them did not look at the
-    dashboard, at what holds the team's tools in, or at real npm tools."""
+    dashboard, at what holds the team's tools in, or at real npm tools. So is what the suite left in the checkout."""
+    left = terminalreporter.config.stash.get(_LEFT, [])
+    if left:
+        terminalreporter.write_sep("!", f"THE SUITE CHANGED {len(left)} FILE(S) IN THE CHECKOUT (tests write under "
+                                        "tmp_path, or build/; or someone edited these while it ran)",
+                                   red=True, bold=True)
+        for line in left[:50]:
+            terminalreporter.write_line(line)
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if "NO BROWSER" in str(r.longrepr)]
     if skipped:
         terminalreporter.write_sep("!", f"{len(skipped)} BROWSER TEST(S) SKIPPED: no chromium on this machine "

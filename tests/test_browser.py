@@ -1,7 +1,7 @@
 """The dashboard in a real headless Chromium (Debian's, driven by Playwright; nothing is downloaded): sign in through
 the fake GitHub's OAuth pages, see only the permitted installation, search insights, open a run and read the exact
 sections the model was given, propose a held-back rule again, be refused another installation by URL. Screenshots
-of each page go to test-output/browser/. Without a browser these tests skip, and the run's summary says so loudly."""
+of each page go to build/browser/. Without a browser these tests skip, and the run's summary says so loudly."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from tests.test_dashboard import REPO, seed
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-SHOTS = Path(__file__).resolve().parents[1] / "test-output" / "browser"
+SHOTS = Path(__file__).resolve().parents[1] / "build" / "browser"  # the suite writes in the checkout only under build/
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(CHROMIUM is None, reason="NO BROWSER: install Debian's chromium to run the "
                                                            "browser tests (.ci/run does)")]
@@ -127,3 +127,30 @@ def test_the_local_dashboard_opens_by_its_link_and_holds_a_rule_in_a_place_befor
         page.close()
     [hold] = serve.services.policy.holds(tenant_id, repo)
     assert (hold.code, hold.scope, hold.by) == ("F541", "tests/**", "local")
+
+
+def test_a_maintainer_reads_why_a_rule_is_held_and_lifts_the_hold_in_one_click(chromium, serve, tenant_id):
+    from tests.test_dashboard import propose
+
+    services = serve.services
+    propose(services, tenant_id, REPO, [("F401", f"{p}/__init__.py", "closed") for p in ("shop", "api", "web")])
+    services.policy.learn(tenant_id, REPO, "autofix")
+    [hold] = services.policy.holds(tenant_id, REPO)
+    page = chromium.new_page()
+    try:
+        page.goto(serve.link)
+        page.wait_for_url(f"{serve.url}/")
+        page.goto(f"{serve.url}/installations/{tenant_id}/repos/{REPO}")
+        row = page.inner_text(f"#hold-{hold.insight_id}")
+        assert "F401: 0 merged, 3 closed in package __init__ and index files" in row
+        assert "reviewers close 20% of memfix's PRs of other rules here" in row and "learned" in row
+        shot(page, "12-a-hold-explained")
+        page.click(f"#hold-{hold.insight_id} button.lift")
+        page.wait_for_selector("#done")
+        assert "memfix will propose F401 fixes in package `__init__` and index files" in page.inner_text("#done")
+        assert page.locator(f"#hold-{hold.insight_id}").count() == 0
+        assert "Nothing is held back here." in page.inner_text("#holds")
+        shot(page, "13-the-hold-lifted")
+    finally:
+        page.close()
+    assert services.policy.for_run(tenant_id, REPO, "autofix").holds == []

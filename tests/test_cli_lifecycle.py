@@ -29,9 +29,9 @@ def checkout(tmp_path) -> Path:
     return root
 
 
-def memfix(data: Path, *args: str) -> subprocess.Popen:
+def memfix(data: Path, *args: str, **settings: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_APP_URL")}
-    env.update(PYTHONPATH=str(ROOT), MEMFIX_DATA_DIR=str(data), MEMFIX_LOCAL_INSTALLATION="0")
+    env.update(PYTHONPATH=str(ROOT), MEMFIX_DATA_DIR=str(data), MEMFIX_LOCAL_INSTALLATION="0", **settings)
     return subprocess.Popen([sys.executable, "-m", "handlers.cli", *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -135,3 +135,26 @@ def test_a_busy_port_is_said_plainly(data_dir):
     assert run.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in err and "Traceback" not in err
     assert _processes_using(data_dir) == []
 
+
+
+def test_the_next_command_finds_the_database_up_and_it_stops_once_commands_stop(tmp_path, data_dir):
+    import psutil
+
+    from core.db import KEEPER
+
+    small = tmp_path / "small"
+    (small / "pkg").mkdir(parents=True)
+    (small / "ruff.toml").write_text("line-length = 88\n")
+    (small / "pkg" / "a.py").write_text("import os\n")
+    first = memfix(data_dir, "autofix", str(small), MEMFIX_DB_IDLE_SECONDS="4")
+    _, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err
+    keeper = psutil.Process(int((data_dir / KEEPER).read_text()))
+    postmaster = _processes_using(data_dir)
+    assert keeper.is_running() and postmaster  # kept up for the next command
+    second = memfix(data_dir, "recall", "unused imports", "--repo", "local/small", MEMFIX_DB_IDLE_SECONDS="4")
+    _, err = second.communicate(timeout=120)
+    assert second.returncode == 0 and _processes_using(data_dir) == postmaster, err  # the same server, not a new one
+    assert int((data_dir / KEEPER).read_text()) == keeper.pid  # one keeper however many commands
+    keeper.wait(timeout=120)  # commands stopped coming: it stops, and the server with it
+    assert _processes_using(data_dir) == [] and not (data_dir / KEEPER).exists()

@@ -197,6 +197,122 @@ def test_the_policy_table_shows_each_holds_scope_and_the_record_per_kind_of_plac
     assert '<span class="ok">proposed</span> elsewhere' in row and learned.split("`")[-2] in row  # insight:N
 
 
+def propose(services, tenant: int, repo: str, outcomes: list[tuple[str, str, str]]) -> None:
+    """memfix's PRs in `repo` and what became of them: (rule, file, state) each."""
+    for n, (code, path, state) in enumerate(outcomes):
+        services.proposals.save(tenant, repository=repo, pipeline="autofix", fingerprint=f"{repo}-{n}", path=path,
+                                branch=f"memfix/autofix/{n}", base_branch="main", pr_number=40 + n, state=state,
+                                finding_codes=[code])
+
+
+def hold_row(page: str, insight_id: int) -> str:
+    return page[page.index(f'id="hold-{insight_id}"'):].split("</tr>")[0]
+
+
+def lift_fields(page: str, insight_id: int) -> dict[str, str]:
+    """What the hold's lift button posts, read from its own form."""
+    return {k: html.unescape(v) for k, v in re.findall(r'name="([^"]+)" value="([^"]*)"', hold_row(page, insight_id))}
+
+
+def test_each_hold_in_force_is_explained_by_its_evidence_chance_decider_and_next_try_and_lifts_in_one_click(
+        serve, tenant_id):
+    from core.learning.policy import LEARNED
+
+    services = serve.services
+    propose(services, tenant_id, REPO, [("F401", "shop/__init__.py", "closed"), ("F401", "api/__init__.py", "closed"),
+                                        ("F401", "web/api/__init__.py", "closed"), ("F401", "shop/cart.py", "merged"),
+                                        ("E501", "lib/x.py", "merged")])
+    services.policy.learn(tenant_id, REPO, "autofix")
+    [learned] = services.policy.holds(tenant_id, REPO)
+    assert (learned.code, learned.scope, learned.by) == ("F401", "kind:init", LEARNED)
+    [person] = services.policy.hold(tenant_id, REPO, ["E711"], "bob", None)
+    [odd] = services.policy.hold(tenant_id, REPO, ["F841"], "bob", None, scope="x<b>y/**")  # names are data
+    retry = learned.retry_at(services.policy.evidence(tenant_id, REPO, "autofix"))
+    base = f"{serve.url}/installations/{tenant_id}/repos/{REPO}"
+    with client(serve) as web:
+        raw = web.get(base).text
+        page = html.unescape(raw)
+        row = hold_row(page, learned.insight_id)
+        assert "reviewers closed 3 of its 3 PRs where they close 17% of memfix's others" in row  # its reason
+        assert "F401: 0 merged, 3 closed in package __init__ and index files" in row  # where it is held
+        assert "F401: 1 merged, 3 closed in this repository" in row  # in the whole repository
+        assert "every rule: 0 merged, 3 closed in package __init__ and index files" in row  # the place's, any rule
+        assert "reviewers close 17% of memfix's PRs of other rules here" in row  # chance: 0 of E501's 1, prior 1/5
+        assert f"learned on {learned.decided_at:%Y-%m-%d}" in row and f"insight:{learned.insight_id}" in row
+        assert retry is not None and f"from {retry:%Y-%m-%d}" in row and 'class="lift"' in row
+        row = hold_row(page, person)
+        assert "@bob asked memfix not to propose E711 fixes here" in row and "E711: no record in this repository" in row
+        assert "reviewers close 40% of memfix's PRs of other rules here" in row  # 3 closed of 5, with the prior
+        assert "@bob on" in row and "only a person lifts it" in row and "every rule:" not in row
+        assert "<b>" not in raw and "x&lt;b&gt;y/**" in raw  # a scope is shown as text, never as markup
+
+        with services.db.tenant(tenant_id) as conn:  # a fortnight on: exploration may try the learned hold
+            conn.execute("UPDATE rule_decisions SET created_at = created_at - interval '15 days'")
+            conn.execute("UPDATE proposals SET updated_at = updated_at - interval '15 days'")
+        assert "now: the next run may try it" in hold_row(web.get(base).text, learned.insight_id)
+
+        assert lift_fields(raw, learned.insight_id) == {"csrf": csrf(raw), "action": "enable", "rule": "F401",
+                                                        "place": "kind:init"}
+        done = html.unescape(web.post(f"{base}/rules", data=lift_fields(raw, learned.insight_id)).text)
+        assert "memfix will propose F401 fixes in package `__init__` and index files of this repository again" in done
+        assert f'id="hold-{learned.insight_id}"' not in done and f'id="hold-{person}"' in done
+        for lifted in (person, odd):
+            done = web.post(f"{base}/rules", data=lift_fields(raw, lifted)).text
+            assert f'id="hold-{lifted}"' not in done
+        assert "Nothing is held back here." in done
+    assert services.policy.for_run(tenant_id, REPO, "autofix").holds == []
+    assert services.policy.holds(tenant_id, REPO) == []
+    log = [c.target for c in services.dashboard.curations(tenant_id, REPO)]
+    assert log == ["decision enable F841 in x<b>y/**", "decision enable E711", "decision enable F401 in kind:init"]
+
+
+def test_a_places_hold_on_every_rule_shows_the_places_record_and_lifts_for_good(serve, tenant_id):
+    from core.languages.registry import EVERY_RULE
+
+    services = serve.services
+    repo = "acme/vendored"
+    propose(services, tenant_id, repo, [*((("E711", f"app/m{n}.py", "merged")) for n in range(3)),
+                                        ("F401", "vendor/a.py", "closed"), ("F841", "vendor/b.py", "closed")])
+    services.policy.learn(tenant_id, repo, "autofix")
+    [hold] = services.policy.holds(tenant_id, repo)
+    assert (hold.code, hold.scope) == (EVERY_RULE, "vendor/**")
+    base = f"{serve.url}/installations/{tenant_id}/repos/{repo}"
+    with client(serve) as web:
+        raw = web.get(base).text
+        row = html.unescape(hold_row(raw, hold.insight_id))
+        assert "<code>every rule</code> in vendor/**" in row
+        assert "reviewers closed 2 PRs of 2 rules here (F401, F841), merged none, and close 12% elsewhere" in row
+        assert "every rule: 0 merged, 2 closed in vendor/**" in row  # the place's record, whatever the rules
+        assert "reviewers close 12% of memfix's PRs elsewhere in this repository" in row  # 0 of 3, the prior
+        assert "learned on" in row and "from " in row
+        assert lift_fields(raw, hold.insight_id)["rule"] == "*"
+        done = web.post(f"{base}/rules", data=lift_fields(raw, hold.insight_id)).text
+        assert f'id="hold-{hold.insight_id}"' not in done and "Nothing is held back here." in done
+    assert services.policy.for_run(tenant_id, repo, "autofix").holds == []
+    propose(services, tenant_id, repo, [("E711", "app/m9.py", "merged")])  # the next outcome: learned again
+    services.policy.learn(tenant_id, repo, "autofix")
+    assert services.policy.for_run(tenant_id, repo, "autofix").holds == []  # the lift stands: no new evidence
+
+
+def test_a_hold_in_a_folder_no_decision_can_name_is_lifted_by_forgetting_it(serve, tenant_id):
+    services = serve.services
+    repo = "acme/spaced"
+    propose(services, tenant_id, repo, [*(("F401", f"app/m{n}.py", "merged") for n in range(3)),
+                                        *(("F401", f"legacy code/{n}.py", "closed") for n in range(3))])
+    services.policy.learn(tenant_id, repo, "autofix")
+    [hold] = services.policy.holds(tenant_id, repo)
+    assert hold.scope == "legacy code/**"  # `decision enable F401 in legacy code/**` is no decision
+    base = f"{serve.url}/installations/{tenant_id}/repos/{repo}"
+    with client(serve) as web:
+        raw = web.get(base).text
+        assert lift_fields(raw, hold.insight_id) == {"csrf": csrf(raw), "action": "forget"}
+        assert f'action="/installations/{tenant_id}/repos/{repo}/insights/{hold.insight_id}"' in hold_row(
+            raw, hold.insight_id)
+        done = web.post(f"{base}/insights/{hold.insight_id}", data=lift_fields(raw, hold.insight_id)).text
+        assert f"Forgot insight {hold.insight_id}" in done and f'id="hold-{hold.insight_id}"' not in done
+    assert services.policy.for_run(tenant_id, repo, "autofix").holds == []
+
+
 def test_a_repository_without_pr_outcomes_offers_the_decision_form_and_the_next_run_follows_it(serve, tenant_id,
                                                                                                 tmp_path):
     from core.pipelines.workspace import LocalWorkspace
@@ -293,7 +409,7 @@ def test_a_person_sees_only_what_github_lets_them_and_curates_only_where_they_wr
                                              params={"q": "secret plans"}).text
         assert seed_other.id
         page = web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text
-        assert "Propose again" in page  # alice may write here
+        assert "Propose again" in page and 'class="lift"' in page  # alice may write here
         web.post(f"{serve.url}/logout", data={"csrf": csrf(page)})
         assert "Sign in with GitHub" in web.get(f"{serve.url}/").text
 
@@ -307,8 +423,9 @@ def test_a_reader_sees_but_cannot_curate(serve, fake_github, tenant_id):
         sign_in(serve, web)
         page = web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text
         assert "held back" in page and "Propose again" not in page
+        assert 'class="hold"' in page and "only a person lifts it" in page and 'class="lift"' not in page
         refused = web.post(f"{serve.url}/installations/{tenant_id}/repos/{REPO}/rules",
-                           data={"action": "enable", "rule": "F401", "csrf": csrf(page)})
+                           data={"action": "enable", "rule": "F401", "place": "", "csrf": csrf(page)})
         assert refused.status_code == 403 and serve.services.policy.holds(tenant_id, REPO)
 
 

@@ -495,6 +495,32 @@ def test_a_place_held_for_every_rule_leaves_its_files_alone_and_says_so(db, poli
     assert all(r.closed == 0 for r in policy.evidence(tenant_id, REPO).records.values())
 
 
+def test_a_person_lifting_a_places_hold_starts_its_record_afresh_and_turns_no_close_on_a_rule(db, policy, tenant_id):
+    from core.languages.registry import EVERY_RULE
+
+    for n in range(3):
+        propose(db, tenant_id, ["E711"], "merged", f"m{n}", path=f"app/m{n}.py")
+    for n, (code, path) in enumerate((("F401", "vendor/a.py"), ("F841", "vendor/b.py"), ("F401", "vendor/c.py"))):
+        propose(db, tenant_id, [code], "closed", f"v{n}", path=path)
+    policy.learn(tenant_id, REPO, "autofix")
+    [hold] = policy.holds(tenant_id, REPO, "autofix")
+    assert (hold.code, hold.scope, hold.pipeline) == (EVERY_RULE, "vendor/**", "autofix")
+    evidence = policy.evidence(tenant_id, REPO, "autofix")
+    assert evidence.record(EVERY_RULE, "vendor/**").closed == 3 and evidence.whole.closed == 3
+    assert evidence.chance(EVERY_RULE, "vendor/**").closes == pytest.approx(1 / 8)  # 0 of the 3 elsewhere, prior
+
+    assert policy.enable(tenant_id, REPO, [EVERY_RULE], "alice", None, "vendor/**") == [hold.insight_id]
+    assert policy.for_run(tenant_id, REPO, "autofix").holds == []
+    propose(db, tenant_id, ["E711"], "merged", "m3", path="app/m3.py")  # another outcome: the policy learns again
+    assert policy.learn(tenant_id, REPO, "autofix") == []  # neither the place nor F401 (closed twice there) is held
+    assert policy.holds(tenant_id, REPO) == [] and policy.evidence(tenant_id, REPO).record("F401").closed == 0
+    assert policy.evidence(tenant_id, REPO).record(EVERY_RULE, "vendor/**") == Record()  # afresh
+    for n, code in enumerate(("E713", "F541")):  # new closes there, of rules no one rule explains: held again
+        propose(db, tenant_id, [code], "closed", f"w{n}", path=f"vendor/w{n}.py")
+    assert any(c.startswith("now holding back every rule in `vendor/**`") for c in policy.learn(tenant_id, REPO,
+                                                                                                "autofix"))
+
+
 # ---- evidence beyond chance: random reviewers, blame by words, places no rule explains ----
 
 def test_a_reviewer_who_closes_at_random_leaves_the_policy_where_it_was():

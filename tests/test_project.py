@@ -217,7 +217,7 @@ def test_tools_run_without_configuration_count_where_they_run():
     team = _profile({".pre-commit-config.yaml": hooks}).team
     assert team.select == ("E", "F", "W", "C90", "B", "SIM", "UP", "I", "F401", "F841")
     assert team.origin("UP006") == "the pyupgrade hook in .pre-commit-config.yaml"
-    assert team.origin("B009") == "the flake8 hook in .pre-commit-config.yaml"
+    assert team.origin("B009") == "flake8 by default (the flake8 hook in .pre-commit-config.yaml selects nothing)"
     ruff_hook = ("repos:\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  rev: v0.4.0\n  hooks:\n"
                  "  - id: ruff\n    args: [--fix, '--extend-select=I,UP']\n")
     assert _profile({".pre-commit-config.yaml": ruff_hook}).team.select == ("I", "UP")
@@ -237,7 +237,7 @@ def test_linters_a_ci_workflow_runs_count_with_their_command_line():
     assert "E203" in team.ignore and "UP035" in team.ignore and "W503" in team.ignore
     assert team.origin("I001") == "the `isort` step in .github/workflows/ci.yml"
     assert team.origin("UP006") == "the `ruff` step in .github/workflows/ci.yml"
-    assert team.origin("E501") == "[flake8] in setup.cfg"
+    assert team.origin("E501") == "flake8 by default ([flake8] in setup.cfg selects nothing)"
     # a flake8 named in a step's words, not run, chooses nothing; nor does a workflow that is not YAML
     said = _profile({".github/workflows/lint.yml": "jobs:\n  a:\n    steps:\n    - run: echo we use flake8\n",
                      ".github/workflows/test.yml": "jobs: [:\n"}).team

@@ -1,4 +1,5 @@
-"""Settings are declared once, on their fields; README.md's configuration table is held to those declarations."""
+"""Settings are declared once, on their fields; the docs' configuration table (docs/operators/configuration.md) is held
+to those declarations."""
 
 import re
 from dataclasses import fields
@@ -6,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from core.settings import Settings, SettingsError
+from core.settings import Settings, SettingsError, user_data
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+CONFIGURATION = Path(__file__).resolve().parents[1] / "docs" / "operators" / "configuration.md"
 NOT_SETTINGS = {"MEMFIX_ENV_FILE"}  # get_settings reads it to find the .env file, before there are settings
 VALUE = re.compile(r"-?\d[\d.]*|`[^`]*`")  # a default as the table writes one; anything else is prose (none)
 
@@ -19,7 +20,7 @@ def declared() -> dict[str, object]:
 
 def shown(default: object) -> str | None:
     """A declared default as the table writes it; None when there is no value to write (unset, empty)."""
-    if default is None or default == ():
+    if default is None or default == () or default == user_data():  # the machine's own folder: said in words
         return None
     if isinstance(default, bool):
         return "1" if default else "0"
@@ -61,8 +62,8 @@ def table_problems(section: str, settings: dict[str, object]) -> list[str]:
     return problems
 
 
-def test_the_readme_table_lists_every_setting_with_its_declared_default():
-    section = README.read_text(encoding="utf-8").split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
+def test_the_docs_table_lists_every_setting_with_its_declared_default():
+    section = CONFIGURATION.read_text(encoding="utf-8")  # the page is the section
 
     assert table_problems(section, declared()) == []
 
@@ -83,7 +84,7 @@ def test_the_table_check_sees_a_missing_variable_a_wrong_default_and_a_variable_
 
 @pytest.mark.parametrize(("env", "field", "value"), [
     ({"MEMFIX_DB_APP_ROLE": ""}, "db_app_role", ""),  # set but empty: the login's own role
-    ({"MEMFIX_DATA_DIR": ""}, "data_dir", Path(".memfix")),
+    ({"MEMFIX_DATA_DIR": ""}, "data_dir", user_data()),
     ({"GITHUB_API_URL": "https://ghe.example/api/v3/"}, "github_api_url", "https://ghe.example/api/v3"),
     ({"MEMFIX_PUBLIC_URL": " https://memfix.example/ "}, "public_url", "https://memfix.example"),
     ({"GITHUB_WEB_URL": "/"}, "github_web_url_setting", None),

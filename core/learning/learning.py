@@ -164,8 +164,9 @@ class Learning:
 
     # ---- what was learned, for people to see ----
 
-    def evidence(self, tenant_id: int, repo: str) -> Evidence:
-        return self.policy.evidence(tenant_id, repo)
+    def evidence(self, tenant_id: int, repo: str, pipeline: str | None = None) -> Evidence:
+        """The evidence of every pipeline's PRs, or of one pipeline's (what its learned holds were decided on)."""
+        return self.policy.evidence(tenant_id, repo, pipeline)
 
     def holds(self, tenant_id: int, repo: str) -> list[Hold]:
         return self.policy.holds(tenant_id, repo)

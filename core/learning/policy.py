@@ -21,7 +21,9 @@ A decision on a rule is a row of `rule_decisions` (what the policy reads) with a
 (`/recall` shows it; `/forget` of it deletes the row too). A person's decision applies to every pipeline, a learned
 hold to its own. A person re-enables a rule with `/forget insight:N`, `/remember decision enable F401` or
 `always_propose: [F401]` in `.github/memfix.yml`, and holds one back with `/remember decision hold F401`; a re-enabled
-rule's record starts afresh where the enable applies. New evidence (another outcome of that rule) decides again: a
+rule's record starts afresh where the enable applies. A place's hold on every rule is lifted the same way (`/remember
+decision enable * in vendor/**`, the dashboard's lift): the place's record starts afresh, and the closes there before
+it count against no rule either. New evidence (another outcome of that rule) decides again: a
 learned hold the evidence no longer supports is lifted, and a rule a person re-enabled is held again only by new
 evidence.
 Rules with a better record are proposed first within `max_prs`. A hold learned in one repository is offered to the
@@ -85,7 +87,7 @@ SELECT rule, scope, insight_id, created_at FROM rule_decisions WHERE repository 
 ORDER BY created_at, id
 """
 _HOLDS = """
-SELECT rule, scope, reason, insight_id, decided_by, created_at FROM rule_decisions
+SELECT rule, scope, reason, insight_id, decided_by, created_at, pipeline FROM rule_decisions
 WHERE repository = %(r)s AND stance = %(hold)s AND (%(p)s::text IS NULL OR pipeline IS NULL OR pipeline = %(p)s::text)
 ORDER BY insight_id
 """
@@ -147,20 +149,30 @@ def hold_reason(code: str, record: Record, chance: Chance | None = None, looks: 
 class Evidence:
     """Per rule, its record in the repository and in each context its PRs' files were in: a kind of place
     (`kind:init`) or a folder (`src/**`); per rule, what chance gives it (the other rules' PRs); and per context, the
-    record of every PR there whatever its rules (a place's hold on every rule is judged by it)."""
+    record of every PR there whatever its rules (a place's hold on every rule is judged by it), and `whole`, the
+    record of every PR in the repository; `base`, what chance gives a rule memfix never proposed here (all its PRs)."""
 
     records: dict[str, Record] = field(default_factory=dict)
     contexts: dict[str, dict[str, Record]] = field(default_factory=dict)
     chances: dict[str, Chance] = field(default_factory=dict)
     places: dict[str, Record] = field(default_factory=dict)
+    whole: Record = Record()
+    base: Chance = Chance()
 
     def record(self, code: str, scope: str | None = None) -> Record:
         if code == EVERY_RULE:
-            return self.places.get(scope, Record()) if scope else Record()
+            return self.places.get(scope, Record()) if scope else self.whole
         return self.records.get(code, Record()) if scope is None else self.contexts.get(code, {}).get(scope, Record())
 
-    def chance(self, code: str) -> Chance:
-        return self.chances.get(code, Chance())
+    def chance(self, code: str, scope: str | None = None) -> Chance:
+        """What chance gives the rule's record: the rates of memfix's PRs of other rules here; for a place's hold on
+        every rule (`code` `*`), of memfix's PRs elsewhere (as `place_scopes` weighs it)."""
+        if code != EVERY_RULE:
+            return self.chances.get(code, self.base)
+        here, total = self.record(code, scope), self.whole
+        return Chance.of(total.closed - here.closed, total.merged + total.closed - here.merged - here.closed,
+                         total.ci_failed - here.ci_failed,
+                         total.ci_failed + total.ci_passed - here.ci_failed - here.ci_passed)
 
     def kinds(self, code: str) -> dict[str, Record]:
         """The rule's record in each kind of place it was proposed in."""
@@ -189,6 +201,7 @@ def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = (),
     records: dict[str, Record] = {}
     contexts: dict[str, dict[str, Record]] = defaultdict(dict)
     places: dict[str, Record] = {}
+    whole = Record()
     for r, kind, codes in counts:
         took = r.state == ProposalState.MERGED
         pointed = set(r.blamed) & codes
@@ -201,12 +214,24 @@ def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = (),
             for scope in scopes_of(r.path, kind):
                 contexts[c][scope] = contexts[c].get(scope, Record()) + seen
     for r in sorted(rows if every is None else every, key=lambda r: r.updated_at):
+        if _waived(r, enabled):
+            continue
         took, closed = r.state == ProposalState.MERGED, int(r.state == ProposalState.CLOSED)
-        whole = Record(int(took), closed, r.ci_failures, r.ci_passes, r.refines,
-                       0 if took else closed + r.ci_failures, r.updated_at)
+        seen = Record(int(took), closed, r.ci_failures, r.ci_passes, r.refines,
+                      0 if took else closed + r.ci_failures, r.updated_at)
+        whole += seen
         for scope in scopes_of(r.path, r.place or place(r.path)):
-            places[scope] = places.get(scope, Record()) + whole
-    return Evidence(dict(sorted(records.items())), dict(contexts), _chances(rows, set(records)), places)
+            places[scope] = places.get(scope, Record()) + seen
+    return Evidence(dict(sorted(records.items())), dict(contexts), _chances(rows, set(records)), places, whole,
+                    Chance.of(*_rates([r for r in rows if r.state != ProposalState.OPEN], rows)))
+
+
+def _waived(r: ProposalOutcome, enabled: Sequence[Enable]) -> bool:
+    """Whether a person proposed every rule again where this PR's file is, after it: no evidence on any place (the
+    place's record starts afresh), nor, if closed, on any rule (the place's doing, as it was while held)."""
+    kind = r.place or place(r.path)
+    return any(e.rule == EVERY_RULE and covers(e.scope, r.path, kind) and r.updated_at <= e.created_at
+               for e in enabled)
 
 
 def _chances(rows: list[ProposalOutcome], codes: set[str]) -> dict[str, Chance]:
@@ -252,11 +277,13 @@ def hold_scopes(code: str, evidence: Evidence) -> dict[str | None, str]:
     return narrowest or ({kind_scope(Kind.LIBRARY): library} if library else {})
 
 
-def place_scopes(rows: list[ProposalOutcome]) -> dict[str, str]:
+def place_scopes(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) -> dict[str, str]:
     """Places where reviewers closed PRs whatever their rules: every rule is held there, as narrow as the evidence
     goes (the narrowest such folder; a kind of place where no folder shows it; never every library module). Only
     where they merged none there, no one rule explains the closes (one common to all, or the one their words
-    named), and chance — the closes of memfix's PRs elsewhere — would rarely close so many."""
+    named), and chance — the closes of memfix's PRs elsewhere — would rarely close so many. A place a person
+    proposed every rule in again counts only its PRs since."""
+    rows = [r for r in rows if not _waived(r, enabled)]
     by_scope: dict[str, list[ProposalOutcome]] = defaultdict(list)
     for r in rows:
         for scope in scopes_of(r.path, r.place or place(r.path)):
@@ -287,12 +314,14 @@ def _explained(closed: list[ProposalOutcome]) -> bool:
     return bool(set.intersection(*(set(r.blamed or r.finding_codes) for r in closed)))
 
 
-def rules_outside(rows: list[ProposalOutcome]) -> tuple[list[ProposalOutcome], dict[str, str]]:
+def rules_outside(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) -> tuple[list[ProposalOutcome],
+                                                                                       dict[str, str]]:
     """The outcomes that are evidence on rules, and the places held for every rule (`place_scopes`): a close inside
     such a place is the place's doing, not its rules', so it counts against no rule, there or elsewhere (a fix
-    judged in a file of the same kind included)."""
-    places = place_scopes(rows)
-    return [r for r in rows if r.state != ProposalState.CLOSED or not any(
+    judged in a file of the same kind included); nor does a close in a place a person proposed every rule in again
+    after it (lifting the place's hold does not turn its closes on the rules)."""
+    places = place_scopes(rows, enabled)
+    return [r for r in rows if r.state != ProposalState.CLOSED or not _waived(r, enabled) and not any(
         covers(scope, r.path, r.place or place(r.path)) for scope in places)], places
 
 
@@ -313,6 +342,7 @@ class Hold:
     by: str  # LEARNED or the person's login
     scope: str | None = None  # None: the whole repository
     decided_at: datetime | None = field(default=None, compare=False)
+    pipeline: str | None = field(default=None, compare=False)  # a learned hold's (its evidence); None: a person's
 
     @property
     def where(self) -> str:
@@ -432,8 +462,9 @@ class Policy:
                  enabled: list[Enable] | None = None) -> Evidence:
         """The rules' evidence (closes inside a place held for every rule left out: see `rules_outside`)."""
         every = self.proposals.outcomes(tenant_id, repo, pipeline)
-        rules, _ = rules_outside(every)
-        return evidence_from(rules, self._enabled(tenant_id, repo) if enabled is None else enabled, every)
+        enabled = self._enabled(tenant_id, repo) if enabled is None else enabled
+        rules, _ = rules_outside(every, enabled)
+        return evidence_from(rules, enabled, every)
 
     def records(self, tenant_id: int, repo: str, pipeline: str | None = None) -> dict[str, Record]:
         return self.evidence(tenant_id, repo, pipeline).records
@@ -446,7 +477,8 @@ class Policy:
         holds: dict[tuple[str, str | None], Hold] = {}
         for row in rows:
             holds.setdefault((row["rule"], row["scope"]), Hold(row["rule"], row["reason"], row["insight_id"],
-                                                               row["decided_by"], row["scope"], row["created_at"]))
+                                                               row["decided_by"], row["scope"], row["created_at"],
+                                                               row["pipeline"]))
         return list(holds.values())
 
     def for_run(self, tenant_id: int, repo: str, pipeline: str, always: tuple[str, ...] = (),
@@ -504,8 +536,9 @@ class Policy:
     def learn(self, tenant_id: int, repo: str, pipeline: str, source_ref: str | None = None) -> list[str]:
         """After an outcome: hold what the evidence says to hold, where it says so; lift learned holds it no longer
         supports there. Returns what changed, in words."""
-        rules, places = rules_outside(self.proposals.outcomes(tenant_id, repo, pipeline))
-        evidence = evidence_from(rules, self._enabled(tenant_id, repo))
+        enabled = self._enabled(tenant_id, repo)
+        rules, places = rules_outside(self.proposals.outcomes(tenant_id, repo, pipeline), enabled)
+        evidence = evidence_from(rules, enabled)
         holds = self.holds(tenant_id, repo, pipeline)
         changed = []
         for code in evidence.records:
@@ -580,14 +613,15 @@ class Policy:
         that scope go (every one, without a scope); the decision is kept."""
         lifted = []
         for code in codes:
+            what = "every rule's" if code == EVERY_RULE else code
             with self.db.tenant(tenant_id) as conn:
                 holds = conn.execute(_RULE_HOLDS, {"r": repo, "hold": Stance.HOLD, "rule": code}).fetchall()
                 ids = [h["insight_id"] for h in holds if contains(scope, h["scope"])]
                 lifted += sorted(r["id"] for r in conn.execute(_LIFT, {"r": repo, "ids": ids})) if ids else []
             self._decide(tenant_id, repo, Decision(code, Stance.ENABLE, by, scope=scope), Insight(
                 repository=repo, insight_type="decision", category="maintainability", workflow_type="review",
-                title=f"Propose {code} fixes in {repo} again" + (f" ({words(scope)})" if scope else ""),
-                detail=f"@{by} re-enabled {code} fixes{_in(scope)}" if by != LEARNED else
+                title=f"Propose {what} fixes in {repo} again" + (f" ({words(scope)})" if scope else ""),
+                detail=f"@{by} re-enabled {what} fixes{_in(scope)}" if by != LEARNED else
                 f"reviewers merged memfix's exploratory {code} fix: proposed again", source_ref=source_ref,
                 tags=("policy", Stance.ENABLE, code, f"by:{by}")))
         return lifted

@@ -131,6 +131,18 @@ def fixed_by(patch: Patch, language: str) -> str:
     return f"{fixer_of(language, source)}'s {'unsafe fix (the repository CI decides)' if patch.unsafe else 'safe fix'}"
 
 
+def why_left(outcome: FileOutcome, finding: Finding, offline: bool) -> str:
+    """Why a finding is still in the file after the run, in that finding's own terms: its tool has no fix for it, the
+    fix of its rule failed a check (the note that names its rule), or why nothing was proposed for the file."""
+    if not (finding.edits or finding.unsafe_edits):
+        return "its tool has no fix for it" + ("; no model is configured to write one" if offline else "")
+    note = outcome.note if outcome.note and outcome.note != "linter only" else ""
+    if finding.code in note or outcome.status != AttemptStatus.PROMOTED:
+        verified = outcome.verification.error if outcome.verification else None
+        return (verified if outcome.status != AttemptStatus.PROMOTED and verified else note) or "no fix proposed"
+    return "its fix was left out of the verified patch"
+
+
 def could_do(pipeline: str, selection: Selection, findings: list[Finding]) -> list[str]:
     """What a pipeline would propose here if someone chose its rules: each kind of change, its findings and files,
     one example; and how to choose them."""

@@ -28,7 +28,7 @@ from core.pipelines.breaker import Trial
 from core.pipelines.brought import Previous, brought
 from core.pipelines.confidence import score
 from core.pipelines.config import RepoConfig, parse_config
-from core.pipelines.present import could_do, pr_body, pr_title, summary
+from core.pipelines.present import could_do, pr_body, pr_title, summary, why_left
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
 from core.pipelines.propose import apply_edits
 from core.pipelines.publish import Draft, PublishAction
@@ -575,10 +575,11 @@ def _left(report: RunReport) -> list[dict[str, Any]]:
     for o in report.outcomes:
         fixed = {f.key for f in o.patch.findings} if o.patch is not None and o.status == AttemptStatus.PROMOTED \
             else set()
-        rest = [f for f in o.findings if f.key not in fixed]
-        if rest:
-            reason = (o.verification.error if o.verification and o.status != AttemptStatus.PROMOTED else None) \
-                or o.note or "no fix proposed"
+        by_reason: dict[str, list[Finding]] = defaultdict(list)
+        for f in o.findings:
+            if f.key not in fixed:
+                by_reason[why_left(o, f, report.provider == "offline")].append(f)
+        for reason, rest in by_reason.items():
             left.append({"path": o.path, "codes": sorted({f.code for f in rest}), "lines": [f.line for f in rest][:20],
                          "reason": reason if o.status != AttemptStatus.PROMOTED else f"partly fixed; {reason}"})
     return left

@@ -362,6 +362,7 @@ def _flake8(texts: dict[str, str | None], hooks: list[_Hook], choices: _Choices)
     if select := codes_in(section.get("select")):
         chosen = select
     else:
+        where = f"flake8 by default ({where} selects nothing)"
         installed = " ".join([*(t or "" for n, t in texts.items() if n in (*TOOL_FILES, "tox.ini", "setup.cfg",
                                                                             "pyproject.toml", "setup.py")),
                               *(h.installs for h in runs)]).lower()
