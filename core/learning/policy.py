@@ -197,11 +197,19 @@ def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = (),
                 if all(r.updated_at > e.created_at for e in enabled if e.rule == c and covers(e.scope, r.path, kind))}
 
     counts = [(r, kind, counted(r, kind)) for r, kind in placed]
+    records, contexts = _rule_records(counts)
+    places, whole = _place_records(sorted(rows if every is None else every, key=lambda r: r.updated_at), enabled)
+    return Evidence(dict(sorted(records.items())), dict(contexts), _chances(rows, set(records)), places, whole,
+                    Chance.of(*_rates([r for r in rows if r.state != ProposalState.OPEN], rows)))
+
+
+def _rule_records(counts: list[tuple[ProposalOutcome, str, set[str]]]) -> tuple[dict[str, Record],
+                                                                                dict[str, dict[str, Record]]]:
+    """Per rule, and per rule and context, the outcomes of the PRs that carried it (oldest first), each bad one on
+    the rules it blames (see the module's note on blame)."""
     merged = Counter(c for r, _, codes in counts if r.state == ProposalState.MERGED for c in codes)
     records: dict[str, Record] = {}
     contexts: dict[str, dict[str, Record]] = defaultdict(dict)
-    places: dict[str, Record] = {}
-    whole = Record()
     for r, kind, codes in counts:
         took = r.state == ProposalState.MERGED
         pointed = set(r.blamed) & codes
@@ -213,7 +221,14 @@ def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = (),
             records[c] = records.get(c, Record()) + seen
             for scope in scopes_of(r.path, kind):
                 contexts[c][scope] = contexts[c].get(scope, Record()) + seen
-    for r in sorted(rows if every is None else every, key=lambda r: r.updated_at):
+    return records, contexts
+
+
+def _place_records(rows: list[ProposalOutcome], enabled: Sequence[Enable]) -> tuple[dict[str, Record], Record]:
+    """Per place, and for the whole repository, the outcomes of the PRs there whatever their rules."""
+    places: dict[str, Record] = {}
+    whole = Record()
+    for r in rows:
         if _waived(r, enabled):
             continue
         took, closed = r.state == ProposalState.MERGED, int(r.state == ProposalState.CLOSED)
@@ -222,8 +237,7 @@ def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = (),
         whole += seen
         for scope in scopes_of(r.path, r.place or place(r.path)):
             places[scope] = places.get(scope, Record()) + seen
-    return Evidence(dict(sorted(records.items())), dict(contexts), _chances(rows, set(records)), places, whole,
-                    Chance.of(*_rates([r for r in rows if r.state != ProposalState.OPEN], rows)))
+    return places, whole
 
 
 def _waived(r: ProposalOutcome, enabled: Sequence[Enable]) -> bool:
@@ -270,11 +284,14 @@ def hold_scopes(code: str, evidence: Evidence) -> dict[str | None, str]:
     library = held.pop(kind_scope(Kind.LIBRARY), None)  # every file of no other kind: the last resort, not a place
     if held:
         return held
+    return _folder_holds(code, evidence, chance) or ({kind_scope(Kind.LIBRARY): library} if library else {})
+
+
+def _folder_holds(code: str, evidence: Evidence, chance: Chance) -> dict[str | None, str]:
+    """The narrowest folders whose records alone hold `code` back."""
     contexts = {s: r for s, r in evidence.contexts.get(code, {}).items() if not s.startswith(KIND)}
     folders = {s: reason for s, r in contexts.items() if (reason := hold_reason(code, r, chance, len(contexts)))}
-    narrowest: dict[str | None, str] = {s: reason for s, reason in folders.items()
-                                        if not any(o != s and contains(s, o) for o in folders)}
-    return narrowest or ({kind_scope(Kind.LIBRARY): library} if library else {})
+    return {s: reason for s, reason in folders.items() if not any(o != s and contains(s, o) for o in folders)}
 
 
 def place_scopes(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) -> dict[str, str]:
@@ -290,20 +307,26 @@ def place_scopes(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) ->
             if scope != kind_scope(Kind.LIBRARY):  # everything that is no other kind: not a place
                 by_scope[scope].append(r)
     decided = [r for r in rows if r.state != ProposalState.OPEN]
-    found: dict[str, str] = {}
-    for scope, here in by_scope.items():
-        closed = [r for r in here if r.state == ProposalState.CLOSED]
-        if len(closed) < MIN_CLOSED or any(r.state == ProposalState.MERGED for r in here) or _explained(closed):
-            continue
-        elsewhere = [r for r in decided if r not in here]
-        chance = Chance.of(sum(r.state == ProposalState.CLOSED for r in elsewhere), len(elsewhere), 0, 0)
-        if beyond_chance(len(closed), len(closed), chance.closes) < ALPHA / len(by_scope):
-            rules = sorted({c for r in closed for c in r.finding_codes})
-            found[scope] = (f"reviewers closed {len(closed)} PRs of {len(rules)} rules here ({', '.join(rules)}), "
-                            f"merged none, and close {chance.closes:.0%} elsewhere")
+    found = {scope: why for scope, here in by_scope.items()
+             if (why := _closed_here(here, decided, len(by_scope))) is not None}
     folders = {s: why for s, why in found.items() if not s.startswith(KIND)}
     chosen = folders or found
     return {s: why for s, why in chosen.items() if not any(o != s and contains(s, o) for o in chosen)}
+
+
+def _closed_here(here: list[ProposalOutcome], decided: list[ProposalOutcome], places: int) -> str | None:
+    """Why reviewers' closes in one place are the place's doing (see `place_scopes`), or None where they are not:
+    too few, one merged, a rule explains them, or chance (over `places` places looked at) would close as many."""
+    closed = [r for r in here if r.state == ProposalState.CLOSED]
+    if len(closed) < MIN_CLOSED or any(r.state == ProposalState.MERGED for r in here) or _explained(closed):
+        return None
+    elsewhere = [r for r in decided if r not in here]
+    chance = Chance.of(sum(r.state == ProposalState.CLOSED for r in elsewhere), len(elsewhere), 0, 0)
+    if beyond_chance(len(closed), len(closed), chance.closes) >= ALPHA / places:
+        return None
+    rules = sorted({c for r in closed for c in r.finding_codes})
+    return (f"reviewers closed {len(closed)} PRs of {len(rules)} rules here ({', '.join(rules)}), "
+            f"merged none, and close {chance.closes:.0%} elsewhere")
 
 
 def _explained(closed: list[ProposalOutcome]) -> bool:
