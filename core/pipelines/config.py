@@ -104,14 +104,14 @@ def _pipeline(name: str) -> str:
 
 # ---- parsing: each check returns the value to use, or None to keep the default ----
 
-def _bool(key: str, value: Any, problems: list[str]) -> bool | None:
+def _bool(key: str, value: object, problems: list[str]) -> bool | None:
     if isinstance(value, bool):
         return value
     problems.append(f"`{key}` must be true or false, not {shown(value)}; kept the default")
     return None
 
 
-def _strings(key: str, value: Any, problems: list[str]) -> list[str] | None:
+def _strings(key: str, value: object, problems: list[str]) -> list[str] | None:
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
         problems.append(f"`{key}` must be a list of strings, not {shown(value)}; kept the default")
@@ -119,7 +119,7 @@ def _strings(key: str, value: Any, problems: list[str]) -> list[str] | None:
     return [v.strip() for v in items if v.strip()]
 
 
-def _rules(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
+def _rules(key: str, value: object, problems: list[str]) -> tuple[str, ...] | None:
     if isinstance(value, str):
         value = [v for v in re.split(r"[,\s]+", value) if v]  # `F, E9, B` reads as a list too
     items = _strings(key, value, problems)
@@ -133,7 +133,7 @@ def _rules(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(good))
 
 
-def _ignore(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
+def _ignore(key: str, value: object, problems: list[str]) -> tuple[str, ...] | None:
     items = _strings(key, value, problems)
     if items is None:
         return None
@@ -148,28 +148,28 @@ def _ignore(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None
     return tuple(good)
 
 
-def _max_prs(key: str, value: Any, problems: list[str]) -> int | None:
+def _max_prs(key: str, value: object, problems: list[str]) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_PRS_LIMIT:
         return value
     problems.append(f"`{key}` must be a whole number from 1 to {MAX_PRS_LIMIT}, not {shown(value)}; kept the default")
     return None
 
 
-def _provider(key: str, value: Any, problems: list[str]) -> str | None:
+def _provider(key: str, value: object, problems: list[str]) -> str | None:
     if isinstance(value, str) and value.strip().lower() in PROVIDERS:
         return value.strip().lower()
     problems.append(f"`{key}` must be one of {', '.join(PROVIDERS)}, not {shown(value)}; kept the default")
     return None
 
 
-def _model(key: str, value: Any, problems: list[str]) -> str | None:
+def _model(key: str, value: object, problems: list[str]) -> str | None:
     if isinstance(value, str) and value.strip():
         return value.strip()
     problems.append(f"`{key}` must be a model name, not {shown(value)}; kept the default")
     return None
 
 
-def _memory(key: str, value: Any, problems: list[str]) -> tuple[int, ...] | None:
+def _memory(key: str, value: object, problems: list[str]) -> tuple[int, ...] | None:
     items = [value] if isinstance(value, int) else value
     if isinstance(items, list) and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in items):
         return tuple(dict.fromkeys(items))
@@ -178,7 +178,7 @@ def _memory(key: str, value: Any, problems: list[str]) -> tuple[int, ...] | None
     return None
 
 
-def _python(key: str, value: Any, problems: list[str]) -> str | None:
+def _python(key: str, value: object, problems: list[str]) -> str | None:
     text = str(value).strip() if isinstance(value, (str, float, int)) and not isinstance(value, bool) else ""
     if re.fullmatch(r"[23]\.\d{1,2}", text):
         return text
@@ -187,7 +187,7 @@ def _python(key: str, value: Any, problems: list[str]) -> str | None:
     return None
 
 
-def _codes(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
+def _codes(key: str, value: object, problems: list[str]) -> tuple[str, ...] | None:
     """Whole rule codes (F401, RET505): a policy names rules, not families."""
     if isinstance(value, str):
         value = [v for v in re.split(r"[,\s]+", value) if v]
@@ -199,7 +199,7 @@ def _codes(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
     return good
 
 
-def _extend_rules(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
+def _extend_rules(key: str, value: object, problems: list[str]) -> tuple[str, ...] | None:
     """`rules: {extend: [SIM, RET505]}`: rules proposed beyond the team's own linter selection."""
     if not isinstance(value, dict) or set(value) - {"extend"}:
         problems.append(f"`{key}` must be a mapping with `extend:` (a list of rules), not "
@@ -208,7 +208,7 @@ def _extend_rules(key: str, value: Any, problems: list[str]) -> tuple[str, ...] 
     return _rules("rules.extend", value.get("extend"), problems) if value.get("extend") is not None else None
 
 
-def _languages(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
+def _languages(key: str, value: object, problems: list[str]) -> tuple[str, ...] | None:
     items = _strings(key, [value] if isinstance(value, str) else value, problems)
     if items is None:
         return None
@@ -220,7 +220,7 @@ def _languages(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | N
 CI_RERUN = ("learn", "always", "never")
 
 
-def _ci_rerun(key: str, value: Any, problems: list[str]) -> str | None:
+def _ci_rerun(key: str, value: object, problems: list[str]) -> str | None:
     if value in CI_RERUN:
         return str(value)
     problems.append(f"`{key}` must be one of {', '.join(CI_RERUN)}, not {shown(value)}; kept `learn`")

@@ -514,7 +514,7 @@ def _flake8_excludes(texts: dict[str, str | None]) -> list[str]:
     return found
 
 
-def _mypy_excludes(texts: dict[str, str | None], tools: dict[str, Any]) -> list[str]:
+def _mypy_excludes(texts: dict[str, str | None], tools: dict[str, object]) -> list[str]:
     """mypy's exclude regexes that name paths, as globs."""
     mypy = [_table(tools.get("mypy")).get("exclude")]
     for name, header in (("mypy.ini", "mypy"), (".mypy.ini", "mypy"), ("setup.cfg", "mypy")):
@@ -527,7 +527,7 @@ def _mypy_excludes(texts: dict[str, str | None], tools: dict[str, Any]) -> list[
     return found
 
 
-def _pytest_ignores(texts: dict[str, str | None], tools: dict[str, Any]) -> list[str]:
+def _pytest_ignores(texts: dict[str, str | None], tools: dict[str, object]) -> list[str]:
     """pytest's `norecursedirs` and the paths its `addopts` give `--ignore` or `--ignore-glob`."""
     found: list[str] = []
     for options in (_table(_table(tools.get("pytest")).get("ini_options")),
