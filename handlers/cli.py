@@ -551,8 +551,8 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     serve = command("serve", _serve, "run the webhook, the dashboard and a worker (self-hosting); without "
-                    "DATABASE_URL or DATABASE_APP_URL, on an embedded PostgreSQL under MEMFIX_DATA_DIR "
-                    "(the user's data folder)")
+                    "DATABASE_URL or DATABASE_APP_URL, on an embedded PostgreSQL under MEMFIX_DATA_DIR (the user's "
+                    "data folder)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (default %(default)s)")
     serve.add_argument("--threads", type=int, default=8,
@@ -562,8 +562,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--grace", type=float, default=30.0,
                        help="seconds a running job may finish on SIGTERM (default %(default)s)")
     command("migrate", _migrate, "apply database migrations and make the application's login, as the database's "
-            "owner: DATABASE_URL, else the embedded PostgreSQL under MEMFIX_DATA_DIR (the user's data folder); "
-            "not with only DATABASE_APP_URL")
+            "owner: DATABASE_URL, else the embedded PostgreSQL under MEMFIX_DATA_DIR (the user's data folder); not "
+            "with only DATABASE_APP_URL")
     p = command("health", _health, "is this container's memfix alive: worker heartbeat, job queue, web server")
     p.add_argument("--url", help="also ask this URL (the web server's /healthz)")
     p.add_argument("--max-age", type=float, default=120.0,

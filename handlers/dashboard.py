@@ -103,6 +103,13 @@ def installation_page(installation: int, register: bool = False) -> str:
 def repository(installation: int, repo: str) -> Any:
     require_visible(installation, repo)
     board = site().board
+    known = board.repositories(installation, lambda name: visible(installation, name)) if g.local else [repo]
+    if repo not in known:  # this machine's memory never heard of it (GitHub's word decides for an App's visitors)
+        held = ", ".join(known[:50]) + (f" and {len(known) - 50} more" if len(known) > 50 else "") if known \
+            else "none yet"
+        return page("message.html", title=f"No memory of {repo}",
+                    text=f"memfix has no memory of {repo} in this installation: no run, pull request or "
+                         f"installation names it. Memory holds: {held}."), 404
     filters = {k: request.args.get(k, "") for k in ("type", "severity", "category")}
     view = board.repository(installation, repo, filters, request.args.get("q", "")[:500])
     return page("repository.html", view=view, may_write=writable(installation, repo),

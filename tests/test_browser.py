@@ -104,7 +104,10 @@ def test_a_maintainer_signs_in_searches_reads_a_run_and_re_enables_a_rule(chromi
 
 
 def test_the_local_dashboard_opens_by_its_link_and_holds_a_rule_in_a_place_before_any_pr(chromium, serve, tenant_id):
+    from tests.test_dashboard import remembered
+
     repo = "local/sample"
+    remembered(serve.services, tenant_id, repo)  # a run here, no PR yet
     page = chromium.new_page()
     try:
         refused = page.goto(serve.url)  # a browser without the link: told where it is, shown nothing
@@ -114,7 +117,7 @@ def test_the_local_dashboard_opens_by_its_link_and_holds_a_rule_in_a_place_befor
         page.goto(serve.link)
         page.wait_for_url(f"{serve.url}/")  # signed in, and the token gone from the address bar and the history
         assert "Local mode" in page.inner_text("#local-mode")
-        page.goto(f"{serve.url}/installations/{tenant_id}/repos/{repo}")  # a checkout with no run yet
+        page.goto(f"{serve.url}/installations/{tenant_id}/repos/{repo}")  # a checkout with a run, no PR yet
         assert "No PR outcomes yet." in page.inner_text("#policy")
         page.fill("#decide-rule", "F541")
         page.fill("#decide-place", "tests/**")

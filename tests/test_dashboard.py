@@ -21,6 +21,14 @@ from core.settings import read_env_file
 REPO = "acme/api"
 
 
+def remembered(services, tenant: int, repo: str) -> None:
+    """A run on this machine names the repository: memory knows it (an unknown one is a 404)."""
+    from core.pipelines.runs import Phase
+
+    run = services.runs.start(RunRequest(tenant, repo, "autofix", "local"), provider="offline", model=None)
+    services.runs.phase(run, Phase.DONE, "0 findings")
+
+
 @pytest.fixture
 def serve_settings(request, github_settings, fake_github, tenant_id):
     """Local (this machine only) unless the test is marked `signin` (the App's OAuth client configured) or
@@ -91,6 +99,7 @@ def test_local_mode_shows_the_local_installation_to_this_machine_only(serve, ten
 
 
 def test_the_link_keeps_the_rest_of_its_address_and_a_new_starts_token_voids_the_old_sessions(serve, tenant_id):
+    remembered(serve.services, tenant_id, REPO)
     token = serve.app.config["MEMFIX_DASHBOARD_TOKEN"]
     page = f"{serve.url}/installations/{tenant_id}/repos/{REPO}"
     with client() as web:
@@ -166,7 +175,7 @@ def test_every_list_of_every_page_shows_its_rows(serve, tenant_id):
         assert "<td>2</td><td>3</td><td>1</td><td>1</td><td>1</td><td>0.33</td>" in home  # runs, PRs, outcomes
         page = html.unescape(web.get(f"{serve.url}/installations/{tenant_id}/repos/{REPO}").text)
         assert "<code>F401, E711</code></td><td>ruff.toml; beyond it" in page and "<code>B006</code>" in page
-        assert "1 merged, 1 closed, 1 failed CI in this repository" in page  # the rule's record
+        assert "1 merged, 0 closed, 1 failed CI in this repository" in page  # closed while red: counted once, as red
         assert "entry:" in page and "Pager rotation" in page and "2024-03-01 github://acme/api/.memory/" in page
         assert "E711 still present <code>ffffffffff</code>" in page and f'href="/runs/{run_id}"' in page
         health = web.get(f"{serve.url}/installations/{tenant_id}/health").text
@@ -324,6 +333,16 @@ def test_a_repository_without_pr_outcomes_offers_the_decision_form_and_the_next_
     (tmp_path / "ruff.toml").write_text("line-length = 88\n")  # the team runs ruff at its defaults
     (tmp_path / "tests" / "test_app.py").write_text('print(f"test")\n')
     base = f"{serve.url}/installations/{tenant_id}/repos/{repo}"
+
+    def run() -> dict[str, list[str]]:
+        request = RunRequest(tenant_id, repo, "autofix", "local")
+        report = services.pipeline_runner.run(request, LocalWorkspace(tmp_path))
+        return {o.path: [f.code for f in o.findings] for o in report.promoted}
+
+    with client(serve) as web:
+        unknown = web.get(base)  # no run, PR or installation names it yet: said, with what memory holds
+        assert unknown.status_code == 404 and "memfix has no memory of local/sample" in html.unescape(unknown.text)
+    assert run() == {"app.py": ["F541"], "tests/test_app.py": ["F541"]}
     with client(serve) as web:
         page = web.get(base).text
         assert "No PR outcomes yet." in page and 'id="decide"' in page and 'id="decide-place"' in page
@@ -334,15 +353,11 @@ def test_a_repository_without_pr_outcomes_offers_the_decision_form_and_the_next_
         assert "is not a repository path pattern" in html.unescape(bad.text)
         bad = web.post(f"{base}/rules", data={**fields, "rule": ""})
         assert "Not done: nothing was saved: a decision reads" in html.unescape(bad.text)
-        assert services.policy.holds(tenant_id, repo) == [] and services.insights.for_repository(tenant_id, repo) == []
+        assert services.policy.holds(tenant_id, repo) == [] and \
+            [i for i in services.insights.for_repository(tenant_id, repo) if i.insight_type == "decision"] == []
         done = html.unescape(web.post(f"{base}/rules", data={**fields, "place": "tests/**"}).text)
         assert "memfix will not propose F541 fixes in `tests/**` of this repository" in done
         assert "held back</span> in tests/** — @local asked memfix not to propose F541 fixes in `tests/**`" in done
-
-    def run() -> dict[str, list[str]]:
-        request = RunRequest(tenant_id, repo, "autofix", "local")
-        report = services.pipeline_runner.run(request, LocalWorkspace(tmp_path))
-        return {o.path: [f.code for f in o.findings] for o in report.promoted}
 
     assert run() == {"app.py": ["F541"]}  # held in tests/**, fixed elsewhere
     with client(serve) as web:
@@ -361,6 +376,7 @@ def test_the_decision_form_takes_any_tools_rule_as_written_and_shows_it_with_its
 
     services = serve.services
     repo = "local/named"
+    remembered(services, tenant_id, repo)
     (tmp_path / "app.py").write_text('print(f"hello")\n')
     (tmp_path / "ruff.toml").write_text("line-length = 88\n")  # the team runs ruff at its defaults
     base = f"{serve.url}/installations/{tenant_id}/repos/{repo}"

@@ -216,7 +216,7 @@ def _rule_records(counts: list[tuple[ProposalOutcome, str, set[str]]]) -> tuple[
         suspects = pointed or {c for c in codes if not merged[c]} or codes
         for c in codes:
             blamed = c in suspects
-            bad = int(blamed and r.state == ProposalState.CLOSED), r.ci_failures if blamed else 0
+            bad = int(blamed and _closed(r)), r.ci_failures if blamed else 0
             seen = Record(int(took), *bad, r.ci_passes, r.refines, 0 if took else sum(bad), r.updated_at)
             records[c] = records.get(c, Record()) + seen
             for scope in scopes_of(r.path, kind):
@@ -231,7 +231,7 @@ def _place_records(rows: list[ProposalOutcome], enabled: Sequence[Enable]) -> tu
     for r in rows:
         if _waived(r, enabled):
             continue
-        took, closed = r.state == ProposalState.MERGED, int(r.state == ProposalState.CLOSED)
+        took, closed = r.state == ProposalState.MERGED, int(_closed(r))
         seen = Record(int(took), closed, r.ci_failures, r.ci_passes, r.refines,
                       0 if took else closed + r.ci_failures, r.updated_at)
         whole += seen
@@ -261,7 +261,7 @@ def _chances(rows: list[ProposalOutcome], codes: set[str]) -> dict[str, Chance]:
 
 def _rates(decided: list[ProposalOutcome], rows: list[ProposalOutcome]) -> tuple[int, int, int, int]:
     """(closed, decided, CI runs failed, CI runs) of some PRs."""
-    return (sum(r.state == ProposalState.CLOSED for r in decided), len(decided), sum(r.ci_failures for r in rows),
+    return (sum(_closed(r) for r in decided), len(decided), sum(r.ci_failures for r in rows),
             sum(r.ci_failures + r.ci_passes for r in rows))
 
 
@@ -288,8 +288,9 @@ def hold_scopes(code: str, evidence: Evidence) -> dict[str | None, str]:
 
 
 def _folder_holds(code: str, evidence: Evidence, chance: Chance) -> dict[str | None, str]:
-    """The narrowest folders whose records alone hold `code` back."""
-    contexts = {s: r for s, r in evidence.contexts.get(code, {}).items() if not s.startswith(KIND)}
+    """The narrowest folders whose records alone hold `code` back (each folder with a bad outcome one more chance of
+    bad luck)."""
+    contexts = {s: r for s, r in evidence.contexts.get(code, {}).items() if not s.startswith(KIND) and r.bad}
     folders = {s: reason for s, r in contexts.items() if (reason := hold_reason(code, r, chance, len(contexts)))}
     return {s: reason for s, reason in folders.items() if not any(o != s and contains(s, o) for o in folders)}
 
@@ -301,32 +302,53 @@ def place_scopes(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) ->
     named), and chance — the closes of memfix's PRs elsewhere — would rarely close so many. A place a person
     proposed every rule in again counts only its PRs since."""
     rows = [r for r in rows if not _waived(r, enabled)]
+    by_scope = _by_place(rows)
+    decided = [r for r in rows if r.state != ProposalState.OPEN]
+    candidates = {scope: closed for scope, here in by_scope.items() if (closed := _unexplained_closes(here))}
+    found = {scope: why for scope, closed in candidates.items()  # each place that could be held: one more chance
+             if (why := _beyond_chance(closed, [r for r in decided if r not in by_scope[scope]], len(candidates)))}
+    return _narrowest_places(found)
+
+
+def _by_place(rows: list[ProposalOutcome]) -> dict[str, list[ProposalOutcome]]:
+    """The PRs in each place (a kind of place, a folder); never every library module, which is no place."""
     by_scope: dict[str, list[ProposalOutcome]] = defaultdict(list)
     for r in rows:
         for scope in scopes_of(r.path, r.place or place(r.path)):
-            if scope != kind_scope(Kind.LIBRARY):  # everything that is no other kind: not a place
+            if scope != kind_scope(Kind.LIBRARY):
                 by_scope[scope].append(r)
-    decided = [r for r in rows if r.state != ProposalState.OPEN]
-    found = {scope: why for scope, here in by_scope.items()
-             if (why := _closed_here(here, decided, len(by_scope))) is not None}
-    folders = {s: why for s, why in found.items() if not s.startswith(KIND)}
-    chosen = folders or found
+    return by_scope
+
+
+def _narrowest_places(found: dict[str, str]) -> dict[str, str]:
+    """The narrowest of the folders found, or of the kinds of place where no folder is."""
+    chosen = {s: why for s, why in found.items() if not s.startswith(KIND)} or found
     return {s: why for s, why in chosen.items() if not any(o != s and contains(s, o) for o in chosen)}
 
 
-def _closed_here(here: list[ProposalOutcome], decided: list[ProposalOutcome], places: int) -> str | None:
-    """Why reviewers' closes in one place are the place's doing (see `place_scopes`), or None where they are not:
-    too few, one merged, a rule explains them, or chance (over `places` places looked at) would close as many."""
-    closed = [r for r in here if r.state == ProposalState.CLOSED]
+def _unexplained_closes(here: list[ProposalOutcome]) -> list[ProposalOutcome]:
+    """A place's closes that could be the place's doing: enough of them, none merged there, and no rule explains
+    them; else none."""
+    closed = [r for r in here if _closed(r)]
     if len(closed) < MIN_CLOSED or any(r.state == ProposalState.MERGED for r in here) or _explained(closed):
-        return None
-    elsewhere = [r for r in decided if r not in here]
-    chance = Chance.of(sum(r.state == ProposalState.CLOSED for r in elsewhere), len(elsewhere), 0, 0)
+        return []
+    return closed
+
+
+def _beyond_chance(closed: list[ProposalOutcome], elsewhere: list[ProposalOutcome], places: int) -> str | None:
+    """Why a place's closes are more than chance — the closes of memfix's PRs elsewhere, over `places` places that
+    could be held — would make, or None."""
+    chance = Chance.of(sum(_closed(r) for r in elsewhere), len(elsewhere), 0, 0)
     if beyond_chance(len(closed), len(closed), chance.closes) >= ALPHA / places:
         return None
     rules = sorted({c for r in closed for c in r.finding_codes})
     return (f"reviewers closed {len(closed)} PRs of {len(rules)} rules here ({', '.join(rules)}), "
             f"merged none, and close {chance.closes:.0%} elsewhere")
+
+
+def _closed(r: ProposalOutcome) -> bool:
+    """Closed by reviewers for what the change is: a PR closed while its CI was red counts once, as the CI's."""
+    return r.state == ProposalState.CLOSED and not r.ci_failures
 
 
 def _explained(closed: list[ProposalOutcome]) -> bool:
@@ -373,13 +395,13 @@ class Hold:
 
     def retry_at(self, evidence: Evidence) -> datetime | None:
         """When a learned hold may be tried again by exploration: a week after its decision or its rule's latest
-        outcome there, twice as long for each bad outcome beyond the first two, within four months (None: a
-        person's hold, which only a person lifts)."""
+        outcome there, twice as long for each bad outcome beyond the first three (a hold and one failed try),
+        within four months (None: a person's hold, which only a person lifts)."""
         if self.by != LEARNED:
             return None
         record = evidence.record(self.code, self.scope)
         since = max((t for t in (self.decided_at, record.last) if t is not None), default=datetime.now(UTC))
-        return since + timedelta(days=min(EXPLORE_DAYS * 2 ** max(0, record.bad - MIN_CLOSED), RETRY_CAP_DAYS))
+        return since + timedelta(days=min(EXPLORE_DAYS * 2 ** max(0, record.bad - MIN_CLOSED - 1), RETRY_CAP_DAYS))
 
     @property
     def key(self) -> str:
