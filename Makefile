@@ -69,6 +69,8 @@ docs: $(STAMP)
 test: $(STAMP) $(WHEELHOUSE)/.complete $(NPMHOUSE)/.complete docs
 	$(BIN)/ruff check .
 	$(BIN)/python -m mypy
+	$(BIN)/lint-imports --no-cache --no-logo
+	$(BIN)/xenon --max-absolute C --max-modules B --max-average A core handlers  # complexity as radon counts it
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

@@ -21,7 +21,7 @@ from core.errors import PermanentError
 SHOWN_CHARS = 80
 
 
-def shown(value: Any) -> str:
+def shown(value: object) -> str:
     """A value as a reply may echo it: short, whatever its size."""
     text = repr(value)
     return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
@@ -122,7 +122,7 @@ def _long_number(name: str, token: str) -> ConfigRefused:
                                "quote it if it is text)")
 
 
-def _measure(data: Any, name: str, most: int = MAX_CONFIG_VALUES) -> None:
+def _measure(data: object, name: str, most: int = MAX_CONFIG_VALUES) -> None:
     """Depth, count and text of parsed data, walked without recursion: what a dotted TOML key nests, and the lone
     surrogate a JSON `\\ud800` escape decodes to, are only seen here."""
     values, stack = 0, [(data, 1)]
@@ -326,7 +326,7 @@ _READERS: dict[str, Callable[[str, str, int], Any]] = {  # (text, name, the most
 }
 
 
-def user_text(value: Any, *, limit: int, what: str) -> str:
+def user_text(value: object, *, limit: int, what: str) -> str:
     """Text a person sent, as memfix may store and show it: a string, no NUL byte, at most `limit` characters."""
     if value is None:
         return ""

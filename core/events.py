@@ -81,22 +81,9 @@ def _repo(payload: dict[str, Any]) -> str:
 def _push(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
     repo = p.get("repository") or {}
     default = repo.get("default_branch") or repo.get("master_branch") or "main"
-    if p.get("ref") != f"refs/heads/{default}":
-        return Routed(None, "push is not to the default branch")
-    if p.get("deleted"):
-        return Routed(None, "branch deleted")
-    if (p.get("pusher") or {}).get("name") == bot:
-        return Routed(None, "push by memfix itself")
-    # Net effect across commits: a file added then removed is gone, removed then re-added is modified.
-    status: dict[str, str] = {}
-    for commit in p.get("commits") or []:
-        for path in commit.get("added") or []:
-            status[path] = "modified" if status.get(path) == "removed" else "added"
-        for path in commit.get("modified") or []:
-            status[path] = "added" if status.get(path) == "added" else "modified"
-        for path in commit.get("removed") or []:
-            if status.pop(path, None) != "added":
-                status[path] = "removed"
+    if (skipped := _push_skipped(p, default, bot)) is not None:
+        return Routed(None, skipped)
+    status = _net_status(p.get("commits") or [])
 
     def pick(kind: str) -> tuple[str, ...]:
         return tuple(sorted(f for f, s in status.items() if s == kind))
@@ -109,7 +96,7 @@ def _push(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
             default_branch=default,
             before=p.get("before") or "",
             after=p.get("after") or "",
-            pusher=(p.get("pusher") or {}).get("name") or "",
+            pusher=_login(p.get("pusher"), "name"),
             added=pick("added"),
             modified=pick("modified"),
             removed=pick("removed"),
@@ -118,11 +105,47 @@ def _push(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
     )
 
 
+def _push_skipped(p: dict[str, Any], default: str, bot: str) -> str | None:
+    """Why a push is not memfix's to work on, if it is not."""
+    if p.get("ref") != f"refs/heads/{default}":
+        return "push is not to the default branch"
+    if p.get("deleted"):
+        return "branch deleted"
+    if (p.get("pusher") or {}).get("name") == bot:
+        return "push by memfix itself"
+    return None
+
+
+def _net_status(commits: list[dict[str, Any]]) -> dict[str, str]:
+    """Each path's net change across commits: a file added then removed is gone, removed then re-added is
+    modified."""
+    status: dict[str, str] = {}
+    for commit in commits:
+        for path in commit.get("added") or []:
+            status[path] = "modified" if status.get(path) == "removed" else "added"
+        for path in commit.get("modified") or []:
+            status[path] = "added" if status.get(path) == "added" else "modified"
+        for path in commit.get("removed") or []:
+            if status.pop(path, None) != "added":
+                status[path] = "removed"
+    return status
+
+
+def _login(user: dict[str, Any] | None, key: str = "login") -> str:
+    """A user object's login (a pusher's `name`), or "" where the payload has none."""
+    return (user or {}).get(key) or ""
+
+
+def _by_bot(comment: dict[str, Any], bot: str) -> bool:
+    user = comment.get("user") or {}
+    return bool(user.get("login") == bot or user.get("type") == "Bot")
+
+
 def _issue_comment(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
     if p.get("action") != "created":
         return Routed(None, "comment not newly created")
     comment = p.get("comment") or {}
-    if (comment.get("user") or {}).get("login") == bot or (comment.get("user") or {}).get("type") == "Bot":
+    if _by_bot(comment, bot):
         return Routed(None, "comment by a bot")
     command = parse_command(comment.get("body"))
     if command is None:
@@ -169,17 +192,10 @@ def _review(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
 
 
 def _line_comment(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
-    if p.get("action") != "created":
-        return Routed(None, "review comment not newly created")
-    comment = p.get("comment") or {}
-    if (comment.get("user") or {}).get("login") == bot or (comment.get("user") or {}).get("type") == "Bot":
-        return Routed(None, "comment by a bot")
-    pr = p.get("pull_request") or {}
-    head = (pr.get("head") or {}).get("ref")
-    if not _memfix_branch(head):
-        return Routed(None, "review comment is not on a memfix PR")
-    if not (comment.get("body") or "").strip():
-        return Routed(None, "review comment has no text")
+    comment, pr = p.get("comment") or {}, p.get("pull_request") or {}
+    head: str = (pr.get("head") or {}).get("ref") or ""
+    if (skipped := _line_comment_skipped(p.get("action"), comment, head, bot)) is not None:
+        return Routed(None, skipped)
     on_line = comment.get("subject_type") != "file"  # a comment on a whole file has no line
     return Routed(
         LineCommentJob(
@@ -189,7 +205,7 @@ def _line_comment(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Ro
             pr_number=int(pr.get("number") or 0),
             comment_id=int(comment.get("id") or 0),
             thread_id=int(comment.get("in_reply_to_id") or comment.get("id") or 0),
-            author=(comment.get("user") or {}).get("login") or "",
+            author=_login(comment.get("user")),
             body=comment["body"],
             path=comment.get("path") or "",
             hunk=(comment.get("diff_hunk") or "")[-2000:] if on_line else "",
@@ -197,6 +213,19 @@ def _line_comment(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Ro
         ),
         "comment on a line of a memfix PR",
     )
+
+
+def _line_comment_skipped(action: object, comment: dict[str, Any], head: str, bot: str) -> str | None:
+    """Why a review comment is not memfix's to answer, if it is not."""
+    if action != "created":
+        return "review comment not newly created"
+    if _by_bot(comment, bot):
+        return "comment by a bot"
+    if not _memfix_branch(head):
+        return "review comment is not on a memfix PR"
+    if not (comment.get("body") or "").strip():
+        return "review comment has no text"
+    return None
 
 
 def _pull_request(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:

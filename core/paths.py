@@ -8,11 +8,14 @@ none of that hidden behind percent-encoding. Pure and cheap to import (the webho
 from __future__ import annotations
 
 import re
-from fnmatch import fnmatchcase
-from pathlib import PurePosixPath
+from functools import lru_cache
+from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote
 
 from core.errors import PermanentError
+
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 MAX_PATH_CHARS = 1024
 MAX_PATTERN_CHARS = 200  # a path pattern (memfix.yml `ignore`, a hold's place)
@@ -102,8 +105,49 @@ def inside(root: str, candidate: str) -> bool:
 
 
 def path_matches(pattern: str, path: str) -> bool:
-    """A `.gitignore`-style glob against a repository path (see the module's notes on `ignore`)."""
-    return _matches(_pattern_parts(pattern), PurePosixPath(path.replace("\\", "/").removeprefix("./")).parts)
+    """A `.gitignore` pattern against a repository path, as git matches it (pathspec's GitWildMatchPattern): a
+    pattern without an inner `/` matches at any depth, a leading `/` anchors it at the root (`/*.py`: the root's own
+    files), a trailing `/` names a directory, `**` spans directories, and a pattern that matches a directory covers
+    everything under it. `dir/**` also covers the folder `dir` itself (a scope over a folder, core/learning/places.py).
+    A `!` pattern matches nothing on its own: `ignored_by` weighs it against the patterns before it."""
+    spec = _spec((pattern,))
+    file = _repository_relative(path)
+    return spec.match_file(file) or pattern.rstrip().endswith("/**") and spec.match_file(file + "/")
+
+
+def ignored_by(patterns: tuple[str, ...] | list[str], path: str) -> bool:
+    """Whether a list of `.gitignore` patterns ignores `path`: the last pattern that matches decides, so a `!`
+    pattern re-includes what an earlier one ignored, as in git."""
+    return _spec(tuple(patterns)).match_file(_repository_relative(path))
+
+
+def _repository_relative(path: str) -> str:
+    return path.replace("\\", "/").removeprefix("./")
+
+
+@lru_cache(maxsize=1024)
+def _spec(patterns: tuple[str, ...]) -> GitIgnoreSpec:
+    """The patterns compiled once (git's own rules for trailing spaces, comments and escapes; `./` read as the root),
+    matched by RE2, in time linear in the path whatever the pattern: a backtracking engine takes hours over
+    `**/a/**/a/…` (the patterns are the repository's). A pattern git cannot read (a lone trailing `\\`) matches
+    nothing, as in git. pathspec is imported on first use: this module stays cheap for the webhook."""
+    from pathspec import GitIgnoreSpec
+
+    lines = [p.lstrip().removeprefix("./") for p in patterns]
+    try:
+        return GitIgnoreSpec.from_lines(lines, backend="re2")
+    except ValueError:  # pathspec's GitIgnorePatternError: the one line dropped, the others kept in order
+        return GitIgnoreSpec.from_lines([line for line in lines if _readable(line)], backend="re2")
+
+
+def _readable(line: str) -> bool:
+    from pathspec import GitIgnoreSpec
+
+    try:
+        GitIgnoreSpec.from_lines([line], backend="re2")
+    except ValueError:
+        return False
+    return True
 
 
 def argument_problem(text: str) -> str | None:
@@ -125,46 +169,3 @@ def argument_problem(text: str) -> str | None:
 def is_path_pattern(text: str) -> bool:
     """Whether `text` can be a repository path pattern: short, inside the repository, `/`-separated."""
     return 0 < len(text) <= MAX_PATTERN_CHARS and ".." not in text.split("/") and not {"\\", "\x00"} & set(text)
-
-
-def _pattern_parts(pattern: str) -> tuple[str, ...]:
-    text = pattern.strip().removeprefix("./")
-    parts = PurePosixPath(text.lstrip("/")).parts
-    parts = tuple(p for i, p in enumerate(parts) if not (p == "**" and i and parts[i - 1] == "**"))  # `**/**` = `**`
-    return parts if "/" in text else ("**", *parts)
-
-
-def _matches(pattern: tuple[str, ...], parts: tuple[str, ...]) -> bool:
-    """The pattern's runs between `**`s found in the path in order, each at the first place it fits: the first run
-    where the path starts (unless the pattern starts with `**`), each other anywhere after the one before (a later
-    place never leaves more room for the rest), and whatever follows the last (the pattern named a directory the path
-    lies under). Pattern × path segment matches at most, never an exponential search."""
-    runs = _runs(pattern)
-    at = 0
-    for n, run in enumerate(runs):
-        if n == 0 and pattern[:1] != ("**",):
-            if not _fits(run, parts, 0):
-                return False
-            at = len(run)
-            continue
-        found = next((k for k in range(at, len(parts) - len(run) + 1) if _fits(run, parts, k)), None)
-        if found is None:
-            return False
-        at = found + len(run)
-    return True
-
-
-def _runs(pattern: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """The pattern's segments between its `**`s (`a/**/b/c` → `a`, `b/c`; a leading or trailing `**` → an empty
-    run)."""
-    runs: list[tuple[str, ...]] = [()]
-    for part in pattern:
-        if part == "**":
-            runs.append(())
-        else:
-            runs[-1] += (part,)
-    return runs
-
-
-def _fits(run: tuple[str, ...], parts: tuple[str, ...], at: int) -> bool:
-    return len(parts) - at >= len(run) and all(fnmatchcase(parts[at + k], glob) for k, glob in enumerate(run))

@@ -116,19 +116,10 @@ class Learning:
         return self.policy.hold(tenant_id, repo, codes, by, source_ref, scope)
 
     def answer(self, job: CommandJob, verb: Stance, codes_text: str, scope_text: str | None,
-                source: str | None) -> JobResult:
+               source: str | None) -> JobResult:
         """A person's decision on a rule, everywhere or where the scope says: proposed again there (the holds within
         it lifted), or held back there."""
-        named = [c for c in re.split(r"[\s,]+", codes_text) if c]
-        if EVERY_RULE in named:  # a place held for every rule: `/remember decision hold * in vendor/**`
-            named = [EVERY_RULE]
-        if bad := [c for c in named if c != EVERY_RULE and rule_code(c) is None]:
-            raise PermanentError(f"{rule_problem(bad)}; {DECISION_FORM}")
-        codes = [EVERY_RULE] if named == [EVERY_RULE] else list(dict.fromkeys(code for c in named
-                                                                              if (code := rule_code(c))))
-        if self.known is not None and (unknown := [c for c in codes if c != EVERY_RULE and not self.known(c)]):
-            raise PermanentError(f"{', '.join(rule_shown(c) for c in unknown)} is not a rule of the linters memfix "
-                                 "runs (ruff, flake8, ESLint, Biome); nothing was decided")
+        codes = self._decided_codes(codes_text)
         try:
             scope = parse_scope(scope_text) if scope_text else None
         except ValueError as exc:
@@ -146,6 +137,20 @@ class Learning:
         return JobResult(f"memfix will not propose {shown} fixes {where}.",
                          [f"decision `insight:{i}`; `/remember decision enable {c}{undo}` or `/forget insight:{i}` "
                           "undoes it" for i, c in zip(ids, codes, strict=True)])
+
+    def _decided_codes(self, codes_text: str) -> list[str]:
+        """The rules a decision names, each once by its code (`*`: every rule), or PermanentError for a name that
+        is no rule of the linters memfix runs."""
+        named = [c for c in re.split(r"[\s,]+", codes_text) if c]
+        if EVERY_RULE in named:  # a place held for every rule: `/remember decision hold * in vendor/**`
+            return [EVERY_RULE]
+        if bad := [c for c in named if rule_code(c) is None]:
+            raise PermanentError(f"{rule_problem(bad)}; {DECISION_FORM}")
+        codes = list(dict.fromkeys(code for c in named if (code := rule_code(c))))
+        if self.known is not None and (unknown := [c for c in codes if not self.known(c)]):
+            raise PermanentError(f"{', '.join(rule_shown(c) for c in unknown)} is not a rule of the linters memfix "
+                                 "runs (ruff, flake8, ESLint, Biome); nothing was decided")
+        return codes
 
     def suggest(self, tenant_id: int, repo: str, pipeline: str, kinds: list[str]) -> str | None:
         """The one kind of change memfix may propose of its own accord here, where nobody chose any (`kinds`: those

@@ -198,11 +198,19 @@ def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = (),
                 if all(r.updated_at > e.created_at for e in enabled if e.rule == c and covers(e.scope, r.path, kind))}
 
     counts = [(r, kind, counted(r, kind)) for r, kind in placed]
+    records, contexts = _rule_records(counts)
+    places, whole = _place_records(sorted(rows if every is None else every, key=lambda r: r.updated_at), enabled)
+    return Evidence(dict(sorted(records.items())), dict(contexts), _chances(rows, set(records)), places, whole,
+                    Chance.of(*_rates([r for r in rows if r.state != ProposalState.OPEN], rows)))
+
+
+def _rule_records(counts: list[tuple[ProposalOutcome, str, set[str]]]) -> tuple[dict[str, Record],
+                                                                                dict[str, dict[str, Record]]]:
+    """Per rule, and per rule and context, the outcomes of the PRs that carried it (oldest first), each bad one on
+    the rules it blames (see the module's note on blame)."""
     merged = Counter(c for r, _, codes in counts if r.state == ProposalState.MERGED for c in codes)
     records: dict[str, Record] = {}
     contexts: dict[str, dict[str, Record]] = defaultdict(dict)
-    places: dict[str, Record] = {}
-    whole = Record()
     for r, kind, codes in counts:
         took = r.state == ProposalState.MERGED
         pointed = set(r.blamed) & codes
@@ -214,7 +222,14 @@ def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = (),
             records[c] = records.get(c, Record()) + seen
             for scope in scopes_of(r.path, kind):
                 contexts[c][scope] = contexts[c].get(scope, Record()) + seen
-    for r in sorted(rows if every is None else every, key=lambda r: r.updated_at):
+    return records, contexts
+
+
+def _place_records(rows: list[ProposalOutcome], enabled: Sequence[Enable]) -> tuple[dict[str, Record], Record]:
+    """Per place, and for the whole repository, the outcomes of the PRs there whatever their rules."""
+    places: dict[str, Record] = {}
+    whole = Record()
+    for r in rows:
         if _waived(r, enabled):
             continue
         took, closed = r.state == ProposalState.MERGED, int(_closed(r))
@@ -223,8 +238,7 @@ def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = (),
         whole += seen
         for scope in scopes_of(r.path, r.place or place(r.path)):
             places[scope] = places.get(scope, Record()) + seen
-    return Evidence(dict(sorted(records.items())), dict(contexts), _chances(rows, set(records)), places, whole,
-                    Chance.of(*_rates([r for r in rows if r.state != ProposalState.OPEN], rows)))
+    return places, whole
 
 
 def _waived(r: ProposalOutcome, enabled: Sequence[Enable]) -> bool:
@@ -272,11 +286,15 @@ def hold_scopes(code: str, evidence: Evidence) -> dict[str | None, str]:
     library = held.pop(kind_scope(Kind.LIBRARY), None)  # every file of no other kind: the last resort, not a place
     if held:
         return held
+    return _folder_holds(code, evidence, chance) or ({kind_scope(Kind.LIBRARY): library} if library else {})
+
+
+def _folder_holds(code: str, evidence: Evidence, chance: Chance) -> dict[str | None, str]:
+    """The narrowest folders whose records alone hold `code` back (each folder with a bad outcome one more chance of
+    bad luck)."""
     contexts = {s: r for s, r in evidence.contexts.get(code, {}).items() if not s.startswith(KIND) and r.bad}
     folders = {s: reason for s, r in contexts.items() if (reason := hold_reason(code, r, chance, len(contexts)))}
-    narrowest: dict[str | None, str] = {s: reason for s, reason in folders.items()
-                                        if not any(o != s and contains(s, o) for o in folders)}
-    return narrowest or ({kind_scope(Kind.LIBRARY): library} if library else {})
+    return {s: reason for s, reason in folders.items() if not any(o != s and contains(s, o) for o in folders)}
 
 
 def place_scopes(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) -> dict[str, str]:
@@ -286,26 +304,48 @@ def place_scopes(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) ->
     named), and chance — the closes of memfix's PRs elsewhere — would rarely close so many. A place a person
     proposed every rule in again counts only its PRs since."""
     rows = [r for r in rows if not _waived(r, enabled)]
+    by_scope = _by_place(rows)
+    decided = [r for r in rows if r.state != ProposalState.OPEN]
+    candidates = {scope: closed for scope, here in by_scope.items() if (closed := _unexplained_closes(here))}
+    found = {scope: why for scope, closed in candidates.items()  # each place that could be held: one more chance
+             if (why := _beyond_chance(closed, [r for r in decided if r not in by_scope[scope]], len(candidates)))}
+    return _narrowest_places(found)
+
+
+def _by_place(rows: list[ProposalOutcome]) -> dict[str, list[ProposalOutcome]]:
+    """The PRs in each place (a kind of place, a folder); never every library module, which is no place."""
     by_scope: dict[str, list[ProposalOutcome]] = defaultdict(list)
     for r in rows:
         for scope in scopes_of(r.path, r.place or place(r.path)):
-            if scope != kind_scope(Kind.LIBRARY):  # everything that is no other kind: not a place
+            if scope != kind_scope(Kind.LIBRARY):
                 by_scope[scope].append(r)
-    decided = [r for r in rows if r.state != ProposalState.OPEN]
-    candidates = {scope: closed for scope, here in by_scope.items()
-                  if len(closed := [r for r in here if _closed(r)]) >= MIN_CLOSED
-                  and not any(r.state == ProposalState.MERGED for r in here) and not _explained(closed)}
-    found: dict[str, str] = {}
-    for scope, closed in candidates.items():  # each place that could be held is one more chance of bad luck
-        elsewhere = [r for r in decided if r not in by_scope[scope]]
-        chance = Chance.of(sum(_closed(r) for r in elsewhere), len(elsewhere), 0, 0)
-        if beyond_chance(len(closed), len(closed), chance.closes) < ALPHA / len(candidates):
-            rules = sorted({c for r in closed for c in r.finding_codes})
-            found[scope] = (f"reviewers closed {len(closed)} PRs of {len(rules)} rules here ({', '.join(rules)}), "
-                            f"merged none, and close {chance.closes:.0%} elsewhere")
-    folders = {s: why for s, why in found.items() if not s.startswith(KIND)}
-    chosen = folders or found
+    return by_scope
+
+
+def _narrowest_places(found: dict[str, str]) -> dict[str, str]:
+    """The narrowest of the folders found, or of the kinds of place where no folder is."""
+    chosen = {s: why for s, why in found.items() if not s.startswith(KIND)} or found
     return {s: why for s, why in chosen.items() if not any(o != s and contains(s, o) for o in chosen)}
+
+
+def _unexplained_closes(here: list[ProposalOutcome]) -> list[ProposalOutcome]:
+    """A place's closes that could be the place's doing: enough of them, none merged there, and no rule explains
+    them; else none."""
+    closed = [r for r in here if _closed(r)]
+    if len(closed) < MIN_CLOSED or any(r.state == ProposalState.MERGED for r in here) or _explained(closed):
+        return []
+    return closed
+
+
+def _beyond_chance(closed: list[ProposalOutcome], elsewhere: list[ProposalOutcome], places: int) -> str | None:
+    """Why a place's closes are more than chance — the closes of memfix's PRs elsewhere, over `places` places that
+    could be held — would make, or None."""
+    chance = Chance.of(sum(_closed(r) for r in elsewhere), len(elsewhere), 0, 0)
+    if beyond_chance(len(closed), len(closed), chance.closes) >= ALPHA / places:
+        return None
+    rules = sorted({c for r in closed for c in r.finding_codes})
+    return (f"reviewers closed {len(closed)} PRs of {len(rules)} rules here ({', '.join(rules)}), "
+            f"merged none, and close {chance.closes:.0%} elsewhere")
 
 
 def _closed(r: ProposalOutcome) -> bool:

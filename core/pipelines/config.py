@@ -20,9 +20,10 @@ ci_rerun: learn               # a failed check on memfix's PR: learn (run again 
                               # nothing ties it to the change), always (every one, once), never (it counts at once)
 ```
 
-`ignore` patterns are `fnmatch` globs on repository-relative paths, one path segment per `*`; `**` spans any
-number of directories; a pattern without `/` matches a name at any depth, and a pattern that matches a directory
-covers everything under it (as in `.gitignore`).
+`ignore` patterns are `.gitignore` patterns, matched as git matches them (core/paths.py `ignored_by`): `*` within
+one path segment, `**` spans any number of directories, a pattern without an inner `/` matches a name at any depth,
+a trailing `/` names a directory, a pattern that matches a directory covers everything under it, and a later `!`
+pattern re-includes what an earlier one ignored.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import Any
 
 from core.bounded import ConfigRefused, read_config, shown
 from core.languages.registry import NAMES, language_name, rule_code, rule_problem, rule_selector
-from core.paths import is_path_pattern, path_matches
+from core.paths import ignored_by, is_path_pattern
 from core.wire import PIPELINES
 
 CONFIG_PATH = ".github/memfix.yml"
@@ -92,7 +93,7 @@ class RepoConfig:
         return replace(self, refactor_rules=rules, chosen=chosen)
 
     def ignored(self, path: str) -> bool:
-        return any(path_matches(pattern, path) for pattern in self.ignore)
+        return ignored_by(self.ignore, path)
 
 
 def _pipeline(name: str) -> str:
@@ -103,14 +104,14 @@ def _pipeline(name: str) -> str:
 
 # ---- parsing: each check returns the value to use, or None to keep the default ----
 
-def _bool(key: str, value: Any, problems: list[str]) -> bool | None:
+def _bool(key: str, value: object, problems: list[str]) -> bool | None:
     if isinstance(value, bool):
         return value
     problems.append(f"`{key}` must be true or false, not {shown(value)}; kept the default")
     return None
 
 
-def _strings(key: str, value: Any, problems: list[str]) -> list[str] | None:
+def _strings(key: str, value: object, problems: list[str]) -> list[str] | None:
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
         problems.append(f"`{key}` must be a list of strings, not {shown(value)}; kept the default")
@@ -118,7 +119,7 @@ def _strings(key: str, value: Any, problems: list[str]) -> list[str] | None:
     return [v.strip() for v in items if v.strip()]
 
 
-def _rules(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
+def _rules(key: str, value: object, problems: list[str]) -> tuple[str, ...] | None:
     if isinstance(value, str):
         value = [v for v in re.split(r"[,\s]+", value) if v]  # `F, E9, B` reads as a list too
     items = _strings(key, value, problems)
@@ -132,7 +133,7 @@ def _rules(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(good))
 
 
-def _ignore(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
+def _ignore(key: str, value: object, problems: list[str]) -> tuple[str, ...] | None:
     items = _strings(key, value, problems)
     if items is None:
         return None
@@ -147,28 +148,28 @@ def _ignore(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None
     return tuple(good)
 
 
-def _max_prs(key: str, value: Any, problems: list[str]) -> int | None:
+def _max_prs(key: str, value: object, problems: list[str]) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_PRS_LIMIT:
         return value
     problems.append(f"`{key}` must be a whole number from 1 to {MAX_PRS_LIMIT}, not {shown(value)}; kept the default")
     return None
 
 
-def _provider(key: str, value: Any, problems: list[str]) -> str | None:
+def _provider(key: str, value: object, problems: list[str]) -> str | None:
     if isinstance(value, str) and value.strip().lower() in PROVIDERS:
         return value.strip().lower()
     problems.append(f"`{key}` must be one of {', '.join(PROVIDERS)}, not {shown(value)}; kept the default")
     return None
 
 
-def _model(key: str, value: Any, problems: list[str]) -> str | None:
+def _model(key: str, value: object, problems: list[str]) -> str | None:
     if isinstance(value, str) and value.strip():
         return value.strip()
     problems.append(f"`{key}` must be a model name, not {shown(value)}; kept the default")
     return None
 
 
-def _memory(key: str, value: Any, problems: list[str]) -> tuple[int, ...] | None:
+def _memory(key: str, value: object, problems: list[str]) -> tuple[int, ...] | None:
     items = [value] if isinstance(value, int) else value
     if isinstance(items, list) and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in items):
         return tuple(dict.fromkeys(items))
@@ -177,7 +178,7 @@ def _memory(key: str, value: Any, problems: list[str]) -> tuple[int, ...] | None
     return None
 
 
-def _python(key: str, value: Any, problems: list[str]) -> str | None:
+def _python(key: str, value: object, problems: list[str]) -> str | None:
     text = str(value).strip() if isinstance(value, (str, float, int)) and not isinstance(value, bool) else ""
     if re.fullmatch(r"[23]\.\d{1,2}", text):
         return text
@@ -186,7 +187,7 @@ def _python(key: str, value: Any, problems: list[str]) -> str | None:
     return None
 
 
-def _codes(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
+def _codes(key: str, value: object, problems: list[str]) -> tuple[str, ...] | None:
     """Whole rule codes (F401, RET505): a policy names rules, not families."""
     if isinstance(value, str):
         value = [v for v in re.split(r"[,\s]+", value) if v]
@@ -198,7 +199,7 @@ def _codes(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
     return good
 
 
-def _extend_rules(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
+def _extend_rules(key: str, value: object, problems: list[str]) -> tuple[str, ...] | None:
     """`rules: {extend: [SIM, RET505]}`: rules proposed beyond the team's own linter selection."""
     if not isinstance(value, dict) or set(value) - {"extend"}:
         problems.append(f"`{key}` must be a mapping with `extend:` (a list of rules), not "
@@ -207,7 +208,7 @@ def _extend_rules(key: str, value: Any, problems: list[str]) -> tuple[str, ...] 
     return _rules("rules.extend", value.get("extend"), problems) if value.get("extend") is not None else None
 
 
-def _languages(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | None:
+def _languages(key: str, value: object, problems: list[str]) -> tuple[str, ...] | None:
     items = _strings(key, [value] if isinstance(value, str) else value, problems)
     if items is None:
         return None
@@ -219,7 +220,7 @@ def _languages(key: str, value: Any, problems: list[str]) -> tuple[str, ...] | N
 CI_RERUN = ("learn", "always", "never")
 
 
-def _ci_rerun(key: str, value: Any, problems: list[str]) -> str | None:
+def _ci_rerun(key: str, value: object, problems: list[str]) -> str | None:
     if value in CI_RERUN:
         return str(value)
     problems.append(f"`{key}` must be one of {', '.join(CI_RERUN)}, not {shown(value)}; kept `learn`")

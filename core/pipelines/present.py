@@ -15,7 +15,7 @@ from core.memory.types import AttemptStatus
 from core.wire import JobResult
 
 if TYPE_CHECKING:
-    from core.change import Finding, Patch
+    from core.change import Finding, Patch, Verification
     from core.languages.adapter import Selection
     from core.pipelines.values import FileOutcome, RunReport, RunRequest
 
@@ -35,26 +35,51 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: Ci
         lines += [f"Fixes #{request.issue_number}", ""]
     lines += ["### Findings", *(f"- line {f.line}: `{f.code}` {inert(escape_braces(f.message))}"
                                 for f in patch.findings), ""]
-    lines += ["### Verification",
-              f"- parses: {'yes' if v.parses else 'no'}; targeted findings gone: {'yes' if v.targeted_gone else 'no'};"
-              f" new findings: {len(v.new_findings)}; one file: {'yes' if v.single_file else 'no'};"
-              f" {v.changed_lines} changed lines",
-              f"- valid for {said_of(report.language, 'runtime')}: {'yes' if v.compatible else 'no'}; {report.target}",
-              f"- {said_of(report.language, 'surface')}: {'yes' if v.surface else 'no'}",
-              f"- {said_of(report.language, 'comments')}: {'yes' if v.comments else 'no'}",
-              f"- each fix one the team's own tool for its rule would make: {'yes' if v.as_tool else 'no'}",
-              f"- confidence **{outcome.confidence:.2f}**: {outcome.why} (promotion threshold {report.threshold})",
-              f"- fix by: {fixed_by(patch, report.language)}; provider `{report.provider}`"
-              + (f", model `{report.model}`" if report.model else ""), ""]
-    if report.rules is not None:
-        lines += ["### Rules", *(f"- `{c}`: chosen by {inert(escape_braces(report.rules.origin(c)))}"
-                                 for c in sorted({f.code for f in patch.findings})),
-                  f"- this run's rules: {inert(escape_braces(report.rules.chosen_by))}", ""]
+    lines += _verification_section(report, outcome, patch, v)
+    lines += _rules_section(report, patch)
     if patch.rationale:
         lines += ["### Rationale", inert(escape_braces(patch.rationale)), ""]
     lines += ["### Record here", *(f"- {code} fixes: {report.records.get(code, Record()).describe()}"
                                    f"{_record_in(report, code, kind)}"
                                    for code in sorted({f.code for f in patch.findings})), ""]
+    lines += _learnings_section(report, patch)
+    lines += _exploring_section(report, outcome)
+    lines += [ci_line(ci), "",
+              "Comment `/refine <feedback>` to have memfix revise this patch; merge or close it to teach memfix."]
+    return "\n".join(lines)
+
+
+def _yes(check: bool) -> str:
+    return "yes" if check else "no"
+
+
+def _verification_section(report: RunReport, outcome: FileOutcome, patch: Patch, v: Verification) -> list[str]:
+    """Each depth of verification the patch passed, its confidence, and who made it."""
+    return ["### Verification",
+            f"- parses: {_yes(v.parses)}; targeted findings gone: {_yes(v.targeted_gone)};"
+            f" new findings: {len(v.new_findings)}; one file: {_yes(v.single_file)};"
+            f" {v.changed_lines} changed lines",
+            f"- valid for {said_of(report.language, 'runtime')}: {_yes(v.compatible)}; {report.target}",
+            f"- {said_of(report.language, 'surface')}: {_yes(v.surface)}",
+            f"- {said_of(report.language, 'comments')}: {_yes(v.comments)}",
+            f"- each fix one the team's own tool for its rule would make: {_yes(v.as_tool)}",
+            f"- confidence **{outcome.confidence:.2f}**: {outcome.why} (promotion threshold {report.threshold})",
+            f"- fix by: {fixed_by(patch, report.language)}; provider `{report.provider}`"
+            + (f", model `{report.model}`" if report.model else ""), ""]
+
+
+def _rules_section(report: RunReport, patch: Patch) -> list[str]:
+    """Who chose each of the patch's rules, and the run's rules."""
+    if report.rules is None:
+        return []
+    return ["### Rules", *(f"- `{c}`: chosen by {inert(escape_braces(report.rules.origin(c)))}"
+                           for c in sorted({f.code for f in patch.findings})),
+            f"- this run's rules: {inert(escape_braces(report.rules.chosen_by))}", ""]
+
+
+def _learnings_section(report: RunReport, patch: Patch) -> list[str]:
+    """The learnings a model was given for the patch (with their sources), and those that shaped the run."""
+    lines = []
     if patch.origin == "model" and report.injected and report.learnings:
         lines += ["### Learnings injected", *(
             f"- `insight:{h.insight.id}` {inert(escape_braces(h.insight.title))}"
@@ -62,20 +87,23 @@ def pr_body(request: RunRequest, report: RunReport, outcome: FileOutcome, ci: Ci
             for h in report.learnings), ""]
     if report.used:
         lines += ["### Learnings used", *(f"- {inert(escape_braces(u))}" for u in report.used), ""]
-    if report.exploring and report.explored == outcome.path and report.suggested:
-        lines += ["### memfix's own suggestion", f"Nobody chose {report.exploring} here: the team's linters do not "
-                  "select it and no person named it. memfix suggests it in this one PR because it has the best record "
-                  "of what it could do in this installation (at most one such PR per repository a week). Merge it and "
-                  f"{report.exploring} fixes are proposed here from now on; close it and they are not.", ""]
-    elif report.exploring and report.explored == outcome.path:
-        what = "every rule" if report.exploring == EVERY_RULE else report.exploring
-        lines += ["### Tried again on purpose", f"memfix had learned to hold back {what} where this file is; this PR "
-                  "tries it once more, so a team whose taste changed gets it back without a command. Merge it and "
-                  f"{what} is proposed there again; close it and it stays held (at most one such PR per repository "
-                  "a week, each hold tried less often the more its evidence grows).", ""]
-    lines += [ci_line(ci), "",
-              "Comment `/refine <feedback>` to have memfix revise this patch; merge or close it to teach memfix."]
-    return "\n".join(lines)
+    return lines
+
+
+def _exploring_section(report: RunReport, outcome: FileOutcome) -> list[str]:
+    """Why an exploratory PR exists: memfix's own suggestion, or a hold tried again on purpose."""
+    if not (report.exploring and report.explored == outcome.path):
+        return []
+    if report.suggested:
+        return ["### memfix's own suggestion", f"Nobody chose {report.exploring} here: the team's linters do not "
+                "select it and no person named it. memfix suggests it in this one PR because it has the best record "
+                "of what it could do in this installation (at most one such PR per repository a week). Merge it and "
+                f"{report.exploring} fixes are proposed here from now on; close it and they are not.", ""]
+    what = "every rule" if report.exploring == EVERY_RULE else report.exploring
+    return ["### Tried again on purpose", f"memfix had learned to hold back {what} where this file is; this PR "
+            "tries it once more, so a team whose taste changed gets it back without a command. Merge it and "
+            f"{what} is proposed there again; close it and it stays held (at most one such PR per repository "
+            "a week, each hold tried less often the more its evidence grows).", ""]
 
 
 def _record_in(report: RunReport, code: str, kind: str | None) -> str:
@@ -209,20 +237,24 @@ def _result(report: RunReport, pipeline: str, paths: list[str], checks: str | No
                        "prompts")
     details += [f"learnings used: {u}" for u in report.used]
     details += [f"provider `{report.provider}`" + (f", model `{report.model}`" if report.model else "") + f"; {run}"]
-    for o in report.outcomes:
-        line = f"`{o.path}`: {o.status}"
-        if o.status != AttemptStatus.UNFIXED:
-            line += f" (confidence {o.confidence:.2f})"
-        if o.published and o.published.pr_number:
-            line += f" → #{o.published.pr_number} ({o.published.action})"
-        elif o.published:
-            line += f" → not proposed again: {o.published.reason}"
-        if o.note and o.note != "linter only":
-            line += f" — {o.note}"
-        elif o.status != AttemptStatus.PROMOTED and o.verification and o.verification.error:
-            line += f" — {escape_braces(o.verification.error)[:300]}"  # why it was not proposed
-        details.append(line)
+    details += [_outcome_line(o) for o in report.outcomes]
     details += [f"config: {p}" for p in report.config_problems]
     details += report.notes
     name = "AutoFix" if pipeline == "autofix" else "Refactor"
     return JobResult(f"**{name}** finished: {summary(report)}.", details)
+
+
+def _outcome_line(o: FileOutcome) -> str:
+    """One file's outcome in the reply: its status and confidence, its PR, and why it was not proposed."""
+    line = f"`{o.path}`: {o.status}"
+    if o.status != AttemptStatus.UNFIXED:
+        line += f" (confidence {o.confidence:.2f})"
+    if o.published and o.published.pr_number:
+        line += f" → #{o.published.pr_number} ({o.published.action})"
+    elif o.published:
+        line += f" → not proposed again: {o.published.reason}"
+    if o.note and o.note != "linter only":
+        line += f" — {o.note}"
+    elif o.status != AttemptStatus.PROMOTED and o.verification and o.verification.error:
+        line += f" — {escape_braces(o.verification.error)[:300]}"  # why it was not proposed
+    return line

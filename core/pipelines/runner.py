@@ -16,20 +16,21 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from core import deadline
-from core.change import PROJECT_CHECKS, Finding, Patch, Verification, apply_finding_edits
+from core.change import Finding, Patch, Verification
 from core.errors import PermanentError
 from core.languages.adapter import Language, Project, Selection, covering
 from core.languages.registry import within
-from core.learning.places import Places, covers, kind_scope, says_generated, words
+from core.learning.places import Places, covers, kind_scope, words
 from core.learning.policy import HeldBack, RepoPolicy
 from core.memory.types import AttemptStatus, Circuit, Envelope
+from core.pipelines import fixing
 from core.pipelines.breaker import Trial
 from core.pipelines.brought import Previous, brought
 from core.pipelines.confidence import score
 from core.pipelines.config import RepoConfig, parse_config
 from core.pipelines.present import could_do, pr_body, pr_title, summary, why_left
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
-from core.pipelines.propose import apply_edits, ruff_patches, scoped_patches
+from core.pipelines.propose import apply_edits
 from core.pipelines.publish import Draft, PublishAction
 from core.pipelines.runs import Phase
 from core.pipelines.values import FileOutcome, Limits, Progress, Reading, RunContext, RunReport, RunRequest, Try
@@ -48,8 +49,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 MAX_DIFF_CHARS = 100_000  # an attempt's diff as the run page shows it
 MAX_FINDINGS_PER_FILE = 1_000  # a file with more is generated or needs a person; its fixes would be one huge diff
-MAX_FIXES_LEFT_OUT = 4  # leave-one-fix-out tries for a ruff patch a project check vetoed
-MAX_RULES_LEFT_OUT = 4  # leave-one-rule-out tries for a failing ruff patch whose verdict names no rule of its own
 
 class PipelineRunner:
     def __init__(self, *, languages: tuple[Language, ...], llm: LLM, context: PromptContext, healing: HealingLog,
@@ -298,13 +297,6 @@ class PipelineRunner:
                        ctx.plan.records_for(patch.path, kind), words(kind_scope(kind)))
         return result.value, result.why
 
-    @staticmethod
-    def _checks(ctx: RunContext) -> Callable[[Verification, Patch], Verification]:
-        """The project depth of verification, as the run's language checks it, over the whole repository read once
-        per run (read to the end first: checks may run in forked workers, where no reading thread goes on)."""
-        view = ctx.repository.view()
-        return lambda verification, patch: ctx.project.checks(verification, patch, lambda: view)
-
     def _foreign_links(self, request: RunRequest) -> list[str]:
         """Linked ids that are not this repository's insights: reported, never injected (see PromptContext)."""
         if not request.linked_ids:
@@ -319,67 +311,33 @@ class PipelineRunner:
 
     def _fix_files(self, ctx: RunContext, files: list[tuple[str, list[Finding]]], query: str,
                    progress: Progress | None) -> None:
-        """Every file's outcome, in order of path.
+        """Every file's outcome, in order of path (the steps in core/pipelines/fixing.py).
 
-        ruff's safe fixes are made for all files at once (a few ruff runs, not one per file). A file the model
-        does not work on waits, with the others like it, for one batched verification and one bulk write of their
-        envelopes; what waits is settled before the model's next file, so that file's prompt sees every attempt
-        before it, as if each file had been done on its own.
+        The linter's safe fixes are made for all files at once. A file the model does not work on waits, with the
+        others like it, for one batched verification and one bulk write of their envelopes; what waits is settled
+        before the model's next file, so that file's prompt sees every attempt before it, as if each file had been
+        done on its own.
         """
-        # A file its linter cannot parse is left to a person, said so; nothing is proposed for it.
-        broken = {path: f for path, findings in files for f in findings if f.code == ctx.linter.syntax_code}
-        for path, f in sorted(broken.items()):
-            ctx.report.outcomes.append(FileOutcome(path, [f], note=f"does not parse (line {f.line}: {f.message}); "
-                                                   "left as it is"))
-        files = [(path, findings) for path, findings in files if path not in broken]
-        # Offline, a file no finding of which ruff can fix safely is left as it is: it need not be read.
-        wanted = {path for path, findings in files if ctx.llm.model
-                  or any(f.fixable or ctx.scoped and (f.unsafe_edits or f.unsafe_fix) for f in findings)}
-        texts = {path: ctx.workspace.read(path) if path in wanted else None for path, _ in files}
-        binary = {path for path, text in texts.items() if text is not None and "\x00" in text}
-        texts.update(dict.fromkeys(binary))  # git's own test for binary: no table stores or search takes a NUL
-        generated = {path for path, text in texts.items() if text is not None and says_generated(text)}
-        texts.update(dict.fromkeys(generated))
-        # Files with the same rules held back share a linter that leaves those rules alone, to its fixpoint too.
-        alike: dict[tuple[str, ...], dict[str, list[Finding]]] = defaultdict(dict)
-        for path, findings in files:
-            if texts[path] is not None:
-                alike[ctx.held_for(path)][path] = findings
-        bases = self._scoped_patches(ctx, texts, files) if ctx.scoped else {
-            path: patch for held, group in alike.items()
-            for path, patch in ruff_patches(ctx.linter_for(held), ctx.workspace.root, group, ctx.select).items()}
+        files = fixing.set_aside_unparseable(ctx, files)
+        texts = fixing.read_texts(ctx, files)
+        bases = fixing.linter_patches(ctx, texts, files)
         waiting: list[FileOutcome] = []
         model_files = 0
         for path, findings in files:
-            outcome = FileOutcome(path, findings)
-            original, base = texts[path], bases.get(path)
-            fixed = {f.key for f in base.findings} if base else set()
-            remaining = [f for f in findings if f.key not in fixed]
+            outcome, original, base = FileOutcome(path, findings), texts.of[path], bases.get(path)
+            remaining = fixing.unfixed(findings, base)
             modelled = original is not None and bool(remaining) and ctx.llm.model is not None \
                 and model_files < self.limits.max_files_for_model
             if modelled and original is not None:
                 self._settle(ctx, waiting, progress, len(files))
                 outcome = self._model_fix(ctx, outcome, original, base, remaining, query)
-            elif original is None and path in wanted:
-                outcome.note = "binary (it contains a NUL byte): left as it is" if path in binary else \
-                    "generated (its first lines say a tool wrote it): left as it is" if path in generated else \
-                    "not UTF-8 text: left as it is"
-            elif base is None:
-                outcome.note = "no safe fix" + ("" if ctx.llm.model else " (offline: no model configured)")
             else:
-                outcome.note, outcome.patch = "linter only", base  # verified with the others waiting, attempts 0
+                outcome = fixing.without_model(ctx, outcome, texts, base)
             model_files += outcome.note != "linter only"
             waiting.append(outcome)
             if modelled:  # reported at once
                 self._settle(ctx, waiting, progress, len(files))
         self._settle(ctx, waiting, progress, len(files))
-
-    @staticmethod
-    def _scoped_patches(ctx: RunContext, texts: dict[str, str | None],
-                        files: list[tuple[str, list[Finding]]]) -> dict[str, Patch]:
-        """A push's fixes of what it brought only: the linter's own edits for those findings where it reports them
-        (ruff), else its fix of their rules kept to the hunks at their lines (Biome)."""
-        return scoped_patches(ctx.linter, texts, dict(files), ctx.workspace.root)
 
     def _settle(self, ctx: RunContext, waiting: list[FileOutcome], progress: Progress | None, total: int) -> None:
         """Verify the waiting ruff patches in one go, record one envelope each in one write, then report every
@@ -392,9 +350,9 @@ class PipelineRunner:
             # of rules held back in that file only, which the verifying linter still sees.
             known = {o.path: ctx.scanned.get(o.path, o.findings) for o in waiting if o.patch is not None
                      and not o.attempts}
-            verdicts = verify_checked(ctx.linter, patches, ctx.select, self._checks(ctx), before=known,
+            verdicts = verify_checked(ctx.linter, patches, ctx.select, fixing.project_checks(ctx), before=known,
                                       checkout=ctx.workspace.root)
-            repaired = {} if ctx.scoped else self._repair(ctx, [p for p in patches if not verdicts[p.path].ok],
+            repaired = {} if ctx.scoped else fixing.repair(ctx, [p for p in patches if not verdicts[p.path].ok],
                                                           verdicts, known)  # repairs refix whole files
             breaker = self.breakers.current(*ctx.memory_key).state
             envelopes, verified = [], 0
@@ -418,67 +376,6 @@ class PipelineRunner:
             if progress:
                 progress("fixing", len(ctx.report.outcomes), total)
         waiting.clear()
-
-    def _repair(self, ctx: RunContext, failing: list[Patch], verdicts: dict[str, Verification],
-                known: dict[str, list[Finding]]) -> dict[str, tuple[Patch, Verification, str]]:
-        """Failing ruff patches made good where ruff can: first fixed to a fixpoint (a cascade is fixed whole, as
-        `ruff --fix` loops), else without the one fix a check vetoed (each of the blamed fixes left out in turn, the
-        file's other fixes kept), else without the rules whose fixes failed (named by the verdict, or found by
-        leaving one rule out at a time). {path: (patch, verdict, note)}."""
-        repaired: dict[str, tuple[Patch, Verification, str]] = {}
-        failing = [p for p in failing if p.origin == "ruff"]
-        rounds = [*((self._refixed, 0),), *((self._without_one, i) for i in range(MAX_FIXES_LEFT_OUT)),
-                  *((self._refixed, r) for r in range(1, 2 + MAX_RULES_LEFT_OUT))]
-        for refix, round_ in rounds:
-            candidates = refix(ctx, [p for p in failing if p.path not in repaired], verdicts, round_)
-            if not candidates:
-                continue
-            checked = verify_checked(ctx.linter, list(candidates.values()), ctx.select, self._checks(ctx),
-                                     before={p: known[p] for p in candidates if p in known},
-                                     checkout=ctx.workspace.root)
-            for path, candidate in candidates.items():
-                verdict = checked[path]
-                if not verdict.ok:
-                    continue
-                original = next(p for p in failing if p.path == path)
-                repaired[path] = (candidate, verdict, _repair_note(original, candidate))
-        return repaired
-
-    @staticmethod
-    def _without_one(ctx: RunContext, failing: list[Patch], verdicts: dict[str, Verification],
-                     round_: int) -> dict[str, Patch]:
-        """Each patch a project check vetoed, with the linter's own edits for all its findings but one: the
-        `round_`-th of those whose rule the verdict blames (or of all, when it blames none)."""
-        candidates: dict[str, Patch] = {}
-        for patch in failing:
-            verdict = verdicts[patch.path]
-            vetoed = not all(getattr(verdict, check) for check in PROJECT_CHECKS)
-            if not vetoed or len(patch.findings) < 2 or not all(f.edits for f in patch.findings):
-                continue
-            blamed = [f for f in patch.findings if f.code in verdict.failed_codes] or list(patch.findings)
-            if round_ >= len(blamed):
-                continue
-            kept = tuple(f for f in patch.findings if f is not blamed[round_])
-            updated, applied = apply_finding_edits(patch.original, kept)
-            if applied and updated not in (patch.original, patch.updated):
-                candidates[patch.path] = replace(patch, updated=updated, findings=applied)
-        return candidates
-
-    @staticmethod
-    def _refixed(ctx: RunContext, failing: list[Patch], verdicts: dict[str, Verification],
-                 round_: int) -> dict[str, Patch]:
-        """Each failing patch fixed again by ruff with the rules this round keeps, where that changes it."""
-        candidates: dict[str, Patch] = {}
-        for patch in failing:
-            codes = _rules_kept(patch, verdicts[patch.path], round_)
-            if not codes:
-                continue
-            fixed = ctx.linter.fix_texts({patch.path: patch.original}, tuple(sorted(codes)),
-                                         checkout=ctx.workspace.root).get(patch.path)
-            if fixed is not None and fixed != patch.updated:
-                candidates[patch.path] = replace(patch, updated=fixed,
-                                                 findings=tuple(f for f in patch.findings if f.code in codes))
-        return candidates
 
     def _model_fix(self, ctx: RunContext, outcome: FileOutcome, original: str, base: Patch | None,
                    remaining: list[Finding], query: str) -> FileOutcome:
@@ -543,7 +440,7 @@ class PipelineRunner:
 
     def _attempt(self, ctx: RunContext, outcome: FileOutcome, patch: Patch, attempt: Try) -> FileOutcome:
         self.runs.phase(ctx.run, Phase.VERIFYING, f"verifying {patch.path}")
-        verification = verify_checked(ctx.linter, [patch], ctx.select, self._checks(ctx),
+        verification = verify_checked(ctx.linter, [patch], ctx.select, fixing.project_checks(ctx),
                                       checkout=ctx.workspace.root)[patch.path]
         score, why = self._score(ctx, verification, patch)
         outcome = replace(self._record(ctx, outcome, patch, verification, score, attempt), why=why)
@@ -686,31 +583,6 @@ def _left(report: RunReport) -> list[dict[str, Any]]:
             left.append({"path": o.path, "codes": sorted({f.code for f in rest}), "lines": [f.line for f in rest][:20],
                          "reason": reason if o.status != AttemptStatus.PROMOTED else f"partly fixed; {reason}"})
     return left
-
-
-def _repair_note(original: Patch, candidate: Patch) -> str:
-    """What a repair changed, in words: the fixes it left out and why."""
-    left = [f for f in original.findings if f not in candidate.findings]
-    dropped = sorted({f.code for f in original.findings} - {f.code for f in candidate.findings})
-    if not left:
-        return "fixed to a fixpoint"
-    if dropped:
-        return f"without {', '.join(dropped)}: its fixes failed verification; the rest kept"
-    return "without " + ", ".join(f"the {f.code} fix at line {f.line}" for f in left) + \
-        ": a check vetoed it; the file's other fixes kept"
-
-
-def _rules_kept(patch: Patch, verdict: Verification, round_: int) -> set[str] | None:
-    """The rules a repair round fixes a failing patch with: round 0 all of them again (to a fixpoint), round 1
-    those whose fixes did not fail, then each one left out in turn; None when the round has nothing to try."""
-    codes = {f.code for f in patch.findings}
-    if round_ == 0:  # another pass of the same rules helps only when one of them is left over
-        return codes if verdict.failed_codes & codes else None
-    if round_ == 1:
-        kept = codes - verdict.failed_codes
-        return kept if kept and kept != codes else None
-    order = sorted(codes)
-    return codes - {order[round_ - 2]} if len(codes) > 1 and round_ - 2 < len(order) else None
 
 
 def _readable(scanned: list[Finding], unreadable_code: str, notes: list[str]) -> list[Finding]:

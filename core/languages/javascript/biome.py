@@ -271,17 +271,12 @@ class Biome:
             self._write(work, {p: t for p, t in texts.items() if t is not None})
             # GitHub's annotation format: one line a finding (the JSON reporter repeats the whole file in each one)
             outs, stopped = self._runs(["lint", "--reporter=github"], [p for p in files if texts[p] is not None], work)
-        findings = [Finding(p, 1, 1, UNREADABLE, "not UTF-8 text", source="biome") for p in files if texts[p] is None]
-        findings += [Finding(p, 1, 1, UNREADABLE, f"Biome stopped on it: {how}", source="biome")
-                     for p, how in stopped.items()]
+        findings = _unread(texts, stopped)
         for out in outs:
             findings.extend(f for f in _annotations(out, texts, self.binary)
                             if f.code == PARSE or selected(f.code, select))
         readable = {p: t for p, t in texts.items() if t is not None and p not in stopped}
-        slow = f"reading its layout took longer than {deadline.SCAN_SECONDS:g} s"
-        for path, (_, found) in self._layout_edits(readable, self._layout_for(select)).items():
-            findings += [Finding(path, e.line, 1, PREFIX + e.rule, e.message, fixable=True, source="biome")
-                         for e in found] if found else [Finding(path, 1, 1, UNREADABLE, slow, source="biome")]
+        findings += _layout_findings(self._layout_edits(readable, self._layout_for(select)))
         return sorted(self._unsuppressed(findings, texts), key=lambda f: (f.path, f.line, f.column, f.code))
 
     def _layout_edits(self, texts: dict[str, str], layout: Layout | None) -> dict[str, tuple[str, list[Edit]]]:
@@ -518,3 +513,20 @@ def fix_of(binary: str, code: str) -> str | None:
     if code not in proc.stdout:
         return None
     return "safe" if "- Fix: safe" in proc.stdout else "unsafe" if "- Fix: unsafe" in proc.stdout else None
+
+
+def _unread(texts: dict[str, str | None], stopped: dict[str, str]) -> list[Finding]:
+    """The files Biome could not read: not UTF-8 text, or one it stopped on."""
+    findings = [Finding(p, 1, 1, UNREADABLE, "not UTF-8 text", source="biome") for p, t in texts.items() if t is None]
+    return findings + [Finding(p, 1, 1, UNREADABLE, f"Biome stopped on it: {how}", source="biome")
+                       for p, how in stopped.items()]
+
+
+def _layout_findings(edits_by_path: dict[str, tuple[str, list[Edit]]]) -> list[Finding]:
+    """Each layout fix a finding of its team rule; a file whose layout reading ran out of time, an unreadable one."""
+    slow = f"reading its layout took longer than {deadline.SCAN_SECONDS:g} s"
+    findings: list[Finding] = []
+    for path, (_, found) in edits_by_path.items():
+        findings += [Finding(path, e.line, 1, PREFIX + e.rule, e.message, fixable=True, source="biome")
+                     for e in found] if found else [Finding(path, 1, 1, UNREADABLE, slow, source="biome")]
+    return findings

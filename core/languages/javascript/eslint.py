@@ -98,17 +98,31 @@ def _eslint_words(command: object, scripts: Mapping[str, object], depth: int) ->
         except ValueError:
             continue
         if words and words[0] in _RUNNERS:  # `npm run lint:js`, `yarn lint:js`: that script's own command
-            named = words[2] if words[1:2] == ["run"] and len(words) > 2 else words[1] if len(words) > 1 else ""
+            named = _script_named(words)
             if named in scripts and (found := _eslint_words(scripts[named], scripts, depth - 1)) is not None:
                 return found
             continue
-        at = next((i for i, word in enumerate(words) if PurePosixPath(word).name == "eslint"), None)
-        if at is not None:
-            return words[at + 1:]
-        at = next((i for i, word in enumerate(words) if PurePosixPath(word).name in WRAPPERS), None)
-        if at is not None and words[at + 1:at + 2] and words[at + 1] in ("lint", "check", "fix"):
-            given = [w for w in words[at + 2:] if not w.startswith("-")]
-            return given or list(WRAPPERS[PurePosixPath(words[at]).name])
+        if (found := _after_eslint(words)) is not None:
+            return found
+    return None
+
+
+def _script_named(words: list[str]) -> str:
+    """The script a runner's command runs: `npm run NAME`, `yarn NAME`."""
+    if words[1:2] == ["run"] and len(words) > 2:
+        return words[2]
+    return words[1] if len(words) > 1 else ""
+
+
+def _after_eslint(words: list[str]) -> list[str] | None:
+    """The words after `eslint` in one command, or a wrapper's (`gts lint src`: its targets, else its defaults)."""
+    at = next((i for i, word in enumerate(words) if PurePosixPath(word).name == "eslint"), None)
+    if at is not None:
+        return words[at + 1:]
+    at = next((i for i, word in enumerate(words) if PurePosixPath(word).name in WRAPPERS), None)
+    if at is not None and words[at + 1:at + 2] and words[at + 1] in ("lint", "check", "fix"):
+        given = [w for w in words[at + 2:] if not w.startswith("-")]
+        return given or list(WRAPPERS[PurePosixPath(words[at]).name])
     return None
 
 

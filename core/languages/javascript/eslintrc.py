@@ -287,30 +287,49 @@ def _flat_element(element: dict[str, Any], packages: dict[str, str], name: str,
     """One flat element as a legacy override; None for one that only ignores files."""
     if not set(element) - {"ignores", "name"}:
         return None
-    files = [f for f in element.get("files") or ["**/*"] if isinstance(f, str)] \
-        if isinstance(element.get("files", []), list) else []
+    files = _strings(element, "files", ["**/*"])
     rules = _table(element, "rules")
     unread = sorted(str(rule) for rule, setting in rules.items() if not _literal(setting))
     if unread:
         said.append(f"{name}: {', '.join(f'`{r}`' for r in unread[:10])} set by expressions memfix does not run: "
                     "not selected")
-    listed = _table(element, "languageOptions").get("globals")
+    env, own = _flat_globals(_table(element, "languageOptions").get("globals"), packages)
+    ignores = _strings(element, "ignores", [])
+    extends = _flat_extends(element.get("extends"), packages, name, said)
+    return {"files": files, **({"excludedFiles": ignores} if ignores else {}), "env": env, "globals": own,
+            "extends": extends, "rules": {rule: setting for rule, setting in rules.items() if _literal(setting)}}
+
+
+def _strings(element: dict[str, Any], key: str, default: list[str]) -> list[str]:
+    """An element's list of strings (`files`, `ignores`): its strings, `default` where it is empty or missing, []
+    where it is not a list."""
+    if not isinstance(element.get(key, []), list):
+        return []
+    return [f for f in element.get(key) or default if isinstance(f, str)]
+
+
+def _flat_globals(listed: object, packages: dict[str, str]) -> tuple[dict[str, bool], dict[str, Any]]:
+    """`languageOptions.globals` as legacy `env` (the `globals` package's sets spread into it) and literal
+    `globals`."""
     sets = [s.of for s in listed.get("...", [])] if isinstance(listed, dict) else [listed]
     env = {n.path.split(".", 1)[1]: True for n in sets if isinstance(n, Name) and "." in n.path
            and packages.get(n.path.split(".")[0]) == "globals"}
     own = {k: v for k, v in listed.items() if k != "..." and _literal(v)} if isinstance(listed, dict) else {}
-    ignores = [f for f in element.get("ignores") or [] if isinstance(f, str)] \
-        if isinstance(element.get("ignores", []), list) else []
+    return env, own
+
+
+def _flat_extends(bases: object, packages: dict[str, str], name: str, said: list[str]) -> list[str]:
+    """An element's `extends` as legacy ones: `@eslint/js`'s recommended is `eslint:recommended`; any other shared
+    configuration is said and left out."""
     extends = []
-    for base in element.get("extends") or [] if isinstance(element.get("extends"), list) else []:
+    for base in bases if isinstance(bases, list) else []:
         if isinstance(base, Name) and packages.get(base.path.split(".")[0]) == "@eslint/js" \
                 and base.path.endswith(".configs.recommended") or base == "js/recommended":
             extends.append("eslint:recommended")
         else:
             said.append(f"{name}: an element extends {_what(base)}, a shared configuration memfix neither installs "
                         "nor runs: its rules are not selected")
-    return {"files": files, **({"excludedFiles": ignores} if ignores else {}), "env": env, "globals": own,
-            "extends": extends, "rules": {rule: setting for rule, setting in rules.items() if _literal(setting)}}
+    return extends
 
 
 def _elements(value: Any) -> list[Any] | None:

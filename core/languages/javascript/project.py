@@ -30,7 +30,7 @@ from core.languages.javascript.biome import RECOMMENDED_FILES
 from core.languages.javascript.checks import pieces
 from core.languages.javascript.eslintrc import ESLINT_CODE, ESLINT_DATA, Migrate, narrowed, read_eslint
 from core.languages.javascript.layout import Layout
-from core.paths import WORKFLOW_FILES, PathError, path_matches, repo_path
+from core.paths import WORKFLOW_FILES, PathError, ignored_by, repo_path
 
 Read = Callable[[str], str | None]
 
@@ -142,13 +142,7 @@ class JsProfile:
 
     def ignored_path(self, path: str) -> bool:
         """Generated, vendored and installed files always; otherwise the team's last matching pattern decides."""
-        if any(path_matches(pattern, path) for pattern in NEVER_TOUCHED):
-            return True
-        ignored = False
-        for pattern in self.ignored:
-            if path_matches(pattern.removeprefix("!"), path):
-                ignored = not pattern.startswith("!")
-        return ignored
+        return ignored_by(NEVER_TOUCHED, path) or ignored_by(self.ignored, path)
 
 
 def read_js_profile(read: Read, migrate: Migrate | None = None, sources: tuple[str, ...] = ()) -> JsProfile:
@@ -442,13 +436,12 @@ def _ignored(read: Read) -> tuple[str, ...]:
     patterns: list[str] = []
     for name in (".gitignore", ".eslintignore"):
         text = read(name) or ""
-        patterns += [line.strip().rstrip("/") for line in text.splitlines()[:2000]
+        patterns += [line.strip() for line in text.splitlines()[:2000]
                      if line.strip() and not line.lstrip().startswith("#")]
     for name in ESLINT_DATA:
         data = _json(read(name), name, [], jsonc=True) if name.endswith(".json") or name == ".eslintrc" else {}
         listed = data.get("ignorePatterns")
-        patterns += [p.rstrip("/") for p in ([listed] if isinstance(listed, str) else listed or [])
-                     if isinstance(p, str)]
+        patterns += [p for p in ([listed] if isinstance(listed, str) else listed or []) if isinstance(p, str)]
     return tuple(p for p in patterns if p.strip("!") and len(p) < 300 and ".." not in p.split("/"))
 
 

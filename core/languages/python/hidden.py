@@ -211,28 +211,40 @@ def _bare_annotations(tree: ast.Module) -> set[str]:
 # ---- imports that act ----
 
 def _acting_imports(source: Source, dropped: set[str]) -> Iterable[tuple[str, str]]:
-    lines = source.lines
+    yield from _import_tests(source, dropped)
+    for imp in source.of(ast.Import, ast.ImportFrom):
+        names = bound([imp]) & dropped
+        if names:
+            yield from _explained_import(source.lines, imp, names)
+            if _of_a_test_module(imp):
+                yield min(names), "of a test module (importing it collects or registers its tests)"
+
+
+def _import_tests(source: Source, dropped: set[str]) -> Iterable[tuple[str, str]]:
+    """Imports in a test whose point is that they work (`test_import…`, or a body of imports alone)."""
     for node in source.of(ast.FunctionDef, ast.AsyncFunctionDef):
         body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
         imports = bound(s for s in body if isinstance(s, (ast.Import, ast.ImportFrom)))
         if imports & dropped and (node.name.startswith("test_import")
                                   or all(isinstance(s, (ast.Import, ast.ImportFrom, ast.Pass)) for s in body)):
             yield min(imports & dropped), f"in `{node.name}`, a test whose point is that the import works"
-    for imp in source.of(ast.Import, ast.ImportFrom):
-        names = bound([imp]) & dropped
-        if not names:
-            continue
-        above = lines[imp.lineno - 2].strip() if imp.lineno >= 2 else ""
-        if above.startswith("#") and (any(n in above for n in names) or _EXPLAINS.search(above)):
-            yield min(names), f"that the comment above it explains (`{above[:60]}`)"
-        beside = _trailing_comment(lines[imp.lineno - 1:imp.end_lineno or imp.lineno])
-        if beside and not _TOOL_COMMENT.match(beside) and (any(n in beside for n in names)
-                                                            or _EXPLAINS.search(beside)):
-            yield min(names), f"that the comment beside it explains (`{beside[:60]}`)"
-        modules = [a.name for a in imp.names] if isinstance(imp, ast.Import) else \
-            [imp.module or "", *(a.name for a in imp.names)]
-        if any(m.split(".")[-1].startswith("test") for m in modules if m):
-            yield min(names), "of a test module (importing it collects or registers its tests)"
+
+
+def _explained_import(lines: list[str], imp: ast.Import | ast.ImportFrom,
+                      names: set[str]) -> Iterable[tuple[str, str]]:
+    """An import a comment above or beside it explains (names it, or says why it is there)."""
+    above = lines[imp.lineno - 2].strip() if imp.lineno >= 2 else ""
+    if above.startswith("#") and (any(n in above for n in names) or _EXPLAINS.search(above)):
+        yield min(names), f"that the comment above it explains (`{above[:60]}`)"
+    beside = _trailing_comment(lines[imp.lineno - 1:imp.end_lineno or imp.lineno])
+    if beside and not _TOOL_COMMENT.match(beside) and (any(n in beside for n in names) or _EXPLAINS.search(beside)):
+        yield min(names), f"that the comment beside it explains (`{beside[:60]}`)"
+
+
+def _of_a_test_module(imp: ast.Import | ast.ImportFrom) -> bool:
+    modules = [a.name for a in imp.names] if isinstance(imp, ast.Import) else \
+        [imp.module or "", *(a.name for a in imp.names)]
+    return any(m.split(".")[-1].startswith("test") for m in modules if m)
 
 
 def _trailing_comment(lines: list[str]) -> str:

@@ -6,6 +6,7 @@ import ast
 import io
 import json
 import re
+import shlex
 import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -328,7 +329,7 @@ def _commands(scripts: list[str], where: str) -> list[_Hook]:
     found = []
     for script in scripts:
         for command in re.split(r"&&|\|\||;|\||\n", script.replace("\\\n", " ")):
-            words = command.split()
+            words = command_words(command)
             for i, word in enumerate(words):
                 tool = word.rsplit("/", 1)[-1]
                 if tool in RUN_TOOLS and (i == 0 or words[i - 1] in ("-m", "run", "exec", "poetry", "uvx", "pipx")
@@ -337,6 +338,15 @@ def _commands(scripts: list[str], where: str) -> list[_Hook]:
                     found.append(_Hook(tool, args[1:] if args[:1] == ("check",) else args, "", where.format(tool)))
                     break
     return found
+
+
+def command_words(command: str) -> list[str]:
+    """A command line's words as the shell reads them (`--select "E,F"` gives `E,F`; a `#` comment is no word);
+    an unclosed quote, which the shell would refuse, is read as its words as written."""
+    try:
+        return shlex.split(command, comments=True)
+    except ValueError:
+        return command.split()
 
 
 def _flake8(texts: dict[str, str | None], hooks: list[_Hook], choices: _Choices) -> None:
@@ -489,37 +499,64 @@ def set_aside(texts: dict[str, str | None], read: Read | None = None) -> list[st
     """Paths the project keeps out of its other tools (flake8's and mypy's excludes, pytest's `norecursedirs`,
     `--ignore` and a root conftest's `collect_ignore`): files it does not hold to its own standards, such as
     fixtures of deliberately bad code. Never the package itself: a pattern naming an importable folder is left."""
+    tools = _table(toml_file(texts.get("pyproject.toml")).get("tool"))
+    found = _flake8_excludes(texts) + _mypy_excludes(texts, tools) + _pytest_ignores(texts, tools)
+    found += _collect_ignore(texts.get("conftest.py"))
+    return [pattern for pattern in dict.fromkeys(p.strip().strip("/").removeprefix("./") for p in found)
+            if not _names_the_package(pattern, read)]
+
+
+def _flake8_excludes(texts: dict[str, str | None]) -> list[str]:
     found: list[str] = []
     for name in (".flake8", "setup.cfg", "tox.ini"):
         section = ini_section(texts.get(name), "flake8") or {}
         found += listed(section.get("exclude")) + listed(section.get("extend-exclude"))
-    tools = _table(toml_file(texts.get("pyproject.toml")).get("tool"))
+    return found
+
+
+def _mypy_excludes(texts: dict[str, str | None], tools: dict[str, object]) -> list[str]:
+    """mypy's exclude regexes that name paths, as globs."""
     mypy = [_table(tools.get("mypy")).get("exclude")]
     for name, header in (("mypy.ini", "mypy"), (".mypy.ini", "mypy"), ("setup.cfg", "mypy")):
         mypy.append((ini_section(texts.get(name), header) or {}).get("exclude"))
+    found: list[str] = []
     for value in mypy:
         # split at each `|` alone, `_plain` strips: `\s*\|\s*` ran over a run of spaces from each of its places
-        for pattern in (value if isinstance(value, list) else re.split(r"[|\n]", value) if isinstance(value, str)
-                        else []):
-            found += [_plain(p) for p in [str(pattern)] if _plain(p)]
-    pytest = _table(_table(tools.get("pytest")).get("ini_options"))
-    for options in (pytest, ini_section(texts.get("pytest.ini"), "pytest") or {},
+        patterns = value if isinstance(value, list) else re.split(r"[|\n]", value) if isinstance(value, str) else []
+        found += [_plain(str(p)) for p in patterns if _plain(str(p))]
+    return found
+
+
+def _pytest_ignores(texts: dict[str, str | None], tools: dict[str, object]) -> list[str]:
+    """pytest's `norecursedirs` and the paths its `addopts` give `--ignore` or `--ignore-glob`."""
+    found: list[str] = []
+    for options in (_table(_table(tools.get("pytest")).get("ini_options")),
+                    ini_section(texts.get("pytest.ini"), "pytest") or {},
                     ini_section(texts.get("tox.ini"), "pytest") or {},
                     ini_section(texts.get("setup.cfg"), "tool:pytest") or {}):
-        recurse, addopts = options.get("norecursedirs"), options.get("addopts")
+        recurse = options.get("norecursedirs")
         found += recurse if isinstance(recurse, list) else listed(recurse)
-        words = addopts if isinstance(addopts, list) else (addopts or "").split() if isinstance(addopts, str) else []
-        found += [w.split("=", 1)[1] for w in words if isinstance(w, str) and w.startswith(("--ignore=",
-                                                                                            "--ignore-glob="))]
-    found += _collect_ignore(texts.get("conftest.py"))
-    kept = []
-    for pattern in dict.fromkeys(p.strip().strip("/").removeprefix("./") for p in found):
-        folder = pattern.rstrip("*").rstrip("/")
-        if not pattern or pattern in (".", "*") or folder in ("src", "lib") or (
-                read is not None and folder and read(f"{folder}/__init__.py") is not None):
-            continue
-        kept.append(pattern)
-    return kept
+        found += [w.split("=", 1)[1] for w in _addopts(options.get("addopts"))
+                  if w.startswith(("--ignore=", "--ignore-glob="))]
+    return found
+
+
+def _addopts(addopts: object) -> list[str]:
+    """pytest's `addopts` as the words pytest reads: a list as it is, a string split as a shell would (pytest's
+    own `shlex.split`), so `--ignore="tests/bad fixtures"` is one word."""
+    if isinstance(addopts, list):
+        return [w for w in addopts if isinstance(w, str)]
+    if not isinstance(addopts, str):
+        return []
+    return command_words(addopts)
+
+
+def _names_the_package(pattern: str, read: Read | None) -> bool:
+    """A pattern that would set aside the project itself (everything, `src`, an importable folder), not a part."""
+    folder = pattern.rstrip("*").rstrip("/")
+    if not pattern or pattern in (".", "*") or folder in ("src", "lib"):
+        return True
+    return read is not None and bool(folder) and read(f"{folder}/__init__.py") is not None
 
 
 def _plain(regex: str) -> str:
