@@ -132,7 +132,7 @@ class Checkout:
     def __init__(self, git_dir: Path, into: Path, excluded: tuple[str, ...] = ()):
         subprocess.run(["git", "clone", "--quiet", "--shared", "--no-checkout", str(git_dir), str(into)],
                        capture_output=True, check=True)
-        self.root = into
+        self.root, self.excluded = into, excluded
         if excluded:  # what the benchmark puts in the tree (node_modules linked in) is no change of the push's
             (into / ".git" / "info").mkdir(exist_ok=True)
             (into / ".git" / "info" / "exclude").write_text("".join(f"/{name}\n" for name in excluded))
@@ -143,13 +143,14 @@ class Checkout:
 
     def push(self, parent: str, commit: str) -> Since:
         """The tree at `commit`, and what a push of it from `parent` brings: `memfix autofix --since PARENT`'s own
-        listing (a file a test run left behind, or a patch written in, is gone first: it is no change of the push)."""
+        listing (a file a build or test run left behind, or a patch written in, is gone first: no change of the
+        push's)."""
         from core.pipelines.since import since
 
-        self.git("checkout", "--quiet", "--force", "--detach", commit)
-        for left in self.git("ls-files", "-z", "--others", "--exclude-standard").split("\0"):
-            if left:
+        for left in self.git("ls-files", "-z", "--others").split("\0"):  # ignored or not: the tree as the commit's
+            if left and left.split("/")[0] not in self.excluded:
                 (self.root / left).unlink(missing_ok=True)
+        self.git("checkout", "--quiet", "--force", "--detach", commit)
         return since(self.root, parent)
 
 
@@ -170,6 +171,10 @@ class Command:
                                          team_tools=settings.team_tools and not own, llm_provider="offline",
                                          llm_model=None, embeddings="none"), local=True)
         self.failed: list[str] = []
+
+    def has(self, language: str) -> bool:
+        """Whether the command works on this language here (JavaScript: Biome is installed)."""
+        return any(known.name == language for known in self.services.languages)
 
     def language(self, name: str) -> Any:
         return next(language for language in self.services.languages if language.name == name)
