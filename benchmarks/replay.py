@@ -243,9 +243,10 @@ def _suggestion(command: Command, root: Path, parent: str, could: tuple[str, ...
     from core.languages.adapter import covering
 
     survey = command.autofix(root, parent, "python", could)
-    if survey is None or not survey.findings:
-        return survey
-    kind = Counter(covering(f.code, could) for f in survey.findings).most_common(1)[0][0]
+    kinds = Counter(kind for f in survey.findings if (kind := covering(f.code, could))) if survey else Counter()
+    if not kinds:  # nothing brought, or only what no kind covers (a file that does not parse)
+        return None
+    kind = kinds.most_common(1)[0][0]
     first = next(f.path for f in survey.findings if covering(f.code, could) == kind)
     return command.autofix(root / first, parent, "python", (kind,))
 
