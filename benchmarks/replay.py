@@ -5,16 +5,22 @@ Run: `python -m benchmarks.replay [GIT_DIR ...] [--pushes N] [--window K]`. Prin
 
 Each project is a public repository's git history (default: the snapshots `fetch` brings under `/work/.mirror`,
 `pallets/itsdangerous` and `pallets/markupsafe`; a missing one is said and skipped). Its first-parent commits are
-replayed oldest first, the last N of them (default 150), each as a push of its changes:
-1. the judge is the team's own linter at that commit, as a push's run has it: the team's flake8 (its settings and
+replayed oldest first, the last N of them (default 150), each as a push of its changes, through memfix's own command:
+the commit is checked out in a working tree whose history holds its parent (a `--shared` clone of the snapshot,
+moved from commit to commit: `Checkout`), and `memfix autofix TREE --since PARENT --language python` runs on it in
+this process (handlers/cli.py `pipeline_runs`, the function the command calls; `Command`), on services started once
+for the whole replay — an embedded PostgreSQL in a scratch folder, no model, the team's tools from the usual cache:
+1. the push's files and each one's text at the parent are `--since`'s own listing (core/pipelines/since.py: git's
+   diff from the parent, renames followed), as a push's payload gives them to the App;
+2. the judge is the team's own linter at that commit, as a push's run has it: the team's flake8 (its settings and
    plugins) and ruff at the versions the commit pins, installed and run in the sandbox; where one cannot run (or
-   with `--memfix-own`), memfix's reading of the configuration the commit holds, with memfix's ruff;
-2. the push's new findings are those of its changed Python files that were not there at its parent
-   (core/pipelines/brought.py, as a push's run counts them);
-3. memfix proposes the findings the linter has its own edits for, applied and verified as a push's run does
-   (core/pipelines/propose.py `edit_patches`, core/pipelines/verify.py `verify_many`);
-   where the commit configures no linter, nothing is proposed (ruff's defaults are memfix's preference): as a
-   run does, at most once a week one kind in one file is suggested, counted apart;
+   with `--memfix-own`: MEMFIX_TEAM_TOOLS off), memfix's reading of the configuration the commit holds;
+3. the push's new findings, memfix's patches and their verification are the command's run (core/pipelines/runner.py:
+   the changed files' findings not there at the parent, the linter's own edits for them, verified with the
+   project's checks and promoted by confidence); a proposal is a promoted patch, a vetoed file a patch that was not;
+   where the commit configures no linter, nothing is proposed (ruff's defaults are memfix's preference): as a push's
+   run does, at most once a week one kind in one file is suggested, counted apart (the command run with `--rules`
+   on the defaults to find the kinds, then on the first file of the kind with the most findings, `--rules KIND`);
 4. the answer key is the team's later commits (the next K, default 40): a finding the team fixed is one whose
    kind's count in that file went down; memfix's fix matches the team's when every line it wrote is in the file
    the team's fix left.
@@ -28,20 +34,21 @@ propose (missed), and findings the team fixed that no tool fixes (by hand).
 from __future__ import annotations
 
 import argparse
-import io
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from core.pipelines.since import Since
+    from core.pipelines.values import RunReport
 
 ROOT = Path(__file__).resolve().parents[1]
-TOOLBOX: list[Any] = [None]  # the team's tools, installed and run in the sandbox as a run does (`--memfix-own`: none)
 MIRRORS = Path("/work/.mirror")
 PROJECTS = ("pallets/itsdangerous", "pallets/markupsafe", "psf/requests", "pallets/flask")
 
@@ -116,50 +123,113 @@ class History:
                 return parts[2]
         return None
 
-    def checkout(self, commit: str, into: Path) -> None:
-        """The commit's whole tree under `into`, as a push's run has its checkout (a tool reads the layout: which
-        packages are first-party, the configuration of each folder)."""
-        archive = subprocess.run(["git", "--git-dir", str(self.git_dir), "archive", commit], capture_output=True,
-                                 check=True).stdout
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(into, filter="data")
 
-    def changed(self, parent: str, commit: str) -> list[str]:
-        lines = self.git("diff", "--name-status", "--no-renames", parent, commit).splitlines()
-        return [line.split("\t")[-1] for line in lines if line[:1] in "AM" and line.endswith(".py")]
+class Checkout:
+    """The project as a git working tree whose history holds every replayed commit: a `--shared` clone of the snapshot
+    (its objects borrowed, nothing written to it), moved from commit to commit, as a push's run has its checkout (a
+    tool reads the layout: which packages are first-party, the configuration of each folder)."""
+
+    def __init__(self, git_dir: Path, into: Path, excluded: tuple[str, ...] = ()):
+        subprocess.run(["git", "clone", "--quiet", "--shared", "--no-checkout", str(git_dir), str(into)],
+                       capture_output=True, check=True)
+        self.root, self.excluded = into, excluded
+        if excluded:  # what the benchmark puts in the tree (node_modules linked in) is no change of the push's
+            (into / ".git" / "info").mkdir(exist_ok=True)
+            (into / ".git" / "info" / "exclude").write_text("".join(f"/{name}\n" for name in excluded))
+
+    def git(self, *args: str) -> str:
+        return subprocess.run(["git", "-C", str(self.root), *args], capture_output=True, text=True, check=True,
+                              errors="surrogateescape").stdout
+
+    def push(self, parent: str, commit: str) -> Since:
+        """The tree at `commit`, and what a push of it from `parent` brings: `memfix autofix --since PARENT`'s own
+        listing (a file a build or test run left behind, or a patch written in, is gone first: no change of the
+        push's)."""
+        from core.pipelines.since import since
+
+        for left in self.git("ls-files", "-z", "--others").split("\0"):  # ignored or not: the tree as the commit's
+            if left and left.split("/")[0] not in self.excluded:
+                (self.root / left).unlink(missing_ok=True)
+        self.git("checkout", "--quiet", "--force", "--detach", commit)
+        return since(self.root, parent)
 
 
-def replay(history: History, pushes: int, window: int) -> Tally:
-    from core.languages.python.language import Python
-    from core.languages.python.ruff import Ruff
+class Command:
+    """`memfix autofix TREE --since PARENT --language L [--rules R]`, run in this process through the function the
+    command calls (handlers/cli.py `pipeline_runs`), on services started once for the whole replay: an embedded
+    PostgreSQL in a scratch folder (no memory of a person's own memfix is read or written), no model, the team's tools
+    from the usual cache (`own`: memfix's own reading instead)."""
+
+    def __init__(self, own: bool):
+        from core.settings import get_settings
+        from core.wiring import Services
+
+        settings = get_settings()
+        self._scratch = tempfile.TemporaryDirectory(prefix="memfix-replay-db-")
+        self.services = Services(replace(settings, data_dir=Path(self._scratch.name), database_url=None,
+                                         database_app_url=None, tool_cache_setting=settings.tool_cache,
+                                         team_tools=settings.team_tools and not own, llm_provider="offline",
+                                         llm_model=None, embeddings="none"), local=True)
+        self.failed: list[str] = []
+
+    def has(self, language: str) -> bool:
+        """Whether the command works on this language here (JavaScript: Biome is installed)."""
+        return any(known.name == language for known in self.services.languages)
+
+    def language(self, name: str) -> Any:
+        return next(language for language in self.services.languages if language.name == name)
+
+    def autofix(self, path: Path, parent: str, language: str, rules: tuple[str, ...] = ()) -> RunReport | None:
+        """The command's run (None: it did not finish, and why is kept in `failed`)."""
+        from core.errors import MemfixError
+        from handlers.cli import build_parser, pipeline_runs
+
+        argv = ["autofix", str(path), "--since", parent, "--language", language, "--json"]
+        args = build_parser().parse_args([*argv, *(["--rules", ",".join(rules)] if rules else [])])
+        try:
+            report = pipeline_runs(args, self.services)[0]
+        except MemfixError as exc:
+            report = None
+            self.failed.append(f"{path} since {parent[:9]}: {exc}")
+        if report is not None and report.failed:
+            self.failed.append(f"{path} since {parent[:9]}: {report.failed}")
+            return None
+        return report
+
+    def close(self) -> None:
+        self.services.close(grace_seconds=5)
+        self._scratch.cleanup()
+
+
+def replay(history: History, pushes: int, window: int, command: Command) -> Tally:
+    from core.languages.registry import language_of
     from core.pipelines.config import RepoConfig
 
-    tally, ruff = Tally(), Ruff()
-    language = Python(ruff, TOOLBOX[0])
+    tally = Tally()
+    language = command.language("python")
     commits = history.commits(pushes)
     began, suggested_at = time.perf_counter(), -WEEK
-    for i in range(1, len(commits)):
-        parent, commit = commits[i - 1], commits[i]
-        changed = history.changed(parent, commit)
-        tally.pushes += 1
-        if not changed:
-            continue
-        project = language.project(lambda p, c=commit: history.text(c, p), RepoConfig(), "autofix")
-        changed = [p for p in changed if not project.ignored(p)]  # as a run: outside the team's lint scope, untouched
-        if not changed:
-            continue
-        later = commits[i + 1:i + 1 + window]
-        if project.selection.rules:
-            one_push(history, project, parent, commit, changed, later, tally)
-            continue
-        tally.unconfigured += 1  # nobody chose a rule: as a run does, at most one suggestion of memfix's a week
-        if history.when(commit) - suggested_at >= WEEK:
-            own = Tally()
-            one_push(history, project, parent, commit, changed, later, own, suggestion=True)
-            tally.suggested, tally.suggested_made = tally.suggested + own.proposed, \
-                tally.suggested_made + own.proposed - own.not_made
-            tally.examples += [f"memfix's suggestion, {e}" for e in own.examples]
-            suggested_at = history.when(commit) if own.proposed else suggested_at
+    with tempfile.TemporaryDirectory(prefix="memfix-replay-") as scratch:
+        checkout = Checkout(history.git_dir, Path(scratch) / "tree")
+        for i in range(1, len(commits)):
+            parent, commit = commits[i - 1], commits[i]
+            tally.pushes += 1
+            if not [p for p in checkout.push(parent, commit).changed().paths if language_of(p) == "python"]:
+                continue
+            project = language.project(lambda p, c=commit: history.text(c, p), RepoConfig(), "autofix")
+            push = Push(history, project.linter(), project.selection.rules or project.selection.could, commit,
+                        commits[i + 1:i + 1 + window])
+            if project.selection.rules:
+                one_push(push, command.autofix(checkout.root, parent, "python"), tally)
+                continue
+            tally.unconfigured += 1  # nobody chose a rule: as a run does, at most one suggestion of memfix's a week
+            if history.when(commit) - suggested_at >= WEEK:
+                own = Tally()
+                one_push(push, _suggestion(command, checkout.root, parent, push.rules), own)
+                tally.suggested, tally.suggested_made = tally.suggested + own.proposed, \
+                    tally.suggested_made + own.proposed - own.not_made
+                tally.examples += [f"memfix's suggestion, {e}" for e in own.examples]
+                suggested_at = history.when(commit) if own.proposed else suggested_at
     tally.seconds = time.perf_counter() - began
     return tally
 
@@ -167,40 +237,18 @@ def replay(history: History, pushes: int, window: int) -> Tally:
 WEEK = 7 * 24 * 3600
 
 
-def one_push(history: History, project, parent: str, commit: str, changed: list[str], later: list[str],
-             tally: Tally, suggestion: bool = False) -> None:
+def _suggestion(command: Command, root: Path, parent: str, could: tuple[str, ...]) -> RunReport | None:
+    """memfix's own suggestion on a push: of what the push brought under the rules it could propose, the kind with the
+    most findings, in its first file only — the command run again on that file with that kind named."""
     from core.languages.adapter import covering
-    from core.pipelines.brought import brought
-    from core.pipelines.propose import edit_patches
-    from core.pipelines.verify import verify_many
 
-    linter, rules = project.linter(), project.selection.rules or project.selection.could
-    with tempfile.TemporaryDirectory(prefix="memfix-replay-") as scratch:
-        root = Path(scratch)
-        history.checkout(commit, root)
-        texts = {path: text for path in changed if (text := history.text(commit, path)) is not None}
-        found = linter.check(root, sorted(texts), rules, listed=True)
-        new, _ = brought(linter, found, lambda p: history.text(parent, p), rules)
-        if suggestion and new:  # memfix's own: the kind with the most findings, in its first file only
-            kind = Counter(covering(f.code, rules) for f in new).most_common(1)[0][0]
-            first = next(f.path for f in new if covering(f.code, rules) == kind)
-            new = [f for f in new if f.path == first and covering(f.code, rules) == kind]
-        if not new:
-            return
-        tally.with_new += 1
-        tally.new += len(new)
-        tally.codes.update(f.code for f in new)
-        by_file: dict[str, list] = {}
-        for f in new:
-            by_file.setdefault(f.path, []).append(f)
-        patches = edit_patches(texts, by_file)
-        before = {p: [f for f in found if f.path == p] for p in patches}
-        verdicts = verify_many(linter, list(patches.values()), rules, before=before, checkout=root) if patches else {}
-        kept = {path: patch for path, patch in patches.items() if verdicts[path].ok}
-        tally.proposed_files += len(kept)
-        tally.vetoed_files += len(patches) - len(kept)
-        for path, findings in by_file.items():
-            _judge(Push(history, linter, rules, commit, later), path, findings, kept.get(path), tally)
+    survey = command.autofix(root, parent, "python", could)
+    kinds = Counter(kind for f in survey.findings if (kind := covering(f.code, could))) if survey else Counter()
+    if not kinds:  # nothing brought, or only what no kind covers (a file that does not parse)
+        return None
+    kind = kinds.most_common(1)[0][0]
+    first = next(f.path for f in survey.findings if covering(f.code, could) == kind)
+    return command.autofix(root / first, parent, "python", (kind,))
 
 
 @dataclass(frozen=True)
@@ -212,6 +260,24 @@ class Push:
     rules: tuple[str, ...]
     commit: str
     later: list[str]
+
+
+def one_push(push: Push, report: RunReport | None, tally: Tally) -> None:
+    """The command's run on one push, tallied: what the push brought, the files memfix proposed (promoted) and the
+    ones whose patch was not, and each new finding judged against the team's later commits."""
+    if report is None or not report.findings:
+        return
+    tally.with_new += 1
+    tally.new += len(report.findings)
+    tally.codes.update(f.code for f in report.findings)
+    kept = {o.path: o.patch for o in report.promoted if o.patch is not None}
+    tally.proposed_files += len(kept)
+    tally.vetoed_files += sum(o.patch is not None and o.path not in kept for o in report.outcomes)
+    by_file: dict[str, list] = {}
+    for f in report.findings:
+        by_file.setdefault(f.path, []).append(f)
+    for path, findings in by_file.items():
+        _judge(push, path, findings, kept.get(path), tally)
 
 
 def _judge(push: Push, path: str, findings: list, patch, tally: Tally) -> None:
@@ -292,29 +358,26 @@ def main() -> None:
     parser.add_argument("--memfix-own", action="store_true",
                         help="memfix's own reading of the configuration, not the team's tools")
     args = parser.parse_args()
-    if not args.memfix_own:
-        from core.settings import Settings
-        from core.tools.install import ToolCache
-        from core.tools.toolbox import Toolbox
-
-        settings = Settings.from_env()
-        TOOLBOX[0] = Toolbox(ToolCache(settings.tool_cache, settings.pypi_index, settings.npm_registry),
-                             settings.tool_seconds)
     dirs = args.git_dirs or [MIRRORS / name.replace("/", "+") / "repo" for name in PROJECTS]
     print(f"pushes replayed (the last {args.pushes} first-parent commits of each, the team's next {args.window} "
           "commits as the answer key)")
     print(f"{'project':28s} {'pushes':>6s} {'w/new':>6s} {'new':>6s} {'fixed':>6s} {'prop':>6s} {'files':>6s} "
           f"{'vetoed':>6s} {'match':>6s} {'notmd':>6s} {'missed':>6s} {'byhand':>6s} {'sec':>7s}")
-    total = Tally()
-    for git_dir in dirs:
-        label = git_dir.parent.name.replace("+", "/") if git_dir.name == "repo" else git_dir.name
-        if not git_dir.exists():
-            print(f"{label:28s} skipped: no snapshot at {git_dir} (fetch it first)")
-            continue
-        tally = replay(History(git_dir), args.pushes, args.window)
-        print(tally.line(label))
-        total.add(tally)
+    total, command = Tally(), Command(args.memfix_own)
+    try:
+        for git_dir in dirs:
+            label = git_dir.parent.name.replace("+", "/") if git_dir.name == "repo" else git_dir.name
+            if not git_dir.exists():
+                print(f"{label:28s} skipped: no snapshot at {git_dir} (fetch it first)")
+                continue
+            tally = replay(History(git_dir), args.pushes, args.window, command)
+            print(tally.line(label), flush=True)
+            total.add(tally)
+    finally:
+        command.close()
     print(total.line("total"))
+    for failure in command.failed:
+        print(f"a run that did not finish: {failure}")
     print(f"new findings by rule: {', '.join(f'{c} {n}' for c, n in total.codes.most_common(12)) or 'none'}")
     for example in total.examples[:args.show]:
         print(f"  {example}")

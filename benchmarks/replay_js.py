@@ -5,20 +5,25 @@ Run: `python -m benchmarks.replay_js [--project NAME] [--pushes N] [--window K] 
 (the projects' devDependencies, as `benchmarks.peers_js` installs them); prints numbers, asserts nothing.
 
 Each project is one of `benchmarks.peers_js`' snapshots whose team lints with ESLint. Its last N first-parent
-commits (default 120) are replayed oldest first, each as a push of its changes:
-1. the judge is the team's own ESLint — the version its package.json pins at the snapshot (one install for the
+commits (default 120) are replayed oldest first, each as a push of its changes, through memfix's own command as
+`benchmarks.replay` runs it: the commit checked out in a working tree whose history holds its parent (the
+snapshot's node_modules linked in), and `memfix autofix TREE --since PARENT --language javascript` run in this
+process on services started once for the whole replay (`benchmarks.replay` `Checkout` and `Command`):
+1. the push's files and each one's text at the parent are `--since`'s own listing (core/pipelines/since.py: git's
+   diff from the parent, renames followed), the JavaScript and TypeScript sources among them the ones judged;
+2. the judge is the team's own ESLint — the version its package.json pins at the snapshot (one install for the
    whole history: the benchmark does not install each commit's), reading the configuration the commit holds — run
    by this benchmark on each changed file as the commit and as its parent have it; a commit whose configuration
    that ESLint cannot load is counted as not judged;
-2. the push's new findings: the ESLint findings (rule and message) a changed file has more of than at the parent;
-3. memfix proposes what a push's run proposes (the project read at the commit, the findings the push brought, their
-   fixes — the team's ESLint's own, installed from the commit's pins and run in the sandbox, or with
-   `--memfix-own` Biome's kept to the hunks at their lines — verified; core/pipelines/brought.py, propose.py,
-   verify.py);
-4. the answer key is the team's next K commits (default 40): a new finding the team fixed is one whose kind's count
+3. the push's new findings: the ESLint findings (rule and message) a changed file has more of than at the parent;
+4. memfix proposes what the command's run promotes (the project read at the commit, the findings the push brought,
+   their fixes — the team's ESLint's own, installed from the commit's pins and run in the sandbox, or with
+   `--memfix-own` (MEMFIX_TEAM_TOOLS off) Biome's kept to the hunks at their lines — verified;
+   core/pipelines/runner.py);
+5. the answer key is the team's next K commits (default 40): a new finding the team fixed is one whose kind's count
    in that file went down; memfix's fix matches the team's when every line it wrote stands in the file the team's
    fix left; a proposal the team never made is one that touches no new finding the team later fixed;
-5. breakages: for each push memfix proposed something on, the project's tests at that commit with and without
+6. breakages: for each push memfix proposed something on, the project's tests at that commit with and without
    memfix's patches (a test that passes without and fails with).
 
 Printed per project and in total: pushes replayed, judged, with new findings; new findings; fixed later by the
@@ -40,13 +45,16 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from benchmarks.peers_js import PROJECTS, SOURCES, Project, link_node_modules, passing_tests, snapshot
-from benchmarks.replay import History, Summed
+from benchmarks.replay import Checkout, Command, History, Summed
+
+if TYPE_CHECKING:
+    from core.pipelines.brought import Previous
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".memfix" / "bench" / "replay_js"
-TOOLBOX: list = [None]  # the team's tools, installed and run in the sandbox as a run does (`--memfix-own`: none)
 ESLINT_PROJECTS = ("picomatch", "yargs-parser", "node-semver", "commander.js", "qs", "mitt")
 
 
@@ -121,14 +129,13 @@ def tree_at(history: History, commit: str, into: Path, modules: Path) -> Path:
     return into
 
 
-def js_changed(history: History, parent: str, commit: str) -> list[str]:
-    lines = history.git("diff", "--name-status", "--no-renames", parent, commit).splitlines()
-    return [p for line in lines if line[:1] in "AM" and (p := line.split("\t")[-1]).endswith(SOURCES)
-            and not p.endswith(".d.ts") and not any(part in ("node_modules", "dist", "build")
-                                                   for part in p.split("/"))]
+def js_changed(paths: list[str]) -> list[str]:
+    """Of a push's changed files, the JavaScript and TypeScript sources the judge reads."""
+    return [p for p in paths if p.endswith(SOURCES) and not p.endswith(".d.ts")
+            and not any(part in ("node_modules", "dist", "build") for part in p.split("/"))]
 
 
-def replay(project: Project, pushes: int, window: int) -> Tally:
+def replay(project: Project, pushes: int, window: int, command: Command) -> Tally:
     tally = Tally()
     source = snapshot(project)
     if isinstance(source, str):
@@ -144,14 +151,18 @@ def replay(project: Project, pushes: int, window: int) -> Tally:
     judge = Judge(modules)
     commits = history.commits(pushes)
     began = time.perf_counter()
-    for i in range(1, len(commits)):
-        parent, commit = commits[i - 1], commits[i]
-        tally.pushes += 1
-        changed = js_changed(history, parent, commit)
-        if not changed:
-            continue
-        tree = tree_at(history, commit, work / "push", modules)
-        one_push(Push(history, judge, project, tree, parent, commit, changed, commits[i + 1:i + 1 + window]), tally)
+    with tempfile.TemporaryDirectory(prefix="memfix-replay-js-") as scratch:
+        checkout = Checkout(git_dir, Path(scratch) / "tree", excluded=("node_modules",))
+        (checkout.root / "node_modules").symlink_to(modules, target_is_directory=True)
+        for i in range(1, len(commits)):
+            parent, commit = commits[i - 1], commits[i]
+            tally.pushes += 1
+            branch = checkout.push(parent, commit).changed()
+            changed = js_changed(branch.paths)
+            if not changed:
+                continue
+            one_push(Push(history, judge, project, checkout.root, parent, commit, changed, branch.previous,
+                          commits[i + 1:i + 1 + window]), tally, command)
     tally.seconds = time.perf_counter() - began
     return tally
 
@@ -165,14 +176,20 @@ class Push:
     parent: str
     commit: str
     changed: list[str]
+    previous: Previous  # a changed file's text at the parent, as `--since` reads it (a renamed file's old one)
     later: list[str]
 
+    def text(self, path: str) -> str | None:
+        """A changed file's text at the commit, as the tree holds it."""
+        target = self.tree / path
+        return target.read_text(errors="replace") if target.is_file() and not target.is_symlink() else None
 
-def one_push(push: Push, tally: Tally) -> None:
+
+def one_push(push: Push, tally: Tally, command: Command) -> None:
     new: dict[str, list[EslintFinding]] = {}
     for path in push.changed:
-        now = push.judge.findings(push.tree, path, push.history.text(push.commit, path))
-        before = push.judge.findings(push.tree, path, push.history.text(push.parent, path))
+        now = push.judge.findings(push.tree, path, push.text(path))
+        before = push.judge.findings(push.tree, path, push.previous(path))
         if now is None or before is None:
             tally.unloadable += 1
             return  # this commit's configuration does not load in the snapshot's ESLint: not judged
@@ -181,7 +198,7 @@ def one_push(push: Push, tally: Tally) -> None:
     if not any(new.values()):
         return
     tally.with_new += 1
-    patches = memfix_patches(push)
+    patches = memfix_patches(push, command)
     for path, found in new.items():
         _judge_file(push, path, found, patches.get(path), tally)
     if patches:
@@ -213,37 +230,10 @@ def _judge_file(push: Push, path: str, found: list[EslintFinding], patch, tally:
         tally.matched += 1
 
 
-def memfix_patches(push: Push) -> dict:
-    """What a push's AutoFix proposes here, verified as a run verifies it: {path: patch}."""
-    from core.languages.javascript.biome import Biome
-    from core.languages.javascript.language import JavaScript
-    from core.languages.registry import is_source
-    from core.pipelines.brought import brought
-    from core.pipelines.config import RepoConfig
-    from core.pipelines.propose import scoped_patches
-    from core.pipelines.verify import verify_checked
-
-    def read(path: str) -> str | None:
-        target = push.tree / path
-        return target.read_text(errors="replace") if target.is_file() and not target.is_symlink() else None
-
-    sources = tuple(path for f in push.tree.rglob("*") if f.is_file() and "node_modules" not in f.parts
-                    and ".git" not in f.parts and is_source(path := f.relative_to(push.tree).as_posix()))
-    project = JavaScript(Biome(), TOOLBOX[0]).project(read, RepoConfig(), "autofix", sources)
-    linter, rules = project.linter(), project.selection.rules
-    found = linter.check(push.tree, push.changed, rules, listed=True)
-    new, _ = brought(linter, found, lambda p: push.history.text(push.parent, p), rules)
-    by_file: dict[str, list] = {}
-    for f in new:
-        by_file.setdefault(f.path, []).append(f)
-    texts = {p: read(p) for p in by_file}
-    patches = scoped_patches(linter, texts, by_file, push.tree)
-    if not patches:
-        return {}
-    before = {p: [f for f in found if f.path == p] for p in patches}
-    verdicts = verify_checked(linter, list(patches.values()), rules,
-                              lambda v, patch: project.checks(v, patch, lambda: None), before=before)
-    return {p: patch for p, patch in patches.items() if verdicts[p].ok}
+def memfix_patches(push: Push, command: Command) -> dict:
+    """What the command's run on the push promotes: {path: patch}."""
+    report = command.autofix(push.tree, push.parent, "javascript")
+    return {o.path: o.patch for o in report.promoted if o.patch is not None} if report is not None else {}
 
 
 def _brought(now: list[EslintFinding], before: list[EslintFinding]) -> list[EslintFinding]:
@@ -317,30 +307,30 @@ def main() -> None:
     parser.add_argument("--memfix-own", action="store_true",
                         help="memfix's own reading (Biome with the translated configuration), not the team's tools")
     args = parser.parse_args()
-    if not args.memfix_own:
-        from core.settings import Settings
-        from core.tools.install import ToolCache
-        from core.tools.toolbox import Toolbox
-
-        settings = Settings.from_env()
-        TOOLBOX[0] = Toolbox(ToolCache(settings.tool_cache, settings.pypi_index, settings.npm_registry),
-                             settings.tool_seconds)
     chosen = [p for p in PROJECTS if p.name in ESLINT_PROJECTS and (not args.project or args.project == p.name)]
     print(f"pushes replayed (the last {args.pushes} first-parent commits of each, the team's next {args.window} "
           "commits as the answer key, the team's ESLint as the judge)")
     print(f"{'project':22s} {'pushes':>6s} {'judged':>6s} {'w/new':>6s} {'new':>6s} {'fixed':>6s} {'--fix':>6s} "
           f"{'prop':>6s} {'match':>6s} {'notmd':>6s} {'missed':>6s} {'broke':>6s} {'sec':>7s}")
-    total = Tally()
-    for project in chosen:
-        print(f"… {project.repo}", file=sys.stderr, flush=True)
-        try:
-            tally = replay(project, args.pushes, args.window)
-        except Exception as exc:  # noqa: BLE001 — one project's failure is said, the others go on
-            print(f"{project.name:22s} failed: {exc!r}"[:300])
-            continue
-        print(tally.line(project.name))
-        total.add(tally)
+    total, command = Tally(), Command(args.memfix_own)
+    if not command.has("javascript"):
+        print("replay_js: memfix's JavaScript runs need Biome installed (`biome` on PATH)")
+        return
+    try:
+        for project in chosen:
+            print(f"… {project.repo}", file=sys.stderr, flush=True)
+            try:
+                tally = replay(project, args.pushes, args.window, command)
+            except Exception as exc:  # noqa: BLE001 — one project's failure is said, the others go on
+                print(f"{project.name:22s} failed: {exc!r}"[:300])
+                continue
+            print(tally.line(project.name), flush=True)
+            total.add(tally)
+    finally:
+        command.close()
     print(total.line("total"))
+    for failure in command.failed:
+        print(f"a run that did not finish: {failure}")
     print(f"new findings by rule: {', '.join(f'{r} {n}' for r, n in total.rules.most_common(12)) or 'none'}")
     for example in total.examples[:args.show]:
         print(f"  {example}")

@@ -330,21 +330,35 @@ def _replay_dlq(args: argparse.Namespace) -> int:
 
 
 def _pipeline(args: argparse.Namespace) -> int:
+    from core.pipelines.present import dumps, dumps_all
+
+    if not Path(args.path).exists():
+        print(f"memfix: {args.path} does not exist", file=sys.stderr)
+        return 2
+    reports = pipeline_runs(args, _services())
+    if args.json:  # one language: its run's object, as before; several: a list of them
+        print(dumps(reports[0]) if len(reports) == 1 else dumps_all(reports))
+    else:
+        for report in reports:
+            _print(report, args)
+    for report in (r for r in reports if r.failed):
+        print(f"memfix: the {report.language} run did not finish: {report.failed}", file=sys.stderr)
+    return 1 if any(r.failed for r in reports) else 0
+
+
+def pipeline_runs(args: argparse.Namespace, services: Services) -> list[RunReport]:
+    """`memfix autofix|refactor PATH`'s runs, one per language, on `services`: the command's own, or a caller's that
+    outlives one command (a replay of a project's pushes starts its database once). Nothing starts before a --since
+    that cannot be is refused."""
     from core import deadline
     from core.languages.adapter import Language
     from core.languages.registry import language_of, languages_for, linter_of
-    from core.pipelines.present import dumps, dumps_all
     from core.pipelines.runner import each_language
     from core.pipelines.values import RunRequest
 
     gc.set_threshold(200_000, 30, 30)  # a run makes syntax trees by the hundred thousand nodes: collect less often
-    root = Path(args.path)
-    if not root.exists():
-        print(f"memfix: {root} does not exist", file=sys.stderr)
-        return 2
-    workspace, previous = _workspace(root, args.since)  # a --since that cannot be is refused before anything starts
+    workspace, previous = _workspace(Path(args.path), args.since)
     repo = args.repo or _local_name(workspace.root)
-    services = _services()
     runner = services.pipeline_runner
     chosen = [lang for lang in languages_for(workspace.files(), runner.languages.values())
               if args.language in ("all", lang.name)] or list(runner.languages.values())[:1]  # an empty run says so
@@ -359,18 +373,11 @@ def _pipeline(args: argparse.Namespace) -> int:
                 if outcome.patch is not None:
                     workspace.write(outcome.path, outcome.patch.updated)
         return report
-    with deadline.budget(get_settings().job_seconds, "the run"):
+    with deadline.budget(services.settings.job_seconds, "the run"):
         reports = each_language(chosen, run, request, runner.llm)
     for name in sorted({n for p in workspace.files() if (n := language_of(p)) and n not in runner.languages}):
         reports[-1].notes.append(f"{name} files left alone: {linter_of(name)} is not installed")
-    if args.json:  # one language: its run's object, as before; several: a list of them
-        print(dumps(reports[0]) if len(reports) == 1 else dumps_all(reports))
-    else:
-        for report in reports:
-            _print(report, args)
-    for report in (r for r in reports if r.failed):
-        print(f"memfix: the {report.language} run did not finish: {report.failed}", file=sys.stderr)
-    return 1 if any(r.failed for r in reports) else 0
+    return reports
 
 
 def _workspace(root: Path, ref: str | None) -> tuple[LocalWorkspace, Previous | None]:
