@@ -192,7 +192,7 @@ class Dashboard:
         """Every repository the installation has memory of that `visible` lets this person see, by name."""
         o = self.owners
         names = {*o.tenants.repositories(tenant, removed=True), *o.runs.repositories(tenant),
-                 *o.proposals.repositories(tenant)}
+                 *o.proposals.repositories(tenant), *o.insights.repositories(tenant)}
         return [n for n in sorted(names) if visible(n)]
 
     def installation(self, tenant: int, visible: Callable[[str], bool]) -> InstallationView:

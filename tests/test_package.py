@@ -145,8 +145,10 @@ def test_the_readme_examples_run_as_written_with_the_installed_package(installed
     make_run = re.search(r"`make run` is `memfix (autofix [^`]+)`", readme)[1].split()
     recall = re.search(r"`(?:\.venv/bin/)?memfix (recall [^`]+)`", readme)[1].split()
     shutil.copytree(ROOT / "samples", tmp_path / "samples")
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("MEMFIX_", "GITHUB_", "DATABASE_"))}
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("MEMFIX_", "GITHUB_", "DATABASE_", "XDG_"))}
     clean.pop("PYTHONPATH", None)
+    # a fresh user: the README's default data folder is theirs; each command stops its database (no keeper outlives it)
+    clean.update(HOME=str(tmp_path / "home"), MEMFIX_DB_IDLE_SECONDS="0")
     runs = [subprocess.run([str(installed / "memfix"), *args], cwd=tmp_path, env=clean, capture_output=True,
                            text=True, timeout=300) for args in (make_run, make_run, recall)]
     assert all(r.returncode == 0 for r in runs), [r.stderr[-2000:] for r in runs]

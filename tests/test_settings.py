@@ -115,3 +115,17 @@ def test_secrets_stay_out_of_repr_and_describe():
 
     assert "hush" not in repr(settings) and "pw@" not in repr(settings)
     assert settings.describe()["github_webhook_secret"] == "set" and settings.describe()["openai_api_key"] == "unset"
+
+
+def test_one_memory_per_user_whatever_folder_a_command_runs_in(tmp_path, monkeypatch):
+    """The data folder is the user's, not the working directory's: a CLI run from a project's folder and the
+    `memfix serve` started from the checkout read and write the same memory."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    seen = set()
+    for folder in ("project", "checkout"):
+        (tmp_path / folder).mkdir()
+        monkeypatch.chdir(tmp_path / folder)
+        seen.add(Settings.from_env({"HOME": str(tmp_path / "home")}).data_dir)
+    assert seen == {tmp_path / "home" / ".local" / "share" / "memfix"}
+    assert Settings.from_env({"MEMFIX_DATA_DIR": str(tmp_path / "mine")}).data_dir == tmp_path / "mine"  # still wins

@@ -397,6 +397,12 @@ class Insights:
                                 " AND (%(r)s::text IS NULL OR repository = %(r)s::text)",
                                 {"id": insight_id, "r": repository}).rowcount == 1
 
+    def repositories(self, tenant_id: int) -> set[str]:
+        """Every repository memory holds an insight of (a letter, a decision, a /remember, a run's learning)."""
+        with self.db.tenant(tenant_id) as conn:
+            return {r["repository"] for r in conn.execute(
+                "SELECT DISTINCT repository FROM workflow_insights WHERE repository IS NOT NULL").fetchall()}
+
     def listing(self, tenant_id: int, repos: list[str], *, insight_type: str | None = None,
                 severity: str | None = None, category: str | None = None, limit: int = 50) -> list[ListedInsight]:
         """These repositories' insights, most recently saved or reinforced first; each filter None means any."""
