@@ -309,3 +309,15 @@ def test_decisions_name_rules_as_their_tools_do(cli):
     assert code == 0 and "lifted hold" in out
     code, out, _ = cli("remember", "decision hold * in vendor/**", "--repo", "local/named")  # as the README says
     assert code == 0 and "memfix will not propose * fixes in `vendor/**`" in out
+
+
+def test_a_file_the_teams_configuration_excludes_is_said_as_excluded_not_as_clean(cli, tmp_path):
+    (tmp_path / "ruff.toml").write_text('extend-exclude = ["legacy"]\n')  # the team's ruff never checks legacy/
+    (tmp_path / "legacy").mkdir()
+    (tmp_path / "legacy" / "gen.py").write_text("import os\n")
+    (tmp_path / "app.py").write_text("import sys\n")
+    code, out, _ = cli("autofix", str(tmp_path / "legacy" / "gen.py"))
+    assert code == 0 and "not checked, as the team's configuration excludes them" in out
+    assert "1 file(s): legacy/gen.py (`legacy`)" in out
+    code, out, _ = cli("autofix", str(tmp_path))  # the whole tree: the excluded file said, the other fixed
+    assert code == 0 and "legacy/gen.py (`legacy`)" in out and "app.py  confidence" in out

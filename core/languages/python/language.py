@@ -18,6 +18,7 @@ from core.languages.python.rules import FORMATTER, FORMATTERS, NAME, REWRITES
 from core.languages.python.surface import surface_problem
 from core.languages.python.team import beyond_its_tool
 from core.languages.registry import rule_code, rules_for, within
+from core.paths import path_matches
 
 if TYPE_CHECKING:
     from core.languages.formatter import Formatter
@@ -45,6 +46,7 @@ class PythonProject:
     formatters: tuple[Formatter, ...] = ()  # the team's hooks that rewrite and its black, in the sandbox, in order
     pylint: Pylint | None = None  # the team's own, in the sandbox: it finds and judges its rules, a ruff fixes
     outside: tuple[str, ...] = ()  # the run's files the team's lint commands never lint (left alone)
+    excluded: tuple[tuple[str, str], ...] = ()  # (file, the team's exclude pattern that covers it): never checked
 
     @property
     def target(self) -> str:
@@ -52,7 +54,15 @@ class PythonProject:
 
     @property
     def lines(self) -> tuple[str, ...]:
-        return (*self.profile.describe(), *self.said, *self._outside_line())
+        return (*self.profile.describe(), *self.said, *self._outside_line(), *self._excluded_line())
+
+    def _excluded_line(self) -> tuple[str, ...]:
+        if not self.excluded:
+            return ()
+        shown = ", ".join(f"{path} (`{pattern}`)" for path, pattern in self.excluded[:MAX_OUTSIDE_SHOWN])
+        more = ", …" if len(self.excluded) > MAX_OUTSIDE_SHOWN else ""
+        return (f"not checked, as the team's configuration excludes them ({self.profile.team.source}): "
+                f"{len(self.excluded)} file(s): {shown}{more}",)
 
     def _outside_line(self) -> tuple[str, ...]:
         if not self.outside:
@@ -139,10 +149,19 @@ class Python:
         pylint, pylint_said = self._pylint(read, profile)
         said = (*said, *(pylint_said if pylint else ()))
         unrun = (*(() if flake8 else flake8_said), *(() if team_ruff else ruff_said), *(() if pylint else pylint_said))
-        outside = tuple(p for p in sources if self.owns(p) and not profile.scope.lints(p))
+        outside, excluded = self._left_alone(profile, sources)
         project = PythonProject(profile, _selection(profile, config, pipeline), self.ruff, flake8, team_ruff, said,
-                                unrun, pylint=pylint, outside=outside)
+                                unrun, pylint=pylint, outside=outside, excluded=excluded)
         return self._formatted(project, read, config.named(pipeline)) if pipeline == "autofix" else project
+
+    def _left_alone(self, profile: Profile, sources: tuple[str, ...]) -> tuple[tuple[str, ...],
+                                                                               tuple[tuple[str, str], ...]]:
+        """The run's files the team's lint commands never lint, and those its configuration excludes (with the
+        pattern that does): both left alone, and said."""
+        outside = tuple(p for p in sources if self.owns(p) and not profile.scope.lints(p))
+        excluded = tuple((p, pattern) for p in sources if self.owns(p) and p not in outside
+                         and (pattern := next((x for x in profile.team.exclude if path_matches(x, p)), None)))
+        return outside, excluded
 
     def _formatted(self, project: PythonProject, read: Read, named: tuple[str, ...] | None) -> PythonProject:
         """The project with the team's pre-commit hooks that rewrite files (autoflake, pyupgrade, isort, as their
