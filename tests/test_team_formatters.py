@@ -69,6 +69,35 @@ def test_the_teams_black_formats_the_stretches_a_fix_targets_and_judges_them(cli
     assert (tree / "app/a.py").read_text() == 'x = {"a": 1}\n\n\ndef f():\n    return x\n'
 
 
+def test_a_black_hook_left_beside_the_teams_ruff_format_is_not_the_teams_formatter(cli, team_tools, tmp_path):
+    """The team moved to `ruff format` in its CI and left the old black hook in pre-commit: black's layout is not
+    the team's, so memfix proposes none of it and says why."""
+    workflow = "jobs:\n  lint:\n    steps:\n    - run: ruff format --check .\n"
+    tree = _tree(tmp_path / "repo", {".pre-commit-config.yaml": BLACK_HOOK, "pyproject.toml": "[tool.ruff]\n",
+                                     ".github/workflows/ci.yml": workflow,
+                                     "app/a.py": "x = {'a':1}\n\n\n\ndef f():\n    return x\n"})
+    code, out, err = cli("autofix", str(tree), "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert not [f for f in report["findings"] if f["code"] == "black:format"]
+    assert any("the team formats with `ruff format` (.github/workflows/ci.yml)" in line
+               for line in report["config_problems"] + report["notes"] + report.get("project", [])), report
+
+
+def test_where_a_team_formats_with_ruff_is_read_from_its_steps_hooks_and_table():
+    from core.languages.python.language import formats_with_ruff
+
+    def where(files):
+        return formats_with_ruff(files.get)
+
+    assert where({".github/workflows/lint.yml": "steps:\n- run: uv run ruff format --check src\n"}) == \
+        ".github/workflows/lint.yml"
+    assert where({".pre-commit-config.yaml": "repos:\n- hooks:\n  - id: ruff-format\n"}) == ".pre-commit-config.yaml"
+    assert where({"pyproject.toml": "[tool.ruff.format]\nquote-style = 'single'\n"}) == "pyproject.toml"
+    assert where({"tox.ini": "[testenv:lint]\ncommands = ruff check --output-format github .\n"}) is None
+    assert where({".pre-commit-config.yaml": BLACK_HOOK}) is None
+
+
 def test_a_push_gets_only_the_stretches_it_brought(team_tools, wheelhouse_index, npm_tools, tmp_path):
     """The formatter's finding on a stretch a push did not touch is not the push's: the brought findings are."""
     from core.pipelines.brought import brought

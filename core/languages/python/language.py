@@ -3,6 +3,7 @@ decisions, and a patch must keep the repository's public surface and dynamic use
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -173,8 +174,13 @@ class Python:
         if self.toolbox is None:
             return project
         formatters, said, unrun = [], list(project.said), list(project.unrun)
+        ruff_formats = formats_with_ruff(read)
         for tool, code in (*REWRITES.items(), ("black", FORMATTER)):
             if named is not None and code not in named:
+                continue
+            if tool == "black" and ruff_formats:  # a black hook the team's own formatting replaced: not the team's
+                unrun.append(f"the team's black is not run: the team formats with `ruff format` ({ruff_formats}), "
+                             "which memfix does not run, so the layout is left alone")
                 continue
             kind = Kind(tool, tool, _command(tool), ("pyproject.toml", "setup.cfg", "tox.ini", ".isort.cfg",
                                                      ".editorconfig"), code, hook=tool != "black")
@@ -298,3 +304,18 @@ def _command(tool: str) -> Callable[[Path, Pin], tuple[str, ...]]:
             args = ("--in-place", *args)
         return (str(folder / "bin" / tool), *args)
     return command
+
+
+_RUFF_FORMAT = re.compile(r"\bruff\b[^\n]*?\sformat\b|id:\s*ruff-format\b|^\[tool\.ruff\.format\]", re.M)
+
+
+def formats_with_ruff(read: Read) -> str | None:
+    """Where the team formats with `ruff format` (a CI or tox step, a Makefile recipe, its pre-commit hook, or
+    ruff's `[tool.ruff.format]` table), or None: then a black hook left beside it is not the team's formatter."""
+    from core.paths import WORKFLOW_FILES
+
+    for name in ("pyproject.toml", ".pre-commit-config.yaml", "tox.ini", "Makefile", *WORKFLOW_FILES):
+        text = read(name)
+        if text is not None and _RUFF_FORMAT.search(text[:200_000]):
+            return name
+    return None
