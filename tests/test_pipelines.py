@@ -32,11 +32,11 @@ def push(serve, gh, tenant: int, files: dict[str, str], listed: list[str] | None
     return sha
 
 
-def close_unmerged(serve, gh, tenant: int, pr: dict) -> None:
-    """A reviewer closes memfix's PR without merging it; memfix hears of it."""
-    gh.close_pull(REPO, pr["number"], merged=False)
+def reviewer_closes(serve, gh, tenant: int, pr: dict, *, merged: bool = False) -> None:
+    """A reviewer closes memfix's PR, unmerged unless `merged`; memfix hears of it."""
+    gh.close_pull(REPO, pr["number"], merged=merged)
     serve("pull_request", P.pull_request_closed(installation=tenant, repo=REPO, number=pr["number"],
-                                               branch=pr["head"]["ref"], merged=False, sha=pr["head"]["sha"]))
+                                               branch=pr["head"]["ref"], merged=merged, sha=pr["head"]["sha"]))
     assert serve.drain()
 
 
@@ -46,7 +46,7 @@ def close_twice(serve, gh, tenant: int, paths: tuple[str, ...] = ("app/util.py",
     for path in paths:
         push(serve, gh, tenant, {path: "import os\n\n\ndef f():\n    return 1\n"})
         [pr] = [p for p in memfix_pulls(gh) if p["state"] == "open"]
-        close_unmerged(serve, gh, tenant, pr)
+        reviewer_closes(serve, gh, tenant, pr)
         closed.append(pr)
     return closed
 
@@ -101,7 +101,7 @@ def test_a_pr_closed_unmerged_is_never_proposed_again(serve, fake_github, tenant
     fake_github.push(REPO, "main", RUFF)
     push(serve, fake_github, tenant_id, {"app/util.py": BUGGY})
     [pr] = memfix_pulls(fake_github)
-    close_unmerged(serve, fake_github, tenant_id, pr)
+    reviewer_closes(serve, fake_github, tenant_id, pr)
 
     push(serve, fake_github, tenant_id, {"other.md": "x"}, listed=["app/util.py"])
     assert [p["number"] for p in memfix_pulls(fake_github)] == [pr["number"]]  # not again; one close holds nothing
@@ -116,13 +116,6 @@ def test_a_pr_closed_unmerged_is_never_proposed_again(serve, fake_github, tenant
     assert any("Reviewers rejected memfix's change" in h.insight.title for h in rejected)
 
 
-def close(serve, gh, tenant: int, pr: dict) -> None:
-    gh.close_pull(REPO, pr["number"], merged=False)
-    serve("pull_request", P.pull_request_closed(installation=tenant, repo=REPO, number=pr["number"],
-                                               branch=pr["head"]["ref"], merged=False, sha=pr["head"]["sha"]))
-    assert serve.drain()
-
-
 def test_fixes_closed_in_tests_hold_the_rule_in_tests_and_library_modules_still_get_it(serve, fake_github,
                                                                                         tenant_id):
     body = "\n\ndef test_it():\n    assert True\n"
@@ -132,7 +125,7 @@ def test_fixes_closed_in_tests_hold_the_rule_in_tests_and_library_modules_still_
     first = memfix_pulls(fake_github)
     assert len(first) == 2
     for pr in first:  # reviewers keep their test files' imports
-        close(serve, fake_github, tenant_id, pr)
+        reviewer_closes(serve, fake_github, tenant_id, pr)
     with serve.services.db.tenant(tenant_id) as conn:
         assert {r["place"] for r in conn.execute("SELECT place FROM proposals").fetchall()} == {"test"}
 
@@ -234,11 +227,7 @@ def test_refactor_where_the_team_chose_none_says_what_it_could_do_and_suggests_o
     refactor(serve, fake_github, tenant_id, "", issue)
     assert len(memfix_pulls(fake_github)) == 1  # the week's suggestion is made: nothing more of memfix's own
 
-    fake_github.close_pull(REPO, suggestion["number"], merged=True)
-    serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=suggestion["number"],
-                                               branch=suggestion["head"]["ref"], merged=True,
-                                               sha=suggestion["head"]["sha"]))
-    assert serve.drain()
+    reviewer_closes(serve, fake_github, tenant_id, suggestion, merged=True)
     refactor(serve, fake_github, tenant_id, "", issue)  # merged: UP004 is this repository's now
     newer = [p for p in memfix_pulls(fake_github) if p["number"] != suggestion["number"]]
     assert newer and all("`UP004`: chosen by a decision in this repository" in p["body"] for p in newer)
@@ -258,11 +247,7 @@ def test_autofix_where_no_linter_is_configured_proposes_only_one_suggestion_of_i
     push(serve, fake_github, tenant_id, {"app/c.py": "import json\n"})
     assert len(memfix_pulls(fake_github)) == 1  # the week's suggestion is made: nothing more of memfix's own
 
-    fake_github.close_pull(REPO, suggestion["number"], merged=True)
-    serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=suggestion["number"],
-                                               branch=suggestion["head"]["ref"], merged=True,
-                                               sha=suggestion["head"]["sha"]))
-    assert serve.drain()
+    reviewer_closes(serve, fake_github, tenant_id, suggestion, merged=True)
     push(serve, fake_github, tenant_id, {"app/d.py": "import re\n"})  # merged: F401 is this repository's now
     newer = [p for p in memfix_pulls(fake_github) if p["number"] != suggestion["number"]]
     assert [p["title"] for p in newer] == ["memfix: fix F401 in app/d.py"]
@@ -470,7 +455,7 @@ def test_a_rule_reviewers_merged_then_close_three_times_in_a_row_is_held_back(se
     turned = [p for p in memfix_pulls(fake_github) if p not in took and p["state"] == "open"]
     assert len(took) == len(turned) == 3
     for n, pr in enumerate(turned, 1):  # a new maintainer: no more F401 removals
-        close_unmerged(serve, fake_github, tenant_id, pr)
+        reviewer_closes(serve, fake_github, tenant_id, pr)
         assert bool(serve.services.policy.for_run(tenant_id, REPO, "autofix").holds) == (n == 3)  # not by chance
     [hold] = serve.services.policy.for_run(tenant_id, REPO, "autofix").holds
     assert hold.code == "F401" and "turned down its last 3 PRs after merging 3" in hold.reason
@@ -531,7 +516,7 @@ def test_a_reason_given_when_closing_is_offered_back_as_a_decision_and_becomes_o
     fake_github.add_comment(REPO, pr["number"], "We keep these imports in app/util.py: F401 is noise here.",
                             user="alice")
     fake_github.add_comment(REPO, pr["number"], "F541 too", user="mallory")  # no write access: not offered
-    close_unmerged(serve, fake_github, tenant_id, pr)
+    reviewer_closes(serve, fake_github, tenant_id, pr)
     [offer] = [c["body"] for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
     assert "`/remember decision hold F401 in app/util.py`" in offer and "F541" not in offer
     closed = route("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=pr["number"],
@@ -625,7 +610,7 @@ def test_an_outsiders_copy_of_memfixs_mark_never_stops_an_offer(serve, fake_gith
                                     merged=False, sha=pr["head"]["sha"])
     closed = route("pull_request", closing, "c", "memfix[bot]").job
     fake_github.add_comment(REPO, pr["number"], f"<!-- memfix:offer={closed.key} -->", user="mallory")
-    close_unmerged(serve, fake_github, tenant_id, pr)
+    reviewer_closes(serve, fake_github, tenant_id, pr)
     [offer] = [c["body"] for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
     assert "`/remember decision hold F401 in app/util.py`" in offer
 
@@ -665,7 +650,7 @@ def test_with_a_model_the_words_on_a_line_and_at_closing_become_its_decisions(mo
     model_server.script_chat({"reading": "F401 is unwanted in this repository",
                               "decisions": [{"stance": "hold", "codes": ["F401"], "scope": None, "why": "team taste"}]})
     fake_github.add_comment(REPO, pr["number"], "We never take these import removals.", user="alice")
-    close_unmerged(serve, fake_github, tenant_id, pr)
+    reviewer_closes(serve, fake_github, tenant_id, pr)
     [closing] = [c["body"] for c in fake_github.comments(REPO, pr["number"]) if c["user"]["login"] == "memfix[bot]"]
     assert "memfix read your words as: F401 is unwanted in this repository" in closing
     assert "Reply `/remember decision hold F401`. (team taste)" in closing
