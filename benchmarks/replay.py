@@ -40,6 +40,7 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field, fields, replace
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -203,7 +204,7 @@ class Command:
 
 def replay(history: History, pushes: int, window: int, command: Command) -> Tally:
     from core.languages.registry import language_of
-    from core.pipelines.config import RepoConfig
+    from core.tools.releases import released_by
 
     tally = Tally()
     language = command.language("python")
@@ -216,22 +217,34 @@ def replay(history: History, pushes: int, window: int, command: Command) -> Tall
             tally.pushes += 1
             if not [p for p in checkout.push(parent, commit).changed().paths if language_of(p) == "python"]:
                 continue
-            project = language.project(lambda p, c=commit: history.text(c, p), RepoConfig(), "autofix")
-            push = Push(history, project.linter(), project.selection.rules or project.selection.could, commit,
-                        commits[i + 1:i + 1 + window])
-            if project.selection.rules:
-                one_push(push, command.autofix(checkout.root, parent, "python"), tally)
-                continue
-            tally.unconfigured += 1  # nobody chose a rule: as a run does, at most one suggestion of memfix's a week
-            if history.when(commit) - suggested_at >= WEEK:
-                own = Tally()
-                one_push(push, _suggestion(command, checkout.root, parent, push.rules), own)
-                tally.suggested, tally.suggested_made = tally.suggested + own.proposed, \
-                    tally.suggested_made + own.proposed - own.not_made
-                tally.examples += [f"memfix's suggestion, {e}" for e in own.examples]
-                suggested_at = history.when(commit) if own.proposed else suggested_at
+            with released_by(datetime.fromtimestamp(history.when(commit), UTC)):  # as the push's CI installed them
+                suggested_at = _push(history, checkout, language, command, commits[i - 1:i + 1 + window], tally,
+                                     suggested_at)
     tally.seconds = time.perf_counter() - began
     return tally
+
+
+def _push(history: History, checkout: Checkout, language: Any, command: Command, commits: list[str], tally: Tally,
+          suggested_at: int) -> int:
+    """One push (`commits`: its parent, its commit, then the window after it) replayed and tallied; returns when
+    memfix last suggested a kind of its own (at most one a week)."""
+    from core.pipelines.config import RepoConfig
+
+    parent, commit, later = commits[0], commits[1], commits[2:]
+    project = language.project(lambda p, c=commit: history.text(c, p), RepoConfig(), "autofix")
+    push = Push(history, project.linter(), project.selection.rules or project.selection.could, commit, later)
+    if project.selection.rules:
+        one_push(push, command.autofix(checkout.root, parent, "python"), tally)
+        return suggested_at
+    tally.unconfigured += 1  # nobody chose a rule: as a run does, at most one suggestion of memfix's a week
+    if history.when(commit) - suggested_at >= WEEK:
+        own = Tally()
+        one_push(push, _suggestion(command, checkout.root, parent, push.rules), own)
+        tally.suggested, tally.suggested_made = tally.suggested + own.proposed, \
+            tally.suggested_made + own.proposed - own.not_made
+        tally.examples += [f"memfix's suggestion, {e}" for e in own.examples]
+        suggested_at = history.when(commit) if own.proposed else suggested_at
+    return suggested_at
 
 
 WEEK = 7 * 24 * 3600

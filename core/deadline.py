@@ -86,13 +86,10 @@ def limit(cap: float) -> float:
 
 
 def carried(call: Callable[P, R]) -> Callable[P, R]:
-    """`call` to run in another thread under the deadlines in force here (a thread pool's threads have none)."""
-    deadlines = _IN_FORCE.get()
+    """`call` to run in another thread in this thread's context: the deadlines in force, and whatever else a run
+    keeps there (the time its tools are released by); a thread pool's threads have none of it."""
+    context = contextvars.copy_context()
 
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        token = _IN_FORCE.set(deadlines)
-        try:
-            return call(*args, **kwargs)
-        finally:
-            _IN_FORCE.reset(token)
+        return context.copy().run(call, *args, **kwargs)  # a copy each call: one context is entered once at a time
     return run

@@ -494,12 +494,12 @@ def test_refused_and_malformed_files_are_problems_and_the_others_are_still_read(
     })
     assert pins.get("ruff").version == "0.6.9"
     assert (pins.get("eslint").version, pins.get("eslint").specifier) == (None, "^9.0.0")
-    assert [p.split(":")[0] for p in pins.problems] == [
-        ".pre-commit-config.yaml", "pyproject.toml", "tox.ini", "package-lock.json"]
-    assert pins.problems[0] == (".pre-commit-config.yaml: anchors and aliases (`&name`, `*name`) are not accepted: not "
-                                "read for the tools it pins")
-    assert pins.problems[3].startswith("package-lock.json: not valid JSON")
-    assert pins.problems[1] == "pyproject.toml: not valid TOML at line 1: not read for the tools it pins"
+    problems = {p.split(":")[0]: p for p in pins.problems}
+    assert sorted(problems) == [".pre-commit-config.yaml", "package-lock.json", "pyproject.toml", "tox.ini"]
+    assert problems[".pre-commit-config.yaml"] == (".pre-commit-config.yaml: anchors and aliases (`&name`, `*name`) "
+                                                   "are not accepted: not read for the tools it pins")
+    assert problems["package-lock.json"].startswith("package-lock.json: not valid JSON")
+    assert problems["pyproject.toml"] == "pyproject.toml: not valid TOML at line 1: not read for the tools it pins"
 
 
 def test_odd_shapes_are_no_crash():
@@ -547,3 +547,70 @@ def test_a_package_the_eslint_configuration_names_is_installed_beside_it_whateve
     files = {"package.json": json.dumps({**package, "eslintConfig": {"extends": "./node_modules/gts"}})} \
         if text is None else {"package.json": json.dumps(package), name: text}
     assert pins_of(files).get("eslint").plugins == ("gts@5.3.1",)
+
+
+# ---- the CI's own lint steps: the version they install judges the team's merges ----
+
+LINT_WORKFLOW = """\
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: |
+          python -m pip install --upgrade pip
+          pip install {install}
+      - run: black --check --line-length 120 rq tests
+"""
+BLACK_HOOK = "repos:\n  - repo: https://github.com/psf/black\n    rev: 23.3.0\n    hooks:\n      - id: black\n"
+
+
+def test_a_tool_the_ci_runs_itself_is_the_version_the_ci_installs_not_the_pre_commit_rev():
+    pins = pins_of({".github/workflows/lint.yml": LINT_WORKFLOW.format(install="black==24.2.0 ruff"),
+                    ".pre-commit-config.yaml": BLACK_HOOK})
+    black = pins.get("black")
+    assert (black.version, black.specifier) == ("24.2.0", "")
+    assert black.source == "black==24.2.0 in the CI's `pip install` in .github/workflows/lint.yml"
+
+
+def test_an_unpinned_ci_install_is_the_newest_release_not_the_pre_commit_rev():
+    black = pins_of({".github/workflows/lint.yml": LINT_WORKFLOW.format(install="black ruff"),
+                     ".pre-commit-config.yaml": BLACK_HOOK}).get("black")
+    assert (black.version, black.specifier) == (None, "")
+    assert "CI's `pip install`" in black.source and "newest release" in black.source
+
+
+def test_a_ci_requirements_file_pins_the_tool_the_ci_runs():
+    pins = pins_of({".github/workflows/lint.yml": LINT_WORKFLOW.format(install="-r ci/lint.txt"),
+                    "ci/lint.txt": "black==24.1.1  # the CI's own\nflake8-bugbear\n",
+                    ".pre-commit-config.yaml": BLACK_HOOK})
+    assert (pins.get("black").version, pins.get("black").source) == ("24.1.1", "black==24.1.1 in ci/lint.txt")
+
+
+def test_a_tool_the_ci_runs_is_pinned_by_the_project_environment_before_pre_commit():
+    pins = pins_of({".github/workflows/lint.yml": LINT_WORKFLOW.format(install="-e .[dev]"),
+                    "requirements-dev.txt": "black==24.3.0\n", ".pre-commit-config.yaml": BLACK_HOOK})
+    assert pins.get("black").version == "24.3.0"
+
+
+def test_a_ci_that_runs_pre_commit_leaves_the_hook_rev_in_force():
+    workflow = LINT_WORKFLOW.format(install="pre-commit black").replace(
+        "black --check --line-length 120 rq tests", "pre-commit run --all-files")
+    pins = pins_of({".github/workflows/lint.yml": workflow, "requirements-dev.txt": "black==24.3.0\n",
+                    ".pre-commit-config.yaml": BLACK_HOOK})
+    assert (pins.get("black").version, pins.get("black").source) == ("23.3.0", "the black hook's rev in "
+                                                                                ".pre-commit-config.yaml")
+
+
+def test_ci_install_commands_of_every_installer_are_read_and_other_commands_are_not():
+    def black(install_line: str) -> str | None:
+        workflow = LINT_WORKFLOW.replace("pip install {install}", install_line)
+        pin = pins_of({".github/workflows/lint.yml": workflow}).get("black")
+        return pin.version if pin else None
+
+    assert black("uv pip install --system black==24.4.0") == "24.4.0"
+    assert black("python3 -m pip install -U 'black==24.4.1'") == "24.4.1"
+    assert black("pipx install black==24.4.2") == "24.4.2"
+    assert black("pip install -c constraints.txt black==24.4.2") == "24.4.2"  # a constraint file is no requirement
+    assert black("echo pip install black==1.0") is None  # not an install
+    assert black("pip install git+https://github.com/psf/black") is None  # not from the registry

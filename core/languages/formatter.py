@@ -192,7 +192,7 @@ def team_formatter(read: Read, toolbox: Toolbox, kind: Kind, owns: Callable[[str
         instead = "memfix's ruff stands in for it, with the rules memfix reads the hook as" if hook else \
             "memfix leaves the layout it would make alone"
         return None, (), (f"the team's {word} {'hook ' if hook else ''}does not run here ({exc}): {instead}",)
-    version = pin.version or pin.specifier or "(its newest release)"
+    version = installed.version or pin.specifier or "(its newest release)"
     config = {name: text for name in kind.config_names if (text := read(name)) is not None}
     runtime = toolbox.cache.runtime_folders(pin)
     found = Formatter(tool, f"{word} {version}", installed.folder, sandbox, kind.command(installed.folder, pin),

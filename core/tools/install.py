@@ -13,6 +13,7 @@ readable by everyone: when memfix runs as root, the sandbox runs the tools as an
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
 import importlib.util
 import json
@@ -33,7 +34,7 @@ from typing import IO
 
 from core import deadline
 from core.errors import PermanentError
-from core.tools import process
+from core.tools import process, releases
 from core.tools.pins import Pin, installable
 from core.tools.process import ToolFailed
 from core.tools.sandbox import SYSTEM
@@ -64,12 +65,24 @@ class Installed:
     folder: Path
     seconds: float
     fresh: bool
+    version: str | None = None  # the version installed, where the pin named one or it was resolved to one
 
 
 def default_python() -> str:
     """The system's interpreter, which the sandbox's user can read and the sandbox mounts (never memfix's own, which
     may live in a home folder closed to others)."""
     return "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+
+
+@functools.cache
+def python_version(python: str) -> tuple[int, int]:
+    """The (major, minor) of the interpreter Python tools are installed for (asked of it once a process)."""
+    try:
+        done = process.run([python, "-c", "import sys; print(*sys.version_info[:2])"], what="python --version", cap=30)
+    except ToolFailed:
+        return sys.version_info[:2]  # it will not install anything either, and says so then
+    major, _, minor = done.stdout.strip().partition(" ")
+    return (int(major), int(minor)) if major.isdigit() and minor.isdigit() else sys.version_info[:2]
 
 
 def default_node() -> str:
@@ -138,6 +151,10 @@ class ToolCache:
             return ()
         return (prefix,)
 
+    def dated(self, pin: Pin) -> Pin:
+        """`pin` at the releases current at the run's time where it names no exact version (core/tools/releases.py)."""
+        return releases.dated(pin, self.pypi_index, python_version(self.python)) if pin.registry == "pypi" else pin
+
     def ensure(self, pin: Pin, progress: Progress | None = None) -> Installed:
         """`pin` installed, at once when it already is; InstallFailed, naming the tool and version, when it cannot
         be. `progress` is told what is installed and, at the end, how long it took."""
@@ -145,17 +162,17 @@ class ToolCache:
         _check(pin)
         folder = self.folder(pin)
         if folder.is_dir():  # a folder under its final name is only ever made by a rename of a whole install
-            return Installed(folder, 0.0, False)
+            return Installed(folder, 0.0, False, pin.version)
         self._prepare(pin)
         started = time.monotonic()
         with self._turn(folder, pin, say):
             if folder.is_dir():  # another worker installed it while this one waited
-                return Installed(folder, time.monotonic() - started, False)
+                return Installed(folder, time.monotonic() - started, False, pin.version)
             say(f"installing {pin.described()} …")
             self._install(pin, folder)
         seconds = time.monotonic() - started
         say(f"installed in {seconds:.1f} s")
-        return Installed(folder, seconds, True)
+        return Installed(folder, seconds, True, pin.version)
 
     def _prepare(self, pin: Pin) -> None:
         """The root made, open to others; as root, the sandbox's user (another than memfix's) must reach the tools

@@ -7,8 +7,9 @@ from a registry, is said in `Pins.problems`; a hook it does not install, with wh
 from __future__ import annotations
 
 import json
+import posixpath
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -16,6 +17,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from core.bounded import MAX_CONFIG_CHARS, MAX_CONFIG_VALUES, ConfigFormat, ConfigRefused, read_config, shown
+from core.tools.workflows import LINT_WORKFLOWS, commands, run_tool, steps
 
 Read = Callable[[str], "str | None"]
 Registry = Literal["pypi", "npm"]
@@ -136,11 +138,17 @@ class _Found:
 
 
 def find_pins(read: Read) -> Pins:
-    """The tools `read`'s repository pins: pre-commit's hooks first, then requirements files, pyproject.toml's extras
-    and groups (Poetry's too) and tox.ini's deps, then package.json's at its lockfile's versions."""
+    """The tools `read`'s repository pins. A tool the CI runs itself (a workflow's lint step) is the one the CI
+    installs, since it judges the team's merges: its `pip install` words first, then the project's own environment.
+    Every other tool: pre-commit's hooks first, then requirements files, pyproject.toml's extras and groups (Poetry's
+    too) and tox.ini's deps, then package.json's at its lockfile's versions."""
     found = _Found()
+    ci = _ci(read, found)
+    requirements = [*ci.installs, *_requirements_files(read, found), *_pyproject(read, found), *_tox(read, found)]
+    locked = _python_locked(read, found)
+    _python_environment(requirements, locked, found, ci.runs)
     _pre_commit(read, found)
-    _python_environment(read, found)
+    _python_environment(requirements, locked, found, PYTHON_TOOLS)
     _package_json(read, found)
     return Pins(tuple(found.tools.values()), tuple(found.skipped), tuple(found.problems))
 
@@ -319,12 +327,12 @@ class _Requirement:
     where: str
 
 
-def _python_environment(read: Read, found: _Found) -> None:
-    """The tools the project installs for itself, each from the first place that names it, with every plugin of it
-    named anywhere; a range that poetry.lock or uv.lock resolves is its locked version."""
-    requirements = [*_requirements_files(read, found), *_pyproject(read, found), *_tox(read, found)]
-    locked = _python_locked(read, found)
-    for tool in PYTHON_TOOLS:
+def _python_environment(requirements: list[_Requirement], locked: dict[str, tuple[str, str]], found: _Found,
+                        tools: Iterable[str]) -> None:
+    """`tools` not pinned yet as the project installs them (the CI's `pip install` words, requirements files,
+    pyproject.toml, tox.ini: `requirements` in that order), each from the first place that names it, with every plugin
+    of it named anywhere; a range that poetry.lock or uv.lock resolves is its locked version."""
+    for tool in (tool for tool in tools if tool not in found.tools):
         own = next((r for r in requirements if r.name == tool), None)
         plugins = [r for r in requirements if _plugin_of(r.name) == tool]
         if own is None and not plugins:
@@ -360,14 +368,7 @@ def _locked_text(requirement: _Requirement, locked: dict[str, tuple[str, str]]) 
 
 def _requirements_files(read: Read, found: _Found) -> Iterator[_Requirement]:
     for name in REQUIREMENTS_FILES:
-        text = read(name)
-        if text is None:
-            continue
-        if len(text) > MAX_CONFIG_CHARS:
-            found.problems.append(f"{name}: larger than {MAX_CONFIG_CHARS >> 20} MiB, more than any requirements "
-                                  "file needs: not read for the tools it pins")
-            continue
-        yield from _requirement_lines(_lines(text), name, found)
+        yield from _requirement_file(read, name, found)
 
 
 def _lines(text: str) -> list[str]:
@@ -458,6 +459,72 @@ def _python_locked(read: Read, found: _Found) -> dict[str, tuple[str, str]]:
             locked = [(_table(p).get("name"), _table(p).get("version")) for p in packages]
             return {canonicalize_name(n): (v, name) for n, v in locked if isinstance(n, str) and isinstance(v, str)}
     return {}
+
+
+# ---- the CI's own steps ----
+
+# pip's options that take the next word as their value (a requirement file's path is read, the others skipped)
+_PIP_VALUED = {"-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i", "--index-url",
+               "--extra-index-url", "-f", "--find-links", "-t", "--target", "--prefix", "--root", "--python",
+               "--platform", "--python-version", "--implementation", "--abi", "--progress-bar", "--src",
+               "--upgrade-strategy"}
+_PIP_PROGRAMS = ("pip", "pip3", "pipx")
+
+
+@dataclass(frozen=True)
+class _Ci:
+    """The Python tools a CI workflow runs itself, and the requirements its `pip install` steps install."""
+
+    runs: tuple[str, ...] = ()
+    installs: tuple[_Requirement, ...] = ()
+
+
+def _ci(read: Read, found: _Found) -> _Ci:
+    """What the workflows run themselves (`black --check .`, `python -m flake8`) and install (`pip install black
+    ruff==0.1.0`, `pip install -r requirements/lint.txt`, `uv pip install …`), read from their `run:` steps."""
+    runs: list[str] = []
+    installs: list[_Requirement] = []
+    for name in LINT_WORKFLOWS:
+        for step in steps(read(name), name):
+            for words in commands(step.script):
+                if (ran := run_tool(words, PYTHON_TOOLS)) is not None:
+                    runs.append(ran[0])
+                else:
+                    installs += _pip_install(words, read, step.cwd, f"the CI's `pip install` in {name}", found)
+    return _Ci(tuple(dict.fromkeys(runs)), tuple(installs))
+
+
+def _pip_install(words: list[str], read: Read, cwd: str, where: str, found: _Found) -> list[_Requirement]:
+    """The requirements a `pip install` (`python -m pip`, `pip3`, `pipx`, `uv pip`) names, with those of the
+    requirement files it is given; nothing for any other command."""
+    ran = run_tool(words, _PIP_PROGRAMS)
+    if ran is None or ran[1][:1] != ["install"]:
+        return []
+    texts: list[str] = []
+    requirements: list[_Requirement] = []
+    skip = ""
+    for word in ran[1][1:]:
+        if skip in ("-r", "--requirement"):
+            requirements += _requirement_file(read, posixpath.normpath(posixpath.join(cwd, word)), found)
+        if skip:
+            skip = ""
+        elif word.startswith("-"):
+            skip = word if word in _PIP_VALUED else ""
+        else:
+            texts.append(word)
+    return [*_requirement_lines([t for t in texts if installable(t, "pypi")], where, found), *requirements]
+
+
+def _requirement_file(read: Read, name: str, found: _Found) -> Iterator[_Requirement]:
+    """A requirements file's requirements, one too large to be one said (a path memfix cannot read is none)."""
+    text = read(name) if not name.startswith(("/", "..")) and "$" not in name else None
+    if text is None:
+        return
+    if len(text) > MAX_CONFIG_CHARS:
+        found.problems.append(f"{name}: larger than {MAX_CONFIG_CHARS >> 20} MiB, more than any requirements "
+                              "file needs: not read for the tools it pins")
+        return
+    yield from _requirement_lines(_lines(text), name, found)
 
 
 # ---- package.json and its lockfile ----

@@ -39,12 +39,14 @@ class Toolbox:
     def ready(self, pin: Pin) -> tuple[Sandbox, Installed]:
         """The sandbox and the installed tool `pin` names; Unavailable, in memfix's words, when either is not to be
         had (a first install downloads it: minutes, said in the worker's log with its time). With a fixer function,
-        the function installs and runs it: nothing is installed here."""
+        the function installs and runs it: nothing is installed here. A pin naming no exact version is the release
+        current at the run's time."""
+        pin = self.cache.dated(pin)
         if self.fixer:
             cache = self.cache
             remote = LambdaSandbox(self.fixer, pin, str(cache.root), cache.pypi_index, cache.npm_registry, self.seconds,
                                    self.invoke)
-            return remote, Installed(cache.folder(pin), 0.0, False)
+            return remote, Installed(cache.folder(pin), 0.0, False, pin.version)
         sandbox, why = self.sandbox
         if sandbox is None:
             raise Unavailable(f"no sandbox can start here ({why})")

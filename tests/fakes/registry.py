@@ -2,6 +2,8 @@
 
 `FakePyPI(folder)`: a PEP 503 simple index of the wheels (and source archives) in `folder` — `/simple/<project>/`
 lists a project's files with their sha256, `/files/<name>` serves one. Point pip at `fake.index` (`--index-url`).
+With `uploaded` (file name → ISO time; `requires` file name → requires-python; `yanked` file names), a client that
+asks for PEP 691's JSON gets it, with PEP 700's upload times.
 `FakeNpm()`: npm's registry — the packument of a package at `/<name>` (`/@scope%2fname` for a scoped one) and its
 tarballs; `fake.publish(package_json, files)` packs a package the way `npm pack` does, and
 `fake.publish_installed(node_modules)` every package of a tree npm installed (real packages, which `make setup` installs
@@ -26,6 +28,9 @@ from urllib.parse import unquote
 from flask import Flask, Response, abort, request
 
 from tests.fakes.http import FakeServer
+
+
+_JSON = "application/vnd.pypi.simple.v1+json"
 
 
 def _normalized(name: str) -> str:
@@ -56,9 +61,11 @@ class _Recorded(FakeServer):
 class FakePyPI(_Recorded):
     name = "fake-pypi"
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, uploaded: dict[str, str] | None = None, requires: dict[str, str] | None = None,
+                 yanked: tuple[str, ...] = ()):
         super().__init__()
         self.folder = folder
+        self.uploaded, self.requires, self.yanked = uploaded, requires or {}, yanked
         self.app.add_url_rule("/simple/", view_func=self._root)
         self.app.add_url_rule("/simple/<project>/", view_func=self._listing)
         self.app.add_url_rule("/files/<filename>", view_func=self._file)
@@ -79,11 +86,25 @@ class FakePyPI(_Recorded):
         files = [p for p in self._files() if _project(p.name) == _normalized(project)]
         if not files:
             abort(404)
+        if self.uploaded is not None and _JSON in request.headers.get("Accept", ""):
+            return Response(json.dumps({"meta": {"api-version": "1.1"}, "name": _normalized(project), "files": [
+                self._described(p) for p in files]}), mimetype=_JSON)
         links = "".join(f'<a href="/files/{html.escape(p.name)}#sha256={hashlib.sha256(p.read_bytes()).hexdigest()}">'
                         f"{html.escape(p.name)}</a><br/>\n" for p in files)
         return Response(f"<!DOCTYPE html><html><head><title>Links for {project}</title></head><body>\n"
                         f"<h1>Links for {project}</h1>\n{links}</body></html>",
                         mimetype="application/vnd.pypi.simple.v1+html")
+
+    def _described(self, path: Path) -> dict:
+        """A file as PEP 691's JSON lists it, with PEP 700's upload time where the test gave one."""
+        entry: dict = {"filename": path.name, "url": f"/files/{path.name}",
+                       "hashes": {"sha256": hashlib.sha256(path.read_bytes()).hexdigest()},
+                       "yanked": path.name in self.yanked}
+        if path.name in (self.uploaded or {}):
+            entry["upload-time"] = (self.uploaded or {})[path.name]
+        if path.name in self.requires:
+            entry["requires-python"] = self.requires[path.name]
+        return entry
 
     def _file(self, filename: str) -> Response:
         path = self.folder / filename

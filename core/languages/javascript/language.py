@@ -205,7 +205,7 @@ class JavaScript:
             sandbox, installed = self.toolbox.ready(pin)
         except Unavailable as exc:
             return None, (f"the team's ESLint does not run here ({exc}): {stands_in}",)
-        version = pin.version or pin.specifier or "(its newest release)"
+        version = installed.version or pin.specifier or "(its newest release)"
         package = read("package.json") or "{}"
         try:
             script = lint_script(json.loads(package))

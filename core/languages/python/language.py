@@ -228,7 +228,7 @@ class Python:
                           "PL rules as memfix reads pylint's configuration",)
         pin, sandbox, installed = ready
         config = {name: text for name in CONFIG_FILES if (text := read(name)) is not None}
-        version = pin.version or pin.specifier or "(its newest release)"
+        version = installed.version or pin.specifier or "(its newest release)"
         return Pylint(installed.folder, sandbox, config, version, self.ruff), (
             f"finds and judges its rules: the team's pylint {version} ({pin.source}), in the sandbox",)
 
@@ -274,7 +274,7 @@ class Python:
                           "flake8's selection as read from its configuration",)
         pin, sandbox, installed = ready
         config = {name: text for name in CONFIG_FILES if (text := read(name)) is not None}
-        version = pin.described().removeprefix("flake8 ")
+        version = replace(pin, version=installed.version).described().removeprefix("flake8 ")
         return Flake8(installed.folder, sandbox, config, self.ruff, version), (
             f"finds and judges: the team's flake8 {version} ({pin.source}), in the sandbox; fixes: {fixer}",)
 

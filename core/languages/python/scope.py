@@ -12,30 +12,24 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.bounded import MAX_CONFIG_CHARS, shown
 from core.languages.python.configs import read_as
-from core.paths import WORKFLOW_FILES, path_matches
+from core.paths import path_matches
+from core.tools.workflows import LINT_WORKFLOWS, commands, run_tool, steps
 
 Read = Callable[[str], "str | None"]
 
 LINT_TOOLS = ("flake8", "ruff", "pylint", "black", "isort", "pyupgrade", "autoflake")
-# Workflow names beyond the shared list that teams give their style checks (httpie's `code-style.yml`).
-STYLE_WORKFLOWS = tuple(f".github/workflows/{name}.{ext}" for name in (
-    "code-style", "codestyle", "code_style", "style-check", "lint-python", "python-lint", "flake8", "ruff", "pylint",
-    "format", "formatting", "qa", "static", "tox") for ext in ("yml", "yaml"))
 MAKEFILES = ("GNUmakefile", "makefile", "Makefile")  # make's own order
 MAX_REGEX_CHARS = 500  # a pre-commit `files`/`exclude` longer than this is not applied (the hook lints everything)
 MAX_TARGETS = 16  # Makefile targets followed from one `make` command (its prerequisites and `$(MAKE) x` calls)
 MAX_TARGET_DEPTH = 2
 MAX_SHOWN = 8  # paths named in the run's note
 
-# Words a tool is run through (`python -m flake8`, `poetry run ruff`, tox's `- flake8`): the tool comes after them.
-_LAUNCHERS = {"-m", "run", "exec", "poetry", "uvx", "pipx", "pdm", "hatch", "uv", "pipenv", "env", "time", "-", "!"}
 # Options that take the next word as their value, per tool (a path after one is not a path linted).
 _VALUED = {
     "flake8": {"--select", "--ignore", "--extend-select", "--extend-ignore", "--exclude", "--extend-exclude",
@@ -60,7 +54,6 @@ _VALUED = {
     "pyupgrade": set(),
     "autoflake": {"--imports", "--exclude"},
 }
-_SEPARATORS = {"&&", "||", ";", "|", "&", ";;"}
 # `E,F`, `E501`, `120`: an option's value (after an option memfix does not know takes one), never a path
 _CODES = re.compile(r"[A-Z]+\d+(?:,[A-Z]+\d*)*,?|[A-Z]+\d*(?:,[A-Z]+\d*)+,?|\d+")
 _UNREAD = re.compile(r"[$`{}~]")  # a variable, a substitution, a home folder: what the path is, memfix cannot say
@@ -127,9 +120,9 @@ def find_lint_scope(read: Read) -> LintScope:
     problems: list[str] = []
     make = _Makefiles(read)
     reaches: list[Reach] = []
-    for name in dict.fromkeys((*WORKFLOW_FILES, *STYLE_WORKFLOWS)):
-        for script, cwd in _steps(read(name)):
-            reaches += _script_reaches(script, f"the `{{tool}}` step in {name}", cwd, make, name)
+    for name in LINT_WORKFLOWS:
+        for step in steps(read(name), name):
+            reaches += _script_reaches(step.script, f"the `{{tool}}` step in {name}", step.cwd, make, name)
     for section, values in read_as(read("tox.ini"), "ini").items():
         if isinstance(values, dict) and isinstance(values.get("commands"), str):
             script = _tox_substituted(values["commands"])
@@ -140,37 +133,6 @@ def find_lint_scope(read: Read) -> LintScope:
 
 
 # ---- where commands are written ----
-
-
-def _steps(text: str | None) -> list[tuple[str, str]]:
-    """A workflow's `run:` scripts with the folder each runs in, and the ruff and flake8 actions' inputs as
-    commands."""
-    data = read_as(text, "yaml") if text else {}
-    found: list[tuple[str, str]] = []
-    top = _working_directory(data.get("defaults"))
-    jobs = data.get("jobs")
-    for job in jobs.values() if isinstance(jobs, dict) else ():
-        if not isinstance(job, dict) or not isinstance(job.get("steps"), list):
-            continue
-        in_job = _working_directory(job.get("defaults")) or top
-        for step in job["steps"]:
-            if not isinstance(step, dict):
-                continue
-            given: dict[str, Any] = step["with"] if isinstance(step.get("with"), dict) else {}
-            if isinstance(step.get("run"), str):
-                cwd = step.get("working-directory")
-                found.append((step["run"], cwd if isinstance(cwd, str) else in_job))
-            elif "ruff-action" in str(step.get("uses", "")):
-                found.append((f"ruff {given.get('args', 'check')} {given.get('src', '.')}", ""))
-            elif "actions/flake8" in str(step.get("uses", "")):
-                found.append((f"flake8 {given.get('path', '.')}", ""))
-    return found
-
-
-def _working_directory(defaults: object) -> str:
-    run = defaults.get("run") if isinstance(defaults, dict) else None
-    folder = run.get("working-directory") if isinstance(run, dict) else None
-    return folder if isinstance(folder, str) else ""
 
 
 def _tox_substituted(command: str) -> str:
@@ -228,7 +190,7 @@ def _regex(value: object, where: str, problems: list[str]) -> tuple[re.Pattern[s
 def _script_reaches(script: str, where: str, cwd: str, make: _Makefiles, source: str) -> list[Reach]:
     """The lint commands of a script (a step's `run:`, tox's commands), `make TARGET` followed into its Makefile."""
     reaches: list[Reach] = []
-    for words in _commands(script):
+    for words in commands(script):
         if words[:1] == ["cd"] and len(words) == 2:
             cwd = _joined(cwd, words[1]) or ""
             continue
@@ -242,42 +204,18 @@ def _script_reaches(script: str, where: str, cwd: str, make: _Makefiles, source:
     return reaches
 
 
-def _commands(script: str) -> Iterable[list[str]]:
-    """A script's commands as words (shlex: a quoted argument stays whole), split at `&&`, `||`, `;`, `|`, lines."""
-    for line in script.replace("\\\n", " ").splitlines():
-        lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|")
-        lexer.whitespace_split = True
-        try:
-            tokens = list(lexer)
-        except ValueError:  # an unclosed quote: the words as written
-            tokens = line.split()
-        words: list[str] = []
-        for token in tokens:
-            if token in _SEPARATORS:
-                if words:
-                    yield words
-                words = []
-            else:
-                words.append(token)
-        if words:
-            yield words
-
-
 def _lint(words: list[str]) -> tuple[str, list[str]] | None:
     """The linter a command runs and its arguments (`python -m flake8 src` → flake8, [src]); `ruff check`'s and
-    `ruff format`'s subcommand dropped, ruff's others are no lint. Only launchers may come before the tool."""
-    for i, word in enumerate(words):
-        name = word.rsplit("/", 1)[-1]
-        if name in LINT_TOOLS:
-            args = words[i + 1:]
-            if name == "ruff" and args[:1] in (["check"], ["format"]):
-                args = args[1:]
-            elif name == "ruff" and args and re.fullmatch(r"[a-z-]+", args[0]):
-                return None  # `ruff rule`, `ruff version`, `ruff server`: no file is linted
-            return name, args
-        if not (word in _LAUNCHERS or "=" in word or name.startswith("python") or word.startswith("{")):
-            return None  # another command (`pip install flake8`, `echo flake8`)
-    return None
+    `ruff format`'s subcommand dropped, ruff's others are no lint."""
+    found = run_tool(words, LINT_TOOLS)
+    if found is None or found[0] != "ruff":
+        return found
+    args = found[1]
+    if args[:1] in (["check"], ["format"]):
+        return "ruff", args[1:]
+    if args and re.fullmatch(r"[a-z-]+", args[0]):
+        return None  # `ruff rule`, `ruff version`, `ruff server`: no file is linted
+    return found
 
 
 def _paths(tool: str, args: list[str], cwd: str) -> tuple[str, ...]:
@@ -364,7 +302,7 @@ class _Makefiles:
             said = f"the `{{tool}}` command of the `{target}` target of {name}, run by {source}"
             for line in recipe:
                 script = _expanded(line.lstrip("@-+ \t"), variables)
-                for words in _commands(script):
+                for words in commands(script):
                     if (called := _make(words)) is not None and not called[0]:
                         queue += [(t, depth + 1) for t in called[1]] if follow else []
                     elif (found := _lint(words)) is not None:
