@@ -83,6 +83,24 @@ def test_where_the_teams_flake8_cannot_be_installed_memfixs_ruff_stands_in_and_s
     assert "F401" in {f["code"] for f in report["findings"]}
 
 
+def test_where_the_teams_flake8_installs_but_cannot_run_memfixs_ruff_stands_in_and_says_why(cli, monkeypatch, index,
+                                                                                            cache, tmp_path):
+    """A setting flake8 refuses (or a plugin it cannot load) fails every flake8 run: found on a one-line file
+    before the run, not as the run's failure."""
+    monkeypatch.setenv("MEMFIX_TEAM_TOOLS", "true")
+    monkeypatch.setenv("MEMFIX_PYPI_INDEX", index.index)
+    monkeypatch.setenv("MEMFIX_TOOL_CACHE", str(cache))
+    tree = _tree(tmp_path / "repo")
+    (tree / "setup.cfg").write_text("[flake8]\nmax-line-length = one hundred\n")
+    code, out, err = cli("autofix", str(tree), "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    said = " ".join(report["notes"])
+    assert "the team's flake8 does not run here (the team's flake8 7.1.1 with flake8-bugbear 24.2.6 failed" in said
+    assert "memfix's ruff stands in for it" in said
+    assert "F401" in {f["code"] for f in report["findings"]}
+
+
 def test_a_push_gets_the_fix_the_teams_flake8_judges_through_memfix_serve(index, cache, tmp_path, pg_url, tenant_id,
                                                                            app_key):
     with serving(tmp_path, pg_url, tenant_id, app_key, MEMFIX_TEAM_TOOLS="true", MEMFIX_PYPI_INDEX=index.index,

@@ -5,6 +5,8 @@ only these; each language's package (core/languages/<name>/) says what they are 
 
 from __future__ import annotations
 
+import tempfile
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -139,6 +141,33 @@ def inside(root: Path, path: str) -> Path:
     if not target.is_relative_to(root.resolve()):
         raise PermanentError(f"{path} is outside the repository")
     return target
+
+
+_FIRST_RUNS: dict[tuple[object, ...], str | None] = {}  # (tool, its folder, the configuration) → why it cannot run
+_FIRST_RUNS_LOCK = threading.Lock()
+
+
+def first_run(linter: Linter, folder: Path, config: Mapping[str, str], sample: str = "memfix_first_run.py",
+              ) -> str | None:
+    """Why the team's tool, installed in `folder` and ready in its sandbox, cannot run at all with the team's
+    `config` (a plugin it cannot load, a setting it refuses), found by running it once a process on a one-line
+    file; None when it runs. Its reading then stands in for that tool alone, and says so."""
+    key = (type(linter).__name__, str(folder), tuple(sorted(config.items())))
+    with _FIRST_RUNS_LOCK:
+        if key in _FIRST_RUNS:
+            return _FIRST_RUNS[key]
+    why = None
+    with tempfile.TemporaryDirectory(prefix="memfix-first-run-") as root:
+        Path(root, sample).write_text("x = 1\n")
+        try:
+            linter.check(Path(root), [sample], ("ALL",), listed=True)
+        except Crashed:
+            why = None  # a crash on a file is that file's, and this one has nothing in it
+        except DetectError as exc:
+            why = str(exc)
+    with _FIRST_RUNS_LOCK:
+        _FIRST_RUNS[key] = why
+    return why
 
 
 def readable(root: Path, paths: Iterable[str]) -> dict[str, bytes]:

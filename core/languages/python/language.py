@@ -7,10 +7,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from core.change import Patch, Verification
-from core.languages.adapter import Asked, Linter, Read, Selection, View, failed
+from core.languages.adapter import Asked, Linter, Read, Selection, View, failed, first_run
 from core.languages.formatter import Formatted
 from core.languages.python.comments import comment_problem
 from core.languages.python.compat import compatibility
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from core.tools.pins import Pin
     from core.tools.sandbox import Sandbox
     from core.tools.toolbox import Toolbox
+
+L = TypeVar("L", bound=Linter)
 
 MAX_OUTSIDE_SHOWN = 5  # of the files left outside the team's lint scope, those the run names
 
@@ -215,6 +217,19 @@ class Python:
             return str(exc)
         return pin, sandbox, installed
 
+    def _team_linter(self, read: Read, tool: str, config_files: tuple[str, ...],
+                     make: Callable[[Pin, Sandbox, Installed, dict[str, str]], L]) -> tuple[L, Pin] | str:
+        """The team's `tool` made by `make` (given the pin at the version installed and the team's configuration
+        files) and run once; or why it cannot run here: not installable, no sandbox, or it fails on a file of
+        nothing (a plugin it cannot load, a setting it refuses)."""
+        ready = self._ready(read, tool)
+        if isinstance(ready, str):
+            return ready
+        pin, sandbox, installed = ready
+        config = {name: text for name in config_files if (text := read(name)) is not None}
+        linter = make(replace(pin, version=installed.version or pin.version), sandbox, installed, config)
+        return first_run(linter, installed.folder, config) or (linter, pin)
+
     def _pylint(self, read: Read, profile: Profile) -> tuple[Pylint | None, tuple[str, ...]]:
         """The team's pylint, installed at the version it pins with its plugins, where the team configures or runs
         pylint and a sandbox can start; else None, and why memfix's ruff stands in for its rules (ruff's `PL`)."""
@@ -222,15 +237,14 @@ class Python:
             return None, ()
         from core.languages.python.pylint import CONFIG_FILES, Pylint
 
-        ready = self._ready(read, "pylint")
+        ready = self._team_linter(read, "pylint", CONFIG_FILES, lambda pin, sandbox, installed, config: Pylint(
+            installed.folder, sandbox, config, pin.version or pin.specifier or "(its newest release)", self.ruff))
         if isinstance(ready, str):
             return None, (f"the team's pylint does not run here ({ready}): memfix's ruff stands in for it, with its "
                           "PL rules as memfix reads pylint's configuration",)
-        pin, sandbox, installed = ready
-        config = {name: text for name in CONFIG_FILES if (text := read(name)) is not None}
-        version = installed.version or pin.specifier or "(its newest release)"
-        return Pylint(installed.folder, sandbox, config, version, self.ruff), (
-            f"finds and judges its rules: the team's pylint {version} ({pin.source}), in the sandbox",)
+        pylint, pin = ready
+        return pylint, (
+            f"finds and judges its rules: the team's pylint {pylint.version} ({pin.source}), in the sandbox",)
 
     def _team_ruff(self, read: Read, profile: Profile) -> tuple[TeamRuff | None, tuple[str, ...]]:
         """The team's ruff, installed at the version it pins, wherever it pins one (at memfix's own version too:
@@ -268,15 +282,14 @@ class Python:
             return None, ()
         from core.languages.python.flake8 import CONFIG_FILES, Flake8
 
-        ready = self._ready(read, "flake8")
+        ready = self._team_linter(read, "flake8", CONFIG_FILES, lambda pin, sandbox, installed, config: Flake8(
+            installed.folder, sandbox, config, self.ruff, pin.described().removeprefix("flake8 ")))
         if isinstance(ready, str):
             return None, (f"the team's flake8 does not run here ({ready}): memfix's ruff stands in for it, with "
                           "flake8's selection as read from its configuration",)
-        pin, sandbox, installed = ready
-        config = {name: text for name in CONFIG_FILES if (text := read(name)) is not None}
-        version = replace(pin, version=installed.version).described().removeprefix("flake8 ")
-        return Flake8(installed.folder, sandbox, config, self.ruff, version), (
-            f"finds and judges: the team's flake8 {version} ({pin.source}), in the sandbox; fixes: {fixer}",)
+        flake8, pin = ready
+        return flake8, (
+            f"finds and judges: the team's flake8 {flake8.version} ({pin.source}), in the sandbox; fixes: {fixer}",)
 
 
 def _selection(profile: Profile, config: Asked, pipeline: str) -> Selection:
