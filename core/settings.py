@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
@@ -99,11 +100,25 @@ def _list(*allowed: str) -> Parse:
 
 
 _PROVIDERS = ("offline", "openai", "anthropic", "local")
+SHARED_TOOLS = Path("/var/cache/memfix/tools")  # root's tool cache: one the sandbox's user can enter
 
 
 def _data_dir(env: Mapping[str, str], name: str, default: Path) -> Path:
     """The variable's folder, else the user's data folder as the environment says now (not at import)."""
     return _path(env, name, user_data())
+
+
+def closed_to_others(path: Path) -> Path | None:
+    """The first folder on the way to `path` (its links followed) that users other than its owner cannot enter."""
+    target = path.resolve()
+    for folder in [*reversed(target.parents), target]:
+        try:
+            mode = folder.stat().st_mode
+        except OSError:
+            return None
+        if stat.S_ISDIR(mode) and not mode & stat.S_IXOTH:
+            return folder
+    return None
 
 
 def user_data() -> Path:
@@ -238,8 +253,13 @@ class Settings:
 
     @property
     def tool_cache(self) -> Path:
-        """Where the team's tools are installed: MEMFIX_TOOL_CACHE, else `tools` under the data folder."""
-        return self.tool_cache_setting or self.data_dir / "tools"
+        """Where the team's tools are installed: MEMFIX_TOOL_CACHE, else `tools` under the data folder; as root, whose
+        data folder others cannot enter, the machine's cache folder (the sandbox runs the tools as another user)."""
+        if self.tool_cache_setting:
+            return self.tool_cache_setting
+        if os.geteuid() == 0 and closed_to_others(self.data_dir) is not None:
+            return SHARED_TOOLS
+        return self.data_dir / "tools"
 
     @property
     def github_web_url(self) -> str:

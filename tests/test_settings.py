@@ -2,6 +2,8 @@
 to those declarations."""
 
 import re
+import shutil
+import tempfile
 from dataclasses import fields
 from pathlib import Path
 
@@ -129,3 +131,28 @@ def test_one_memory_per_user_whatever_folder_a_command_runs_in(tmp_path, monkeyp
         seen.add(Settings.from_env({"HOME": str(tmp_path / "home")}).data_dir)
     assert seen == {tmp_path / "home" / ".local" / "share" / "memfix"}
     assert Settings.from_env({"MEMFIX_DATA_DIR": str(tmp_path / "mine")}).data_dir == tmp_path / "mine"  # still wins
+
+
+@pytest.fixture
+def open_folder():
+    """A folder every user can enter (pytest's own folders are closed to others)."""
+    top = Path(tempfile.mkdtemp(prefix="memfix-settings-"))
+    top.chmod(0o755)
+    yield top
+    shutil.rmtree(top, ignore_errors=True)
+
+
+def test_the_tool_cache_is_one_the_sandboxs_user_can_enter(open_folder, monkeypatch):
+    """As root, whose data folder (`/root/…`) no other user can enter, the tools go to the machine's cache folder:
+    the sandbox runs them as another user. A folder others can enter, or MEMFIX_TOOL_CACHE, is kept as given."""
+    closed, open_ = open_folder / "closed" / "memfix", open_folder / "open" / "memfix"
+    for folder, mode in ((closed, 0o700), (open_, 0o755)):
+        folder.mkdir(parents=True)
+        folder.parent.chmod(mode)
+    monkeypatch.setattr("os.geteuid", lambda: 0)
+    assert Settings.from_env({"MEMFIX_DATA_DIR": str(closed)}).tool_cache == Path("/var/cache/memfix/tools")
+    assert Settings.from_env({"MEMFIX_DATA_DIR": str(open_)}).tool_cache == open_ / "tools"
+    assert Settings.from_env({"MEMFIX_DATA_DIR": str(closed), "MEMFIX_TOOL_CACHE": str(closed / "t")}).tool_cache \
+        == closed / "t"
+    monkeypatch.setattr("os.geteuid", lambda: 1000)  # a user's own tools run as that user
+    assert Settings.from_env({"MEMFIX_DATA_DIR": str(closed)}).tool_cache == closed / "tools"

@@ -34,6 +34,7 @@ from typing import IO
 
 from core import deadline
 from core.errors import PermanentError
+from core.settings import closed_to_others
 from core.tools import process, releases
 from core.tools.pins import Pin, installable
 from core.tools.process import ToolFailed
@@ -97,7 +98,7 @@ def choose_node(candidates: Sequence[str | None], *, for_others: bool) -> str:
     none is left)."""
     present = [c for c in candidates if c and os.path.isfile(c) and os.access(c, os.X_OK)]
     if for_others:
-        present.sort(key=lambda node: _closed_to_others(Path(node)) is not None)  # stable: the order kept otherwise
+        present.sort(key=lambda node: closed_to_others(Path(node)) is not None)  # stable: the order kept otherwise
     return present[0] if present else "/usr/bin/node"
 
 
@@ -188,7 +189,7 @@ class ToolCache:
         else:
             reached.append((Path(self.node), "the Node.js of npm tools"))
         for path, what in reached:
-            if (closed := _closed_to_others(path)) is not None:
+            if (closed := closed_to_others(path)) is not None:
                 raise InstallFailed(f"{pin.described()} cannot be installed for the sandbox: {what} ({path}) is "
                                     f"inside {closed}, which other users cannot enter, and the sandbox runs tools as "
                                     "another user")
@@ -350,14 +351,3 @@ def _open_to_all(top: Path) -> None:
             os.chmod(path, 0o755 if stat.S_ISDIR(mode) or mode & stat.S_IXUSR else 0o644)
 
 
-def _closed_to_others(path: Path) -> Path | None:
-    """The first folder on the way to `path` (its links followed) that users other than its owner cannot enter."""
-    target = path.resolve()
-    for folder in [*reversed(target.parents), target]:
-        try:
-            mode = folder.stat().st_mode
-        except OSError:
-            return None
-        if stat.S_ISDIR(mode) and not mode & stat.S_IXOTH:
-            return folder
-    return None
