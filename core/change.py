@@ -54,20 +54,36 @@ def edit_spans(text: str, edits: tuple[tuple[int, int, int, int, str], ...]) -> 
 
 def apply_finding_edits(original: str, findings: tuple[Finding, ...]) -> tuple[str, tuple[Finding, ...]]:
     """One pass of a linter's own edits, as `ruff --fix` or `eslint --fix` makes its first pass: a finding whose
-    edits overlap an earlier one's waits (it is not targeted, so it stays a finding). Returns the text and the
-    findings fixed."""
+    edits overlap an earlier one's waits (it is not targeted, so it stays a finding), unless its edits make the very
+    change the ones they overlap make (W293's stripped blank line, which the formatter's rewrite of that line also
+    strips): that finding is fixed too. Returns the text and the findings fixed."""
     chosen: list[tuple[int, int, str]] = []
     applied: list[Finding] = []
+    waiting: list[tuple[Finding, list[tuple[int, int, str]]]] = []
     for finding in sorted(findings, key=lambda f: (f.line, f.column)):
         spans = edit_spans(original, finding.edits or finding.unsafe_edits)
-        if any(a < e and s < b or a == b == s == e for a, b, _ in spans for s, e, _ in chosen):
-            continue  # the linter would apply it in a later pass; verification sees it still there
+        if any(_overlap(span, other) for span in spans for other in chosen):
+            waiting.append((finding, spans))  # the linter would apply it in a later pass
+            continue
         chosen += spans
         applied.append(finding)
-    text = original
-    for start, end, new in sorted(chosen, reverse=True):
+    text = _applied(original, chosen)
+    for finding, spans in waiting:
+        rest = [other for other in chosen if not any(_overlap(span, other) for span in spans)]
+        if _applied(original, rest + spans) == text:
+            applied.append(finding)
+    return text, tuple(sorted(applied, key=lambda f: (f.line, f.column)))
+
+
+def _overlap(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
+    """Two edits touch the same text (two insertions at one place too)."""
+    return a[0] < b[1] and b[0] < a[1] or a[0] == a[1] == b[0] == b[1]
+
+
+def _applied(text: str, spans: list[tuple[int, int, str]]) -> str:
+    for start, end, new in sorted(spans, reverse=True):
         text = text[:start] + new + text[end:]
-    return text, tuple(applied)
+    return text
 
 
 class _Matching(difflib.SequenceMatcher[str]):

@@ -711,6 +711,20 @@ def test_overlapping_ruff_edits_apply_the_first_and_leave_the_other_targeted_by_
                                                             edits=((2, 8, 2, 9, ""),)),))[0] == "é = 1\nprint(é)\n"
 
 
+def test_an_overlapping_edit_that_makes_the_same_change_is_fixed_by_it_and_a_larger_one_still_waits():
+    from core.change import apply_finding_edits
+
+    text = "def f():\n    x = 1\n    \n    return x\n"
+    blank = Finding("a.py", 3, 1, "W293", "Blank line contains whitespace", True, edits=((3, 1, 3, 5, ""),))
+    same = Finding("a.py", 3, 1, "black:format", "black would format this", True, edits=((3, 1, 4, 1, "\n"),))
+    updated, applied = apply_finding_edits(text, (same, blank))
+    assert updated == "def f():\n    x = 1\n\n    return x\n" and set(applied) == {blank, same}
+    more = Finding("a.py", 2, 1, "black:format", "black would format this", True,
+                   edits=((2, 1, 4, 1, "    x = 1\n\n\n"),))  # strips it and adds a line: not the same change
+    updated, applied = apply_finding_edits(text, (more, blank))
+    assert applied == (more,) and updated == "def f():\n    x = 1\n\n\n    return x\n"
+
+
 CASCADE = ("def grade(x):\n    if x > 90:\n        return 'A'\n    elif x > 80:\n        return 'B'\n"
            "    elif x > 70:\n        return 'C'\n    else:\n        return 'D'\n")
 

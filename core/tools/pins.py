@@ -347,8 +347,8 @@ def _python_environment(requirements: list[_Requirement], locked: dict[str, tupl
         if version is None and own.where.endswith("pyproject.toml") and (lock := locked.get(tool)):
             version, specifier, where = lock[0], "", f"{where}, at {lock[1]}'s version"
         elif version is None:
-            where += " (a range, not a version: the newest release in it stands in)" if specifier else \
-                " (no version: the newest release stands in)"
+            where += " (a range, not a version: the newest release in it at the run's time stands in)" if specifier \
+                else " (no version: the newest release at the run's time stands in)"
         found.add(Pin(tool, "pypi", tool, version, kept, where, specifier))
 
 
