@@ -201,7 +201,7 @@ def test_requirements_pin_exactly_or_give_a_range_and_plugins_come_from_every_fi
     assert (flake8.version, flake8.specifier, flake8.plugins) == (None, ">=7,<8", ("pep8-naming==0.14.1",
                                                                                  "flake8-bugbear==24.2.6"))
     assert flake8.source == ("flake8>=7,<8 in requirements-dev.txt (a range, not a version: the newest release in it "
-                             "stands in)")
+                             "at the run's time stands in)")
     assert flake8.requirement == "flake8>=7,<8"
     assert pins.get("pylint") is None
     assert pins.problems == ("requirements/lint.txt: 'git+https://github.com/PyCQA/pylint@main#egg=pylint' is not a "
@@ -247,7 +247,7 @@ def test_pyproject_extras_dependency_groups_and_tox_deps():
         ("flake8", "7.1.1", "", "flake8==7.1.1 in [testenv:lint] deps in tox.ini"),
         ("black", "24.8.0", "", "black==24.8.0 in the dev dependency group in pyproject.toml"),
         ("isort", None, ">=5.13", "isort>=5.13 in [testenv:lint] deps in tox.ini (a range, not a version: the newest "
-                                  "release in it stands in)")]
+                                  "release in it at the run's time stands in)")]
     assert pins.get("flake8").plugins == ("flake8-comprehensions>=3.14",)
 
 
