@@ -213,6 +213,22 @@ def test_an_import_nothing_uses_still_goes(path, before, after, others):
     assert surface_problem(Patch(path, before, after, (), "ruff"), view, imports_chosen=True) is None
 
 
+def test_a_public_modules_unused_import_goes_where_the_teams_linter_reports_it_but_not_from_its_init():
+    """The team's ruff or flake8 selects F401 and reports the import: a re-export the team meant would carry its
+    `noqa` (and not be reported), so removing it is what the team's own tool asks. A package's `__init__.py` is its
+    surface whatever the linter says."""
+    from core.change import Patch
+
+    before, after = "from django.utils import translation\n\nX = 1\n", "\nX = 1\n"
+    view = RepositoryView({"pkg/commands/show.py": before, "pkg/commands/__init__.py": "", "pkg/__init__.py": ""})
+    patch = Patch("pkg/commands/show.py", before, after, (), "ruff")
+    assert surface_problem(patch, view, imports_chosen=True) is None
+    assert "without `__all__`" in surface_problem(patch, view, imports_chosen=False).text
+    init = Patch("pkg/commands/__init__.py", before, after, (), "ruff")
+    view = RepositoryView({"pkg/commands/__init__.py": before, "pkg/__init__.py": ""})
+    assert "re-exports" in surface_problem(init, view, imports_chosen=True).text
+
+
 def test_a_public_modules_import_goes_only_where_the_team_chose_f401_and_all_leaves_it_out():
     from core.change import Patch
 
