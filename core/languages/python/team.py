@@ -27,6 +27,7 @@ from core.languages.python.configs import (
 )
 from core.paths import WORKFLOW_FILES, argument_problem
 from core.tools.pins import TOOL_FILES  # where a team installs its tools: read at the repository root
+from core.tools.workflows import commands, run_tool, steps
 
 Read = Callable[[str], "str | None"]
 
@@ -305,22 +306,8 @@ def _hooks(texts: dict[str, str | None]) -> list[_Hook]:
     tox = [str(v.get("commands", "")) for v in read_as(texts.get("tox.ini"), "ini").values() if isinstance(v, dict)]
     found += _commands(tox, "tox's `{}` command in tox.ini")
     for name in WORKFLOW_FILES:
-        found += _commands(_steps(texts.get(name)), f"the `{{}}` step in {name}")
+        found += _commands([step.script for step in steps(texts.get(name), name)], f"the `{{}}` step in {name}")
     return found
-
-
-def _steps(text: str | None) -> list[str]:
-    """A GitHub Actions workflow's `run:` scripts, and the ruff action's arguments as a command."""
-    scripts = []
-    for job in (read_as(text, "yaml").get("jobs") or {}).values() if text else ():
-        for step in (job.get("steps") or []) if isinstance(job, dict) and isinstance(job.get("steps"), list) else []:
-            if not isinstance(step, dict):
-                continue
-            if isinstance(step.get("run"), str):
-                scripts.append(step["run"])
-            elif "ruff-action" in str(step.get("uses", "")) and isinstance(step.get("with"), dict):
-                scripts.append(f"ruff {step['with'].get('args', 'check')}")
-    return scripts
 
 
 def _commands(scripts: list[str], where: str) -> list[_Hook]:
@@ -328,15 +315,10 @@ def _commands(scripts: list[str], where: str) -> list[_Hook]:
     arguments up to the end of its command."""
     found = []
     for script in scripts:
-        for command in re.split(r"&&|\|\||;|\||\n", script.replace("\\\n", " ")):
-            words = command_words(command)
-            for i, word in enumerate(words):
-                tool = word.rsplit("/", 1)[-1]
-                if tool in RUN_TOOLS and (i == 0 or words[i - 1] in ("-m", "run", "exec", "poetry", "uvx", "pipx")
-                                          or words[i - 1].startswith(("{", "$"))):
-                    args = tuple(words[i + 1:])
-                    found.append(_Hook(tool, args[1:] if args[:1] == ("check",) else args, "", where.format(tool)))
-                    break
+        for words in commands(script):
+            if (ran := run_tool(words, RUN_TOOLS)) is not None:
+                tool, args = ran
+                found.append(_Hook(tool, tuple(args[1:] if args[:1] == ["check"] else args), "", where.format(tool)))
     return found
 
 
