@@ -9,7 +9,8 @@ Which tools a project runs is read here on its own terms, independently of memfi
 - flake8 where a `[flake8]` section, a hook, a tox command or a CI step runs it, with the plugins the project
   installs (hooks' additional_dependencies, tox deps, requirements files) in the judge's own venv;
 - the fixers of its pre-commit hooks: pyupgrade (with its `--pyXY-plus`), isort, autoflake (with its arguments),
-  each run on a copy: the lines their fix changes;
+  each run on a copy: the lines their fix changes; black, where a hook, a tox command or a CI step runs it (its
+  newest release where nothing pins it, as the team's unpinned `pip install -U black` would have it);
 - where none of these is configured, what the ecosystem's linters share (E4, E7, E9, F: pyflakes and
   pycodestyle's errors, ruff's own defaults before 0.15).
 """
@@ -33,7 +34,7 @@ import yaml
 
 from core.languages.python.ruff import Ruff
 
-FIXERS = ("pyupgrade", "isort", "autoflake")
+FIXERS = ("pyupgrade", "isort", "autoflake", "black")
 SHARED_DEFAULTS = ("E4", "E7", "E9", "F")  # what the ecosystem's linters share (ruff's defaults before 0.15)
 # A flake8 `select` naming a plugin's codes says the team's CI installs it (its pre-commit file may not ship).
 SELECTED_PLUGINS = {"B": "flake8-bugbear", "ISC": "flake8-implicit-str-concat", "C4": "flake8-comprehensions",
@@ -80,6 +81,8 @@ def team_tools(tree: Path) -> Tools:
                    if re.search(rf"(?<![A-Z]){code}(?![A-Z])", selected.upper())}
         tools.plugins = sorted(implied | set(re.findall(r"(?<![\w-])((?:flake8|pep8)-[a-z0-9-]+)", installed.lower())))
     tools.fixers = {hook: args for hook, (args, _) in hooks.items() if hook in FIXERS}
+    if "black" not in tools.fixers and re.search(r"(?:^|[\s-])black(?:\s|$)", runs, re.MULTILINE):
+        tools.fixers["black"] = []  # a CI step or tox command runs it with the project's own [tool.black]
     return tools
 
 
@@ -177,6 +180,9 @@ def _fix(fixer: str, args: list[str], tree: Path, path: str, text: str, python: 
     """What a fixer makes of the file, run on standard input (the tree is never written)."""
     if fixer == "isort":
         argv = ["-m", "isort", "--settings-path", str(tree), "--filename", path, "-"]
+    elif fixer == "black":
+        argv = ["-m", "black", "-q", *[a for a in args if a not in ("--check", "--diff")], "--stdin-filename", path,
+                "-"]
     elif fixer == "autoflake":
         argv = ["-m", "autoflake", *[a for a in args if a not in ("--in-place", "-i")], "-"]
     else:  # pyupgrade reads no standard input, nor any settings: a copy elsewhere
