@@ -68,11 +68,15 @@ def apply_finding_edits(original: str, findings: tuple[Finding, ...]) -> tuple[s
         chosen += spans
         applied.append(finding)
     text = _applied(original, chosen)
-    for finding, spans in waiting:
-        rest = [other for other in chosen if not any(_overlap(span, other) for span in spans)]
-        if _applied(original, rest + spans) == text:
-            applied.append(finding)
+    applied += [finding for finding, spans in waiting if _same_change(original, text, chosen, spans)]
     return text, tuple(sorted(applied, key=lambda f: (f.line, f.column)))
+
+
+def _same_change(original: str, text: str, chosen: list[tuple[int, int, str]], spans: list[tuple[int, int, str]],
+                 ) -> bool:
+    """Whether `spans`, in place of the chosen edits they overlap, make the same `text`."""
+    rest = [other for other in chosen if not any(_overlap(span, other) for span in spans)]
+    return _applied(original, rest + spans) == text
 
 
 def _overlap(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:

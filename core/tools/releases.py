@@ -124,20 +124,33 @@ def _choose(files: list[dict[str, object]], specifier: str, python: tuple[int, i
 
 def _usable(file: dict[str, object], python: tuple[int, int], when: datetime | None) -> Version | None:
     """The version of a wheel `python` can install, uploaded by `when` and not yanked; None for any other file."""
+    name = _published(file, when)
+    if name is None or not _supports(file.get("requires-python"), python):
+        return None
+    try:
+        _, version, _, tags = parse_wheel_filename(name)
+    except InvalidWheelFilename:
+        return None
+    return version if any(_runs(tag.interpreter, tag.abi, tag.platform, python) for tag in tags) else None
+
+
+def _published(file: dict[str, object], when: datetime | None) -> str | None:
+    """A wheel's file name where it was uploaded by `when` (now: None) and not yanked."""
     name, uploaded = file.get("filename"), file.get("upload-time")
     if not isinstance(name, str) or not name.endswith(".whl") or file.get("yanked"):
         return None
     if when is not None and not (isinstance(uploaded, str) and _time(uploaded) <= when):
         return None
-    supported = file.get("requires-python")
+    return name
+
+
+def _supports(requires: object, python: tuple[int, int]) -> bool:
+    """Whether a file's `requires-python` admits `python` (none given: it does)."""
     try:
-        if isinstance(supported, str) and supported and not SpecifierSet(supported).contains(
-                f"{python[0]}.{python[1]}", prereleases=True):
-            return None
-        _, version, _, tags = parse_wheel_filename(name)
-    except (InvalidSpecifier, InvalidWheelFilename):
-        return None
-    return version if any(_runs(tag.interpreter, tag.abi, tag.platform, python) for tag in tags) else None
+        return not (isinstance(requires, str) and requires) or SpecifierSet(requires).contains(
+            f"{python[0]}.{python[1]}", prereleases=True)
+    except InvalidSpecifier:
+        return False
 
 
 def _runs(interpreter: str, abi: str, where: str, python: tuple[int, int]) -> bool:

@@ -39,14 +39,16 @@ def steps(text: str | None, name: str = "workflow") -> list[Step]:
     except ConfigRefused:
         return []
     data = data if isinstance(data, dict) else {}
-    found: list[Step] = []
-    top = _working_directory(data.get("defaults"))
     jobs = data.get("jobs")
-    for job in jobs.values() if isinstance(jobs, dict) else ():
-        if isinstance(job, dict) and isinstance(job.get("steps"), list):
-            in_job = _working_directory(job.get("defaults")) or top
-            found += [s for step in job["steps"] if isinstance(step, dict) and (s := _step(step, in_job))]
-    return found
+    top = _working_directory(data.get("defaults"))
+    return [s for job in (jobs.values() if isinstance(jobs, dict) else ()) for s in _job_steps(job, top)]
+
+
+def _job_steps(job: object, top: str) -> list[Step]:
+    if not isinstance(job, dict) or not isinstance(job.get("steps"), list):
+        return []
+    in_job = _working_directory(job.get("defaults")) or top
+    return [s for step in job["steps"] if isinstance(step, dict) and (s := _step(step, in_job))]
 
 
 def _step(step: dict[object, object], in_job: str) -> Step | None:
