@@ -25,6 +25,7 @@ from core.languages.python.configs import (
     strings,
     toml_file,
 )
+from core.languages.python.syntax import assigned_to, strings_in
 from core.paths import WORKFLOW_FILES, argument_problem
 from core.tools.pins import TOOL_FILES  # where a team installs its tools: read at the repository root
 
@@ -674,18 +675,6 @@ def _collect_ignore(conftest: str | None) -> list[str]:
         return []
     found = []
     for node in ast.walk(tree):
-        if (value := _collect_ignore_value(node)) is not None:
-            found += [c.value for c in ast.walk(value) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+        if (value := assigned_to(node, ("collect_ignore", "collect_ignore_glob"))) is not None:
+            found += strings_in(value)
     return found
-
-
-def _collect_ignore_value(node: ast.AST) -> ast.expr | None:
-    """What an assignment to `collect_ignore` or `collect_ignore_glob` assigns, or None for any other node."""
-    if isinstance(node, ast.Assign):
-        targets = node.targets
-    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-        targets = [node.target]
-    else:
-        return None
-    named = any(getattr(t, "id", "") in ("collect_ignore", "collect_ignore_glob") for t in targets)
-    return node.value if named else None
