@@ -185,17 +185,29 @@ def read_eslint(read: Read, package: dict[str, Any], sources: tuple[str, ...], p
     """The team's configuration: a flat one (`eslint.config.*`, ESLint 9's) read from its literals, else the root's
     legacy one (or package.json's `eslintConfig`) with every folder's own beneath it; None where the repository has
     none memfix can read as data (and `problems` says why where it has one)."""
-    said: list[str] = []
     if (flat := next(((name, text) for name in ESLINT_FLAT if (text := read(name)) is not None), None)) is not None:
-        data = _flat(*flat, said)
-        problems += said
-        if data is None:
-            return None
-        merged = _carried(data, "", said := [], flat[0], anywhere=False)
-        layout, told = read_layout([(_listed(o.get("files")), _table(o, "rules")) for o in data["overrides"]],
-                                   flat[0])
-        problems += said + told
-        return Eslint(merged, frozenset(_rule_names(data)), flat[0], layout)
+        return _flat_eslint(*flat, problems)
+    return _legacy_eslint(read, package, sources, problems)
+
+
+def _flat_eslint(name: str, text: str, problems: list[str]) -> Eslint | None:
+    """A flat configuration (`eslint.config.*`) read from its literals."""
+    said: list[str] = []
+    data = _flat(name, text, said)
+    problems += said
+    if data is None:
+        return None
+    merged = _carried(data, "", said := [], name, anywhere=False)
+    layout, told = read_layout([(_listed(o.get("files")), _table(o, "rules")) for o in data["overrides"]], name)
+    problems += said + told
+    return Eslint(merged, frozenset(_rule_names(data)), name, layout)
+
+
+def _legacy_eslint(read: Read, package: dict[str, Any], sources: tuple[str, ...],
+                   problems: list[str]) -> Eslint | None:
+    """The root's legacy configuration with the configuration of each of the sources' folders beneath it, each
+    an override of its folder."""
+    said: list[str] = []
     root = _legacy_root(read, package, problems)
     if root is None:
         return None
@@ -206,22 +218,35 @@ def read_eslint(read: Read, package: dict[str, Any], sources: tuple[str, ...], p
     scopes: list[Scope] = [(None, _layout_rules(base)), *_override_scopes(base, "")]
     overrides = merged.setdefault("overrides", [])
     for folder in _folders(sources):
-        found = next(((f"{folder}/{name}", text) for name in ESLINT_DATA
-                      if (text := read(f"{folder}/{name}")) is not None), None)
-        if found is None or (data := _data(*found, problems)) is None:
+        if (found := _folder_configuration(read, folder, problems)) is None:
             continue
-        nested = _carried(data, folder, said, found[0])
+        path, data = found
+        nested = _carried(data, folder, said, path)
         names |= set(_rule_names(data))
         scopes += [([f"{folder}/**"], _layout_rules(data)), *_override_scopes(data, folder)]
-        if data.get("root") is True:  # ESLint stops at this folder: the parents' rules are off here
-            nested["rules"] = {**{r: "off" for r in merged.get("rules", {})}, **nested.get("rules", {})}
-        overrides.append({key: value for key, value in nested.items() if key != "overrides"} | {
-            "files": [f"{folder}/**"]})
-        overrides += nested.get("overrides", [])
-        where.append(found[0])
+        overrides += _folder_overrides(nested, merged, folder, stops=data.get("root") is True)
+        where.append(path)
     layout, told = read_layout(scopes, " and ".join(where))
     problems += said + told
     return Eslint(merged, frozenset(names), " and ".join(where), layout)
+
+
+def _folder_configuration(read: Read, folder: str, problems: list[str]) -> tuple[str, dict[str, Any]] | None:
+    """A folder's own legacy configuration file and its data, where it has one memfix reads."""
+    found = next(((f"{folder}/{name}", text) for name in ESLINT_DATA
+                  if (text := read(f"{folder}/{name}")) is not None), None)
+    if found is None or (data := _data(*found, problems)) is None:
+        return None
+    return found[0], data
+
+
+def _folder_overrides(nested: dict[str, Any], merged: dict[str, Any], folder: str, stops: bool) -> list[Any]:
+    """A folder's carried configuration as overrides of the root's: itself for the folder's files, then its own
+    overrides."""
+    if stops:  # `root: true`: ESLint stops at this folder, so the parents' rules are off here
+        nested["rules"] = {**{r: "off" for r in merged.get("rules", {})}, **nested.get("rules", {})}
+    own = {key: value for key, value in nested.items() if key != "overrides"} | {"files": [f"{folder}/**"]}
+    return [own, *nested.get("overrides", [])]
 
 
 def _override_scopes(data: dict[str, Any], folder: str) -> list[Scope]:
@@ -311,11 +336,16 @@ def _strings(element: dict[str, Any], key: str, default: list[str]) -> list[str]
 def _flat_globals(listed: object, packages: dict[str, str]) -> tuple[dict[str, bool], dict[str, Any]]:
     """`languageOptions.globals` as legacy `env` (the `globals` package's sets spread into it) and literal
     `globals`."""
-    sets = [s.of for s in listed.get("...", [])] if isinstance(listed, dict) else [listed]
-    env = {n.path.split(".", 1)[1]: True for n in sets if isinstance(n, Name) and "." in n.path
-           and packages.get(n.path.split(".")[0]) == "globals"}
-    own = {k: v for k, v in listed.items() if k != "..." and _literal(v)} if isinstance(listed, dict) else {}
-    return env, own
+    if not isinstance(listed, dict):
+        return _environments([listed], packages), {}
+    env = _environments([s.of for s in listed.get("...", [])], packages)
+    return env, {k: v for k, v in listed.items() if k != "..." and _literal(v)}
+
+
+def _environments(sets: list[object], packages: dict[str, str]) -> dict[str, bool]:
+    """The `globals` package's sets (`globals.browser`) as legacy environments."""
+    return {n.path.split(".", 1)[1]: True for n in sets if isinstance(n, Name) and "." in n.path
+            and packages.get(n.path.split(".")[0]) == "globals"}
 
 
 def _flat_extends(bases: object, packages: dict[str, str], name: str, said: list[str]) -> list[str]:
@@ -467,15 +497,17 @@ def _folders(sources: tuple[str, ...]) -> list[str]:
 
 
 def _rule_names(data: dict[str, Any]) -> list[str]:
-    names = [str(r) for r in (data.get("rules") or {}) if isinstance(data.get("rules"), dict)]
+    names = _named_here(data)
     for override in data.get("overrides") or [] if isinstance(data.get("overrides"), list) else []:
-        if isinstance(override, dict) and isinstance(override.get("rules"), dict):
-            names += [str(r) for r in override["rules"]]
-        if isinstance(override, dict) and "eslint:recommended" in _listed(override.get("extends")):
-            names += RECOMMENDED
-    if "eslint:recommended" in _listed(data.get("extends")):
-        names += RECOMMENDED
+        if isinstance(override, dict):
+            names += _named_here(override)
     return names
+
+
+def _named_here(data: dict[str, Any]) -> list[str]:
+    """The rules one configuration or override names: its own, and the recommended ones where it extends them."""
+    names = [str(r) for r in _table(data, "rules")]
+    return [*names, *RECOMMENDED] if "eslint:recommended" in _listed(data.get("extends")) else names
 
 
 def _table(data: dict[str, Any], key: str) -> dict[Any, Any]:
@@ -516,15 +548,19 @@ def narrowed(biome: dict[str, Any], on: frozenset[str], migrate: Migrate, said: 
         if not names & on or names <= on:
             continue
         group, name = rule.split("/")[1:]
-        scopes = [biome, *(o for o in biome.get("overrides", []) if isinstance(o, dict))]
-        for scope in scopes:
-            rules = scope.setdefault("linter", {}).setdefault("rules", {})
-            if scope is biome or name in (rules.get(group) or {}):
-                rules.setdefault(group, {})[name] = "off"
+        _turn_off(biome, group, name)
         said.append(f"{', '.join(f'`{n}`' for n in sorted(names & on))} is carried to Biome's `{name}`, which also "
                     f"checks what {', '.join(f'`{n}`' for n in sorted(names - on))} check, which the team leaves off: "
                     "not selected")
     return biome
+
+
+def _turn_off(biome: dict[str, Any], group: str, name: str) -> None:
+    """A Biome rule off at the top of its configuration and in every override that sets it."""
+    for scope in [biome, *(o for o in biome.get("overrides", []) if isinstance(o, dict))]:
+        rules = scope.setdefault("linter", {}).setdefault("rules", {})
+        if scope is biome or name in (rules.get(group) or {}):
+            rules.setdefault(group, {})[name] = "off"
 
 
 def biome_names(migrate: Migrate, eslint_rules: set[str]) -> dict[str, frozenset[str]]:
@@ -542,10 +578,23 @@ def biome_names(migrate: Migrate, eslint_rules: set[str]) -> dict[str, frozenset
         return {}
     found: dict[str, set[str]] = {}
     for override in migrated.get("overrides") or [] if isinstance(migrated, dict) else []:
-        includes = override.get("includes") if isinstance(override, dict) else None
-        index = re.fullmatch(r"memfix-rule-(\d+)", includes[0]) if isinstance(includes, list) and includes else None
-        groups = ((override.get("linter") or {}).get("rules") or {}) if index else {}
-        for group, rules in groups.items() if isinstance(groups, dict) else ():
-            for rule in rules if isinstance(rules, dict) else ():
-                found.setdefault(f"lint/{group}/{rule}", set()).add(ordered[int(index[1])])  # type: ignore[index]
+        index, carried = _carried_to(override)
+        for rule in carried:
+            found.setdefault(rule, set()).add(ordered[index])
     return {rule: frozenset(names) for rule, names in found.items()}
+
+
+def _carried_to(override: object) -> tuple[int, list[str]]:
+    """Which of memfix's one-rule overrides a translated one is (its `memfix-rule-N` index), and the Biome rules
+    `biome migrate` carried its ESLint rule to."""
+    includes = override.get("includes") if isinstance(override, dict) else None
+    index = re.fullmatch(r"memfix-rule-(\d+)", includes[0]) if isinstance(includes, list) and includes else None
+    if index is None or not isinstance(override, dict):
+        return 0, []
+    return int(index[1]), _biome_rules((override.get("linter") or {}).get("rules") or {})
+
+
+def _biome_rules(groups: object) -> list[str]:
+    """A Biome `linter.rules` table's rules by their full names (`lint/suspicious/noDebugger`)."""
+    return [f"lint/{group}/{rule}" for group, rules in (groups.items() if isinstance(groups, dict) else ())
+            for rule in (rules if isinstance(rules, dict) else ())]
