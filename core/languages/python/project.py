@@ -19,7 +19,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from core.bounded import ConfigFormat, ConfigRefused, read_config
 from core.languages.adapter import Selection
-from core.languages.python.configs import read_as, ruff_table, toml_file
+from core.languages.python.configs import read_as, ruff_table, table, table_at, toml_file
 from core.languages.python.scope import LintScope, find_lint_scope
 from core.languages.python.team import TeamRules, find_team_rules
 from core.languages.registry import within
@@ -180,16 +180,28 @@ def _refused(texts: dict[str, str | None]) -> tuple[str, ...]:
 def find_target(texts: dict[str, str | None], override: str | None = None) -> PythonTarget:
     if override and (version := _version(override)):
         return PythonTarget(version, f"python: {override} in .github/memfix.yml")
+    if (declared := _declared_target(texts)) is not None:
+        return declared
+    target = ruff_table(texts).get("target-version")
+    if isinstance(target, str) and (version := _version(target)):
+        return PythonTarget(version, f"ruff target-version {target!r}")
+    if (pinned := texts.get(".python-version")) and (version := _version(pinned.strip().split("\n")[0])):
+        return PythonTarget(version, ".python-version")
+    return PythonTarget(DEFAULT, "nothing in the repository says", assumed=True)
+
+
+def _declared_target(texts: dict[str, str | None]) -> PythonTarget | None:
+    """The oldest Python the project's metadata declares: its `requires-python` (or setup's, or Poetry's), else its
+    classifiers."""
     pyproject = toml_file(texts.get("pyproject.toml"))
-    project = pyproject.get("project", {}) if isinstance(pyproject.get("project"), dict) else {}
+    project = table(pyproject.get("project"))
     setup_py = _setup_py(texts.get("setup.py"))
     setup_cfg = _setup_cfg(texts.get("setup.cfg"))
-    poetry = ((pyproject.get("tool") or {}).get("poetry") or {}).get("dependencies") or {}
+    poetry = table_at(pyproject, "tool", "poetry", "dependencies")
     specifiers = [(project.get("requires-python"), "requires-python {!r} in pyproject.toml"),
                   (setup_cfg.get("python_requires"), "python_requires {!r} in setup.cfg"),
                   (setup_py.get("python_requires"), "python_requires {!r} in setup.py"),
-                  (_poetry(poetry.get("python") if isinstance(poetry, dict) else None),
-                   "Poetry's python {!r} in pyproject.toml")]
+                  (_poetry(poetry.get("python")), "Poetry's python {!r} in pyproject.toml")]
     for spec, where in specifiers:
         if isinstance(spec, str) and (oldest := _oldest(spec)):
             return PythonTarget(oldest, where.format(spec))
@@ -197,12 +209,7 @@ def find_target(texts: dict[str, str | None], override: str | None = None) -> Py
                                (setup_cfg.get("classifiers"), "setup.cfg"), (setup_py.get("classifiers"), "setup.py")):
         if oldest := _from_classifiers(classifiers):
             return PythonTarget(oldest, f"the Python classifiers in {where}")
-    ruff = ruff_table(texts)
-    if isinstance(ruff.get("target-version"), str) and (version := _version(ruff["target-version"])):
-        return PythonTarget(version, f"ruff target-version {ruff['target-version']!r}")
-    if (pinned := texts.get(".python-version")) and (version := _version(pinned.strip().split("\n")[0])):
-        return PythonTarget(version, ".python-version")
-    return PythonTarget(DEFAULT, "nothing in the repository says", assumed=True)
+    return None
 
 
 # ---- reading ----
@@ -214,10 +221,10 @@ _FORMATS: dict[str, ConfigFormat] = {name: "toml" if name.endswith(".toml") else
 def _setup_cfg(text: str | None) -> dict[str, object]:
     sections = read_as(text, "ini")
     found: dict[str, object] = {}
-    if "python_requires" in (options := sections.get("options") or {}):
+    if "python_requires" in (options := table(sections.get("options"))):
         found["python_requires"] = options["python_requires"]
-    if "classifiers" in (metadata := sections.get("metadata") or {}):
-        found["classifiers"] = [c.strip() for c in metadata["classifiers"].splitlines() if c.strip()]
+    if isinstance(classifiers := table(sections.get("metadata")).get("classifiers"), str):
+        found["classifiers"] = [c.strip() for c in classifiers.splitlines() if c.strip()]
     return found
 
 

@@ -10,12 +10,12 @@ import shlex
 import tokenize
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from core.bounded import MAX_CONFIG_CHARS, shown
 from core.change import Finding, Patch, edit_spans
 from core.languages.adapter import covering
 from core.languages.python.configs import (
+    Table,
     codes_in,
     ini_section,
     is_rule,
@@ -23,6 +23,8 @@ from core.languages.python.configs import (
     read_as,
     ruff_table,
     strings,
+    table,
+    table_at,
     toml_file,
 )
 from core.languages.python.syntax import assigned_to, strings_in
@@ -161,9 +163,9 @@ def _linter_rules(texts: dict[str, str | None], read: Read | None) -> TeamRules:
                                                                                if is_rule(c))))
 
 
-def _ruff(ruff: dict[str, Any], choices: _Choices) -> tuple[dict[str, tuple[str, ...]], list[str]]:
-    lint: dict[str, Any] = ruff["lint"] if isinstance(ruff.get("lint"), dict) else {}
-    where = ruff.get("__source__", "the ruff configuration")
+def _ruff(ruff: Table, choices: _Choices) -> tuple[dict[str, tuple[str, ...]], list[str]]:
+    lint = table(ruff.get("lint"))
+    where = str(ruff.get("__source__", "the ruff configuration"))
     chosen = [*strings(lint.get("select")), *strings(ruff.get("select"))] or list(RUFF_DEFAULT_SELECT)
     chosen += [*strings(ruff.get("extend-select")), *strings(lint.get("extend-select"))]
     choices.add(chosen, where, "ruff")
@@ -171,14 +173,14 @@ def _ruff(ruff: dict[str, Any], choices: _Choices) -> tuple[dict[str, tuple[str,
     choices.ignore += [*strings(ruff.get("ignore")), *strings(lint.get("ignore")), *strings(ruff.get("extend-ignore")),
                        *strings(lint.get("extend-ignore"))]
     per_file: dict[str, tuple[str, ...]] = {}
-    for table in (ruff.get("per-file-ignores"), lint.get("per-file-ignores"), ruff.get("extend-per-file-ignores"),
-                  lint.get("extend-per-file-ignores")):
-        for pattern, codes in (table or {}).items() if isinstance(table, dict) else ():
+    for ignores in (ruff.get("per-file-ignores"), lint.get("per-file-ignores"), ruff.get("extend-per-file-ignores"),
+                    lint.get("extend-per-file-ignores")):
+        for pattern, codes in table(ignores).items():
             per_file[pattern] = tuple(dict.fromkeys([*per_file.get(pattern, ()), *strings(codes)]))
     return per_file, [*strings(ruff.get("exclude")), *strings(ruff.get("extend-exclude"))]
 
 
-def ruff_options(ruff: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def ruff_options(ruff: Table) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The settings of a ruff configuration that shape what its rules report, as `key = value` TOML lines for
     `--config`: only plain values (text, numbers, booleans, lists and tables of them). A `src` that names a path
     outside the checkout (`/usr/**` would have ruff walk the worker's disk) is not passed: (lines, what was refused)."""
@@ -193,15 +195,15 @@ def ruff_options(ruff: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]
     return tuple(lines[:MAX_OPTIONS]), tuple(refused)
 
 
-def _ruff_settings(ruff: dict[str, Any]) -> list[tuple[str, object]]:
+def _ruff_settings(ruff: Table) -> list[tuple[str, object]]:
     """The settings ruff's rules read, by their dotted names under `lint.` (`lint` over the top level)."""
-    lint: dict[str, Any] = ruff["lint"] if isinstance(ruff.get("lint"), dict) else {}
+    lint = table(ruff.get("lint"))
     found = [(key, ruff.get(key)) for key in RUFF_OPTIONS]
     found += [(f"lint.{key}", lint.get(key, ruff.get(key))) for key in RUFF_LINT_OPTIONS]
-    for table in RUFF_OPTION_TABLES:
-        settings = lint.get(table, ruff.get(table))
+    for name in RUFF_OPTION_TABLES:
+        settings = lint.get(name, ruff.get(name))
         if isinstance(settings, dict):
-            found += [(f"lint.{table}.{key}", value) for key, value in settings.items() if isinstance(key, str)]
+            found += [(f"lint.{name}.{key}", value) for key, value in settings.items() if isinstance(key, str)]
     return found
 
 
@@ -234,18 +236,18 @@ def isort_options(texts: dict[str, str | None]) -> tuple[str, ...]:
     """isort's own configuration (`[tool.isort]`, `.isort.cfg`, `[isort]` in setup.cfg or tox.ini) as ruff's isort
     settings, so ruff's I001 judges imports as the team's isort does."""
     lines = []
-    for key, value in _isort_table(texts).items():
+    for key, value in _isorttable(texts).items():
         name = ISORT_SETTINGS.get(str(key).lower())
         if name is not None and (literal := _toml_value(_as_ruff_isort(name, value))) is not None:
             lines.append(f"lint.isort.{name} = {literal}")
     return tuple(lines)
 
 
-def _isort_table(texts: dict[str, str | None]) -> Mapping[str, object]:
+def _isorttable(texts: dict[str, str | None]) -> Mapping[str, object]:
     """isort's settings where isort looks for them: `[tool.isort]` first, then its ini sections."""
-    table = (toml_file(texts.get("pyproject.toml")).get("tool") or {}).get("isort")
-    if isinstance(table, dict):
-        return table
+    isort = table_at(toml_file(texts.get("pyproject.toml")), "tool").get("isort")
+    if isinstance(isort, dict):
+        return isort
     return next((found for name, header in ((".isort.cfg", "settings"), ("setup.cfg", "isort"),
                                             ("setup.cfg", "tool:isort"), ("tox.ini", "isort"))
                  if (found := ini_section(texts.get(name), header)) is not None), {})
@@ -270,7 +272,7 @@ def _toml_value(value: object, depth: int = 0) -> str | None:
     if isinstance(value, list):
         return _toml_array(value, depth) if depth < 2 else None
     if isinstance(value, dict):
-        return _toml_inline_table(value, depth) if depth < 2 else None
+        return _toml_inlinetable(value, depth) if depth < 2 else None
     return _toml_scalar(value)
 
 
@@ -289,14 +291,14 @@ def _toml_array(value: list[object], depth: int) -> str | None:
     return None if None in items else f"[{', '.join(i for i in items if i is not None)}]"
 
 
-def _toml_inline_table(value: dict[object, object], depth: int) -> str | None:
+def _toml_inlinetable(value: dict[object, object], depth: int) -> str | None:
     pairs = [(k, _toml_value(v, depth + 1)) for k, v in value.items()]
     if any(v is None or not isinstance(k, str) for k, v in pairs):
         return None
     return "{" + ", ".join(f"{json.dumps(k)} = {v}" for k, v in pairs) + "}"
 
 
-def _extended(config: dict[str, Any], read: Read | None, depth: int = 0) -> dict[str, Any]:
+def _extended(config: Table, read: Read | None, depth: int = 0) -> Table:
     """ruff's `extend = "path"`: the named configuration first, this one's settings over it (followed a few deep,
     inside the repository only)."""
     path = _extend_path(config.get("extend"))
@@ -309,17 +311,16 @@ def _extended(config: dict[str, Any], read: Read | None, depth: int = 0) -> dict
     return _over(base, config)
 
 
-def _ruff_file(text: str | None, path: str) -> dict[str, Any]:
+def _ruff_file(text: str | None, path: str) -> Table:
     """A ruff configuration file's settings: a pyproject's `[tool.ruff]`, or the whole of a ruff.toml."""
     data = toml_file(text)
-    table = (data.get("tool") or {}).get("ruff") or {} if path.endswith("pyproject.toml") else data
-    return table if isinstance(table, dict) else {}
+    return table_at(data, "tool", "ruff") if path.endswith("pyproject.toml") else data
 
 
-def _over(base: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+def _over(base: Table, config: Table) -> Table:
     """`config`'s settings over `base`'s, its `lint` table merged key by key."""
     merged = {**base, **{k: v for k, v in config.items() if k not in ("extend", "lint")}}
-    merged["lint"] = {**(base.get("lint") or {}), **(config.get("lint") or {})}
+    merged["lint"] = {**table(base.get("lint")), **table(config.get("lint"))}
     return merged
 
 
@@ -355,7 +356,8 @@ def _hooks(texts: dict[str, str | None]) -> list[_Hook]:
 def _pre_commit_hooks(text: str | None) -> list[_Hook]:
     data = read_as(text, "yaml")
     found = []
-    for repo in data.get("repos") or [] if isinstance(data.get("repos"), list) else []:
+    repos = data.get("repos")
+    for repo in repos if isinstance(repos, list) else []:
         for hook in (repo.get("hooks") or []) if isinstance(repo, dict) and isinstance(repo.get("hooks"), list) else []:
             if isinstance(hook, dict) and isinstance(hook.get("id"), str):
                 found.append(_Hook(hook["id"], tuple(strings(hook.get("args"))),
@@ -367,7 +369,7 @@ def _pre_commit_hooks(text: str | None) -> list[_Hook]:
 def _steps(text: str | None) -> list[str]:
     """A GitHub Actions workflow's `run:` scripts, and the ruff action's arguments as a command."""
     scripts = []
-    for job in (read_as(text, "yaml").get("jobs") or {}).values() if text else ():
+    for job in table(read_as(text, "yaml").get("jobs")).values() if text else ():
         for step in (job.get("steps") or []) if isinstance(job, dict) and isinstance(job.get("steps"), list) else []:
             if (script := _step_script(step)) is not None:
                 scripts.append(script)
@@ -477,7 +479,7 @@ def _pylintrc_disabled(texts: dict[str, str | None]) -> tuple[list[str], str] | 
 
 
 def _pyproject_pylint_disabled(texts: dict[str, str | None]) -> tuple[list[str], str] | None:
-    pyproject = (toml_file(texts.get("pyproject.toml")).get("tool") or {}).get("pylint")
+    pyproject = table_at(toml_file(texts.get("pyproject.toml")), "tool").get("pylint")
     if not isinstance(pyproject, dict):
         return None
     control = pyproject.get("messages control") or pyproject.get("messages_control")
@@ -590,16 +592,11 @@ def _argument(args: tuple[str, ...], name: str) -> list[str]:
     return [c for v in values for c in codes_in(v)]
 
 
-def _table(value: object) -> dict[str, Any]:
-    """A TOML value that should be a table, or an empty one (a team's file may hold anything)."""
-    return value if isinstance(value, dict) else {}
-
-
 def set_aside(texts: dict[str, str | None], read: Read | None = None) -> list[str]:
     """Paths the project keeps out of its other tools (flake8's and mypy's excludes, pytest's `norecursedirs`,
     `--ignore` and a root conftest's `collect_ignore`): files it does not hold to its own standards, such as
     fixtures of deliberately bad code. Never the package itself: a pattern naming an importable folder is left."""
-    tools = _table(toml_file(texts.get("pyproject.toml")).get("tool"))
+    tools = table(toml_file(texts.get("pyproject.toml")).get("tool"))
     found = _flake8_excludes(texts) + _mypy_excludes(texts, tools) + _pytest_ignores(texts, tools)
     found += _collect_ignore(texts.get("conftest.py"))
     return [pattern for pattern in dict.fromkeys(p.strip().strip("/").removeprefix("./") for p in found)
@@ -616,7 +613,7 @@ def _flake8_excludes(texts: dict[str, str | None]) -> list[str]:
 
 def _mypy_excludes(texts: dict[str, str | None], tools: dict[str, object]) -> list[str]:
     """mypy's exclude regexes that name paths, as globs."""
-    mypy = [_table(tools.get("mypy")).get("exclude")]
+    mypy = [table(tools.get("mypy")).get("exclude")]
     for name, header in (("mypy.ini", "mypy"), (".mypy.ini", "mypy"), ("setup.cfg", "mypy")):
         mypy.append((ini_section(texts.get(name), header) or {}).get("exclude"))
     found: list[str] = []
@@ -630,12 +627,12 @@ def _mypy_excludes(texts: dict[str, str | None], tools: dict[str, object]) -> li
 def _pytest_ignores(texts: dict[str, str | None], tools: dict[str, object]) -> list[str]:
     """pytest's `norecursedirs` and the paths its `addopts` give `--ignore` or `--ignore-glob`."""
     found: list[str] = []
-    for options in (_table(_table(tools.get("pytest")).get("ini_options")),
+    for options in (table(table(tools.get("pytest")).get("ini_options")),
                     ini_section(texts.get("pytest.ini"), "pytest") or {},
                     ini_section(texts.get("tox.ini"), "pytest") or {},
                     ini_section(texts.get("setup.cfg"), "tool:pytest") or {}):
         recurse = options.get("norecursedirs")
-        found += recurse if isinstance(recurse, list) else listed(recurse)
+        found += recurse if isinstance(recurse, list) else listed(recurse if isinstance(recurse, str) else None)
         found += [w.split("=", 1)[1] for w in _addopts(options.get("addopts"))
                   if w.startswith(("--ignore=", "--ignore-glob="))]
     return found

@@ -28,7 +28,7 @@ from typing import Any
 
 from core.change import Finding
 from core.languages.adapter import DetectError, Read, covering, inside, mirror_layout, originals, readable
-from core.languages.python.configs import toml_file
+from core.languages.python.configs import table_at, toml_file
 from core.languages.python.ruff import Ruff, python_files, read_finding, selected
 from core.paths import argument_problem
 from core.tools.process import Finished, ToolFailed
@@ -101,8 +101,8 @@ class TeamConfigs:
             return
         found[path] = text
         data = toml_file(text)
-        table = (data.get("tool") or {}).get("ruff") if posixpath.basename(path) == "pyproject.toml" else data
-        target = table.get("extend") if isinstance(table, dict) else None
+        ruff = table_at(data, "tool", "ruff") if posixpath.basename(path) == "pyproject.toml" else data
+        target = ruff.get("extend")
         if isinstance(target, str) and depth < MAX_EXTENDS and not target.startswith(("/", "~")):
             extended = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
             if not extended.startswith("..") and not argument_problem(extended):
