@@ -358,6 +358,29 @@ _READERS: dict[str, Callable[[str, str, int], Any]] = {  # (text, name, the most
 }
 
 
+# A configuration's table as read: its keys are names, its values whatever the team wrote (a table, a list, text,
+# a number), so each reader narrows what it takes.
+Table = dict[str, object]
+
+
+def table(value: object) -> Table:
+    """A value that should be a table, or an empty one (a team's file may hold anything)."""
+    return value if isinstance(value, dict) else {}
+
+
+def array(value: object) -> list[object]:
+    """A value that should be a list, or an empty one."""
+    return value if isinstance(value, list) else []
+
+
+def table_at(data: Table, *keys: str) -> Table:
+    """The table under `keys` (`tool`, `ruff`: `[tool.ruff]`), or an empty one where any step is missing or is no
+    table."""
+    for key in keys:
+        data = table(data.get(key))
+    return data
+
+
 def user_text(value: object, *, limit: int, what: str) -> str:
     """Text a person sent, as memfix may store and show it: a string, no NUL byte, at most `limit` characters."""
     if value is None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
@@ -104,7 +104,7 @@ class Edit:
         return MESSAGES["semi-never" if self.rule == "semi" and not self.text else self.rule]
 
 
-Scope = tuple[list[str] | None, dict[str, Any]]  # (the files an override covers, None for all; its rules as written)
+Scope = tuple[list[str] | None, dict[str, object]]  # (the files an override covers, None for all; its rules as written)
 
 
 def read_layout(scopes: list[Scope], where: str) -> tuple[Layout | None, list[str]]:
@@ -113,7 +113,7 @@ def read_layout(scopes: list[Scope], where: str) -> tuple[Layout | None, list[st
     which of the team's layout rules are not fixed, and why."""
     settings, varies, others = _gathered(scopes)
     said = [_uncarried(where, others)] if others else []
-    carried: dict[str, Any] = {}
+    carried: dict[str, Any] = {}  # Layout's fields by name, each of its own type
     lost = []
     for rule, value in settings.items():
         if _severity(value) in (None, "off"):
@@ -138,10 +138,10 @@ def _uncarried(where: str, others: set[str]) -> str:
     return f"{where}: {listed}{more}: layout Biome's formatter cannot carry exactly, so memfix does not fix it"
 
 
-def _gathered(scopes: list[Scope]) -> tuple[dict[str, Any], set[str], set[str]]:
+def _gathered(scopes: list[Scope]) -> tuple[dict[str, object], set[str], set[str]]:
     """(each layout rule's setting where it applies to every file, the rules some folders set otherwise, the team's
     layout rules memfix cannot carry)."""
-    settings: dict[str, Any] = {}
+    settings: dict[str, object] = {}
     varies: set[str] = set()
     others: set[str] = set()
     for files, rules in scopes:
@@ -167,17 +167,17 @@ def _reach(files: list[str] | None) -> tuple[bool, bool]:
     return everywhere, kinds
 
 
-def _severity(value: Any) -> str | None:
+def _severity(value: object) -> str | None:
     first = value[0] if isinstance(value, list) and value else value
     return {0: "off", 1: "warn", 2: "error", "off": "off", "warn": "warn", "error": "error"}.get(first) \
         if isinstance(first, int | str) else None
 
 
-def _only_defaults(options: list[Any], defaults: dict[str, Any]) -> bool:
+def _only_defaults(options: list[object], defaults: Mapping[str, object]) -> bool:
     return all(isinstance(o, dict) and all(defaults.get(k, object()) == v for k, v in o.items()) for o in options)
 
 
-def _semi(options: list[Any]) -> str | None:
+def _semi(options: list[object]) -> str | None:
     how = options[0] if options and isinstance(options[0], str) else "always"
     rest = options[1:] if options and isinstance(options[0], str) else options
     defaults = {"omitLastInOneLineBlock": False, "omitLastInOneLineClassBody": False} if how == "always" else \
@@ -185,7 +185,7 @@ def _semi(options: list[Any]) -> str | None:
     return how if how in ("always", "never") and _only_defaults(rest, defaults) else None
 
 
-def _quotes(options: list[Any]) -> str | None:
+def _quotes(options: list[object]) -> str | None:
     """The quote character; escapes the formatter avoids with the other quote are left out (`edits`), and template
     literals are never touched, so `avoidEscape` and `allowTemplateLiterals` change nothing memfix does."""
     how = options[0] if options and isinstance(options[0], str) else "double"
@@ -196,7 +196,7 @@ def _quotes(options: list[Any]) -> str | None:
     return "'" if how == "single" else '"'
 
 
-def _commas(options: list[Any]) -> str | None:
+def _commas(options: list[object]) -> str | None:
     value = options[0] if options else "never"
     if isinstance(value, dict):  # the same for every kind of list, or not carried
         kinds = set(value.values())
@@ -204,22 +204,22 @@ def _commas(options: list[Any]) -> str | None:
     return value if value in ("never", "only-multiline", "always-multiline", "always") else None
 
 
-def _trailing(options: list[Any]) -> tuple[bool, bool] | None:
+def _trailing(options: list[object]) -> tuple[bool, bool] | None:
     given = options[0] if options and isinstance(options[0], dict) else {}
     if len(options) > 1 or set(given) - {"skipBlankLines", "ignoreComments"}:
         return None
     return bool(given.get("skipBlankLines")), bool(given.get("ignoreComments"))
 
 
-def _eol(options: list[Any]) -> bool | None:
+def _eol(options: list[object]) -> bool | None:
     return True if not options or options[0] in ("always", "unix") else None
 
 
-def _extra(options: list[Any]) -> bool | None:
+def _extra(options: list[object]) -> bool | None:
     return True if not options else None
 
 
-def _blank(options: list[Any]) -> tuple[int, int, int] | None:
+def _blank(options: list[object]) -> tuple[int, int, int] | None:
     given = options[0] if options and isinstance(options[0], dict) else {}
     if len(options) > 1 or set(given) - {"max", "maxEOF", "maxBOF"} or \
             not all(isinstance(v, int) and v >= 0 for v in given.values()):

@@ -23,9 +23,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any
 
-from core.bounded import ConfigFormat, ConfigRefused, read_config, shown
+from core.bounded import ConfigFormat, ConfigRefused, Table, array, read_config, shown, table
 from core.languages.javascript.biome import RECOMMENDED_FILES
 from core.languages.javascript.checks import pieces
 from core.languages.javascript.eslintrc import ESLINT_CODE, ESLINT_DATA, Eslint, Migrate, narrowed, read_eslint
@@ -157,7 +156,7 @@ def read_js_profile(read: Read, migrate: Migrate | None = None, sources: tuple[s
                      tuple(problems), layout, tuple(reading))
 
 
-def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None, sources: tuple[str, ...],
+def _configuration(read: Read, package: Table, migrate: Migrate | None, sources: tuple[str, ...],
                    problems: list[str]) -> tuple[dict[str, str], str, Layout | None]:
     """Biome's configuration, what chose it, and the team's layout rules it carries to the formatter."""
     for name in BIOME_FILES:
@@ -179,7 +178,7 @@ def _recommended(why: str) -> tuple[dict[str, str], str, Layout | None]:
     return dict(RECOMMENDED_FILES), why, None
 
 
-def _without_eslint_read(read: Read, package: dict[str, Any],
+def _without_eslint_read(read: Read, package: Table,
                          problems: list[str]) -> tuple[dict[str, str], str, Layout | None]:
     """Where no Biome or ESLint configuration could be read: an ESLint wrapper's rules (none), or Biome's
     recommended ones, and why."""
@@ -225,7 +224,7 @@ NOTHING_FILES = {"biome.json": json.dumps({"formatter": {"enabled": False}, "ass
                                            "linter": {"enabled": True, "rules": {"recommended": False}}})}
 
 
-def _eslint_wrapper(package: dict[str, Any]) -> str | None:
+def _eslint_wrapper(package: Table) -> str | None:
     """The ESLint wrapper the team lints with (XO, standard): its package.json key or its devDependency."""
     dev = package.get("devDependencies")
     found = next((w for w in ESLINT_WRAPPERS if w in package or isinstance(dev, dict) and w in dev), None)
@@ -257,7 +256,7 @@ def biome_configuration(read: Read, name: str, text: str, problems: list[str]) -
     return {name: json.dumps(handed, indent=2), **files}
 
 
-def _extended(read: Read, name: str, extends: Any, problems: list[str]) -> dict[str, str]:
+def _extended(read: Read, name: str, extends: object, problems: list[str]) -> dict[str, str]:
     """The configurations `extends` names that memfix follows, {repository path: text}: relative, inside the
     repository once normalised, JSON, and a regular file there (never a link, a FIFO or a device: `read` says).
     Each one left out is said in memfix's words; nothing of it is read."""
@@ -302,22 +301,22 @@ def _extended_text(read: Read, name: str, target: str, followed: int) -> tuple[s
     return text, ""
 
 
-def _handed(data: dict[str, Any], drop: tuple[str, ...]) -> dict[str, Any]:
+def _handed(data: Table, drop: tuple[str, ...]) -> Table:
     """The configuration without the keys memfix does not hand Biome, at the top and in each override."""
     kept = {key: value for key, value in data.items() if key not in drop}
-    if isinstance(kept.get("overrides"), list):
+    if isinstance(overrides := kept.get("overrides"), list):
         kept["overrides"] = [{k: v for k, v in o.items() if k not in drop} if isinstance(o, dict) else o
-                             for o in kept["overrides"]]
+                             for o in overrides]
     return kept
 
 
-def _plugins(data: dict[str, Any]) -> bool:
+def _plugins(data: Table) -> bool:
     overrides = data.get("overrides")
     return bool(data.get("plugins")) or isinstance(overrides, list) and any(
         isinstance(o, dict) and o.get("plugins") for o in overrides)
 
 
-def find_runtime(read: Read, package: dict[str, Any], problems: list[str], files: tuple[str, ...] = ()) -> Runtime:
+def find_runtime(read: Read, package: Table, problems: list[str], files: tuple[str, ...] = ()) -> Runtime:
     """The oldest runtime, from what the team declares first (`engines.node`, tsconfig's target), then from what it
     tests and ships for where it declares nothing: the Node versions its CI runs, the browsers its browserslist
     names, and the code's own era (sources with no ES2015 syntax anywhere are ES5)."""
@@ -334,7 +333,7 @@ def find_runtime(read: Read, package: dict[str, Any], problems: list[str], files
     return Runtime(node, es, "; ".join(w for w in (node_where, where) if w))
 
 
-def _engines_node(package: dict[str, Any], problems: list[str]) -> tuple[tuple[int, int] | None, str]:
+def _engines_node(package: Table, problems: list[str]) -> tuple[tuple[int, int] | None, str]:
     """The lowest Node version package.json's `engines.node` admits, and where that is said."""
     engines = package.get("engines")
     spec = engines.get("node") if isinstance(engines, dict) else None
@@ -370,7 +369,7 @@ def _ci_node(read: Read) -> tuple[tuple[int, int] | None, str]:
     return version, f"the oldest Node its CI runs ({version[0]}, in {name})"
 
 
-def _node_versions(data: Any, depth: int = 0) -> list[tuple[int, int]]:
+def _node_versions(data: object, depth: int = 0) -> list[tuple[int, int]]:
     """Every Node version named under a node key anywhere in a CI file (`lts/*` and `${{ … }}` name none)."""
     if depth > 12:
         return []
@@ -402,7 +401,7 @@ def _node_version(item: object) -> tuple[int, int] | None:
     return int(match[1]), int(match[2]) if match[2] and match[2].isdigit() else 0
 
 
-def _browsers(read: Read, package: dict[str, Any]) -> tuple[int | None, str]:
+def _browsers(read: Read, package: Table) -> tuple[int | None, str]:
     """ES5 where the team's browserslist names Internet Explorer (the last browser without ES2015)."""
     listed = package.get("browserslist")
     values = listed.values() if isinstance(listed, dict) else listed if isinstance(listed, list) else [listed or ""]
@@ -415,7 +414,7 @@ def _browsers(read: Read, package: dict[str, Any]) -> tuple[int | None, str]:
     return None, ""
 
 
-def _era(read: Read, files: tuple[str, ...], package: dict[str, Any]) -> tuple[int | None, str]:
+def _era(read: Read, files: tuple[str, ...], package: Table) -> tuple[int | None, str]:
     """ES5 where none of the project's JavaScript sources uses ES2015 syntax (`const`, arrows, classes, template
     literals): the team writes for runtimes that lack it, whatever it declares."""
     sources = _era_sources(files, package)
@@ -425,7 +424,7 @@ def _era(read: Read, files: tuple[str, ...], package: dict[str, Any]) -> tuple[i
     return 2009, f"ES5: none of its {len(sources)} JavaScript file(s) uses ES2015 syntax{shipped}"
 
 
-def _era_sources(files: tuple[str, ...], package: dict[str, Any]) -> list[str]:
+def _era_sources(files: tuple[str, ...], package: Table) -> list[str]:
     """The sources that tell the code's era, or none: TypeScript compiles to its own target, and a module package
     is ES2015 by being one."""
     typed = any(p.endswith((".ts", ".tsx", ".mts", ".cts")) for p in files)
@@ -455,8 +454,7 @@ def oldest_node(spec: str) -> tuple[int, int] | None:
 
 def _ts_target(read: Read, name: str, problems: list[str], depth: int = 0) -> tuple[int | None, str]:
     data = _json(read(name), name, problems, jsonc=True)
-    target = (data.get("compilerOptions") or {}).get("target") if isinstance(data.get("compilerOptions"), dict) \
-        else None
+    target = table(data.get("compilerOptions")).get("target")
     if isinstance(target, str):
         return _es_year(target), f"compilerOptions.target {target!r} in {name}"
     extends = data.get("extends")
@@ -511,16 +509,16 @@ def _ignore_patterns(read: Read, name: str) -> list[str]:
     """The `ignorePatterns` of a legacy ESLint configuration held as JSON (a JavaScript or YAML one is not read)."""
     data = _json(read(name), name, [], jsonc=True) if name.endswith(".json") or name == ".eslintrc" else {}
     listed = data.get("ignorePatterns")
-    return [p for p in ([listed] if isinstance(listed, str) else listed or []) if isinstance(p, str)]
+    return [p for p in ([listed] if isinstance(listed, str) else array(listed)) if isinstance(p, str)]
 
 
-def _json(text: str | None, name: str, problems: list[str], *, jsonc: bool = False) -> dict[str, Any]:
+def _json(text: str | None, name: str, problems: list[str], *, jsonc: bool = False) -> Table:
     """A JSON file's object, or {} (missing, or refused and said why)."""
     return _object(text, name, problems, jsonc=jsonc) or {}
 
 
 def _object(text: str | None, name: str, problems: list[str], *, jsonc: bool = False, fmt: ConfigFormat | None = None,
-            not_object: str = "is not a JSON object; not read") -> dict[str, Any] | None:
+            not_object: str = "is not a JSON object; not read") -> Table | None:
     """A configuration file's object through the bounded reader (JSON by default, with comments and trailing commas
     where the tool allows them), or None: missing, or refused with a problem saying why."""
     if text is None:

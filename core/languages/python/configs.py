@@ -5,24 +5,7 @@ from __future__ import annotations
 
 import re
 
-from core.bounded import ConfigFormat, ConfigRefused, read_config
-
-# A configuration file's table as read: its keys are names, its values whatever the team wrote (a table, a list, text,
-# a number), so each reader narrows what it takes.
-Table = dict[str, object]
-
-
-def table(value: object) -> Table:
-    """A value that should be a table, or an empty one (a team's file may hold anything)."""
-    return value if isinstance(value, dict) else {}
-
-
-def table_at(data: Table, *keys: str) -> Table:
-    """The table under `keys` (`tool`, `ruff`: `[tool.ruff]`), or an empty one where any step is missing or is no
-    table."""
-    for key in keys:
-        data = table(data.get(key))
-    return data
+from core.bounded import ConfigFormat, ConfigRefused, Table, read_config
 
 
 def read_as(text: str | None, fmt: ConfigFormat) -> Table:

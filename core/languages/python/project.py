@@ -17,9 +17,9 @@ from dataclasses import dataclass, replace
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from core.bounded import ConfigFormat, ConfigRefused, read_config
+from core.bounded import ConfigFormat, ConfigRefused, read_config, table, table_at
 from core.languages.adapter import Selection
-from core.languages.python.configs import read_as, ruff_table, table, table_at, toml_file
+from core.languages.python.configs import read_as, ruff_table, toml_file
 from core.languages.python.scope import LintScope, find_lint_scope
 from core.languages.python.team import TeamRules, find_team_rules
 from core.languages.registry import within

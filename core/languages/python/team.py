@@ -11,11 +11,10 @@ import tokenize
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from core.bounded import MAX_CONFIG_CHARS, shown
+from core.bounded import MAX_CONFIG_CHARS, Table, shown, table, table_at
 from core.change import Finding, Patch, edit_spans
 from core.languages.adapter import covering
 from core.languages.python.configs import (
-    Table,
     codes_in,
     ini_section,
     is_rule,
@@ -23,8 +22,6 @@ from core.languages.python.configs import (
     read_as,
     ruff_table,
     strings,
-    table,
-    table_at,
     toml_file,
 )
 from core.languages.python.syntax import assigned_to, strings_in

@@ -26,9 +26,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from core.bounded import table_at
 from core.change import Finding
 from core.languages.adapter import DetectError, Read, covering, inside, mirror_layout, originals, readable
-from core.languages.python.configs import table_at, toml_file
+from core.languages.python.configs import toml_file
 from core.languages.python.ruff import Ruff, python_files, read_finding, selected
 from core.paths import argument_problem
 from core.tools.process import Finished, ToolFailed
