@@ -286,7 +286,7 @@ def _key_dots(kind: str | None, part: str, dots: int) -> int:
     return dots + part.count(".") if kind == "bare" else dots
 
 
-def _toml_loaded(text: str, name: str) -> Any:
+def _toml_loaded(text: str, name: str) -> dict[str, object]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -196,7 +196,7 @@ def report_json(report: RunReport) -> dict[str, Any]:
     }
 
 
-def _outcome_json(o: FileOutcome) -> dict[str, Any]:
+def _outcome_json(o: FileOutcome) -> dict[str, object]:
     return {"path": o.path, "status": o.status, "confidence": round(o.confidence, 3), "why": o.why,
             "attempts": o.attempts, "note": o.note, "findings": [f.code for f in o.findings],
             "fixed": sorted({f.code for f in o.patch.findings}) if o.patch else [],
@@ -207,7 +207,7 @@ def _outcome_json(o: FileOutcome) -> dict[str, Any]:
             "pr": o.published.pr_number if o.published else None}
 
 
-def _rules_json(rules: Selection) -> dict[str, Any]:
+def _rules_json(rules: Selection) -> dict[str, object]:
     return {"selected": list(rules.rules), "chosen_by": rules.chosen_by, "origins": dict(rules.origins),
             "extended": list(rules.extended)}
 

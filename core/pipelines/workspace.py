@@ -31,6 +31,11 @@ MAX_FILE_BYTES = 1 << 20  # a larger source file is generated or data: not scann
 log = logging.getLogger(__name__)
 
 
+def _entered(name: str) -> bool:
+    """A folder the walk goes into: not hidden, nor a tool's or an environment's (`.git`, `node_modules`, `build`)."""
+    return name not in _SKIP_DIRS and not name.startswith(".")
+
+
 class LocalWorkspace:
     """A checkout on disk; `paths` narrows the scope (files or directories, relative to root; none: no file)."""
 
@@ -99,20 +104,27 @@ class LocalWorkspace:
                 continue
             here = folder[skip:].replace(os.sep, "/")
             for entry in entries:
-                name = entry.name
                 if entry.is_dir(follow_symlinks=False):
-                    if name not in _SKIP_DIRS and not name.startswith("."):
+                    if _entered(entry.name):
                         folders.append(entry.path)
-                elif entry.is_symlink() and name not in _SKIP_DIRS and not name.startswith(".") and entry.is_dir():
-                    notes.append(self._skip(Path(entry.path), "a symlinked folder; memfix does not follow links"))
-                elif not wanted(name):
-                    continue
-                elif (problem := unscannable(entry.path)) is not None:
-                    if is_source(name):  # a text file left out is simply not read
-                        notes.append(self._skip(Path(entry.path), problem))
-                else:
-                    found.append(f"{here}/{name}" if here else name)
+                elif self._taken(entry, wanted, notes):
+                    found.append(f"{here}/{entry.name}" if here else entry.name)
         return found
+
+    def _taken(self, entry: os.DirEntry[str], wanted: Callable[[str], bool], notes: list[str]) -> bool:
+        """Whether a folder's entry that is no folder is a wanted file memfix reads; a symlinked folder, or a source
+        it cannot scan, is said in `notes`."""
+        name = entry.name
+        if entry.is_symlink() and _entered(name) and entry.is_dir():
+            notes.append(self._skip(Path(entry.path), "a symlinked folder; memfix does not follow links"))
+            return False
+        if not wanted(name):
+            return False
+        if (problem := unscannable(entry.path)) is not None:
+            if is_source(name):  # a text file left out is simply not read
+                notes.append(self._skip(Path(entry.path), problem))
+            return False
+        return True
 
     def _skip(self, target: Path, why: str) -> str:
         shown = os.path.relpath(target, self.root).replace(os.sep, "/")
