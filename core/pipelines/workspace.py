@@ -59,24 +59,30 @@ class LocalWorkspace:
     def _list(self) -> list[str]:
         found: list[str] = []
         for target in [self.root / p for p in self._paths] if self._paths is not None else [self.root]:
-            if not inside(str(self.root), str(target)):
-                self.notes.append(self._skip(target, "outside the checkout"))
-            elif target.is_symlink():
-                self.notes.append(self._skip(target, "a symlink; memfix does not follow links"))
-            elif target == self.root:
-                paths, notes = self._tree()
-                found += [p for p in paths if is_source(p)]
-                self.notes += notes
-            elif target.is_dir():
-                found += self._walk(target, is_source, self.notes)
-            elif target.exists() and (problem := unscannable(str(target))) is not None:
-                self.notes.append(self._skip(target, problem))
-            elif target.exists():
-                found.append(target.relative_to(self.root).as_posix())
+            found += self._sources_at(target)
         files = sorted(set(found))
         if len(files) > MAX_FILES:
             log.warning("scope has %d Python files; scanning the first %d", len(files), MAX_FILES)
         return files[:MAX_FILES]
+
+    def _sources_at(self, target: Path) -> list[str]:
+        """The sources a path of the run's scope names: itself, or those under it; one memfix does not read is said
+        in the notes."""
+        if not inside(str(self.root), str(target)):
+            self.notes.append(self._skip(target, "outside the checkout"))
+        elif target.is_symlink():
+            self.notes.append(self._skip(target, "a symlink; memfix does not follow links"))
+        elif target == self.root:
+            paths, notes = self._tree()
+            self.notes += notes
+            return [p for p in paths if is_source(p)]
+        elif target.is_dir():
+            return self._walk(target, is_source, self.notes)
+        elif target.exists() and (problem := unscannable(str(target))) is not None:
+            self.notes.append(self._skip(target, problem))
+        elif target.exists():
+            return [target.relative_to(self.root).as_posix()]
+        return []
 
     def _tree(self) -> tuple[list[str], list[str]]:
         """The checkout's Python sources and the text files read beside them, walked once however often a run lists
@@ -315,18 +321,7 @@ class GitHubWorkspace(LocalWorkspace):
         gathering = _Gathering()
         try:
             with tarfile.open(fileobj=io.BytesIO(archive), mode="r:*") as tar:
-                for member in tar:
-                    path = member.name.split("/", 1)[1] if "/" in member.name else ""  # GitHub's top folder
-                    python = read_with_repository(path)
-                    if not member.isfile() or not (python or (read_with_sources(path.rsplit("/", 1)[-1])
-                                                              and member.size <= MAX_FILE_BYTES)):
-                        continue
-                    if python and gathering.used[True] + member.size > MAX_VIEW_BYTES:  # known before reading it
-                        gathering.room(True, member.size)
-                        break
-                    data = tar.extractfile(member)
-                    if data is not None and not gathering.keep(path, data.read().decode("utf-8", errors="replace")):
-                        break
+                _extract(tar, gathering)
         except (tarfile.TarError, EOFError, OSError, zlib.error, lzma.LZMAError, ValueError) as exc:
             # GitHub's archive host can answer an error page, a cut-off body or nothing: an incomplete view
             return RepositoryView(gathering.sources, complete=False, reason=f"the repository archive "
@@ -338,6 +333,27 @@ class GitHubWorkspace(LocalWorkspace):
 
     def close(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _extract(tar: tarfile.TarFile, gathering: _Gathering) -> None:
+    """The archive's Python sources and the text files read beside them, gathered until the view is full."""
+    for member in tar:
+        path = member.name.split("/", 1)[1] if "/" in member.name else ""  # GitHub's top folder
+        python = read_with_repository(path)
+        if not _taken_from_archive(member, path, python):
+            continue
+        if python and gathering.used[True] + member.size > MAX_VIEW_BYTES:  # known before reading it
+            gathering.room(True, member.size)
+            return
+        data = tar.extractfile(member)
+        if data is not None and not gathering.keep(path, data.read().decode("utf-8", errors="replace")):
+            return
+
+
+def _taken_from_archive(member: tarfile.TarInfo, path: str, python: bool) -> bool:
+    """A regular file that is a Python source, or a text file read beside them within MAX_FILE_BYTES."""
+    return member.isfile() and (python or (read_with_sources(path.rsplit("/", 1)[-1])
+                                           and member.size <= MAX_FILE_BYTES))
 
 
 def _archive_problem(exc: Exception) -> str:
