@@ -95,11 +95,7 @@ class Profile:
         args = ["--target-version", self.target.ruff_target]
         if ignore := self.ignore(rules, held):
             args += ["--ignore=" + ",".join(ignore)]
-        per_file = {pattern: list(codes) for pattern, codes in self.team.per_file_ignores.items()}
-        if not any(r == "S101" for r in rules):  # the repository did not ask for asserts in tests
-            for pattern in TEST_FILES:
-                per_file[pattern] = sorted({*per_file.get(pattern, []), "S101"})
-        if per_file:
+        if per_file := self._per_file_ignores(rules):
             table = ", ".join(f"{_toml(p)} = [{', '.join(_toml(c) for c in codes)}]" for p, codes in per_file.items())
             args += [f"--config=lint.per-file-ignores = {{{table}}}"]
         if self.team.exclude:  # `=`: no value is ever read as a flag
@@ -107,6 +103,14 @@ class Profile:
         for option in self.team.options:  # the settings its rules read: the team's isort sections, its src, …
             args += ["--config=" + option]
         return args
+
+    def _per_file_ignores(self, rules: tuple[str, ...]) -> dict[str, list[str]]:
+        """The team's per-file ignores, and asserts allowed in tests unless the repository asked for S101."""
+        per_file = {pattern: list(codes) for pattern, codes in self.team.per_file_ignores.items()}
+        if not any(r == "S101" for r in rules):  # the repository did not ask for asserts in tests
+            for pattern in TEST_FILES:
+                per_file[pattern] = sorted({*per_file.get(pattern, []), "S101"})
+        return per_file
 
     def selection(self, named: tuple[str, ...] | None, families: tuple[str, ...] | None = None,
                   extend: tuple[str, ...] = ()) -> Selection:
@@ -122,6 +126,12 @@ class Profile:
         if not team.configured and families is None:  # ruff's defaults are memfix's preference: surveyed, suggested
             return Selection(tuple(extend), f"nobody: {team.source}", tuple(extend), extra,
                              () if extend else team.select)
+        return self._team_selection(families, extend, extra)
+
+    def _team_selection(self, families: tuple[str, ...] | None, extend: tuple[str, ...],
+                        extra: dict[str, str]) -> Selection:
+        """Every rule the team's tools select, or of them only `families`, each with the place that chose it."""
+        team = self.team
         chosen = team.select if families is None else within(families, team.select)
         origins = {code: team.origin(code) for code in chosen}
         why = f"the rules {team.source} selects ({', '.join(team.select)})"
@@ -236,18 +246,23 @@ def _setup_py(text: str | None) -> dict[str, object]:
         return {}
     found: dict[str, object] = {}
     for node in ast.walk(tree):
-        pairs = []
-        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "setup":
-            pairs = [(k.arg, k.value) for k in node.keywords]
-        elif isinstance(node, ast.Dict):  # `arguments = {"python_requires": …}; setup(**arguments)`
-            pairs = [(getattr(k, "value", None), v) for k, v in zip(node.keys, node.values, strict=True)]
-        for name, value in pairs:
+        for name, value in _setup_arguments(node):
             if name in ("python_requires", "classifiers") and name not in found:
                 try:
                     found[name] = ast.literal_eval(value)
                 except (ValueError, RecursionError):
                     continue
     return found
+
+
+def _setup_arguments(node: ast.AST) -> list[tuple[object, ast.expr]]:
+    """(name, value) of what a node may hand `setup`: its call's keywords, or a dict's items (`arguments = {…};
+    setup(**arguments)`)."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "setup":
+        return [(k.arg, k.value) for k in node.keywords]
+    if isinstance(node, ast.Dict):
+        return [(getattr(k, "value", None), v) for k, v in zip(node.keys, node.values, strict=True)]
+    return []
 
 
 def _poetry(spec: object) -> str | None:
