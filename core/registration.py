@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,7 @@ def new_app_url(web_url: str, state: str, organization: str | None = None) -> st
     return f"{web_url}{owner}/settings/apps/new?state={quote(state, safe='')}"
 
 
-def _complete(app: dict[str, Any]) -> None:
+def _complete(app: Mapping[str, object]) -> None:
     """PermanentError where GitHub's answer lacks a credential or the private key."""
     missing = [field for field in _CREDENTIALS.values() if not app.get(field)]
     if missing or "PRIVATE KEY" not in str(app.get("pem")):

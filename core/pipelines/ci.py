@@ -4,7 +4,7 @@ statuses) decide: all green → ready for review; any red → the PR stays a dra
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,7 +106,7 @@ def failure_report(verdict: CiVerdict, annotations: dict[int, list[dict[str, Any
     return lines
 
 
-def _failure_paths(notes: list[dict[str, Any]]) -> set[str]:
+def _failure_paths(notes: Sequence[Mapping[str, object]]) -> set[str]:
     """The files a check's failure annotations name."""
     named = {str(n.get("path") or "") for n in notes if n.get("annotation_level", "failure") == "failure"}
     return named - {"", NOWHERE}
