@@ -14,8 +14,9 @@ for the whole replay — an embedded PostgreSQL in a scratch folder, no model, t
    diff from the parent, renames followed), as a push's payload gives them to the App;
 2. the judge is the team's own linter at that commit, as a push's run has it: the team's flake8 (its settings and
    plugins) and ruff at the versions the commit pins (one it pins to no exact version at the release current at
-   the commit's time, as the push's CI installed it: `released_by`), installed and run in the sandbox; where one cannot run (or
-   with `--memfix-own`: MEMFIX_TEAM_TOOLS off), memfix's reading of the configuration the commit holds;
+   the commit's time, as the push's CI installed it: `released_by`), installed and run in the sandbox; where one
+   cannot run (or with `--memfix-own`: MEMFIX_TEAM_TOOLS off), memfix's reading of the configuration the commit
+   holds;
 3. the push's new findings, memfix's patches and their verification are the command's run (core/pipelines/runner.py:
    the changed files' findings not there at the parent, the linter's own edits for them, verified with the
    project's checks and promoted by confidence); a proposal is a promoted patch, a vetoed file a patch that was not;

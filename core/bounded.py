@@ -140,11 +140,16 @@ def _measure(data: object, name: str, most: int = MAX_CONFIG_VALUES) -> None:
         if values > most:
             raise ConfigRefused(name, _too_many(most))
         if isinstance(value, str) and not value.isascii():
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError:
-                raise ConfigRefused(name, "text that is not valid Unicode (a lone surrogate, like the escape "
-                                          "`\\ud800`) is not accepted") from None
+            _unicode(value, name)
+
+
+def _unicode(text: str, name: str) -> None:
+    """ConfigRefused for text that is not valid Unicode."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ConfigRefused(name, "text that is not valid Unicode (a lone surrogate, like the escape "
+                                  "`\\ud800`) is not accepted") from None
 
 
 # ---- JSON, JSONC (comments, trailing commas) and JSON5's cheap part (single quotes, unquoted keys) ----
@@ -187,17 +192,30 @@ def _plain_json(text: str, name: str, fmt: ConfigFormat) -> str:
             out.append("\n" * part.count("\n"))
             continue
         depth = _depth_after(kind, part, depth, name)
-        if kind == "close":
-            if relaxed and last >= 0 and out[last] == "," and out[before] not in ("[", "{", ","):
-                out[last] = ""  # a trailing comma
-        elif kind == "string" and fmt == "json5":
-            part = _json5_string(part)
-        elif kind == "colon" and fmt == "json5" and last >= 0 and _IDENTIFIER.fullmatch(out[last]):
-            out[last] = json.dumps(out[last])  # an unquoted key
+        if relaxed and kind in _AMENDED:
+            part = _as_json(kind, part, out, last, before, fmt)
         out.append(part)
         if kind != "space":
             last, before = len(out) - 1, last
     return "".join(out)
+
+
+_AMENDED = frozenset({"close", "string", "colon"})  # the tokens JSONC or JSON5 may write otherwise than JSON
+
+
+def _as_json(kind: str, part: str, out: list[str], last: int, before: int, fmt: ConfigFormat) -> str:
+    """A token of relaxed JSON as strict JSON, the tokens before it in `out` amended: a trailing comma dropped
+    before a closing bracket; JSON5's strings in double quotes and its unquoted keys quoted."""
+    if kind == "close":
+        if last >= 0 and out[last] == "," and out[before] not in ("[", "{", ","):
+            out[last] = ""  # a trailing comma
+    elif fmt != "json5":
+        return part
+    elif kind == "string":
+        return _json5_string(part)
+    elif last >= 0 and _IDENTIFIER.fullmatch(out[last]):
+        out[last] = json.dumps(out[last])  # an unquoted key
+    return part
 
 
 def _depth_after(kind: str | None, part: str, depth: int, name: str) -> int:
@@ -255,12 +273,20 @@ def _toml(text: str, name: str) -> Any:
             deadline.check()
         kind, part = match.lastgroup, match.group()
         depth = _depth_after(kind, part, depth, name)
-        if kind in _KEY_BREAKS or part in ("=", ",") or kind == "space" and "\n" in part:
-            dots = 0  # a key ends at `=`, a bracket, a comma or a line's end
-        elif kind == "bare":
-            dots += part.count(".")
-            if dots > MAX_CONFIG_DEPTH:
-                raise ConfigRefused(name, _TOO_DEEP)
+        dots = _key_dots(kind, part, dots)
+        if dots > MAX_CONFIG_DEPTH:
+            raise ConfigRefused(name, _TOO_DEEP)
+    return _toml_loaded(text, name)
+
+
+def _key_dots(kind: str | None, part: str, dots: int) -> int:
+    """The dots of the key being read after a token: a key ends at `=`, a bracket, a comma or a line's end."""
+    if kind in _KEY_BREAKS or part in ("=", ",") or kind == "space" and "\n" in part:
+        return 0
+    return dots + part.count(".") if kind == "bare" else dots
+
+
+def _toml_loaded(text: str, name: str) -> dict[str, object]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -284,9 +310,7 @@ def _yaml(text: str, name: str, most: int = MAX_CONFIG_VALUES) -> Any:
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 raise ConfigRefused(name, "anchors and aliases (`&name`, `*name`) are not accepted")
             if isinstance(event, yaml.CollectionStartEvent | yaml.CollectionEndEvent):
-                depth += 1 if isinstance(event, yaml.CollectionStartEvent) else -1
-                if depth > MAX_CONFIG_DEPTH:
-                    raise ConfigRefused(name, _TOO_DEEP)
+                depth = _yaml_depth(event, depth, name)
             elif isinstance(event, yaml.ScalarEvent):
                 values += 1
                 _yaml_scalar(event, values, name, most)
@@ -295,6 +319,14 @@ def _yaml(text: str, name: str, most: int = MAX_CONFIG_VALUES) -> Any:
         mark = getattr(exc, "problem_mark", None)
         raise ConfigRefused(name, "not valid YAML", line=mark.line + 1 if mark else None,
                             problem=getattr(exc, "problem", None) or "") from None
+
+
+def _yaml_depth(event: yaml.Event, depth: int, name: str) -> int:
+    """The nesting after a collection starts or ends; ConfigRefused past MAX_CONFIG_DEPTH."""
+    depth += 1 if isinstance(event, yaml.CollectionStartEvent) else -1
+    if depth > MAX_CONFIG_DEPTH:
+        raise ConfigRefused(name, _TOO_DEEP)
+    return depth
 
 
 def _yaml_scalar(event: yaml.ScalarEvent, values: int, name: str, most: int = MAX_CONFIG_VALUES) -> None:
@@ -324,6 +356,29 @@ _READERS: dict[str, Callable[[str, str, int], Any]] = {  # (text, name, the most
     "json5": lambda text, name, _: _json(text, name, "json5"), "yaml": _yaml,
     "toml": lambda text, name, _: _toml(text, name), "ini": lambda text, name, _: _ini(text, name),
 }
+
+
+# A configuration's table as read: its keys are names, its values whatever the team wrote (a table, a list, text,
+# a number), so each reader narrows what it takes.
+Table = dict[str, object]
+
+
+def table(value: object) -> Table:
+    """A value that should be a table, or an empty one (a team's file may hold anything)."""
+    return value if isinstance(value, dict) else {}
+
+
+def array(value: object) -> list[object]:
+    """A value that should be a list, or an empty one."""
+    return value if isinstance(value, list) else []
+
+
+def table_at(data: Table, *keys: str) -> Table:
+    """The table under `keys` (`tool`, `ruff`: `[tool.ruff]`), or an empty one where any step is missing or is no
+    table."""
+    for key in keys:
+        data = table(data.get(key))
+    return data
 
 
 def user_text(value: object, *, limit: int, what: str) -> str:

@@ -215,20 +215,28 @@ class Dashboard:
         rules = [RuleStanding(c, evidence.records.get(c), [h for h in holds if h.code == c],
                               [r.describe(words(s)) for s, r in sorted(evidence.kinds(c).items())], waiting.get(c, 0))
                  for c in sorted({*evidence.records, *(h.code for h in holds)})]
-        pipelines = {p: self.learning.evidence(tenant, repo, p)
-                     for p in sorted({h.pipeline for h in holds if h.by == LEARNED and h.pipeline})}
-        explained = [HoldExplained.of(h, pipelines[h.pipeline] if h.by == LEARNED and h.pipeline else evidence)
-                     for h in holds]
+        explained = self._holds_explained(tenant, repo, holds, evidence)
         searched = bool(query.strip())
-        if searched:
-            insights = o.insights.found(tenant, query, repository=repo, insight_type=filters.get("type"), k=PAGE)
-        else:
-            insights = o.insights.listing(tenant, [repo], insight_type=filters.get("type"),
-                                          severity=filters.get("severity"), category=filters.get("category"),
-                                          limit=PAGE)
+        insights = self._insights(tenant, repo, filters, query if searched else None)
         return RepositoryView(tenant, repo, o.runs.latest(tenant, [repo], PAGE), rules, insights, searched,
                               o.entries.newest(tenant, repo, PAGE), o.healing.stored(tenant, repo, PAGE), filters,
                               o.runs.rules_in_force(tenant, repo), o.proposals.ci_record(tenant, repo), explained)
+
+    def _holds_explained(self, tenant: int, repo: str, holds: list[Hold], evidence: Evidence) -> list[HoldExplained]:
+        """Each hold with the evidence it stands on: a learned hold's pipeline's, else the repository's."""
+        pipelines = {p: self.learning.evidence(tenant, repo, p)
+                     for p in sorted({h.pipeline for h in holds if h.by == LEARNED and h.pipeline})}
+        return [HoldExplained.of(h, pipelines[h.pipeline] if h.by == LEARNED and h.pipeline else evidence)
+                for h in holds]
+
+    def _insights(self, tenant: int, repo: str, filters: dict[str, str], query: str | None) -> list[ListedInsight]:
+        """The repository's insights: those a search finds, or the newest, as the filters narrow them."""
+        if query is not None:
+            return self.owners.insights.found(tenant, query, repository=repo, insight_type=filters.get("type"),
+                                              k=PAGE)
+        return self.owners.insights.listing(tenant, [repo], insight_type=filters.get("type"),
+                                            severity=filters.get("severity"), category=filters.get("category"),
+                                            limit=PAGE)
 
     def run(self, tenant: int, run_id: int) -> RunView | None:
         run = self.owners.runs.get(tenant, run_id)

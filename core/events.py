@@ -61,16 +61,35 @@ def route(event: str, payload: object, delivery_id: str, bot_login: str) -> Rout
     handler = _ROUTES.get(event)
     if handler is None:
         return Routed(None, f"event {event!r} is not handled")
-    installation = (payload.get("installation") or {}).get("id")
+    installation = _of(payload, "installation").get("id")
     if not isinstance(installation, int):
         return Routed(None, "no installation in payload")
     if not _repo(payload) and not event.startswith("installation"):
         return Routed(None, "no repository in payload")
-    routed = handler(payload, installation, delivery_id, bot_login)
-    repo_id = (payload.get("repository") or {}).get("id")
-    if routed.job is not None and routed.job.repo and isinstance(repo_id, int) and not isinstance(repo_id, bool):
-        return Routed(replace(routed.job, repo_id=repo_id), routed.reason)  # memory is kept by the id
-    return routed
+    return _with_repo_id(handler(payload, installation, delivery_id, bot_login), payload)
+
+
+def _with_repo_id(routed: Routed, payload: dict[str, Any]) -> Routed:
+    """The job with its repository's id: memory is kept by the id, which a rename does not change."""
+    repo_id = _of(payload, "repository").get("id")
+    if routed.job is None or not routed.job.repo or not isinstance(repo_id, int) or isinstance(repo_id, bool):
+        return routed
+    return Routed(replace(routed.job, repo_id=repo_id), routed.reason)
+
+
+def _of(obj: dict[str, Any], key: str) -> dict[str, Any]:
+    """An object field of a payload; absent or null reads as an empty object (anything else is the payload's
+    error, and raises as it did)."""
+    return obj.get(key) or {}
+
+
+def _str(obj: dict[str, Any], key: str) -> str:
+    """A text field of a payload; absent or null reads as ''."""
+    return obj.get(key) or ""
+
+
+def _int(obj: dict[str, Any], key: str) -> int:
+    return int(obj.get(key) or 0)
 
 
 def _repo(payload: dict[str, Any]) -> str:
@@ -121,14 +140,21 @@ def _net_status(commits: list[dict[str, Any]]) -> dict[str, str]:
     modified."""
     status: dict[str, str] = {}
     for commit in commits:
-        for path in commit.get("added") or []:
-            status[path] = "modified" if status.get(path) == "removed" else "added"
-        for path in commit.get("modified") or []:
-            status[path] = "added" if status.get(path) == "added" else "modified"
-        for path in commit.get("removed") or []:
-            if status.pop(path, None) != "added":
-                status[path] = "removed"
+        for change in ("added", "modified", "removed"):
+            for path in commit.get(change) or []:
+                net = _NET_CHANGE.get((status.pop(path, None), change), change)
+                if net is not None:
+                    status[path] = net
     return status
+
+
+# (the path's net change so far, this commit's change) → the net change after it, where it is not this commit's;
+# None: the path is gone (added, then removed)
+_NET_CHANGE: dict[tuple[str | None, str], str | None] = {
+    ("removed", "added"): "modified",
+    ("added", "modified"): "added",
+    ("added", "removed"): None,
+}
 
 
 def _login(user: dict[str, Any] | None, key: str = "login") -> str:
@@ -170,30 +196,30 @@ def _issue_comment(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> R
 
 
 def _review(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
-    review = p.get("review") or {}
-    if p.get("action") != "submitted" or (review.get("state") or "").lower() != "approved":
+    review = _of(p, "review")
+    if p.get("action") != "submitted" or _str(review, "state").lower() != "approved":
         return Routed(None, "review is not an approval")
-    if not (review.get("body") or "").strip():
+    if not _str(review, "body").strip():
         return Routed(None, "approval has no body")
-    pr = p.get("pull_request") or {}
+    pr = _of(p, "pull_request")
     return Routed(
         ReviewJob(
             tenant_id=tenant,
             delivery_id=delivery,
             repo=_repo(p),
-            pr_number=int(pr.get("number") or 0),
-            review_id=int(review.get("id") or 0),
-            author=(review.get("user") or {}).get("login") or "",
+            pr_number=_int(pr, "number"),
+            review_id=_int(review, "id"),
+            author=_login(review.get("user")),
             body=review["body"],
-            head_ref=(pr.get("head") or {}).get("ref") or "",
+            head_ref=_str(_of(pr, "head"), "ref"),
         ),
         "approved review",
     )
 
 
 def _line_comment(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
-    comment, pr = p.get("comment") or {}, p.get("pull_request") or {}
-    head: str = (pr.get("head") or {}).get("ref") or ""
+    comment, pr = _of(p, "comment"), _of(p, "pull_request")
+    head = _str(_of(pr, "head"), "ref")
     if (skipped := _line_comment_skipped(p.get("action"), comment, head, bot)) is not None:
         return Routed(None, skipped)
     on_line = comment.get("subject_type") != "file"  # a comment on a whole file has no line
@@ -202,13 +228,13 @@ def _line_comment(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Ro
             tenant_id=tenant,
             delivery_id=delivery,
             repo=_repo(p),
-            pr_number=int(pr.get("number") or 0),
-            comment_id=int(comment.get("id") or 0),
+            pr_number=_int(pr, "number"),
+            comment_id=_int(comment, "id"),
             thread_id=int(comment.get("in_reply_to_id") or comment.get("id") or 0),
             author=_login(comment.get("user")),
             body=comment["body"],
-            path=comment.get("path") or "",
-            hunk=(comment.get("diff_hunk") or "")[-2000:] if on_line else "",
+            path=_str(comment, "path"),
+            hunk=_str(comment, "diff_hunk")[-2000:] if on_line else "",
             head_ref=head,
         ),
         "comment on a line of a memfix PR",
@@ -229,11 +255,11 @@ def _line_comment_skipped(action: object, comment: dict[str, Any], head: str, bo
 
 
 def _pull_request(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
-    pr = p.get("pull_request") or {}
-    head = pr.get("head") or {}
+    pr = _of(p, "pull_request")
+    head = _of(pr, "head")
     if p.get("action") != "closed":
         return Routed(None, f"pull_request {p.get('action')} is not handled")
-    if not (head.get("ref") or "").startswith(MEMFIX_BRANCH_PREFIX):
+    if not _str(head, "ref").startswith(MEMFIX_BRANCH_PREFIX):
         return Routed(None, "closed PR is not a memfix PR")
     return Routed(
         PullRequestClosedJob(
@@ -242,11 +268,11 @@ def _pull_request(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Ro
             repo=_repo(p),
             pr_number=int(pr.get("number") or p.get("number") or 0),
             merged=bool(pr.get("merged")),
-            head_ref=head.get("ref") or "",
-            head_sha=head.get("sha") or "",
-            closed_by=(p.get("sender") or {}).get("login") or "",
-            head_repo=(head.get("repo") or {}).get("full_name") or "",
-            author=(pr.get("user") or {}).get("login") or "",
+            head_ref=_str(head, "ref"),
+            head_sha=_str(head, "sha"),
+            closed_by=_login(p.get("sender")),
+            head_repo=_str(_of(head, "repo"), "full_name"),
+            author=_login(pr.get("user")),
             closed_at=str(pr.get("closed_at") or ""),
         ),
         "memfix PR merged" if pr.get("merged") else "memfix PR closed unmerged",
@@ -254,19 +280,19 @@ def _pull_request(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Ro
 
 
 def _issues(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:
-    label = (p.get("label") or {}).get("name")
+    label = _of(p, "label").get("name")
     if p.get("action") != "labeled" or label != TRIGGER_LABEL:
         return Routed(None, "issue not labelled memfix")
-    issue = p.get("issue") or {}
+    issue = _of(p, "issue")
     return Routed(
         IssueJob(
             tenant_id=tenant,
             delivery_id=delivery,
             repo=_repo(p),
-            issue_number=int(issue.get("number") or 0),
-            title=issue.get("title") or "",
-            body=issue.get("body") or "",
-            author=(p.get("sender") or {}).get("login") or "",
+            issue_number=_int(issue, "number"),
+            title=_str(issue, "title"),
+            body=_str(issue, "body"),
+            author=_login(p.get("sender")),
             updated_at=str(issue.get("updated_at") or ""),
         ),
         "issue labelled memfix",
@@ -297,15 +323,18 @@ def _repository(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Rout
     action = p.get("action")
     if action not in ("renamed", "transferred"):
         return Routed(None, f"repository {action} is not handled")
-    changes, repo = (p.get("changes") or {}), _repo(p)
-    if action == "renamed":
-        former = f"{repo.partition('/')[0]}/{((changes.get('repository') or {}).get('name') or {}).get('from')}"
-    else:
-        owner = (changes.get("owner") or {}).get("from") or {}
-        former = f"{(owner.get('user') or owner.get('organization') or {}).get('login')}/{repo.partition('/')[2]}"
+    former = _former_name(_of(p, "changes"), _repo(p), action)
     return Routed(RepositoryJob(tenant_id=tenant, delivery_id=delivery, repo=_repo(p), action=action, former=former,
-                                updated_at=str((p.get("repository") or {}).get("updated_at") or "")),
+                                updated_at=str(_of(p, "repository").get("updated_at") or "")),
                   f"repository {action}")
+
+
+def _former_name(changes: dict[str, Any], repo: str, action: str) -> str:
+    """The repository's full name before it was renamed or transferred."""
+    if action == "renamed":
+        return f"{repo.partition('/')[0]}/{_of(_of(changes, 'repository'), 'name').get('from')}"
+    owner = _of(_of(changes, "owner"), "from")
+    return f"{(owner.get('user') or owner.get('organization') or {}).get('login')}/{repo.partition('/')[2]}"
 
 
 def _installation_repositories(p: dict[str, Any], tenant: int, delivery: str, bot: str) -> Routed:

@@ -39,27 +39,43 @@ def _match(a: Sequence[str], arange: tuple[int, int], b: Sequence[str], brange: 
            found: list[Block]) -> None:
     """The alike lines of a[arange] and b[brange], added to `found` in order."""
     (alo, ahi), (blo, bhi) = arange, brange
+    head, tail = _common_ends(a, arange, b, brange)
+    if head:
+        found.append((alo, blo, head))
+    alo, blo, ahi, bhi = alo + head, blo + head, ahi - tail, bhi - tail
+    if alo < ahi and blo < bhi:
+        _match_middle(a, (alo, ahi), b, (blo, bhi), depth, found)
+    if tail:
+        found.append((ahi, bhi, tail))
+
+
+def _common_ends(a: Sequence[str], arange: tuple[int, int], b: Sequence[str],
+                 brange: tuple[int, int]) -> tuple[int, int]:
+    """How many lines a[arange] and b[brange] share at their start, and then at their end."""
+    (alo, ahi), (blo, bhi) = arange, brange
     head = 0
     while alo + head < ahi and blo + head < bhi and a[alo + head] == b[blo + head]:
         head += 1
     tail = 0
     while ahi - tail > alo + head and bhi - tail > blo + head and a[ahi - tail - 1] == b[bhi - tail - 1]:
         tail += 1
-    if head:
-        found.append((alo, blo, head))
-    alo, blo, ahi, bhi = alo + head, blo + head, ahi - tail, bhi - tail
-    if alo < ahi and blo < bhi:
-        pairs = _anchors(a, alo, ahi, b, blo, bhi) if depth < MAX_DEPTH else []
-        if pairs:
-            for i, j in pairs:
-                _match(a, (alo, i), b, (blo, j), depth + 1, found)
-                found.append((i, j, 1))
-                alo, blo = i + 1, j + 1
-            _match(a, (alo, ahi), b, (blo, bhi), depth + 1, found)
-        elif ahi - alo == bhi - blo:  # nothing to pair by: line for line
-            found += [(alo + k, blo + k, 1) for k in range(ahi - alo) if a[alo + k] == b[blo + k]]
-    if tail:
-        found.append((ahi, bhi, tail))
+    return head, tail
+
+
+def _match_middle(a: Sequence[str], arange: tuple[int, int], b: Sequence[str], brange: tuple[int, int], depth: int,
+                  found: list[Block]) -> None:
+    """Between the shared ends: matched around the lines found once on each side, else line for line where both
+    sides have as many lines."""
+    (alo, ahi), (blo, bhi) = arange, brange
+    pairs = _anchors(a, alo, ahi, b, blo, bhi) if depth < MAX_DEPTH else []
+    if pairs:
+        for i, j in pairs:
+            _match(a, (alo, i), b, (blo, j), depth + 1, found)
+            found.append((i, j, 1))
+            alo, blo = i + 1, j + 1
+        _match(a, (alo, ahi), b, (blo, bhi), depth + 1, found)
+    elif ahi - alo == bhi - blo:  # nothing to pair by: line for line
+        found += [(alo + k, blo + k, 1) for k in range(ahi - alo) if a[alo + k] == b[blo + k]]
 
 
 def _anchors(a: Sequence[str], alo: int, ahi: int, b: Sequence[str], blo: int, bhi: int) -> list[tuple[int, int]]:

@@ -88,11 +88,15 @@ def url_path(path: str) -> str:
 
 def git_ref(text: object) -> str:
     """A branch name or commit sha fit for a URL: git's own rules for names, which forbid `..` and the rest."""
-    if not isinstance(text, str) or not text or len(text) > 255 or _CONTROL.search(text) or "\\" in text \
-            or ".." in text or text.startswith(("/", "-")) or text.endswith(("/", ".lock", ".")) or "//" in text \
-            or "@{" in text or any(c in text for c in " ~^:?*[%"):
+    if not isinstance(text, str) or not text or len(text) > 255 or _forbidden_in_ref(text):
         raise PathError(f"{str(text)[:80]!r} is not a branch name or commit")
     return text
+
+
+def _forbidden_in_ref(text: str) -> bool:
+    """What git forbids in a ref name (and `%`, which a URL would decode)."""
+    return bool(_CONTROL.search(text)) or any(s in text for s in ("\\", "..", "//", "@{")) \
+        or text.startswith(("/", "-")) or text.endswith(("/", ".lock", ".")) or any(c in text for c in " ~^:?*[%")
 
 
 def inside(root: str, candidate: str) -> bool:

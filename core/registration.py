@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -40,12 +41,17 @@ def new_app_url(web_url: str, state: str, organization: str | None = None) -> st
     return f"{web_url}{owner}/settings/apps/new?state={quote(state, safe='')}"
 
 
-def save_credentials(app: dict[str, Any], path: Path) -> dict[str, str]:
-    """Write the new App's credentials into `path` (other lines of an existing file kept), readable by this user
-    only; returns what was written, the private values masked, for the page that says so."""
+def _complete(app: Mapping[str, object]) -> None:
+    """PermanentError where GitHub's answer lacks a credential or the private key."""
     missing = [field for field in _CREDENTIALS.values() if not app.get(field)]
     if missing or "PRIVATE KEY" not in str(app.get("pem")):
         raise PermanentError(f"GitHub's answer lacks {', '.join(missing) or 'a private key'}; nothing was saved")
+
+
+def save_credentials(app: dict[str, Any], path: Path) -> dict[str, str]:
+    """Write the new App's credentials into `path` (other lines of an existing file kept), readable by this user
+    only; returns what was written, the private values masked, for the page that says so."""
+    _complete(app)
     kept = read_env_file(path)
     if kept.get("GITHUB_APP_ID"):  # never replaced by a second registration (another tab, or an attacker's)
         raise PermanentError(f"an App (id {kept['GITHUB_APP_ID']}) is already saved in {path}; nothing was saved")

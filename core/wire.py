@@ -35,15 +35,27 @@ def _rules_and_paths(head: str) -> tuple[tuple[str, ...], list[str]]:
     rules: list[str] = []
     paths: list[str] = []
     for word in head.split():
-        parts = [part for part in word.split(",") if part]
-        found = [rule_selector(part, any_case=False) for part in parts]
-        if parts and all(found):
-            rules += [name for name in found if name]
-        elif bad := [part for part, name in zip(parts, found, strict=True) if name is None and rule_like(part)]:
-            raise PermanentError(f"{rule_problem(bad)}; nothing was started")
+        if (named := _rules_named(word)) is not None:
+            rules += named
         else:
             paths.append(word)
     return tuple(dict.fromkeys(rules)), paths
+
+
+def _rules_named(word: str) -> list[str] | None:
+    """The rules a word names (`UP,SIM`), or None for a path; PermanentError for a tool's prefix naming no rule."""
+    parts = [part for part in word.split(",") if part]
+    found = [rule_selector(part, any_case=False) for part in parts]
+    if parts and all(found):
+        return [name for name in found if name]
+    if bad := _misnamed(parts, found):
+        raise PermanentError(f"{rule_problem(bad)}; nothing was started")
+    return None
+
+
+def _misnamed(parts: list[str], found: list[str | None]) -> list[str]:
+    """The parts written like a tool's rule that name none."""
+    return [part for part, name in zip(parts, found, strict=True) if name is None and rule_like(part)]
 
 
 def _tuples(value: Any) -> Any:

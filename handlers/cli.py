@@ -22,8 +22,9 @@ from core.settings import SettingsError, get_settings
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from core.change import Patch
     from core.pipelines.brought import Previous
-    from core.pipelines.values import RunReport
+    from core.pipelines.values import FileOutcome, RunReport
     from core.pipelines.workspace import LocalWorkspace
     from core.wiring import Services
 
@@ -455,7 +456,7 @@ def _print_findings(report: RunReport, show: int) -> None:
 def _print_verified(report: RunReport, diff_lines: int) -> None:
     """Each verified patch: its confidence and why, what it left in the file, and its diff folded after `diff_lines`
     lines."""
-    from core.pipelines.present import fixed_by, why_left
+    from core.pipelines.present import fixed_by
 
     print("\nVerified patches:" if report.promoted else "\nVerified patches: none")
     for o in report.promoted:
@@ -465,14 +466,25 @@ def _print_verified(report: RunReport, diff_lines: int) -> None:
         print(f"  {o.path}  confidence {o.confidence:.2f}  ({fixed_by(o.patch, report.language)}; {codes})")
         if o.why:
             print(f"      confidence: {o.why}")
-        fixed = {f.key for f in o.patch.findings}
-        for f in [f for f in o.findings if f.key not in fixed]:  # a file partly fixed: what is left, and why
-            print(f"      left: line {f.line} {f.code} {f.message} ({why_left(o, f, report.provider == 'offline')})")
-        diff = o.patch.unified_diff()
-        for line in diff[:diff_lines]:
-            print(f"      {line}")
-        if len(diff) > diff_lines:
-            print(f"      … {len(diff) - diff_lines} more lines (--diff-lines N, or --json for all)")
+        _print_left(o, o.patch, report.provider == "offline")
+        _print_diff(o.patch.unified_diff(), diff_lines)
+
+
+def _print_left(o: FileOutcome, patch: Patch, offline: bool) -> None:
+    """In a file partly fixed: what is left, and why."""
+    from core.pipelines.present import why_left
+
+    fixed = {f.key for f in patch.findings}
+    for f in [f for f in o.findings if f.key not in fixed]:
+        print(f"      left: line {f.line} {f.code} {f.message} ({why_left(o, f, offline)})")
+
+
+def _print_diff(diff: list[str], diff_lines: int) -> None:
+    """A patch's diff folded after `diff_lines` lines."""
+    for line in diff[:diff_lines]:
+        print(f"      {line}")
+    if len(diff) > diff_lines:
+        print(f"      … {len(diff) - diff_lines} more lines (--diff-lines N, or --json for all)")
 
 
 def _print_not_fixed(report: RunReport) -> None:
@@ -481,10 +493,13 @@ def _print_not_fixed(report: RunReport) -> None:
     if others:
         print("\nNot fixed:")
         for o in others:
-            reason = (o.verification.error if o.verification and o.verification.error else "") or o.note \
-                or "no fix proposed"
             status = "" if o.status == AttemptStatus.UNFIXED else f"{o.status}: "
-            print(f"  {o.path}  [{', '.join(sorted({f.code for f in o.findings}))}]  {status}{reason}")
+            print(f"  {o.path}  [{', '.join(sorted({f.code for f in o.findings}))}]  {status}{_not_fixed_reason(o)}")
+
+
+def _not_fixed_reason(o: FileOutcome) -> str:
+    """Why a file was not fixed: the verification's error, a note, or no proposal."""
+    return (o.verification.error if o.verification and o.verification.error else "") or o.note or "no fix proposed"
 
 
 _COMMAND = re.compile(r"`/(forget|remember|autofix|refactor) ([^`]*)`")
@@ -637,8 +652,8 @@ def main(argv: list[str] | None = None) -> int:
     previous_interrupt = signal.signal(signal.SIGINT, _interrupt) if main_thread else None
     try:
         args = build_parser().parse_args(argv)
-        level = logging.DEBUG if args.verbose else logging.WARNING
-        logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+        logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
+                            format="%(levelname)s %(name)s: %(message)s")
         run: Command = args.func
         return run(args)
     except (SettingsError, InsightError, MemfixError) as exc:
@@ -651,14 +666,20 @@ def main(argv: list[str] | None = None) -> int:
         print("memfix: stopped (SIGTERM)", file=sys.stderr)
         return 143
     finally:
-        while _opened:  # the pool's connections, and the embedded PostgreSQL this command started
-            services = _opened.pop()
-            if args is not None and args.func is not _serve:  # a stopped server stops what it started
-                _hand_over(services)
-            services.close(grace_seconds=5)
+        _close_opened(args)
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
             signal.signal(signal.SIGINT, previous_interrupt)
+
+
+def _close_opened(args: argparse.Namespace | None) -> None:
+    """The pool's connections, and the embedded PostgreSQL this command started: handed over to the next command,
+    unless a stopped server stops what it started."""
+    while _opened:
+        services = _opened.pop()
+        if args is not None and args.func is not _serve:
+            _hand_over(services)
+        services.close(grace_seconds=5)
 
 
 def entry() -> None:

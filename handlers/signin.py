@@ -93,13 +93,19 @@ def who() -> Any:
         if (refused := _local_person()) is not None:
             return refused
     elif sid := session.get("sid"):
-        if found := site().services.sessions.load(sid):
-            g.who, g.access = found.login, found.access
-        else:
-            g.stale = True  # what GitHub said lapsed (an hour): ask again before showing anything
+        _signed_in(sid)
     if request.method == "POST" and not hmac.compare_digest(request.form.get("csrf", ""), g.csrf):
         abort(403, "the form's CSRF token does not match this session; reload the page and try again")
     return _without_token() if g.local else None
+
+
+def _signed_in(sid: str) -> None:
+    """Who the session's sign-in says asks, and what they may see; where that lapsed (an hour), stale: GitHub is asked
+    again before anything is shown."""
+    if found := site().services.sessions.load(sid):
+        g.who, g.access = found.login, found.access
+    else:
+        g.stale = True
 
 
 def _local_person() -> Any:

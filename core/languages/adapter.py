@@ -231,22 +231,29 @@ def mirror_layout(root: Path, paths: list[str], checkout: Path | None) -> None:
     (root / "pyproject.toml").touch()  # the project's root is here, as the checkout's is at its own: not further up
     wanted = {f"{folder}/__init__.py" for path in paths for folder in _folders(path)}
     for base in (checkout, checkout / "src"):
-        try:
-            entries = sorted(base.iterdir())[:MAX_SKELETON] if base.is_dir() and not base.is_symlink() else []
-        except OSError:
-            continue
-        for entry in entries:
-            name = entry.relative_to(checkout).as_posix()
-            if entry.is_symlink():
-                continue
-            if entry.is_dir():
-                wanted.add(f"{name}/__init__.py")
-            elif entry.suffix == ".py":
-                wanted.add(name)
+        wanted |= _top_level(base, checkout)
     for path in sorted(wanted):
         if (checkout / path).is_file() and not (checkout / path).is_symlink() and not (root / path).exists():
             (root / path).parent.mkdir(parents=True, exist_ok=True)
             (root / path).touch()
+
+
+def _top_level(base: Path, checkout: Path) -> set[str]:
+    """The checkout's packages (by their `__init__.py`) and modules directly in `base`, links left out."""
+    try:
+        entries = sorted(base.iterdir())[:MAX_SKELETON] if base.is_dir() and not base.is_symlink() else []
+    except OSError:
+        return set()
+    found = set()
+    for entry in entries:
+        name = entry.relative_to(checkout).as_posix()
+        if entry.is_symlink():
+            continue
+        if entry.is_dir():
+            found.add(f"{name}/__init__.py")
+        elif entry.suffix == ".py":
+            found.add(name)
+    return found
 
 
 def _folders(path: str) -> list[str]:

@@ -174,6 +174,19 @@ class Kind:
     hook: bool = False
 
 
+def _running(named: str, pin: Pin, hook: bool) -> str:
+    """What the team's formatter does in the run, and where it comes from."""
+    how = f"rewrites as its hook does ({' '.join(pin.args) or 'no args'})" if hook else "formats"
+    return f"{how}: the team's {named} ({pin.source}), in the sandbox, on the lines a fix targets"
+
+
+def _not_running(word: str, hook: bool, why: Exception) -> str:
+    """Why the team's formatter does not run here, and what stands in for it."""
+    instead = "memfix's ruff stands in for it, with the rules memfix reads the hook as" if hook else \
+        "memfix leaves the layout it would make alone"
+    return f"the team's {word} {'hook ' if hook else ''}does not run here ({why}): {instead}"
+
+
 def team_formatter(read: Read, toolbox: Toolbox, kind: Kind, owns: Callable[[str], bool],
                    ) -> tuple[Formatter | None, tuple[str, ...], tuple[str, ...]]:
     """The team's formatter of `kind`, installed at the version the repository pins and ready in the sandbox: it,
@@ -189,14 +202,10 @@ def team_formatter(read: Read, toolbox: Toolbox, kind: Kind, owns: Callable[[str
     try:
         sandbox, installed = toolbox.ready(pin)
     except Unavailable as exc:
-        instead = "memfix's ruff stands in for it, with the rules memfix reads the hook as" if hook else \
-            "memfix leaves the layout it would make alone"
-        return None, (), (f"the team's {word} {'hook ' if hook else ''}does not run here ({exc}): {instead}",)
+        return None, (), (_not_running(word, hook, exc),)
     version = installed.version or pin.specifier or "(its newest release)"
     config = {name: text for name in kind.config_names if (text := read(name)) is not None}
     runtime = toolbox.cache.runtime_folders(pin)
     found = Formatter(tool, f"{word} {version}", installed.folder, sandbox, kind.command(installed.folder, pin),
                       config, owns, runtime, kind.code)
-    how = f"rewrites as its hook does ({' '.join(pin.args) or 'no args'})" if hook else "formats"
-    return found, (f"{how}: the team's {word} {version} ({pin.source}), in the sandbox, on the lines a fix "
-                   "targets",), ()
+    return found, (_running(f"{word} {version}", pin, hook),), ()

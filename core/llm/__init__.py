@@ -37,10 +37,7 @@ def llm_from_settings(settings: Settings, *, provider: str | None = None, model:
         raise SettingsError(f"the LLM provider must be one of {', '.join(PROVIDERS)}, got {provider!r}")
     if provider == "offline":
         return OfflineLLM()
-    # the deployment's model and URL belong to its provider: another provider gets neither (nor a key sent astray)
-    own = provider == settings.llm_provider
-    model = model or (settings.llm_model if own else None)
-    base_url = settings.llm_base_url if own else None
+    model, base_url = _model_and_url(settings, provider, model)
     limits = _Limits(timeout=settings.llm_timeout_seconds, max_retries=settings.llm_max_retries,
                      max_tokens=settings.llm_max_tokens)
     if provider == "anthropic":
@@ -55,6 +52,20 @@ def llm_from_settings(settings: Settings, *, provider: str | None = None, model:
         return openai_provider.OpenAIChat(
             model or openai_provider.DEFAULT_MODEL, settings.openai_api_key, base_url, **limits
         )
+    return _local(model, base_url, limits)
+
+
+def _model_and_url(settings: Settings, provider: str, model: str | None) -> tuple[str | None, str | None]:
+    """The model and base URL for the provider: the deployment's belong to its own provider, and another provider
+    gets neither (nor a key sent astray)."""
+    own = provider == settings.llm_provider
+    return model or (settings.llm_model if own else None), settings.llm_base_url if own else None
+
+
+def _local(model: str | None, base_url: str | None, limits: _Limits) -> LLM:
+    """A local OpenAI-compatible server's model: both its name and its URL are needed."""
+    from core.llm import openai_provider
+
     if not model:
         raise SettingsError("the local provider needs a model: set MEMFIX_LLM_MODEL, e.g. qwen2.5-coder:7b")
     if not base_url:

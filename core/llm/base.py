@@ -77,10 +77,8 @@ def validate(data: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
     """Problems with `data` under `schema`, each led by its JSON path; [] when valid. Supports type (a name or a
     list), enum, minimum/maximum, minLength/maxLength, properties, required, additionalProperties, items,
     minItems/maxItems; other keywords are ignored."""
-    types = schema.get("type")
-    types = [types] if isinstance(types, str) else types or []
-    if types and not any(_TYPES[t](data) for t in types):
-        return [f"{path}: expected {' or '.join(types)}, got {_type_name(data)}"]  # nothing below makes sense then
+    if wrong := _type_problem(data, schema, path):
+        return [wrong]  # nothing below makes sense then
     problems = []
     if "enum" in schema and data not in schema["enum"]:
         problems.append(f"{path}: {json.dumps(data)} is not one of {json.dumps(schema['enum'])}")
@@ -94,6 +92,15 @@ def validate(data: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
         for index, item in enumerate(data):
             problems += validate(item, schema["items"], f"{path}[{index}]")
     return problems
+
+
+def _type_problem(data: object, schema: dict[str, Any], path: str) -> str:
+    """Data of none of the schema's types (a name or a list of them), in words; "" where it has one."""
+    types = schema.get("type")
+    types = [types] if isinstance(types, str) else types or []
+    if types and not any(_TYPES[t](data) for t in types):
+        return f"{path}: expected {' or '.join(types)}, got {_type_name(data)}"
+    return ""
 
 
 def _range_problems(number: float, schema: dict[str, Any], path: str) -> list[str]:

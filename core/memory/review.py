@@ -113,12 +113,16 @@ def review_points(texts: list[str]) -> list[str]:
     """Key points from review text without a model: bullet items, else paragraphs; commands and quotes dropped."""
     points: list[str] = []
     for text in texts:
-        lines = [ln for ln in (text or "").replace("\r\n", "\n").split("\n") if not ln.lstrip().startswith(">")]
-        bullets = [re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", ln).strip() for ln in lines
-                   if re.match(r"^\s*(?:[-*+]|\d+[.)])\s+\S", ln)]
-        chunks = bullets or [p.strip() for p in "\n".join(lines).split("\n\n")]
-        points += [c for c in chunks if len(c) >= 8 and not c.startswith("/")]
+        points += [c for c in _chunks(text) if len(c) >= 8 and not c.startswith("/")]
     return list(dict.fromkeys(points))[:MAX_POINTS]
+
+
+def _chunks(text: str | None) -> list[str]:
+    """One text's bullet items, else its paragraphs, quoted lines left out."""
+    lines = [ln for ln in (text or "").replace("\r\n", "\n").split("\n") if not ln.lstrip().startswith(">")]
+    bullets = [re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", ln).strip() for ln in lines
+               if re.match(r"^\s*(?:[-*+]|\d+[.)])\s+\S", ln)]
+    return bullets or [p.strip() for p in "\n".join(lines).split("\n\n")]
 
 
 class Decisions(Protocol):
@@ -144,11 +148,12 @@ class ReviewSteps:
         if self.learning is not None and _DECIDING.match(text):
             raise PermanentError(f"nothing was saved: {DECISION_FORM}")
         if text:
-            try:
-                results = [self.insights.save(job.tenant_id, parse_remember(job.args, job.repo, source))]
-            except InsightError as exc:
-                raise PermanentError(f"could not save that insight: {exc}") from exc
-            return _saved("Saved 1 insight", results)
+            return self._save_text(job, source)
+        return self._from_review(job, source)
+
+    def _from_review(self, job: CommandJob, source: str | None) -> JobResult:
+        """`/remember` with no text: the key points of the PR's or issue's review and discussion, by the model where
+        there is one."""
         if self.review_texts is None or not job.issue_number:  # no PR or issue: no review to take points from
             raise PermanentError("`/remember` needs text here, e.g. `/remember decision testing: use fixtures`")
         texts = [c.get("body") or "" for c in self.review_texts(job.tenant_id, job.repo, job.issue_number)]
@@ -158,6 +163,14 @@ class ReviewSteps:
             return _saved(f"Saved {len(results)} insight(s) the model distilled from the review and discussion "
                           f"(provider `{self.llm.provider}`, model `{self.llm.model}`)", results)
         return self._save_points(job.tenant_id, job.repo, review_points(texts), source, "the review and discussion")
+
+    def _save_text(self, job: CommandJob, source: str | None) -> JobResult:
+        """`/remember <text>`: the text as one insight."""
+        try:
+            results = [self.insights.save(job.tenant_id, parse_remember(job.args, job.repo, source))]
+        except InsightError as exc:
+            raise PermanentError(f"could not save that insight: {exc}") from exc
+        return _saved("Saved 1 insight", results)
 
     def _model_points(self, repo: str, texts: list[str], source: str | None) -> list[Insight]:
         """The review's key points as insights, extracted by the model from text it is told is data."""

@@ -419,22 +419,28 @@ def pattern_analysis(envelopes: list[Envelope]) -> str:
         lines.append(f"- confidence: {envelopes[0].confidence:.2f}")
     tripped = sum(e.breaker_state in (Circuit.OPEN, Circuit.HALF_OPEN) for e in envelopes)
     lines.append(f"- breaker: open or half-open in {tripped}/{n} attempts")
+    lines += _repeated_errors(envelopes)
+    rate = _success(envelopes)
+    if rate < LOW_SUCCESS:
+        lines.append(f"- guidance: success rate {_percent(rate)} is under {_percent(LOW_SUCCESS)}:"
+                     " propose smaller patches that change one thing")
+    if guidance := _BREAKER_GUIDANCE.get(envelopes[0].breaker_state):
+        lines.append(guidance)
+    return escape_braces("\n".join(lines))
 
+
+_BREAKER_GUIDANCE = {
+    Circuit.OPEN: "- guidance: the circuit breaker is open: model calls are paused",
+    Circuit.HALF_OPEN: "- guidance: the circuit breaker is half-open: this attempt is a trial, keep it small",
+}
+
+
+def _repeated_errors(envelopes: list[Envelope]) -> list[str]:
+    """Guidance for each error that occurred REPEATS times or more, with its newest message."""
     newest_message: dict[str, str] = {}
     for e in envelopes:
         if e.error_hash:
             newest_message.setdefault(e.error_hash, e.error_message or e.error_hash[:12])
     # most_common keeps first-seen order among equal counts: newest error first, deterministic
-    for error_hash, count in Counter(e.error_hash for e in envelopes if e.error_hash).most_common():
-        if count >= REPEATS:
-            lines.append(f"- guidance: the same error occurred {count} times: look upstream of"
-                         f" {_one_line(newest_message[error_hash])}")
-    rate = _success(envelopes)
-    if rate < LOW_SUCCESS:
-        lines.append(f"- guidance: success rate {_percent(rate)} is under {_percent(LOW_SUCCESS)}:"
-                     " propose smaller patches that change one thing")
-    if envelopes[0].breaker_state == Circuit.OPEN:
-        lines.append("- guidance: the circuit breaker is open: model calls are paused")
-    elif envelopes[0].breaker_state == Circuit.HALF_OPEN:
-        lines.append("- guidance: the circuit breaker is half-open: this attempt is a trial, keep it small")
-    return escape_braces("\n".join(lines))
+    return [f"- guidance: the same error occurred {count} times: look upstream of {_one_line(newest_message[h])}"
+            for h, count in Counter(e.error_hash for e in envelopes if e.error_hash).most_common() if count >= REPEATS]

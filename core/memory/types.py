@@ -66,28 +66,29 @@ class Insight:
 
     def validated(self) -> Insight:
         """The same insight with normalised values, or InsightError naming every bad field."""
-        problems = []
         itype = self.insight_type.strip().lower().replace("-", "_").replace(" ", "_")
         category = self.category.strip().lower()
         severity = (self.severity or "").strip().lower() or None
-        if itype not in INSIGHT_TYPES:
-            problems.append(f"insight_type {self.insight_type!r} is not one of {', '.join(INSIGHT_TYPES)}")
-        if category not in CATEGORIES:
-            problems.append(f"category {self.category!r} is not one of {', '.join(CATEGORIES)}")
-        if severity is not None and severity not in SEVERITIES:
-            problems.append(f"severity {self.severity!r} is not one of {', '.join(SEVERITIES)}")
-        if self.workflow_type not in WORKFLOW_TYPES:
-            problems.append(f"workflow_type {self.workflow_type!r} is not one of {', '.join(WORKFLOW_TYPES)}")
-        if not self.title.strip():
-            problems.append("title is empty")
-        if len(self.title) > 300:
-            problems.append("title is longer than 300 characters")
-        if not self.repository or "/" not in self.repository:
-            problems.append(f"repository {self.repository!r} is not owner/name")
-        if problems:
+        if problems := self._problems(itype, category, severity):
             raise InsightError("; ".join(problems))
         return replace(self, insight_type=itype, category=category, severity=severity, title=self.title.strip(),
                        tags=tuple(dict.fromkeys(t.strip().lower() for t in self.tags if t.strip())))
+
+    def _problems(self, itype: str, category: str, severity: str | None) -> list[str]:
+        """Every field that is not what an insight may hold, normalised values judged, in words."""
+        checks = [
+            (itype not in INSIGHT_TYPES,
+             f"insight_type {self.insight_type!r} is not one of {', '.join(INSIGHT_TYPES)}"),
+            (category not in CATEGORIES, f"category {self.category!r} is not one of {', '.join(CATEGORIES)}"),
+            (severity is not None and severity not in SEVERITIES,
+             f"severity {self.severity!r} is not one of {', '.join(SEVERITIES)}"),
+            (self.workflow_type not in WORKFLOW_TYPES,
+             f"workflow_type {self.workflow_type!r} is not one of {', '.join(WORKFLOW_TYPES)}"),
+            (not self.title.strip(), "title is empty"),
+            (len(self.title) > 300, "title is longer than 300 characters"),
+            (not self.repository or "/" not in self.repository, f"repository {self.repository!r} is not owner/name"),
+        ]
+        return [problem for failed, problem in checks if failed]
 
     @property
     def label(self) -> str:

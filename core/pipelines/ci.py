@@ -4,7 +4,7 @@ statuses) decide: all green → ready for review; any red → the PR stays a dra
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,6 +106,24 @@ def failure_report(verdict: CiVerdict, annotations: dict[int, list[dict[str, Any
     return lines
 
 
+def _failure_paths(notes: Sequence[Mapping[str, object]]) -> set[str]:
+    """The files a check's failure annotations name."""
+    named = {str(n.get("path") or "") for n in notes if n.get("annotation_level", "failure") == "failure"}
+    return named - {"", NOWHERE}
+
+
+def _tied_where(name: str, paths: set[str], changed: str) -> str:
+    """Why where a check failed ties it to the change ("" where it may not): nowhere said, the changed file, the
+    tests."""
+    if not paths:
+        return f"nothing says where {name} failed (no failure annotation names a file)"
+    if changed in paths:
+        return f"{name} failed in `{escape_braces(changed)}`, the changed file"
+    if tests := sorted(p for p in paths if place(p) == Kind.TEST):
+        return f"{name} failed in the tests (`{escape_braces(tests[0])}`)"
+    return ""
+
+
 def tie(counted: tuple[CheckResult, ...], annotations: dict[int, list[dict[str, Any]]], changed: str,
         read: Callable[[str], str | None]) -> str:
     """Why a counted failure is the change's own, in words for the PR ("" when nothing ties it to the change, and
@@ -116,14 +134,9 @@ def tie(counted: tuple[CheckResult, ...], annotations: dict[int, list[dict[str, 
         name = f"**{escape_braces(check.name)}**"
         if check.kind != "check":
             return f"{name} is a commit status, which GitHub cannot run again"
-        paths = {str(n.get("path") or "") for n in annotations.get(check.id, [])
-                 if n.get("annotation_level", "failure") == "failure"} - {"", NOWHERE}
-        if not paths:
-            return f"nothing says where {name} failed (no failure annotation names a file)"
-        if changed in paths:
-            return f"{name} failed in `{escape_braces(changed)}`, the changed file"
-        if tests := sorted(p for p in paths if place(p) == Kind.TEST):
-            return f"{name} failed in the tests (`{escape_braces(tests[0])}`)"
+        paths = _failure_paths(annotations.get(check.id, []))
+        if why := _tied_where(name, paths, changed):
+            return why
         places |= dict.fromkeys(paths, name)
     if len(places) > MAX_READS:
         return f"the failures name {len(places)} files, more than memfix reads to tell whether they import the change"

@@ -236,25 +236,30 @@ _CHECKS = {
 
 def parse_config(text: str | None) -> tuple[RepoConfig, list[str]]:
     """The repository's settings and the problems found in them, in words its maintainers can act on."""
-    if text is None or not text.strip():
-        return RepoConfig(), []
-    try:
-        data = read_config(text, "yaml", CONFIG_PATH, limit=MAX_CONFIG_CHARS)
-    except ConfigRefused as exc:
-        return RepoConfig(), [f"{exc}; using the defaults"]
-    if data is None:
-        return RepoConfig(), []
-    if not isinstance(data, dict):
-        return RepoConfig(), [f"{CONFIG_PATH} must be a mapping of settings, not {type(data).__name__}; "
-                              "using the defaults"]
-    values: dict[str, Any] = {}
     problems: list[str] = []
+    data = _settings(text, problems)
+    values: dict[str, Any] = {}  # RepoConfig's fields by name, each of its own type
     for key, value in data.items():
-        check = _CHECKS.get(key) if isinstance(key, str) else None
-        if check is None:
+        if not isinstance(key, str) or key not in _CHECKS:
             problems.append(f"unknown setting `{shown(key)[1:-1] if isinstance(key, str) else shown(key)}` ignored "
                             f"(known: {', '.join(_CHECKS)})")
-        elif value is not None and (checked := check(key, value, problems)) is not None:  # `key:` alone: default
+        elif value is not None and (checked := _CHECKS[key](key, value, problems)) is not None:  # `key:` alone: default
             values["extend_rules" if key == "rules" else key] = checked
     chosen = tuple(p for p in PIPELINES if f"{p}_rules" in values)
     return RepoConfig(**values, chosen=chosen), problems
+
+
+def _settings(text: str | None, problems: list[str]) -> dict[object, object]:
+    """The configuration's mapping of settings; none (and why, in `problems`) where the file cannot be read as one,
+    and the defaults apply."""
+    if text is None or not text.strip():
+        return {}
+    try:
+        data = read_config(text, "yaml", CONFIG_PATH, limit=MAX_CONFIG_CHARS)
+    except ConfigRefused as exc:
+        problems.append(f"{exc}; using the defaults")
+        return {}
+    if data is not None and not isinstance(data, dict):
+        problems.append(f"{CONFIG_PATH} must be a mapping of settings, not {type(data).__name__}; using the defaults")
+        return {}
+    return data or {}

@@ -74,23 +74,36 @@ class CiFeedback:
         if verdict.state == CiState.PASSED and proposal.ci_state == CiState.FAILED:
             return self._rerun_passed(gh, job, proposal, pr, notes)
         if verdict.state == CiState.PASSED:
-            fresh = self.proposals.settle(job.tenant_id, proposal.id, job.head_sha, CiState.PASSED)
-            if (fresh or proposal.ci_state == CiState.PASSED) and pr.draft:
-                gh.mark_ready(job.repo, pr)
-            if fresh:
-                notes += self.learning.settled(job.tenant_id, job.repo, proposal.pipeline, pr.html_url)
-            return JobResult(f"PR #{number}: the repository's {len(verdict.checks)} check(s) passed "
-                             f"({verdict.names()}); ready for review.", notes)
+            return self._passed(gh, job, (proposal, pr), verdict, notes)
+        return self._failed(gh, job, (proposal, pr), verdict, notes)
+
+    def _failed(self, gh: GitHubPort, job: ChecksJob, target: tuple[Proposal, PullRequest], verdict: CiVerdict,
+                notes: list[str]) -> JobResult:
+        """A check failed: noise the base commit shares is said as such; else the failure is run again once where
+        nothing ties it to the change, or it counts."""
+        proposal, pr = target
         base = read(gh.commit_checks(job.repo, pr.base_sha), self.app_slug) if pr.base_sha else CiVerdict(())
         judgement = judge(verdict, base, pr.base_sha)
         if not judgement.counted:
             return self._ci_noise(gh, job, proposal, pr, judgement, notes)
         # what the failing checks say of where they failed, asked once: it decides a re-run and fills the report
         annotations = {c.id: gh.check_annotations(job.repo, c.id) for c in judgement.counted[:5] if c.kind == "check"}
-        rerun = self._run_again(gh, job, (proposal, pr), judgement, annotations)
+        rerun = self._run_again(gh, job, target, judgement, annotations)
         if rerun.asked:
             return JobResult(rerun.asked, notes)
-        return self._ci_failed(gh, job, (proposal, pr), judgement, notes, (annotations, rerun.said))
+        return self._ci_failed(gh, job, target, judgement, notes, (annotations, rerun.said))
+
+    def _passed(self, gh: GitHubPort, job: ChecksJob, target: tuple[Proposal, PullRequest], verdict: CiVerdict,
+                notes: list[str]) -> JobResult:
+        """Every check passed: the PR is ready for review, and the first time, the learning hears it settled."""
+        proposal, pr = target
+        fresh = self.proposals.settle(job.tenant_id, proposal.id, job.head_sha, CiState.PASSED)
+        if (fresh or proposal.ci_state == CiState.PASSED) and pr.draft:
+            gh.mark_ready(job.repo, pr)
+        if fresh:
+            notes += self.learning.settled(job.tenant_id, job.repo, proposal.pipeline, pr.html_url)
+        return JobResult(f"PR #{pr.number}: the repository's {len(verdict.checks)} check(s) passed "
+                         f"({verdict.names()}); ready for review.", notes)
 
     def _run_again(self, gh: GitHubPort, job: ChecksJob, target: tuple[Proposal, PullRequest], judgement: Judgement,
                    annotations: dict[int, list[dict[str, Any]]]) -> Rerun:
@@ -98,7 +111,7 @@ class CiFeedback:
         failure annotations point outside the tests and outside the files that import the changed file), within the
         repository's weekly cap (`ci_rerun: always`: every failed check, no cap; `never`: none); twice where the CI
         has lied more than once. The PR stays a draft meanwhile; the repository's first re-run is announced on it."""
-        (proposal, pr), tenant, repo, sha = target, job.tenant_id, job.repo, job.head_sha
+        (proposal, pr), repo, sha = target, job.repo, job.head_sha
         said = self.ci_rerun(gh, repo)  # a person's word over what memfix would do
         checks = [c for c in judgement.counted if c.kind == "check"]
         if said == "never" or not checks:
@@ -107,6 +120,23 @@ class CiFeedback:
                                               lambda path: gh.get_file(repo, path, sha))
         if why:
             return Rerun(said=f"memfix did not run them again: {why}, so the failure counts at once.")
+        slot = self._rerun_slot(job, proposal, said)
+        if isinstance(slot, Rerun):
+            return slot
+        again, refused = self._ask(gh, job, proposal, checks, slot)
+        if not again:
+            return Rerun(said=refused)
+        reason = _why_run_again(said, proposal.path)
+        names = CiVerdict(tuple(again)).names()
+        if slot.first:
+            self._announce(gh, job, pr.number, slot, f"{names} failed on `{sha[:7]}`; {reason}")
+        return Rerun(asked=f"PR #{pr.number}: {names} failed on `{sha[:7]}`; {reason}, so memfix runs them "
+                           "again once before counting the failure (the PR stays a draft meanwhile).")
+
+    def _rerun_slot(self, job: ChecksJob, proposal: Proposal, said: str) -> RerunSlot | Rerun:
+        """A re-run claimed on this commit and within the repository's weekly cap (none with `ci_rerun: always`);
+        else the Rerun that says why there is none."""
+        tenant, repo, sha = job.tenant_id, job.repo, job.head_sha
         record = self.proposals.ci_record(tenant, repo)
         if not self.proposals.claim_rerun(tenant, proposal.id, sha, record.reruns):
             return Rerun()  # it ran them again on this commit as often as it may: now they count
@@ -116,17 +146,7 @@ class CiFeedback:
             return Rerun(said=f"memfix did not run them again: it already ran failed checks again {WEEKLY_RERUNS} "
                               "times in this repository in the last 7 days, the most it does a week, so the failure "
                               "counts at once.")
-        again, refused = self._ask(gh, job, proposal, checks, slot)
-        if not again:
-            return Rerun(said=refused)
-        reason = "`ci_rerun: always` in .github/memfix.yml" if said == "always" else (
-            f"nothing ties their failures to `{proposal.path}` (they point outside the tests and outside the files "
-            "that import it)")
-        names = CiVerdict(tuple(again)).names()
-        if slot.first:
-            self._announce(gh, job, pr.number, slot, f"{names} failed on `{sha[:7]}`; {reason}")
-        return Rerun(asked=f"PR #{pr.number}: {names} failed on `{sha[:7]}`; {reason}, so memfix runs them "
-                           "again once before counting the failure (the PR stays a draft meanwhile).")
+        return slot
 
     def _ask(self, gh: GitHubPort, job: ChecksJob, proposal: Proposal, checks: list[CheckResult],
              slot: RerunSlot) -> tuple[list[CheckResult], str]:
@@ -271,3 +291,11 @@ class CiFeedback:
                 log.warning("could not mark PR #%s of %s after the CI wait", proposal.pr_number, repo,
                             exc_info=True)
         return notes
+
+
+def _why_run_again(said: str, path: str) -> str:
+    """Why memfix runs failed checks again, in words for the PR."""
+    if said == "always":
+        return "`ci_rerun: always` in .github/memfix.yml"
+    return (f"nothing ties their failures to `{path}` (they point outside the tests and outside the files that "
+            "import it)")

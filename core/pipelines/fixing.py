@@ -63,11 +63,16 @@ def read_texts(ctx: RunContext, files: Files) -> Texts:
     and no search takes) and generated ones."""
     wanted = frozenset(path for path, findings in files if _worth_reading(ctx, findings))
     texts = {path: ctx.workspace.read(path) if path in wanted else None for path, _ in files}
-    binary = frozenset(path for path, text in texts.items() if text is not None and "\x00" in text)
-    texts.update(dict.fromkeys(binary))
-    generated = frozenset(path for path, text in texts.items() if text is not None and says_generated(text))
-    texts.update(dict.fromkeys(generated))
+    binary = _dropped(texts, lambda text: "\x00" in text)
+    generated = _dropped(texts, says_generated)
     return Texts(texts, wanted, binary, generated)
+
+
+def _dropped(texts: dict[str, str | None], unread: Callable[[str], bool]) -> frozenset[str]:
+    """The paths whose texts `unread` says are not to be read, their texts set to None."""
+    dropped = frozenset(path for path, text in texts.items() if text is not None and unread(text))
+    texts.update(dict.fromkeys(dropped))
+    return dropped
 
 
 def linter_patches(ctx: RunContext, texts: Texts, files: Files) -> dict[str, Patch]:
@@ -150,17 +155,27 @@ def without_one(ctx: RunContext, failing: list[Patch], verdicts: dict[str, Verif
     candidates: dict[str, Patch] = {}
     for patch in failing:
         verdict = verdicts[patch.path]
-        vetoed = not all(getattr(verdict, check) for check in PROJECT_CHECKS)
-        if not vetoed or len(patch.findings) < 2 or not all(f.edits for f in patch.findings):
+        if not _vetoed_and_separable(patch, verdict):
             continue
         blamed = [f for f in patch.findings if f.code in verdict.failed_codes] or list(patch.findings)
-        if round_ >= len(blamed):
-            continue
-        kept = tuple(f for f in patch.findings if f is not blamed[round_])
-        updated, applied = apply_finding_edits(patch.original, kept)
-        if applied and updated not in (patch.original, patch.updated):
-            candidates[patch.path] = replace(patch, updated=updated, findings=applied)
+        if round_ < len(blamed) and (candidate := _without(patch, blamed[round_])) is not None:
+            candidates[patch.path] = candidate
     return candidates
+
+
+def _vetoed_and_separable(patch: Patch, verdict: Verification) -> bool:
+    """A patch a project check vetoed whose fixes can be taken apart: two or more, each with its own edits."""
+    vetoed = not all(getattr(verdict, check) for check in PROJECT_CHECKS)
+    return vetoed and len(patch.findings) >= 2 and all(f.edits for f in patch.findings)
+
+
+def _without(patch: Patch, left_out: Finding) -> Patch | None:
+    """The patch with the linter's edits for all its findings but one; None where that changes nothing new."""
+    kept = tuple(f for f in patch.findings if f is not left_out)
+    updated, applied = apply_finding_edits(patch.original, kept)
+    if applied and updated not in (patch.original, patch.updated):
+        return replace(patch, updated=updated, findings=applied)
+    return None
 
 
 def refixed(ctx: RunContext, failing: list[Patch], verdicts: dict[str, Verification],

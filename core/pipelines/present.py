@@ -138,9 +138,14 @@ def why_left(outcome: FileOutcome, finding: Finding, offline: bool) -> str:
         return "its tool has no fix for it" + ("; no model is configured to write one" if offline else "")
     note = outcome.note if outcome.note and outcome.note != "linter only" else ""
     if finding.code in note or outcome.status != AttemptStatus.PROMOTED:
-        verified = outcome.verification.error if outcome.verification else None
-        return (verified if outcome.status != AttemptStatus.PROMOTED and verified else note) or "no fix proposed"
+        return _not_proposed(outcome, note)
     return "its fix was left out of the verified patch"
+
+
+def _not_proposed(outcome: FileOutcome, note: str) -> str:
+    """Why a file's fix was not proposed: its verification's error where it was not promoted, else its note."""
+    verified = outcome.verification.error if outcome.verification else None
+    return (verified if outcome.status != AttemptStatus.PROMOTED and verified else note) or "no fix proposed"
 
 
 def could_do(pipeline: str, selection: Selection, findings: list[Finding]) -> list[str]:
@@ -179,25 +184,32 @@ def report_json(report: RunReport) -> dict[str, Any]:
         "run_id": report.run_id, "repository": report.repo, "pipeline": report.pipeline, "language": report.language,
         "provider": report.provider, "model": report.model, "files_scanned": report.files_scanned,
         "findings": [f.__dict__ for f in report.findings],
-        "outcomes": [{"path": o.path, "status": o.status, "confidence": round(o.confidence, 3), "why": o.why,
-                      "attempts": o.attempts, "note": o.note, "findings": [f.code for f in o.findings],
-                      "fixed": sorted({f.code for f in o.patch.findings}) if o.patch else [],
-                      "diff": o.patch.changed_lines() if o.patch else [],
-                      "unified_diff": o.patch.unified_diff() if o.patch else [],
-                      "verification": o.verification.error if o.verification else None,
-                      "checks": o.verification.checks() if o.verification else None,
-                      "pr": o.published.pr_number if o.published else None} for o in report.outcomes],
+        "outcomes": [_outcome_json(o) for o in report.outcomes],
         "learnings": [{"id": h.insight.id, "title": h.insight.title, "score": round(h.score, 3)}
                       for h in report.learnings],
         "learned": report.learned, "remembered": report.remembered, "prompt_tokens": report.prompt_tokens,
         "config_problems": report.config_problems, "notes": report.notes, "target": report.target,
-        "rules": {"selected": list(report.rules.rules), "chosen_by": report.rules.chosen_by,
-                  "origins": dict(report.rules.origins),
-                  "extended": list(report.rules.extended)} if report.rules else None,
+        "rules": _rules_json(report.rules) if report.rules else None,
         "project": report.project, "learnings_used": report.used, "learnings_injected": report.injected,
         "records": {c: r.__dict__ for c, r in report.records.items()},
         "seconds": report.seconds, "failed": report.failed or None,
     }
+
+
+def _outcome_json(o: FileOutcome) -> dict[str, object]:
+    return {"path": o.path, "status": o.status, "confidence": round(o.confidence, 3), "why": o.why,
+            "attempts": o.attempts, "note": o.note, "findings": [f.code for f in o.findings],
+            "fixed": sorted({f.code for f in o.patch.findings}) if o.patch else [],
+            "diff": o.patch.changed_lines() if o.patch else [],
+            "unified_diff": o.patch.unified_diff() if o.patch else [],
+            "verification": o.verification.error if o.verification else None,
+            "checks": o.verification.checks() if o.verification else None,
+            "pr": o.published.pr_number if o.published else None}
+
+
+def _rules_json(rules: Selection) -> dict[str, object]:
+    return {"selected": list(rules.rules), "chosen_by": rules.chosen_by, "origins": dict(rules.origins),
+            "extended": list(rules.extended)}
 
 
 def dumps(report: RunReport) -> str:
@@ -210,7 +222,7 @@ def dumps_all(reports: list[RunReport]) -> str:
 
 def result(reports: list[RunReport], pipeline: str, paths: list[str], checks: str | None = None) -> JobResult:
     """The reply a person reads: what each language's run found, fixed, published and remembered."""
-    name = "AutoFix" if pipeline == "autofix" else "Refactor"
+    name = _named(pipeline)
     if not reports:
         return JobResult(f"**{name}**: none of the {len(paths)} file(s) in scope is in a language memfix works on "
                          "here (`languages:` in .github/memfix.yml).")
@@ -224,14 +236,12 @@ def result(reports: list[RunReport], pipeline: str, paths: list[str], checks: st
 
 def _result(report: RunReport, pipeline: str, paths: list[str], checks: str | None) -> JobResult:
     if report.failed:
-        return JobResult(f"**{'AutoFix' if pipeline == 'autofix' else 'Refactor'}** did not finish: {report.failed}.",
+        return JobResult(f"**{_named(pipeline)}** did not finish: {report.failed}.",
                          [f"not done: {report.failed}"])
     run = f"[run {report.run_id}]({checks})" if checks else f"run {report.run_id}"
     details = [f"scope: {len(paths)} file(s); {summary(report)}"]
     if report.rules is not None:
-        details.append(f"rules: {', '.join(report.rules.rules) or 'none'} — chosen by {report.rules.chosen_by}"
-                       + (f"; beyond it, from `.github/memfix.yml` `rules: extend`: {', '.join(report.rules.extended)}"
-                          if report.rules.extended else ""))
+        details.append(_rules_line(report.rules))
     if report.injected:
         details.append(f"Loaded historical learnings from {len(report.learnings)} similar analyses into the model's "
                        "prompts")
@@ -240,8 +250,18 @@ def _result(report: RunReport, pipeline: str, paths: list[str], checks: str | No
     details += [_outcome_line(o) for o in report.outcomes]
     details += [f"config: {p}" for p in report.config_problems]
     details += report.notes
-    name = "AutoFix" if pipeline == "autofix" else "Refactor"
-    return JobResult(f"**{name}** finished: {summary(report)}.", details)
+    return JobResult(f"**{_named(pipeline)}** finished: {summary(report)}.", details)
+
+
+def _named(pipeline: str) -> str:
+    """A pipeline's name as a reply says it."""
+    return "AutoFix" if pipeline == "autofix" else "Refactor"
+
+
+def _rules_line(rules: Selection) -> str:
+    extended = f"; beyond it, from `.github/memfix.yml` `rules: extend`: {', '.join(rules.extended)}" \
+        if rules.extended else ""
+    return f"rules: {', '.join(rules.rules) or 'none'} — chosen by {rules.chosen_by}{extended}"
 
 
 def _outcome_line(o: FileOutcome) -> str:

@@ -54,11 +54,22 @@ def ruff_patches(ruff: Linter, root: Path, findings: Mapping[str, list[Finding]]
     file is fixed under exactly the codes `ruff_patch` would select for it alone, at the cost of a few runs for
     a whole tree instead of one per file. A file that is not UTF-8 text gets no patch (ruff leaves it alone).
     """
-    targets = {path: t for path, items in findings.items() if (t := _targets(path, items, select))}
-    wanted = dict(targets)
+    wanted = {path: t for path, items in findings.items() if (t := _targets(path, items, select))}
+    patches = _reported_edits(root, wanted)
+    patches |= _fixed_by_ruff(ruff, root, {path: t for path, t in wanted.items() if path not in patches})
+    # To a fixpoint across the selected rules (a fix that makes another finding, UP031's .format() that UP032 turns
+    # into an f-string, is finished here), so the next run has nothing left to change: one ruff run for all.
+    for path, text in ruff.fix_texts({path: patch.updated for path, patch in patches.items()}, select,
+                                     checkout=Path(root)).items():
+        patches[path] = _patch(path, patches[path].original, text, wanted[path])
+    return {path: patches[path] for path in findings if path in patches}  # in the order asked
+
+
+def _reported_edits(root: Path, targets: Mapping[str, tuple[Finding, ...]]) -> dict[str, Patch]:
+    """ruff already reported its safe fixes as edits: applied here, no second ruff run (verification judges them),
+    for each file whose every target has its edits."""
     patches: dict[str, Patch] = {}
-    # ruff already reported its safe fixes as edits: apply them here, no second ruff run (verification judges them).
-    for path, items in list(targets.items()):
+    for path, items in targets.items():
         if not all(f.edits for f in items):
             continue
         try:
@@ -68,10 +79,15 @@ def ruff_patches(ruff: Linter, root: Path, findings: Mapping[str, list[Finding]]
         updated, applied = apply_finding_edits(original, items)
         if applied and updated != original:
             patches[path] = _patch(path, original, updated, applied)
-            del targets[path]
+    return patches
+
+
+def _fixed_by_ruff(ruff: Linter, root: Path, targets: Mapping[str, tuple[Finding, ...]]) -> dict[str, Patch]:
+    """ruff's fixes of each file's target codes, files that need the same codes in one run."""
     groups: dict[tuple[str, ...], list[str]] = defaultdict(list)
     for path, items in targets.items():
         groups[tuple(sorted(_codes(items)))].append(path)
+    patches: dict[str, Patch] = {}
     for texts in _fixed(ruff, root, groups):
         for path, text in texts.items():
             try:
@@ -79,12 +95,7 @@ def ruff_patches(ruff: Linter, root: Path, findings: Mapping[str, list[Finding]]
             except UnicodeDecodeError:
                 continue
             patches[path] = _patch(path, original, text, targets[path])
-    # To a fixpoint across the selected rules (a fix that makes another finding, UP031's .format() that UP032 turns
-    # into an f-string, is finished here), so the next run has nothing left to change: one ruff run for all.
-    for path, text in ruff.fix_texts({path: patch.updated for path, patch in patches.items()}, select,
-                                     checkout=Path(root)).items():
-        patches[path] = _patch(path, patches[path].original, text, wanted[path])
-    return {path: patches[path] for path in findings if path in patches}  # in the order asked
+    return patches
 
 
 def edit_patches(texts: Mapping[str, str | None], findings: Mapping[str, list[Finding]]) -> dict[str, Patch]:
@@ -96,14 +107,25 @@ def edit_patches(texts: Mapping[str, str | None], findings: Mapping[str, list[Fi
         targets = tuple(f for f in items if f.edits or f.unsafe_edits)
         if original is None or not targets:
             continue
-        updated, applied = apply_finding_edits(original, targets)
-        if applied and updated != original:
-            unsafe = sorted({f.code for f in applied if not f.edits})
-            patch = _patch(path, original, updated, applied)
-            patches[path] = replace(patch, rationale=patch.rationale + (
-                f"; the linter calls the fix for {', '.join(unsafe)} unsafe: the repository's CI decides"
-                if unsafe else "")) if unsafe else patch
+        if (patch := _edited(path, original, targets)) is not None:
+            patches[path] = patch
     return patches
+
+
+def _edited(path: str, original: str, targets: tuple[Finding, ...]) -> Patch | None:
+    """The targets' own edits applied, safe and unsafe alike; None where they change nothing."""
+    updated, applied = apply_finding_edits(original, targets)
+    if not applied or updated == original:
+        return None
+    return _unsafe_said(_patch(path, original, updated, applied), {f.code for f in applied if not f.edits})
+
+
+def _unsafe_said(patch: Patch, unsafe: set[str]) -> Patch:
+    """The patch's rationale naming the rules whose fix the linter calls unsafe, which the repository's CI decides."""
+    if not unsafe:
+        return patch
+    return replace(patch, rationale=patch.rationale + f"; the linter calls the fix for {', '.join(sorted(unsafe))} "
+                   "unsafe: the repository's CI decides")
 
 
 def scoped_patches(linter: Linter, texts: Mapping[str, str | None], findings: Mapping[str, list[Finding]],
@@ -122,23 +144,31 @@ def hunk_patches(linter: Linter, texts: Mapping[str, str | None], findings: Mapp
     of the same rule elsewhere in the file stays as it was. {path: patch}"""
     wanted = {path: tuple(f for f in items if f.fixable or f.unsafe_fix) for path, items in findings.items()
               if texts.get(path)}
+    patches = {}
+    for (codes, unsafe), group in _by_codes(texts, wanted).items():
+        for path, fixed in linter.fix_texts(group, codes, checkout=checkout, unsafe=unsafe).items():
+            if (patch := _in_hunks(path, group[path], fixed, wanted[path])) is not None:
+                patches[path] = patch
+    return patches
+
+
+def _in_hunks(path: str, original: str, fixed: str, targets: tuple[Finding, ...]) -> Patch | None:
+    """The linter's fix kept to the hunks at the targets' lines; None where that changes nothing."""
+    updated = hunks_at(original, fixed, {f.line for f in targets})
+    if updated == original:
+        return None
+    return _unsafe_said(_patch(path, original, updated, targets), {f.code for f in targets if not f.fixable})
+
+
+def _by_codes(texts: Mapping[str, str | None],
+              wanted: Mapping[str, tuple[Finding, ...]]) -> dict[tuple[tuple[str, ...], bool], dict[str, str]]:
+    """The texts grouped for one fix run each: by the codes their targets need, and whether any fix is unsafe."""
     groups: dict[tuple[tuple[str, ...], bool], dict[str, str]] = defaultdict(dict)
     for path, targets in wanted.items():
         if targets:
             unsafe = any(not f.fixable for f in targets)
             groups[tuple(sorted({f.code for f in targets})), unsafe][path] = texts[path] or ""
-    patches = {}
-    for (codes, unsafe), group in groups.items():
-        for path, fixed in linter.fix_texts(group, codes, checkout=checkout, unsafe=unsafe).items():
-            original = group[path]
-            updated = hunks_at(original, fixed, {f.line for f in wanted[path]})
-            if updated != original:
-                patch = _patch(path, original, updated, wanted[path])
-                risky = sorted({f.code for f in wanted[path] if not f.fixable})
-                patches[path] = replace(patch, rationale=patch.rationale + (
-                    f"; the linter calls the fix for {', '.join(risky)} unsafe: the repository's CI decides")) \
-                    if risky else patch
-    return patches
+    return groups
 
 
 def hunks_at(original: str, updated: str, lines: set[int]) -> str:
@@ -150,11 +180,18 @@ def hunks_at(original: str, updated: str, lines: set[int]) -> str:
         if tag == "replace" and i2 - i1 == j2 - j1:  # line for line: each line's change is its own
             kept += [after[j1 + k] if i1 + k + 1 in lines else before[i1 + k] for k in range(i2 - i1)]
             continue
-        touched = set(range(i1 + 1, i2 + 1)) if i2 > i1 else {i1, i1 + 1}
-        if tag in ("delete", "insert"):
-            touched |= alike(before, i1, i2, after[j1:j2] if tag == "insert" else before[i1:i2])
-        kept += after[j1:j2] if tag == "equal" or touched & lines else before[i1:i2]
+        kept += after[j1:j2] if tag == "equal" or _touched(tag, i1, i2, before, after[j1:j2]) & lines \
+            else before[i1:i2]
     return "".join(kept)
+
+
+def _touched(tag: str, i1: int, i2: int, before: list[str], added: list[str]) -> set[int]:
+    """The original's lines (1-based) a change touches: those it replaces or deletes, or either side of an
+    insertion, and the run of identical lines a deletion or insertion of that same line sits in."""
+    touched = set(range(i1 + 1, i2 + 1)) if i2 > i1 else {i1, i1 + 1}
+    if tag in ("delete", "insert"):
+        touched |= alike(before, i1, i2, added if tag == "insert" else before[i1:i2])
+    return touched
 
 
 def alike(before: list[str], i1: int, i2: int, moved: list[str]) -> set[int]:
@@ -211,6 +248,16 @@ def apply_edits(original: str, edits: list[dict[str, Any]]) -> str:
 def _replace_lines(text: str, search: str, replace: str, where: str) -> str:
     lines = text.splitlines(keepends=True)
     wanted = [line.rstrip() for line in search.splitlines()]
+    start = _only_match(lines, wanted, where)
+    end = start + len(wanted)
+    ending = lines[end - 1][len(lines[end - 1].rstrip("\r\n")):]
+    if replace and ending and not replace.endswith(("\n", "\r")):
+        replace += ending  # the matched lines ended with a newline; keep the next line on its own
+    return "".join([*lines[:start], replace, *lines[end:]])
+
+
+def _only_match(lines: list[str], wanted: list[str], where: str) -> int:
+    """Where the wanted lines occur in `lines`, trailing whitespace aside: exactly once, else an EditError."""
     starts = [i for i in range(len(lines) - len(wanted) + 1)
               if all(lines[i + k].rstrip() == w for k, w in enumerate(wanted))]
     if not starts:
@@ -219,8 +266,4 @@ def _replace_lines(text: str, search: str, replace: str, where: str) -> str:
                         "copy it exactly from the file")
     if len(starts) > 1:
         raise EditError(f"{where}: the search text occurs {len(starts)} times; include more lines so it matches once")
-    start, end = starts[0], starts[0] + len(wanted)
-    ending = lines[end - 1][len(lines[end - 1].rstrip("\r\n")):]
-    if replace and ending and not replace.endswith(("\n", "\r")):
-        replace += ending  # the matched lines ended with a newline; keep the next line on its own
-    return "".join([*lines[:start], replace, *lines[end:]])
+    return starts[0]

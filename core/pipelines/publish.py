@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from core.change import Patch
-from core.memory.proposals import CiState, ProposalState
+from core.memory.proposals import CiState, Proposal, ProposalState
 from core.pipelines.port import GitHubPort
 
 if TYPE_CHECKING:
@@ -85,12 +85,8 @@ class Publisher:
             return Published(PublishAction.SKIPPED, None, reason="its linter calls this fix unsafe, and the "
                              "repository has no CI to verify it: left for a person")
         fingerprint = patch.fingerprint(pipeline)
-        previous = self.proposals.by_fingerprint(tenant_id, repo, fingerprint)
-        if previous and previous.state == ProposalState.CLOSED:
-            return Published(PublishAction.SKIPPED, previous.pr_number,
-                             reason="a reviewer closed this change unmerged")
-        if previous and previous.state == ProposalState.MERGED:
-            return Published(PublishAction.SKIPPED, previous.pr_number, reason="this change was already merged")
+        if (settled := _settled(self.proposals.by_fingerprint(tenant_id, repo, fingerprint))) is not None:
+            return settled
         branch = branch_name(pipeline, patch.path, fingerprint)
         message = f"memfix {pipeline}: {title}"
         pr = self.gh.find_open_pr(repo, branch)
@@ -121,3 +117,13 @@ class Publisher:
             place=draft.place, **ci,
         )
         return Published(action, pr.number, pr.html_url)
+
+
+def _settled(previous: Proposal | None) -> Published | None:
+    """The same change proposed before and settled by a person: closed unmerged, or merged; it is not proposed
+    again."""
+    if previous and previous.state == ProposalState.CLOSED:
+        return Published(PublishAction.SKIPPED, previous.pr_number, reason="a reviewer closed this change unmerged")
+    if previous and previous.state == ProposalState.MERGED:
+        return Published(PublishAction.SKIPPED, previous.pr_number, reason="this change was already merged")
+    return None

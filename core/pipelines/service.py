@@ -8,16 +8,18 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from core.bounded import user_text
+from core.change import Patch
 from core.errors import GitHubPermanentError, PermanentError
 from core.events import MEMFIX_BRANCH_PREFIX
 from core.github.types import PullRequest
 from core.languages.registry import NAMES, language_of, languages_for, linter_of
 from core.learning.learning import Learning
+from core.learning.policy import HeldBack
 from core.memory.proposals import Proposal, Proposals
 from core.memory.sanitize import escape_braces
 from core.memory.types import AttemptStatus
 from core.paths import PathError, repo_path
-from core.pipelines.brought import Change, Previous, Status, changed
+from core.pipelines.brought import Change, Changed, Previous, Status, changed
 from core.pipelines.config import CONFIG_PATH, RepoConfig, parse_config
 from core.pipelines.port import GitHubPort
 from core.pipelines.present import result
@@ -120,7 +122,7 @@ class PipelineService:
         """AutoFix on the files the push changed, and on the files whose held rules' holds have lifted since."""
         gh = self.github(job.tenant_id)
         base = job.before if job.before.strip("0") else None  # a new branch's push has no base to compare with
-        pushed = changed(self._changes(gh, job, base), lambda path: gh.get_file(job.repo, path, base) if base else None)
+        pushed = self._pushed(gh, job, base)
         files = _checked([p for p in pushed.paths if language_of(p)])
         back = self.learning.coming_back(job.tenant_id, job.repo, "autofix")
         paths = list(dict.fromkeys([*files, *_checked(sorted({h.path for h in back}))]))
@@ -134,28 +136,30 @@ class PipelineService:
                                         waiting=frozenset(h.path for h in back) - set(files)),
                              Target(job.after, job.default_branch, previous=pushed.previous if base else None),
                              paths, settings, gh=gh)
-        if back:
-            said = (f"{len({h.path for h in back})} file(s) where {', '.join(sorted({h.rule for h in back}))} had "
-                    "been held back are in this run again: the hold has lifted")
-            for report in reports:
-                report.back = said
-            waiting = {o.path for r in reports for o in r.promoted if o.published is None}  # over the PR cap
-            self.learning.brought_back(job.tenant_id, job.repo, "autofix", [h for h in back if h.path not in waiting])
+        self._brought_back(job, back, reports)
         return reports
+
+    def _pushed(self, gh: GitHubPort, job: PushJob, base: str | None) -> Changed:
+        """What the push brought, each changed file read at the base where there is one."""
+        return changed(self._changes(gh, job, base), lambda path: gh.get_file(job.repo, path, base) if base else None)
+
+    def _brought_back(self, job: PushJob, back: list[HeldBack], reports: list[RunReport]) -> None:
+        """The runs say which held files are back, and the learning hears of those not still waiting for a PR."""
+        if not back:
+            return
+        said = (f"{len({h.path for h in back})} file(s) where {', '.join(sorted({h.rule for h in back}))} had "
+                "been held back are in this run again: the hold has lifted")
+        for report in reports:
+            report.back = said
+        waiting = {o.path for r in reports for o in r.promoted if o.published is None}  # over the PR cap
+        self.learning.brought_back(job.tenant_id, job.repo, "autofix", [h for h in back if h.path not in waiting])
 
     @staticmethod
     def _changes(gh: GitHubPort, job: PushJob, base: str | None) -> list[Change]:
         """The push's changes as its payload lists them. A payload lists a rename as a removal and an addition:
         where a push has both, GitHub's comparison of its two commits says which were renamed, so a renamed file is
         read at the base under its old name (as `git diff -M` has it for `memfix autofix --since`)."""
-        renamed = {}
-        if base and job.added and job.removed:
-            try:
-                renamed = {new: old for new, old in gh.renames(job.repo, base, job.after).items()
-                           if new in job.added and old in job.removed}
-            except GitHubPermanentError as exc:  # a base force-pushed away: no renames, every added file is new
-                log.warning("push %s: GitHub could not compare its commits (%s); no file is taken as renamed",
-                            job.key, exc)
+        renamed = _renamed(gh, job, base) if base and job.added and job.removed else {}
         return [*(Change(Status.RENAMED, renamed[p], p) if p in renamed else Change(Status.ADDED, None, p)
                   for p in job.added),
                 *(Change(Status.MODIFIED, p, p) for p in job.modified),
@@ -283,13 +287,7 @@ class PipelineService:
         if not fixes or target.pr_number is None:
             return f"{fork}; no verified fix to suggest"
         shown = {f["filename"]: hunks(f.get("patch")) for f in gh.list_pull_files(repo, target.pr_number)}
-        comments, outside = [], []
-        for patch in (o.patch for o in fixes if o.patch is not None):
-            for s in suggestions(patch):
-                if placeable(s, shown.get(s.path, [])):
-                    comments.append(s.comment())
-                else:
-                    outside.append(f"`{s.path}`\n{s.diff(patch.original.splitlines())}")
+        comments, outside = _placed([o.patch for o in fixes if o.patch is not None], shown)
         body = [f"memfix verified {len(fixes)} fix(es) for this pull request. Because {fork}, each is offered "
                 "as a suggestion you can apply with one click."]
         if outside:
@@ -309,11 +307,7 @@ class PipelineService:
         if not job.is_pull_request:
             raise PermanentError("`/refine` works on memfix pull requests")
         pr = gh.get_pull(job.repo, job.issue_number)
-        branch = pr.head_ref
-        proposal = self.proposals.by_branch(job.tenant_id, job.repo, branch)
-        if (not branch.startswith(MEMFIX_BRANCH_PREFIX) or proposal is None or pr.head_repo.lower() != job.repo.lower()
-                or proposal.pr_number != job.issue_number):  # a fork PR may borrow memfix's branch name
-            raise PermanentError("`/refine` works on pull requests memfix opened")
+        proposal = self._refined_proposal(job, pr)
         if not job.args.strip():
             raise PermanentError("`/refine` needs feedback, e.g. `/refine keep the public function name`")
         if self.llm.model is None:
@@ -322,16 +316,21 @@ class PipelineService:
         outcome, run_id, sha = self.revise(gh, job.tenant_id, job.repo, pr, proposal, job.args.strip(), job.key,
                                             "refine")
         if sha is None:
-            reason = outcome.note or (outcome.verification.error if outcome.verification else None) or \
-                "its confidence is below the promotion threshold"
-            return JobResult(f"The revised patch was not applied ({reason}); the branch is unchanged.",
-                             [f"confidence {outcome.confidence:.2f}: {outcome.why}" if outcome.why else
-                              f"run {run_id}"])
+            return _not_revised(outcome, run_id)
         rationale = outcome.patch.rationale if outcome.patch else ""
         return JobResult(f"Revised `{proposal.path}` on `{pr.head_ref}` (commit {sha[:7]}), confidence "
                          f"{outcome.confidence:.2f}.",
                          [f"confidence: {outcome.why}", f"rationale: {escape_braces(rationale)}",
                           f"provider `{self.llm.provider}`, model `{self.llm.model}`; run {run_id}"])
+
+    def _refined_proposal(self, job: CommandJob, pr: PullRequest) -> Proposal:
+        """The proposal of the memfix PR `/refine` was asked on; PermanentError for any other PR."""
+        proposal = self.proposals.by_branch(job.tenant_id, job.repo, pr.head_ref)
+        if (not pr.head_ref.startswith(MEMFIX_BRANCH_PREFIX) or proposal is None
+                or pr.head_repo.lower() != job.repo.lower()
+                or proposal.pr_number != job.issue_number):  # a fork PR may borrow memfix's branch name
+            raise PermanentError("`/refine` works on pull requests memfix opened")
+        return proposal
 
     def revise(self, gh: GitHubPort, tenant_id: int, repo: str, pr: PullRequest, proposal: Proposal, feedback: str,
                 job_key: str, trigger: str) -> tuple[FileOutcome, int, str | None]:
@@ -356,6 +355,38 @@ class PipelineService:
                           sha=gh.get_file_sha(repo, path, pr.head_ref))
         self.proposals.revised(tenant_id, proposal.id, sha, "\n".join(patch.changed_lines()), patch.rationale)
         return outcome, run_id, sha
+
+
+def _renamed(gh: GitHubPort, job: PushJob, base: str) -> dict[str, str]:
+    """{new path: old path} of the push's added files that GitHub's comparison of its commits says were renamed from
+    one it removed."""
+    try:
+        return {new: old for new, old in gh.renames(job.repo, base, job.after).items()
+                if new in job.added and old in job.removed}
+    except GitHubPermanentError as exc:  # a base force-pushed away: no renames, every added file is new
+        log.warning("push %s: GitHub could not compare its commits (%s); no file is taken as renamed", job.key, exc)
+        return {}
+
+
+def _placed(patches: list[Patch], shown: dict[str, list[range]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The patches' changes as review comments with suggestions where the PR's diff shows their lines, else as
+    diffs to quote in the review's body: (comments, diffs)."""
+    comments, outside = [], []
+    for patch in patches:
+        for s in suggestions(patch):
+            if placeable(s, shown.get(s.path, [])):
+                comments.append(s.comment())
+            else:
+                outside.append(f"`{s.path}`\n{s.diff(patch.original.splitlines())}")
+    return comments, outside
+
+
+def _not_revised(outcome: FileOutcome, run_id: int) -> JobResult:
+    """The answer to a `/refine` whose revision was not promoted, and why."""
+    reason = outcome.note or (outcome.verification.error if outcome.verification else None) or \
+        "its confidence is below the promotion threshold"
+    return JobResult(f"The revised patch was not applied ({reason}); the branch is unchanged.",
+                     [f"confidence {outcome.confidence:.2f}: {outcome.why}" if outcome.why else f"run {run_id}"])
 
 
 def _checked(paths: list[str]) -> list[str]:

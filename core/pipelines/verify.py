@@ -85,8 +85,7 @@ def verify_many(ruff: Linter, patches: list[Patch], select: tuple[str, ...], *,
 def _verify_all(linter: Linter, patches: list[Patch], select: tuple[str, ...], before: Mapping[str, list[Finding]],
                 files_changed: int, checkout: Path | None = None) -> dict[str, Verification]:
     python = [p for p in patches if linter.owns(p.path)]  # other text files only need to stay text
-    found: dict[str, tuple[list[Finding], list[Finding]]] = {
-        p.path: ([*before[p.path]] if p.path in before else [], []) for p in python}
+    found = {p.path: _sides(before.get(p.path)) for p in python}
     with tempfile.TemporaryDirectory(prefix="memfix-verify-") as scratch, \
             ThreadPoolExecutor(2, thread_name_prefix="memfix-verify") as pool:
         check = deadline.carried(linter.check)
@@ -94,14 +93,26 @@ def _verify_all(linter: Linter, patches: list[Patch], select: tuple[str, ...], b
                 for side, root, paths in _copies(Path(scratch).resolve(), python, before, checkout) if paths]
         syntax = {p.path: error for p in patches if (error := _text_error(p))}
         for side, run in runs:
-            for f in run.result():
-                if f.path not in found:
-                    continue
-                if side == 1 and f.code == linter.syntax_code:  # the linter parses every file it checks: no 2nd parse
-                    syntax.setdefault(f.path, f"SyntaxError: {f.message} (line {f.line})")
-                    continue
-                found[f.path][side].append(f)
+            _sorted_in(run.result(), side, found, syntax, linter.syntax_code)
     return {p.path: _verdict(p, syntax.get(p.path), *found.get(p.path, ([], [])), files_changed) for p in patches}
+
+
+def _sides(before: list[Finding] | None) -> tuple[list[Finding], list[Finding]]:
+    """A file's findings before the patch (those given, where they were) and after it (to be found)."""
+    return ([*before] if before is not None else [], [])
+
+
+def _sorted_in(findings: list[Finding], side: int, found: dict[str, tuple[list[Finding], list[Finding]]],
+               syntax: dict[str, str], syntax_code: str) -> None:
+    """One side's findings (0: before, 1: after) put with their file; the linter parses every file it checks, so a
+    syntax error after the patch is its verdict's, with no second parse."""
+    for f in findings:
+        if f.path not in found:
+            continue
+        if side == 1 and f.code == syntax_code:
+            syntax.setdefault(f.path, f"SyntaxError: {f.message} (line {f.line})")
+            continue
+        found[f.path][side].append(f)
 
 
 def _verdict(patch: Patch, syntax_error: str | None, before: list[Finding], after: list[Finding],
@@ -113,12 +124,7 @@ def _verdict(patch: Patch, syntax_error: str | None, before: list[Finding], afte
         return Verification(parses=False, targeted_gone=False, single_file=single_file,
                             proportionate=proportion_error is None, changed_lines=changed, error=syntax_error)
 
-    had, has = Counter(f.key for f in before), Counter(f.key for f in after)
-    targeted = Counter(f.key for f in patch.findings)
-    remaining = [key for key, n in targeted.items() if has[key] > max(0, had[key] - n)]
-    grown = {key: has[key] - had[key] for key in has if has[key] > had[key]}
-    new = _new_findings(patch, after, grown)
-
+    remaining, new = _left_and_new(patch, before, after)
     errors = [
         "the patch changes nothing" if patch.updated == patch.original else None,
         *(f"{code} still present: {message}" for code, message in remaining),
@@ -129,9 +135,22 @@ def _verdict(patch: Patch, syntax_error: str | None, before: list[Finding], afte
     return Verification(
         parses=True, targeted_gone=not remaining and patch.updated != patch.original, new_findings=new,
         single_file=single_file, proportionate=proportion_error is None, changed_lines=changed,
-        error=next((e for e in errors if e), None),
-        failed_codes=frozenset(code for code, _ in remaining) | {f.code for f in new},
+        error=_first(errors), failed_codes=frozenset(code for code, _ in remaining) | {f.code for f in new},
     )
+
+
+def _first(errors: list[str | None]) -> str | None:
+    return next((e for e in errors if e), None)
+
+
+def _left_and_new(patch: Patch, before: list[Finding],
+                  after: list[Finding]) -> tuple[list[tuple[str, str]], tuple[Finding, ...]]:
+    """The targeted findings the patch leaves (by key), and the findings it brings."""
+    had, has = Counter(f.key for f in before), Counter(f.key for f in after)
+    targeted = Counter(f.key for f in patch.findings)
+    remaining = [key for key, n in targeted.items() if has[key] > max(0, had[key] - n)]
+    grown = {key: has[key] - had[key] for key in has if has[key] > had[key]}
+    return remaining, _new_findings(patch, after, grown)
 
 
 def confidence(verification: Verification, proposer_confidence: float) -> float:

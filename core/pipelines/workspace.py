@@ -31,6 +31,11 @@ MAX_FILE_BYTES = 1 << 20  # a larger source file is generated or data: not scann
 log = logging.getLogger(__name__)
 
 
+def _entered(name: str) -> bool:
+    """A folder the walk goes into: not hidden, nor a tool's or an environment's (`.git`, `node_modules`, `build`)."""
+    return name not in _SKIP_DIRS and not name.startswith(".")
+
+
 class LocalWorkspace:
     """A checkout on disk; `paths` narrows the scope (files or directories, relative to root; none: no file)."""
 
@@ -54,24 +59,30 @@ class LocalWorkspace:
     def _list(self) -> list[str]:
         found: list[str] = []
         for target in [self.root / p for p in self._paths] if self._paths is not None else [self.root]:
-            if not inside(str(self.root), str(target)):
-                self.notes.append(self._skip(target, "outside the checkout"))
-            elif target.is_symlink():
-                self.notes.append(self._skip(target, "a symlink; memfix does not follow links"))
-            elif target == self.root:
-                paths, notes = self._tree()
-                found += [p for p in paths if is_source(p)]
-                self.notes += notes
-            elif target.is_dir():
-                found += self._walk(target, is_source, self.notes)
-            elif target.exists() and (problem := unscannable(str(target))) is not None:
-                self.notes.append(self._skip(target, problem))
-            elif target.exists():
-                found.append(target.relative_to(self.root).as_posix())
+            found += self._sources_at(target)
         files = sorted(set(found))
         if len(files) > MAX_FILES:
             log.warning("scope has %d Python files; scanning the first %d", len(files), MAX_FILES)
         return files[:MAX_FILES]
+
+    def _sources_at(self, target: Path) -> list[str]:
+        """The sources a path of the run's scope names: itself, or those under it; one memfix does not read is said
+        in the notes."""
+        if not inside(str(self.root), str(target)):
+            self.notes.append(self._skip(target, "outside the checkout"))
+        elif target.is_symlink():
+            self.notes.append(self._skip(target, "a symlink; memfix does not follow links"))
+        elif target == self.root:
+            paths, notes = self._tree()
+            self.notes += notes
+            return [p for p in paths if is_source(p)]
+        elif target.is_dir():
+            return self._walk(target, is_source, self.notes)
+        elif target.exists() and (problem := unscannable(str(target))) is not None:
+            self.notes.append(self._skip(target, problem))
+        elif target.exists():
+            return [target.relative_to(self.root).as_posix()]
+        return []
 
     def _tree(self) -> tuple[list[str], list[str]]:
         """The checkout's Python sources and the text files read beside them, walked once however often a run lists
@@ -99,20 +110,27 @@ class LocalWorkspace:
                 continue
             here = folder[skip:].replace(os.sep, "/")
             for entry in entries:
-                name = entry.name
                 if entry.is_dir(follow_symlinks=False):
-                    if name not in _SKIP_DIRS and not name.startswith("."):
+                    if _entered(entry.name):
                         folders.append(entry.path)
-                elif entry.is_symlink() and name not in _SKIP_DIRS and not name.startswith(".") and entry.is_dir():
-                    notes.append(self._skip(Path(entry.path), "a symlinked folder; memfix does not follow links"))
-                elif not wanted(name):
-                    continue
-                elif (problem := unscannable(entry.path)) is not None:
-                    if is_source(name):  # a text file left out is simply not read
-                        notes.append(self._skip(Path(entry.path), problem))
-                else:
-                    found.append(f"{here}/{name}" if here else name)
+                elif self._taken(entry, wanted, notes):
+                    found.append(f"{here}/{entry.name}" if here else entry.name)
         return found
+
+    def _taken(self, entry: os.DirEntry[str], wanted: Callable[[str], bool], notes: list[str]) -> bool:
+        """Whether a folder's entry that is no folder is a wanted file memfix reads; a symlinked folder, or a source
+        it cannot scan, is said in `notes`."""
+        name = entry.name
+        if entry.is_symlink() and _entered(name) and entry.is_dir():
+            notes.append(self._skip(Path(entry.path), "a symlinked folder; memfix does not follow links"))
+            return False
+        if not wanted(name):
+            return False
+        if (problem := unscannable(entry.path)) is not None:
+            if is_source(name):  # a text file left out is simply not read
+                notes.append(self._skip(Path(entry.path), problem))
+            return False
+        return True
 
     def _skip(self, target: Path, why: str) -> str:
         shown = os.path.relpath(target, self.root).replace(os.sep, "/")
@@ -303,18 +321,7 @@ class GitHubWorkspace(LocalWorkspace):
         gathering = _Gathering()
         try:
             with tarfile.open(fileobj=io.BytesIO(archive), mode="r:*") as tar:
-                for member in tar:
-                    path = member.name.split("/", 1)[1] if "/" in member.name else ""  # GitHub's top folder
-                    python = read_with_repository(path)
-                    if not member.isfile() or not (python or (read_with_sources(path.rsplit("/", 1)[-1])
-                                                              and member.size <= MAX_FILE_BYTES)):
-                        continue
-                    if python and gathering.used[True] + member.size > MAX_VIEW_BYTES:  # known before reading it
-                        gathering.room(True, member.size)
-                        break
-                    data = tar.extractfile(member)
-                    if data is not None and not gathering.keep(path, data.read().decode("utf-8", errors="replace")):
-                        break
+                _extract(tar, gathering)
         except (tarfile.TarError, EOFError, OSError, zlib.error, lzma.LZMAError, ValueError) as exc:
             # GitHub's archive host can answer an error page, a cut-off body or nothing: an incomplete view
             return RepositoryView(gathering.sources, complete=False, reason=f"the repository archive "
@@ -326,6 +333,27 @@ class GitHubWorkspace(LocalWorkspace):
 
     def close(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _extract(tar: tarfile.TarFile, gathering: _Gathering) -> None:
+    """The archive's Python sources and the text files read beside them, gathered until the view is full."""
+    for member in tar:
+        path = member.name.split("/", 1)[1] if "/" in member.name else ""  # GitHub's top folder
+        python = read_with_repository(path)
+        if not _taken_from_archive(member, path, python):
+            continue
+        if python and gathering.used[True] + member.size > MAX_VIEW_BYTES:  # known before reading it
+            gathering.room(True, member.size)
+            return
+        data = tar.extractfile(member)
+        if data is not None and not gathering.keep(path, data.read().decode("utf-8", errors="replace")):
+            return
+
+
+def _taken_from_archive(member: tarfile.TarInfo, path: str, python: bool) -> bool:
+    """A regular file that is a Python source, or a text file read beside them within MAX_FILE_BYTES."""
+    return member.isfile() and (python or (read_with_sources(path.rsplit("/", 1)[-1])
+                                           and member.size <= MAX_FILE_BYTES))
 
 
 def _archive_problem(exc: Exception) -> str:

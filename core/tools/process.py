@@ -39,17 +39,33 @@ def run(command: Sequence[str], *, what: str, cwd: Path | str | None = None, env
     passed, is raised as the job's Overrun; otherwise ToolFailed says `what` did not finish. `user`: the uid (and
     gid) it runs as, with no supplementary groups (a sandbox run's own user)."""
     seconds = deadline.limit(cap)
-    who = {} if user is None else {"user": user, "group": user, "extra_groups": []}
-    try:
-        proc = subprocess.Popen(list(command), cwd=cwd, env=None if env is None else dict(env),
-                                stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=os.name != "nt",
-                                **who)  # type: ignore[call-overload]
-    except OSError as exc:
-        raise ToolFailed(f"{what} could not be started: {exc.strerror or exc.__class__.__name__}") from exc
+    proc = _started(command, what, cwd, env, fed=input is not None, user=user)
     readers = [_Reader(proc.stdout, max_output, proc), _Reader(proc.stderr, max_output, proc)]
     if input is not None and proc.stdin is not None:  # fed from a thread: a tool that reads none must not block us
         threading.Thread(target=_feed, args=(proc.stdin, input.encode("utf-8")), daemon=True).start()
+    _waited(proc, readers, seconds, what)
+    if any(reader.over for reader in readers):
+        raise ToolFailed(f"{what} printed more than {max_output >> 20} MiB and was stopped")
+    out, err = (reader.text() for reader in readers)
+    return Finished(proc.returncode, out, err)
+
+
+def _started(command: Sequence[str], what: str, cwd: Path | str | None, env: Mapping[str, str] | None, *, fed: bool,
+             user: int | None) -> subprocess.Popen[bytes]:
+    """The process started in a session of its own (its group is what a timeout kills), as `user` where given."""
+    who = {} if user is None else {"user": user, "group": user, "extra_groups": []}
+    try:
+        proc: subprocess.Popen[bytes] = subprocess.Popen(
+            list(command), cwd=cwd, env=None if env is None else dict(env),
+            stdin=subprocess.PIPE if fed else subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=os.name != "nt", **who)  # type: ignore[call-overload]
+    except OSError as exc:
+        raise ToolFailed(f"{what} could not be started: {exc.strerror or exc.__class__.__name__}") from exc
+    return proc
+
+
+def _waited(proc: subprocess.Popen[bytes], readers: list[_Reader], seconds: float, what: str) -> None:
+    """The process waited for within `seconds`, its output drained; past them its group is killed."""
     try:
         proc.wait(timeout=seconds)
     except subprocess.TimeoutExpired:
@@ -59,10 +75,6 @@ def run(command: Sequence[str], *, what: str, cwd: Path | str | None = None, env
     finally:
         for reader in readers:  # a process that left the group may hold a pipe open: it is not waited for
             reader.join(_DRAIN_SECONDS)
-    if any(reader.over for reader in readers):
-        raise ToolFailed(f"{what} printed more than {max_output >> 20} MiB and was stopped")
-    out, err = (reader.text() for reader in readers)
-    return Finished(proc.returncode, out, err)
 
 
 class _Reader(threading.Thread):

@@ -68,17 +68,23 @@ class LambdaSandbox(Copies):
         if len(request) > MAX_REQUEST_BYTES:
             raise ToolFailed(f"{what} was not run: its copy of the checkout is larger than the fixer function takes "
                              f"({len(request) >> 20} MiB)")
-        call = self.invoke or _aws_invoke
-        try:
-            answer = json.loads(call(self.function, request, seconds))
-        except (RuntimeError, OSError, ValueError) as exc:
-            raise ToolFailed(f"{what} could not be run by the fixer function: {exc}") from None
-        if "error" in answer:
-            raise ToolFailed(f"{what}: {answer['error']}")
+        answer = self._answer(request, seconds, what)
         # the tool's folder and its runtime's, in the order both sides list them (a runtime the system has: none)
         back = {answer["work"]: WORK, **{mine: str(theirs) for mine, theirs in zip(answer["tools"], tools,
                                                                                    strict=False)}}
         return Finished(int(answer["returncode"]), _unmarked(answer["stdout"], back), _unmarked(answer["stderr"], back))
+
+
+    def _answer(self, request: bytes, seconds: float, what: str) -> dict[str, Any]:
+        """The fixer function's answer to the request; ToolFailed where it could not run the tool."""
+        call = self.invoke or _aws_invoke
+        try:
+            answer: dict[str, Any] = json.loads(call(self.function, request, seconds))
+        except (RuntimeError, OSError, ValueError) as exc:
+            raise ToolFailed(f"{what} could not be run by the fixer function: {exc}") from None
+        if "error" in answer:
+            raise ToolFailed(f"{what}: {answer['error']}")
+        return answer
 
 
 def _aws_invoke(function: str, request: bytes, seconds: float) -> bytes:

@@ -29,7 +29,6 @@ from flask import Flask, Response, abort, request
 
 from tests.fakes.http import FakeServer
 
-
 _JSON = "application/vnd.pypi.simple.v1+json"
 
 

@@ -266,18 +266,29 @@ class Biome:
         if not files or not select:
             return []
         texts = {p: _read(root, p) for p in files}
+        outs, stopped = self._linted({p: t for p, t in texts.items() if t is not None})
+        findings = [*_unread(texts, stopped), *self._reported(outs, texts, select),
+                    *self._layout_found(texts, stopped, select)]
+        return sorted(self._unsuppressed(findings, texts), key=lambda f: (f.path, f.line, f.column, f.code))
+
+    def _reported(self, outs: list[str], texts: Mapping[str, str | None], select: tuple[str, ...]) -> list[Finding]:
+        """The findings Biome's output reports of the selected rules, and the files it cannot parse."""
+        return [f for out in outs for f in _annotations(out, texts, self.binary)
+                if f.code == PARSE or selected(f.code, select)]
+
+    def _layout_found(self, texts: Mapping[str, str | None], stopped: Mapping[str, str],
+                      select: tuple[str, ...]) -> list[Finding]:
+        """The team's layout rules `select` covers, found in the texts Biome read."""
+        readable = {p: t for p, t in texts.items() if t is not None and p not in stopped}
+        return list(_layout_findings(self._layout_edits(readable, self._layout_for(select))))
+
+    def _linted(self, texts: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+        """Biome's lint of copies of the texts: its output, and {file: how Biome stopped on it}."""
         with tempfile.TemporaryDirectory(prefix="memfix-biome-") as scratch:
             work = Path(scratch)
-            self._write(work, {p: t for p, t in texts.items() if t is not None})
+            self._write(work, texts)
             # GitHub's annotation format: one line a finding (the JSON reporter repeats the whole file in each one)
-            outs, stopped = self._runs(["lint", "--reporter=github"], [p for p in files if texts[p] is not None], work)
-        findings = _unread(texts, stopped)
-        for out in outs:
-            findings.extend(f for f in _annotations(out, texts, self.binary)
-                            if f.code == PARSE or selected(f.code, select))
-        readable = {p: t for p, t in texts.items() if t is not None and p not in stopped}
-        findings += _layout_findings(self._layout_edits(readable, self._layout_for(select)))
-        return sorted(self._unsuppressed(findings, texts), key=lambda f: (f.path, f.line, f.column, f.code))
+            return self._runs(["lint", "--reporter=github"], list(texts), work)
 
     def _layout_edits(self, texts: dict[str, str], layout: Layout | None) -> dict[str, tuple[str, list[Edit]]]:
         """The layout fixes of each text, with the text as the formatter wrote it ({} where nothing is carried); a
@@ -363,15 +374,19 @@ class Biome:
         if not texts or not select:
             return {}
         rules = tuple(s for s in select if not selected(s, (LAYOUT,)))  # Biome's lint rules; layout comes after
+        updated = self._lint_fixed(texts, rules, unsafe)
+        updated |= self._laid_out(updated, select)
+        return {p: t for p, t in updated.items() if t != texts[p]}
+
+    def _lint_fixed(self, texts: dict[str, str], rules: tuple[str, ...], unsafe: bool) -> dict[str, str]:
+        """The texts with Biome's fixes of `rules` made, pass by pass (a file Biome crashes on is left unfixed)."""
         with tempfile.TemporaryDirectory(prefix="memfix-biome-fix-") as scratch:
             work = Path(scratch)
             self._write(work, texts)
-            for scope in _passes(rules) if rules else []:  # a file Biome crashes on is left unfixed
+            for scope in _passes(rules) if rules else []:
                 self._runs(["lint", "--write", *(["--unsafe"] if unsafe else []), "--reporter=github", *scope],
                            list(texts), work)
-            updated = {p: (work / p).read_text(encoding="utf-8") for p in texts}
-        updated |= self._laid_out(updated, select)
-        return {p: t for p, t in updated.items() if t != texts[p]}
+            return {p: (work / p).read_text(encoding="utf-8") for p in texts}
 
     def _laid_out(self, texts: dict[str, str], select: tuple[str, ...]) -> dict[str, str]:
         """The texts with the team's layout fixes made, each only where it formats as the text it came from does
@@ -454,8 +469,17 @@ def _passes(select: tuple[str, ...]) -> list[list[str]]:
         return [[]]
     groups = {s.split("/")[1] for s in select if s.count("/") == 1}
     named = [s for s in select if s.count("/") == 2 and s.split("/")[1] not in groups]
-    passes = [[f"--skip={group}" for group in GROUPS if group not in groups]] if groups else []
-    return passes + ([[f"--only={s.removeprefix('lint/')}" for s in named]] if named else [])
+    return [*_groups_pass(groups), *_named_pass(named)]
+
+
+def _groups_pass(groups: set[str]) -> list[list[str]]:
+    """One run for whole groups: every other group skipped."""
+    return [[f"--skip={group}" for group in GROUPS if group not in groups]] if groups else []
+
+
+def _named_pass(named: list[str]) -> list[list[str]]:
+    """One run for the rules named outside those groups, each `--only`."""
+    return [[f"--only={s.removeprefix('lint/')}" for s in named]] if named else []
 
 
 def _said(text: str) -> str:

@@ -85,9 +85,8 @@ def disabled(text: str) -> dict[int, frozenset[str]]:
         elif how == "disable":
             for name in names:
                 began.setdefault(name, line)
-        else:  # enable: the named rules' regions end, or every region
-            regions += [(began.pop(name), ends, name) for name in (list(began) if ALL in names else names)
-                        if name in began]
+        else:
+            regions += _enabled(began, names, ends)
         last = ends
     end = max(last, text.count("\n") + 1)  # a region never enabled again runs to the end of the file
     regions += [(start, end, name) for name, start in began.items()]
@@ -95,6 +94,12 @@ def disabled(text: str) -> dict[int, frozenset[str]]:
     for n, names in lines.items():
         off[n] = off.get(n, frozenset()) | names
     return off
+
+
+def _enabled(began: dict[str, int], names: set[str], line: int) -> list[tuple[int, int, str]]:
+    """The regions an `eslint-enable` on `line` ends: the named rules', or every region (each taken out of
+    `began`)."""
+    return [(began.pop(name), line, name) for name in (list(began) if ALL in names else names) if name in began]
 
 
 def _swept(regions: list[tuple[int, int, str]]) -> dict[int, frozenset[str]]:
@@ -149,12 +154,19 @@ def exports(text: str) -> set[str]:
     if _DEFAULT.search(code):
         names.add("default")
     for listed in _LIST.findall(code):
-        for item in listed.split(","):
-            words = item.split()
-            if words:
-                names.add(words[-1] if len(words) >= 3 and words[-2] == "as" else words[0])
+        names |= _exported_as(listed)
     for match in _COMMONJS.finditer(code):
         names.add(f"exports.{match.group(1)}" if match.group(1) else "module.exports")
+    return names
+
+
+def _exported_as(listed: str) -> set[str]:
+    """The names an `export { a, b as c }` list exports (`a`, `c`)."""
+    names = set()
+    for item in listed.split(","):
+        words = item.split()
+        if words:
+            names.add(words[-1] if len(words) >= 3 and words[-2] == "as" else words[0])
     return names
 
 
@@ -180,8 +192,7 @@ def pieces(text: str) -> Iterator[tuple[str, str]]:
         if c == "/" and nxt in ("/", "*"):
             if start < j:
                 yield "code", text[start:j]
-            end = text.find("\n", j) if nxt == "/" else text.find("*/", j + 2)
-            end = n if end < 0 else (end if nxt == "/" else end + 2)
+            end = _comment_end(text, j, nxt == "/")
             yield "comment", text[j:end]
             i = start = end
         elif c != "/" or _regex_may_start(last):
@@ -195,6 +206,14 @@ def pieces(text: str) -> Iterator[tuple[str, str]]:
             last, i = c, j + 1
     if start < n:
         yield "code", text[start:]
+
+
+def _comment_end(text: str, at: int, line_comment: bool) -> int:
+    """Where the comment that starts at `at` ends: its line's end (`//`), past its `*/`, or the text's end."""
+    end = text.find("\n", at) if line_comment else text.find("*/", at + 2)
+    if end < 0:
+        return len(text)
+    return end if line_comment else end + 2
 
 
 _OPENING = re.compile(r"[/'\"`]")

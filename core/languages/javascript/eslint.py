@@ -119,33 +119,40 @@ def _after_eslint(words: list[str]) -> list[str] | None:
     at = next((i for i, word in enumerate(words) if PurePosixPath(word).name == "eslint"), None)
     if at is not None:
         return words[at + 1:]
+    return _wrapper_targets(words)
+
+
+def _wrapper_targets(words: list[str]) -> list[str] | None:
+    """What a wrapper's lint command (`gts lint src`) lints: its targets, else the wrapper's defaults."""
     at = next((i for i, word in enumerate(words) if PurePosixPath(word).name in WRAPPERS), None)
-    if at is not None and words[at + 1:at + 2] and words[at + 1] in ("lint", "check", "fix"):
-        given = [w for w in words[at + 2:] if not w.startswith("-")]
-        return given or list(WRAPPERS[PurePosixPath(words[at]).name])
-    return None
+    if at is None or words[at + 1:at + 2] not in (["lint"], ["check"], ["fix"]):
+        return None
+    given = [w for w in words[at + 2:] if not w.startswith("-")]
+    return given or list(WRAPPERS[PurePosixPath(words[at]).name])
 
 
 def _script(words: list[str], name: str) -> Script:
     targets: list[str] = []
     extensions: list[str] = []
-    flag = ""
+    flag = ""  # an option whose value is the next word
     for word in words:
         if flag:
-            if flag == "--ext":
-                extensions += [e if e.startswith(".") else f".{e}" for e in word.split(",") if e]
+            extensions += _extensions(word) if flag == "--ext" else []
             flag = ""
         elif word.startswith("-"):
             option, _, value = word.partition("=")
-            if option == "--ext" and value:
-                extensions += [e if e.startswith(".") else f".{e}" for e in value.split(",") if e]
-            elif option in _OPTIONS_WITH_VALUE and not value:
-                flag = option
+            extensions += _extensions(value) if option == "--ext" else []
+            flag = option if option in _OPTIONS_WITH_VALUE and not value else ""
         else:
             targets.append(word.strip("'\"").removeprefix("./").rstrip("/") or ".")
     if "." in targets:
         targets = []
     return Script(tuple(targets), tuple(extensions), f"package.json's `{name}` script")
+
+
+def _extensions(value: str) -> list[str]:
+    """`--ext js,.mjs` as extensions with their dots."""
+    return [e if e.startswith(".") else f".{e}" for e in value.split(",") if e]
 
 
 def _reaches(target: str, path: str) -> bool:
@@ -369,18 +376,17 @@ class ESLint:
         ESLint reports for them, until a pass has none (ESLint's suggestions are a person's to choose: never)."""
         current = {path: text for path, text in texts.items() if self.lints(path)}
         for _ in range(MAX_PASSES):
-            found: dict[str, list[Finding]] = {}
-            for f in self._report({p: t.encode("utf-8", "surrogateescape") for p, t in current.items()}):
-                if f.edits and self._wanted(f.code, select):
-                    found.setdefault(f.path, []).append(f)
-            changed = False
-            for path, items in found.items():
-                updated, _ = apply_finding_edits(current[path], tuple(items))
-                if updated != current[path]:
-                    current[path], changed = updated, True
-            if not changed:
+            if not _applied(current, self._fixes(current, select)):
                 break
         return {path: text for path, text in current.items() if text != texts[path]}
+
+    def _fixes(self, current: dict[str, str], select: tuple[str, ...]) -> dict[str, list[Finding]]:
+        """The fixes ESLint reports in the texts for the rules `select` covers, by file."""
+        found: dict[str, list[Finding]] = {}
+        for f in self._report({p: t.encode("utf-8", "surrogateescape") for p, t in current.items()}):
+            if f.edits and self._wanted(f.code, select):
+                found.setdefault(f.path, []).append(f)
+        return found
 
     def _wanted(self, code: str, select: tuple[str, ...]) -> bool:
         return code not in self.held and any(s == "eslint" or code == s or code.startswith(s + "/") or s == "ALL"
@@ -412,11 +418,7 @@ class ESLint:
             except ToolFailed as exc:
                 raise DetectError(str(exc)) from exc
         if done.returncode not in (0, 1):
-            said = _said(done.stderr or done.stdout)
-            if "Occurred while linting" in done.stderr or done.returncode < 0:
-                raise Crashed(f"the team's ESLint {self.version}", done.returncode if done.returncode < 0 else 2,
-                              said)
-            raise DetectError(f"the team's ESLint {self.version} failed (exit {done.returncode}): {said}")
+            raise self._failure(done.returncode, done.stdout, done.stderr)
         try:
             results = json.loads(done.stdout)
         except ValueError as exc:
@@ -424,6 +426,13 @@ class ESLint:
         decoded = {path: data.decode("utf-8", "surrogateescape") for path, data in texts.items()}
         return [f for result in results if isinstance(result, dict)
                 for f in _findings(result, decoded)]
+
+    def _failure(self, code: int, stdout: str, stderr: str) -> Exception:
+        """How ESLint stopped: a crash on a file (halved down to it by the caller), or a failure of the run."""
+        said = _said(stderr or stdout)
+        if "Occurred while linting" in stderr or code < 0:
+            return Crashed(f"the team's ESLint {self.version}", code if code < 0 else 2, said)
+        return DetectError(f"the team's ESLint {self.version} failed (exit {code}): {said}")
 
     def _prepare(self, work: Path, texts: Mapping[str, bytes]) -> None:
         """The scratch copy: the checkout's context, `texts` laid over it, the installed presets and plugins beside
@@ -446,24 +455,32 @@ def _findings(result: dict[str, Any], texts: Mapping[str, str]) -> list[Finding]
     relative = path.removeprefix(WORK + "/") if path.startswith(WORK + "/") else None
     if relative is None or relative not in texts:
         return []
-    text = texts[relative]
-    positions = _Positions(text)
-    found = []
-    for message in result.get("messages") or ():
-        if not isinstance(message, dict):
-            continue
-        rule = message.get("ruleId")
-        line, column = int(message.get("line") or 1), int(message.get("column") or 1)
-        words = str(message.get("message", ""))
-        if rule is None:
-            if message.get("fatal"):
-                found.append(Finding(relative, line, column, SYNTAX, words, source="eslint"))
-            continue
-        fix = message.get("fix")
-        edits = positions.edit(fix) if isinstance(fix, dict) else None
-        found.append(Finding(relative, line, column, PREFIX + str(rule), words, fixable=edits is not None,
-                             source="eslint", edits=(edits,) if edits else ()))
-    return found
+    positions = _Positions(texts[relative])
+    return [f for message in result.get("messages") or () if isinstance(message, dict)
+            and (f := _finding(message, relative, positions)) is not None]
+
+
+def _finding(message: dict[str, Any], path: str, positions: _Positions) -> Finding | None:
+    """One ESLint message as a finding: a rule's, with its fix; a parse failure as SYNTAX; None for the rest."""
+    rule = message.get("ruleId")
+    line, column = int(message.get("line") or 1), int(message.get("column") or 1)
+    words = str(message.get("message", ""))
+    if rule is None:
+        return Finding(path, line, column, SYNTAX, words, source="eslint") if message.get("fatal") else None
+    fix = message.get("fix")
+    edits = positions.edit(fix) if isinstance(fix, dict) else None
+    return Finding(path, line, column, PREFIX + str(rule), words, fixable=edits is not None, source="eslint",
+                   edits=(edits,) if edits else ())
+
+
+def _applied(current: dict[str, str], found: dict[str, list[Finding]]) -> bool:
+    """Each file's fixes made in `current`: whether any changed a text."""
+    changed = False
+    for path, items in found.items():
+        updated, _ = apply_finding_edits(current[path], tuple(items))
+        if updated != current[path]:
+            current[path], changed = updated, True
+    return changed
 
 
 class _Positions:

@@ -21,9 +21,8 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from core.bounded import ConfigFormat, ConfigRefused, read_config
+from core.bounded import ConfigFormat, ConfigRefused, Table, array, read_config, table
 from core.languages.javascript.layout import LAYOUT_RULES, UNCARRIED, Layout, Scope, read_layout
 from core.languages.javascript.literal import Call, Name, Spread, Unknown, exported, imports
 
@@ -144,7 +143,7 @@ ENVIRONMENTS = {
 
 # Rule options that equal ESLint's defaults: a rule set with these is the rule Biome has. Any other options are
 # a rule Biome does not have, so it is not selected.
-DEFAULT_OPTIONS: dict[str, list[Any]] = {
+DEFAULT_OPTIONS: dict[str, list[object]] = {
     "eqeqeq": ["always", {"null": "always"}],
     "curly": ["all"],
     "yoda": ["never", {"exceptRange": False, "onlyEquality": False}],
@@ -168,7 +167,7 @@ class Eslint:
     """The team's ESLint configuration read as data: one legacy configuration for `biome migrate`, the rules it
     sets, and where it came from."""
 
-    config: dict[str, Any]
+    config: Table
     rules: frozenset[str]  # every ESLint rule the configuration names, on or off
     where: str  # the files read, in words
     layout: Layout | None = None  # its layout rules Biome's formatter carries
@@ -176,26 +175,39 @@ class Eslint:
     @property
     def on(self) -> frozenset[str]:
         """The ESLint rules the configuration turns on somewhere (its root or an override)."""
-        scopes = [self.config, *(o for o in self.config.get("overrides", []) if isinstance(o, dict))]
+        scopes = [self.config, *(o for o in array(self.config.get("overrides")) if isinstance(o, dict))]
         return frozenset(rule for scope in scopes for rule, level in (scope.get("rules") or {}).items()
                          if level != "off")
 
 
-def read_eslint(read: Read, package: dict[str, Any], sources: tuple[str, ...], problems: list[str]) -> Eslint | None:
+def read_eslint(read: Read, package: Table, sources: tuple[str, ...], problems: list[str]) -> Eslint | None:
     """The team's configuration: a flat one (`eslint.config.*`, ESLint 9's) read from its literals, else the root's
     legacy one (or package.json's `eslintConfig`) with every folder's own beneath it; None where the repository has
     none memfix can read as data (and `problems` says why where it has one)."""
-    said: list[str] = []
     if (flat := next(((name, text) for name in ESLINT_FLAT if (text := read(name)) is not None), None)) is not None:
-        data = _flat(*flat, said)
-        problems += said
-        if data is None:
-            return None
-        merged = _carried(data, "", said := [], flat[0], anywhere=False)
-        layout, told = read_layout([(_listed(o.get("files")), _table(o, "rules")) for o in data["overrides"]],
-                                   flat[0])
-        problems += said + told
-        return Eslint(merged, frozenset(_rule_names(data)), flat[0], layout)
+        return _flat_eslint(*flat, problems)
+    return _legacy_eslint(read, package, sources, problems)
+
+
+def _flat_eslint(name: str, text: str, problems: list[str]) -> Eslint | None:
+    """A flat configuration (`eslint.config.*`) read from its literals."""
+    said: list[str] = []
+    data = _flat(name, text, said)
+    problems += said
+    if data is None:
+        return None
+    merged = _carried(data, "", said := [], name, anywhere=False)
+    layout, told = read_layout([(_listed(o.get("files")), table(o.get("rules")))
+                                for o in map(table, array(data["overrides"]))], name)
+    problems += said + told
+    return Eslint(merged, frozenset(_rule_names(data)), name, layout)
+
+
+def _legacy_eslint(read: Read, package: Table, sources: tuple[str, ...],
+                   problems: list[str]) -> Eslint | None:
+    """The root's legacy configuration with the configuration of each of the sources' folders beneath it, each
+    an override of its folder."""
+    said: list[str] = []
     root = _legacy_root(read, package, problems)
     if root is None:
         return None
@@ -204,49 +216,61 @@ def read_eslint(read: Read, package: dict[str, Any], sources: tuple[str, ...], p
     names = set(_rule_names(base))
     where = [name]
     scopes: list[Scope] = [(None, _layout_rules(base)), *_override_scopes(base, "")]
-    overrides = merged.setdefault("overrides", [])
+    overrides = array(merged.setdefault("overrides", []))
     for folder in _folders(sources):
-        found = next(((f"{folder}/{name}", text) for name in ESLINT_DATA
-                      if (text := read(f"{folder}/{name}")) is not None), None)
-        if found is None or (data := _data(*found, problems)) is None:
+        if (found := _folder_configuration(read, folder, problems)) is None:
             continue
-        nested = _carried(data, folder, said, found[0])
+        path, data = found
+        nested = _carried(data, folder, said, path)
         names |= set(_rule_names(data))
         scopes += [([f"{folder}/**"], _layout_rules(data)), *_override_scopes(data, folder)]
-        if data.get("root") is True:  # ESLint stops at this folder: the parents' rules are off here
-            nested["rules"] = {**{r: "off" for r in merged.get("rules", {})}, **nested.get("rules", {})}
-        overrides.append({key: value for key, value in nested.items() if key != "overrides"} | {
-            "files": [f"{folder}/**"]})
-        overrides += nested.get("overrides", [])
-        where.append(found[0])
+        overrides += _folder_overrides(nested, merged, folder, stops=data.get("root") is True)
+        where.append(path)
     layout, told = read_layout(scopes, " and ".join(where))
     problems += said + told
     return Eslint(merged, frozenset(names), " and ".join(where), layout)
 
 
-def _override_scopes(data: dict[str, Any], folder: str) -> list[Scope]:
+def _folder_configuration(read: Read, folder: str, problems: list[str]) -> tuple[str, Table] | None:
+    """A folder's own legacy configuration file and its data, where it has one memfix reads."""
+    found = next(((f"{folder}/{name}", text) for name in ESLINT_DATA
+                  if (text := read(f"{folder}/{name}")) is not None), None)
+    if found is None or (data := _data(*found, problems)) is None:
+        return None
+    return found[0], data
+
+
+def _folder_overrides(nested: Table, merged: Table, folder: str, stops: bool) -> list[object]:
+    """A folder's carried configuration as overrides of the root's: itself for the folder's files, then its own
+    overrides."""
+    if stops:  # `root: true`: ESLint stops at this folder, so the parents' rules are off here
+        nested["rules"] = {**{r: "off" for r in table(merged.get("rules"))}, **table(nested.get("rules"))}
+    own = {key: value for key, value in nested.items() if key != "overrides"} | {"files": [f"{folder}/**"]}
+    return [own, *array(nested.get("overrides"))]
+
+
+def _override_scopes(data: Table, folder: str) -> list[Scope]:
     """A legacy configuration's overrides as (files, rules as written), globs relative to the root."""
-    overrides = data.get("overrides") if isinstance(data.get("overrides"), list) else []
     return [([_glob(folder, f) for f in _listed(o.get("files"))], _layout_rules(o))
-            for o in overrides or [] if isinstance(o, dict)]
+            for o in array(data.get("overrides")) if isinstance(o, dict)]
 
 
-def _layout_rules(data: dict[str, Any]) -> dict[Any, Any]:
+def _layout_rules(data: Table) -> Table:
     """A legacy configuration's rules as written, beneath them the layout rules of ESLint 8's recommended set
     (`no-extra-semi`) where it extends `eslint:recommended`."""
     extended = dict.fromkeys((r for r in RECOMMENDED if _layout(r)), "error") \
         if "eslint:recommended" in _listed(data.get("extends")) else {}
-    return extended | _table(data, "rules")
+    return extended | table(data.get("rules"))
 
 
-def _legacy_root(read: Read, package: dict[str, Any], problems: list[str]) -> tuple[str, dict[str, Any]] | None:
+def _legacy_root(read: Read, package: Table, problems: list[str]) -> tuple[str, Table] | None:
     """The root's legacy configuration: a data file, package.json's `eslintConfig`, or an `.eslintrc.js` whose
     export is a literal."""
     if (found := next(((name, text) for name in ESLINT_DATA if (text := read(name)) is not None), None)) is not None:
         data = _data(*found, problems)
         return (found[0], data) if data is not None else None
-    if isinstance(package.get("eslintConfig"), dict):
-        return "package.json eslintConfig", package["eslintConfig"]
+    if isinstance(config := package.get("eslintConfig"), dict):
+        return "package.json eslintConfig", config
     for name in ESLINT_LEGACY_CODE:
         if (text := read(name)) is not None:
             value = exported(text)
@@ -258,7 +282,7 @@ def _legacy_root(read: Read, package: dict[str, Any], problems: list[str]) -> tu
     return None
 
 
-def _flat(name: str, text: str, said: list[str]) -> dict[str, Any] | None:
+def _flat(name: str, text: str, said: list[str]) -> Table | None:
     """A flat configuration's list read from its literals, as the legacy configuration that selects the same: each
     element an override in order (flat elements merge in order, as overrides do), `@eslint/js`'s recommended as
     `eslint:recommended`, the `globals` package's sets as environments; anything else said and left out."""
@@ -268,7 +292,7 @@ def _flat(name: str, text: str, said: list[str]) -> dict[str, Any] | None:
         said.append(f"{name} exports {_what(value)}, which memfix cannot read without running it: its rules are not "
                     "known")
         return None
-    overrides = []
+    overrides: list[Table] = []
     for element in elements:
         element = element.of if isinstance(element, Spread) else element
         if isinstance(element, Name) and packages.get(element.path.split(".")[0]) == "@eslint/js" \
@@ -282,40 +306,46 @@ def _flat(name: str, text: str, said: list[str]) -> dict[str, Any] | None:
     return {"overrides": overrides}
 
 
-def _flat_element(element: dict[str, Any], packages: dict[str, str], name: str,
-                  said: list[str]) -> dict[str, Any] | None:
+def _flat_element(element: Table, packages: dict[str, str], name: str,
+                  said: list[str]) -> Table | None:
     """One flat element as a legacy override; None for one that only ignores files."""
     if not set(element) - {"ignores", "name"}:
         return None
     files = _strings(element, "files", ["**/*"])
-    rules = _table(element, "rules")
+    rules = table(element.get("rules"))
     unread = sorted(str(rule) for rule, setting in rules.items() if not _literal(setting))
     if unread:
         said.append(f"{name}: {', '.join(f'`{r}`' for r in unread[:10])} set by expressions memfix does not run: "
                     "not selected")
-    env, own = _flat_globals(_table(element, "languageOptions").get("globals"), packages)
+    env, own = _flat_globals(table(element.get("languageOptions")).get("globals"), packages)
     ignores = _strings(element, "ignores", [])
     extends = _flat_extends(element.get("extends"), packages, name, said)
     return {"files": files, **({"excludedFiles": ignores} if ignores else {}), "env": env, "globals": own,
             "extends": extends, "rules": {rule: setting for rule, setting in rules.items() if _literal(setting)}}
 
 
-def _strings(element: dict[str, Any], key: str, default: list[str]) -> list[str]:
+def _strings(element: Table, key: str, default: list[str]) -> list[str]:
     """An element's list of strings (`files`, `ignores`): its strings, `default` where it is empty or missing, []
     where it is not a list."""
-    if not isinstance(element.get(key, []), list):
+    value = element.get(key, [])
+    if not isinstance(value, list):
         return []
-    return [f for f in element.get(key) or default if isinstance(f, str)]
+    return [f for f in value or default if isinstance(f, str)]
 
 
-def _flat_globals(listed: object, packages: dict[str, str]) -> tuple[dict[str, bool], dict[str, Any]]:
+def _flat_globals(listed: object, packages: dict[str, str]) -> tuple[dict[str, bool], Table]:
     """`languageOptions.globals` as legacy `env` (the `globals` package's sets spread into it) and literal
     `globals`."""
-    sets = [s.of for s in listed.get("...", [])] if isinstance(listed, dict) else [listed]
-    env = {n.path.split(".", 1)[1]: True for n in sets if isinstance(n, Name) and "." in n.path
-           and packages.get(n.path.split(".")[0]) == "globals"}
-    own = {k: v for k, v in listed.items() if k != "..." and _literal(v)} if isinstance(listed, dict) else {}
-    return env, own
+    if not isinstance(listed, dict):
+        return _environments([listed], packages), {}
+    env = _environments([s.of for s in listed.get("...", [])], packages)
+    return env, {k: v for k, v in listed.items() if k != "..." and _literal(v)}
+
+
+def _environments(sets: list[object], packages: dict[str, str]) -> dict[str, bool]:
+    """The `globals` package's sets (`globals.browser`) as legacy environments."""
+    return {n.path.split(".", 1)[1]: True for n in sets if isinstance(n, Name) and "." in n.path
+            and packages.get(n.path.split(".")[0]) == "globals"}
 
 
 def _flat_extends(bases: object, packages: dict[str, str], name: str, said: list[str]) -> list[str]:
@@ -332,20 +362,20 @@ def _flat_extends(bases: object, packages: dict[str, str], name: str, said: list
     return extends
 
 
-def _elements(value: Any) -> list[Any] | None:
+def _elements(value: object) -> list[object] | None:
     """A flat configuration's elements: its list, or the arguments of the helpers that only wrap it
     (`defineConfig([...])`, `tseslint.config(a, b)`), flattened; None for anything else."""
     if isinstance(value, list):
         return value
     if isinstance(value, Call) and re.fullmatch(r"(?:\w+\.)?(?:defineConfig|config)", value.name):
-        found: list[Any] = []
+        found: list[object] = []
         for arg in value.args:
             found += arg if isinstance(arg, list) else [arg]
         return found
     return None
 
 
-def _literal(value: Any) -> bool:
+def _literal(value: object) -> bool:
     if isinstance(value, list):
         return all(_literal(v) for v in value)
     if isinstance(value, dict):
@@ -353,19 +383,19 @@ def _literal(value: Any) -> bool:
     return isinstance(value, str | int | float | bool) or value is None
 
 
-def _what(value: Any) -> str:
+def _what(value: object) -> str:
     if isinstance(value, Name | Call):
         return f"`{value.path if isinstance(value, Name) else value.name + '(…)'}`"
     return "an expression" if isinstance(value, Unknown) else "a value"
 
 
-def _carried(data: dict[str, Any], folder: str, said: list[str], name: str, anywhere: bool = True) -> dict[str, Any]:
+def _carried(data: Table, folder: str, said: list[str], name: str, anywhere: bool = True) -> Table:
     """One configuration file as `biome migrate` should see it: `extends` resolved where memfix knows the
     configuration, `env` as globals, rules whose options Biome cannot carry turned off, override globs relative to
     the repository root (and to any depth where ESLint matches a bare name anywhere)."""
-    kept: dict[str, Any] = {"rules": _rules(data, said, name), "globals": _globals(data)}
+    kept: Table = {"rules": _rules(data, said, name), "globals": _globals(data)}
     overrides = []
-    for i, override in enumerate(data.get("overrides") or [] if isinstance(data.get("overrides"), list) else []):
+    for i, override in enumerate(array(data.get("overrides"))):
         if not isinstance(override, dict):
             continue
         files = [_glob(folder, f, anywhere) for f in _listed(override.get("files"))]
@@ -379,7 +409,7 @@ def _carried(data: dict[str, Any], folder: str, said: list[str], name: str, anyw
     return kept
 
 
-def _rules(data: dict[str, Any], said: list[str], name: str) -> dict[str, str]:
+def _rules(data: Table, said: list[str], name: str) -> dict[str, str]:
     """The rules a configuration (or override) sets, `extends: eslint:recommended` beneath them, as severities:
     a rule whose options differ from ESLint's defaults is off (and said)."""
     rules: dict[str, str] = {}
@@ -389,7 +419,7 @@ def _rules(data: dict[str, Any], said: list[str], name: str) -> dict[str, str]:
         else:
             said.append(f"{name} extends `{extended[:80]}`, a package memfix neither installs nor runs: its rules are "
                         "not selected")
-    set_here = _table(data, "rules")
+    set_here = table(data.get("rules"))
     lost = []
     for rule, value in list(set_here.items())[:MAX_RULES]:
         severity, options = _split(value)
@@ -412,14 +442,14 @@ def _layout(rule: str) -> bool:
     return name in LAYOUT_RULES or name in UNCARRIED
 
 
-def _split(value: Any) -> tuple[str | None, list[Any]]:
+def _split(value: object) -> tuple[str | None, list[object]]:
     """(severity, options) of a rule's setting: `2`, `"warn"`, `["error", "never", {...}]`."""
     if isinstance(value, list):
         return (_SEVERITY.get(value[0]) if value and isinstance(value[0], int | str) else None), value[1:]
     return (_SEVERITY.get(value) if isinstance(value, int | str) else None), []
 
 
-def _defaults(rule: str, options: list[Any]) -> bool:
+def _defaults(rule: str, options: list[object]) -> bool:
     """The options are ESLint's defaults for the rule (each given value equal to the default's)."""
     defaults = DEFAULT_OPTIONS.get(rule)
     if defaults is None or len(options) > len(defaults):
@@ -433,12 +463,12 @@ def _defaults(rule: str, options: list[Any]) -> bool:
     return True
 
 
-def _globals(data: dict[str, Any]) -> dict[str, str]:
+def _globals(data: Table) -> dict[str, str]:
     """`globals` and every `env` the configuration turns on, as read-only globals (`false` is read-only in legacy
     ESLint; `"off"` is no global)."""
-    env = _table(data, "env")
+    env = table(data.get("env"))
     found = {name: "readonly" for key, on in env.items() if on for name in ENVIRONMENTS.get(str(key), ())}
-    listed = _table(data, "globals")
+    listed = table(data.get("globals"))
     for name, value in listed.items():
         if value != "off":
             found[str(name)] = "readonly"
@@ -466,29 +496,26 @@ def _folders(sources: tuple[str, ...]) -> list[str]:
     return sorted(f for f in folders if "node_modules" not in f.split("/"))[:MAX_FOLDERS]
 
 
-def _rule_names(data: dict[str, Any]) -> list[str]:
-    names = [str(r) for r in (data.get("rules") or {}) if isinstance(data.get("rules"), dict)]
-    for override in data.get("overrides") or [] if isinstance(data.get("overrides"), list) else []:
-        if isinstance(override, dict) and isinstance(override.get("rules"), dict):
-            names += [str(r) for r in override["rules"]]
-        if isinstance(override, dict) and "eslint:recommended" in _listed(override.get("extends")):
-            names += RECOMMENDED
-    if "eslint:recommended" in _listed(data.get("extends")):
-        names += RECOMMENDED
+def _rule_names(data: Table) -> list[str]:
+    names = _named_here(data)
+    for override in array(data.get("overrides")):
+        if isinstance(override, dict):
+            names += _named_here(override)
     return names
 
 
-def _table(data: dict[str, Any], key: str) -> dict[Any, Any]:
-    value = data.get(key)
-    return value if isinstance(value, dict) else {}
+def _named_here(data: Table) -> list[str]:
+    """The rules one configuration or override names: its own, and the recommended ones where it extends them."""
+    names = [str(r) for r in table(data.get("rules"))]
+    return [*names, *RECOMMENDED] if "eslint:recommended" in _listed(data.get("extends")) else names
 
 
-def _listed(value: Any) -> list[str]:
+def _listed(value: object) -> list[str]:
     items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
     return [item for item in items if isinstance(item, str)]
 
 
-def _data(name: str, text: str, problems: list[str]) -> dict[str, Any] | None:
+def _data(name: str, text: str, problems: list[str]) -> Table | None:
     """A configuration file's object: JSON with comments and trailing commas where it starts with `{`, else YAML;
     an object that is not JSON (`{rules: {semi: 'error'}}`) is YAML's flow style, as ESLint reads `.eslintrc`."""
     formats: tuple[ConfigFormat, ...] = ("jsonc", "yaml") if text.lstrip().startswith("{") else ("yaml",)
@@ -507,7 +534,7 @@ def _data(name: str, text: str, problems: list[str]) -> dict[str, Any] | None:
     return None
 
 
-def narrowed(biome: dict[str, Any], on: frozenset[str], migrate: Migrate, said: list[str]) -> dict[str, Any]:
+def narrowed(biome: Table, on: frozenset[str], migrate: Migrate, said: list[str]) -> Table:
     """The translated configuration without the Biome rules that check more than the team's ESLint rules do: a Biome
     rule `biome migrate` carries several of ESLint's rules to (`no-empty`, `no-empty-function` → one) is selected only
     where the team turns all of them on."""
@@ -516,15 +543,19 @@ def narrowed(biome: dict[str, Any], on: frozenset[str], migrate: Migrate, said: 
         if not names & on or names <= on:
             continue
         group, name = rule.split("/")[1:]
-        scopes = [biome, *(o for o in biome.get("overrides", []) if isinstance(o, dict))]
-        for scope in scopes:
-            rules = scope.setdefault("linter", {}).setdefault("rules", {})
-            if scope is biome or name in (rules.get(group) or {}):
-                rules.setdefault(group, {})[name] = "off"
+        _turn_off(biome, group, name)
         said.append(f"{', '.join(f'`{n}`' for n in sorted(names & on))} is carried to Biome's `{name}`, which also "
                     f"checks what {', '.join(f'`{n}`' for n in sorted(names - on))} check, which the team leaves off: "
                     "not selected")
     return biome
+
+
+def _turn_off(biome: Table, group: str, name: str) -> None:
+    """A Biome rule off at the top of its configuration and in every override that sets it."""
+    for scope in [biome, *(o for o in array(biome.get("overrides")) if isinstance(o, dict))]:
+        rules = scope.setdefault("linter", {}).setdefault("rules", {})
+        if scope is biome or name in (rules.get(group) or {}):
+            rules.setdefault(group, {})[name] = "off"
 
 
 def biome_names(migrate: Migrate, eslint_rules: set[str]) -> dict[str, frozenset[str]]:
@@ -542,10 +573,23 @@ def biome_names(migrate: Migrate, eslint_rules: set[str]) -> dict[str, frozenset
         return {}
     found: dict[str, set[str]] = {}
     for override in migrated.get("overrides") or [] if isinstance(migrated, dict) else []:
-        includes = override.get("includes") if isinstance(override, dict) else None
-        index = re.fullmatch(r"memfix-rule-(\d+)", includes[0]) if isinstance(includes, list) and includes else None
-        groups = ((override.get("linter") or {}).get("rules") or {}) if index else {}
-        for group, rules in groups.items() if isinstance(groups, dict) else ():
-            for rule in rules if isinstance(rules, dict) else ():
-                found.setdefault(f"lint/{group}/{rule}", set()).add(ordered[int(index[1])])  # type: ignore[index]
+        index, carried = _carried_to(override)
+        for rule in carried:
+            found.setdefault(rule, set()).add(ordered[index])
     return {rule: frozenset(names) for rule, names in found.items()}
+
+
+def _carried_to(override: object) -> tuple[int, list[str]]:
+    """Which of memfix's one-rule overrides a translated one is (its `memfix-rule-N` index), and the Biome rules
+    `biome migrate` carried its ESLint rule to."""
+    includes = override.get("includes") if isinstance(override, dict) else None
+    index = re.fullmatch(r"memfix-rule-(\d+)", includes[0]) if isinstance(includes, list) and includes else None
+    if index is None or not isinstance(override, dict):
+        return 0, []
+    return int(index[1]), _biome_rules((override.get("linter") or {}).get("rules") or {})
+
+
+def _biome_rules(groups: object) -> list[str]:
+    """A Biome `linter.rules` table's rules by their full names (`lint/suspicious/noDebugger`)."""
+    return [f"lint/{group}/{rule}" for group, rules in (groups.items() if isinstance(groups, dict) else ())
+            for rule in (rules if isinstance(rules, dict) else ())]

@@ -119,23 +119,13 @@ class JavaScript:
     def project(self, read: Read, config: Asked, pipeline: str, sources: tuple[str, ...] = ()) -> JsProject:
         profile = read_js_profile(read, biome_migrate(self.biome.binary), tuple(p for p in sources if self.owns(p)))
         biome, said, unrun = self._team_biome(read, profile)
-        if problem := biome.with_config(profile.config_files()).config_problem():
-            profile = replace(profile, files=dict(RECOMMENDED_FILES),
-                              chosen_by="Biome's recommended correctness rules (the repository's configuration "
-                                        "was refused)",
-                              problems=(*profile.problems, f"{profile.chosen_by} was refused by Biome ({problem}); "
-                                        "Biome's recommended correctness rules are used"))
+        profile = _taken_by(biome, profile)
         project = JsProject(profile, _selection(profile, config, pipeline), biome, said=said, unrun=unrun)
         if pipeline != "autofix":
             return project
         eslint, said = self._eslint(read, sources)
         if eslint is not None:
-            named = config.named(pipeline)
-            own = tuple(r for r in rules_for(rules.NAME, named or ()) if eslint.knows(r))
-            chosen = f"the rules a person named ({', '.join(named)}), within {said[0]}" if named is not None \
-                else f"{said[0]}, every rule it reports and can fix"
-            project = JsProject(profile, Selection(own if named is not None else ("eslint",), chosen), biome,
-                                eslint, (*project.said, *said[1:]), project.unrun)
+            project = _judged_by_eslint(project, eslint, said, config.named(pipeline))
         elif said:
             project = replace(project, unrun=(*project.unrun, *said))
         return self._formatted(project, read, config.named(pipeline))
@@ -206,11 +196,7 @@ class JavaScript:
         except Unavailable as exc:
             return None, (f"the team's ESLint does not run here ({exc}): {stands_in}",)
         version = installed.version or pin.specifier or "(its newest release)"
-        package = read("package.json") or "{}"
-        try:
-            script = lint_script(json.loads(package))
-        except ValueError:
-            script = lint_script({})
+        script = lint_script(_package(read))
         eslint = ESLint(installed.folder, sandbox, Path(self.toolbox.cache.node), version,
                         context(read, sources), where in FLAT_FILES, script, self.toolbox.cache.runtime_folders(pin))
         if problem := eslint.problem():
@@ -221,6 +207,38 @@ class JavaScript:
         described = pin.described().removeprefix(f"{pin.package} ")
         return eslint, (f"the team's ESLint {described} ({pin.source}) with {where}{reach}",
                         f"finds, fixes and judges: the team's ESLint {version}, in the sandbox")
+
+
+def _taken_by(biome: Biome, profile: JsProfile) -> JsProfile:
+    """The profile as Biome takes it: where Biome refuses the repository's configuration, its recommended
+    correctness rules instead, and why."""
+    if not (problem := biome.with_config(profile.config_files()).config_problem()):
+        return profile
+    return replace(profile, files=dict(RECOMMENDED_FILES),
+                   chosen_by="Biome's recommended correctness rules (the repository's configuration was refused)",
+                   problems=(*profile.problems, f"{profile.chosen_by} was refused by Biome ({problem}); "
+                             "Biome's recommended correctness rules are used"))
+
+
+def _judged_by_eslint(project: JsProject, eslint: ESLint, said: tuple[str, ...],
+                      named: tuple[str, ...] | None) -> JsProject:
+    """The project with the team's ESLint finding and fixing: every rule it reports and can fix, or those a person
+    named that it knows."""
+    if named is None:
+        selection = Selection(("eslint",), f"{said[0]}, every rule it reports and can fix")
+    else:
+        selection = Selection(tuple(r for r in rules_for(rules.NAME, named) if eslint.knows(r)),
+                              f"the rules a person named ({', '.join(named)}), within {said[0]}")
+    return JsProject(project.profile, selection, project.biome, eslint, (*project.said, *said[1:]), project.unrun)
+
+
+def _package(read: Read) -> dict[str, object]:
+    """package.json's object, or an empty one where it is missing or not a JSON object."""
+    try:
+        package = json.loads(read("package.json") or "{}")
+    except ValueError:
+        return {}
+    return package if isinstance(package, dict) else {}
 
 
 def _selection(profile: JsProfile, config: Asked, pipeline: str) -> Selection:
@@ -237,13 +255,19 @@ def _selection(profile: JsProfile, config: Asked, pipeline: str) -> Selection:
     groups = JS_RULES.get(pipeline, ())
     if profile.chosen_by == UNCONFIGURED and pipeline == "autofix":  # memfix's preference: surveyed, suggested
         return Selection(extend, f"nobody: {UNCONFIGURED}", extend, extra, () if extend else ("lint/correctness",))
+    within = _within(profile, groups, pipeline)
+    return Selection(tuple(dict.fromkeys([*groups, *extend])), f"{profile.chosen_by}{within}", extend, extra)
+
+
+def _within(profile: JsProfile, groups: tuple[str, ...], pipeline: str) -> str:
+    """What of the team's configuration memfix's groups for the pipeline take, in words."""
     within = "" if profile.chosen_by.endswith("none selected") else ", every rule it enables" \
         if "lint" in groups else \
         f", within memfix's {pipeline} groups ({', '.join(g.removeprefix('lint/') for g in groups)})"
     if LAYOUT in groups and profile.layout:
         within += (", and its layout rules " + ", ".join(f"`{r}`" for r in profile.layout.rules) +
                    " by Biome's formatter, only where they ask")
-    return Selection(tuple(dict.fromkeys([*groups, *extend])), f"{profile.chosen_by}{within}", extend, extra)
+    return within
 
 
 def _formats(read: Read) -> bool:
@@ -251,12 +275,7 @@ def _formats(read: Read) -> bool:
     runs `prettier --check` or `--write`."""
     if any(read(name) is not None for name in PRETTIER_FILES if name != ".prettierignore"):
         return True
-    try:
-        package = json.loads(read("package.json") or "{}")
-    except ValueError:
-        return False
-    if not isinstance(package, dict):
-        return False
+    package = _package(read)
     found = package.get("scripts")
     scripts: dict[str, object] = found if isinstance(found, dict) else {}
     runs = re.compile(r"\bprettier\b.*(--check|--write|-c\b|-l\b)")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
@@ -104,7 +104,7 @@ class Edit:
         return MESSAGES["semi-never" if self.rule == "semi" and not self.text else self.rule]
 
 
-Scope = tuple[list[str] | None, dict[str, Any]]  # (the files an override covers, None for all; its rules as written)
+Scope = tuple[list[str] | None, dict[str, object]]  # (the files an override covers, None for all; its rules as written)
 
 
 def read_layout(scopes: list[Scope], where: str) -> tuple[Layout | None, list[str]]:
@@ -112,17 +112,18 @@ def read_layout(scopes: list[Scope], where: str) -> tuple[Layout | None, list[st
     a rule set otherwise in some folders, or with options Biome's formatter cannot follow, is not carried. Also says
     which of the team's layout rules are not fixed, and why."""
     settings, varies, others = _gathered(scopes)
-    said = [f"{where}: {', '.join(f'`{r}`' for r in sorted(others)[:8])}{' and more' if len(others) > 8 else ''}: "
-            "layout Biome's formatter cannot carry exactly, so memfix does not fix it"] if others else []
-    carried: dict[str, Any] = {}
+    said = [_uncarried(where, others)] if others else []
+    carried: dict[str, Any] = {}  # Layout's fields by name, each of its own type
     lost = []
     for rule, value in settings.items():
         if _severity(value) in (None, "off"):
             continue
-        found = _READERS[rule](value[1:] if isinstance(value, list) else [])
-        if rule in varies or found is None:
-            lost.append(f"`{rule}` (set otherwise for some files)" if rule in varies else
-                        f"`{rule}` {json.dumps(value[1:] if isinstance(value, list) else [])[:60]}")
+        options = value[1:] if isinstance(value, list) else []
+        found = _READERS[rule](options)
+        if rule in varies:
+            lost.append(f"`{rule}` (set otherwise for some files)")
+        elif found is None:
+            lost.append(f"`{rule}` {json.dumps(options)[:60]}")
         else:
             carried[_FIELDS[rule]] = found
     if lost:
@@ -131,38 +132,52 @@ def read_layout(scopes: list[Scope], where: str) -> tuple[Layout | None, list[st
     return (replace(Layout(), **carried) if carried else None), said
 
 
-def _gathered(scopes: list[Scope]) -> tuple[dict[str, Any], set[str], set[str]]:
+def _uncarried(where: str, others: set[str]) -> str:
+    listed = ", ".join(f"`{r}`" for r in sorted(others)[:8])
+    more = " and more" if len(others) > 8 else ""
+    return f"{where}: {listed}{more}: layout Biome's formatter cannot carry exactly, so memfix does not fix it"
+
+
+def _gathered(scopes: list[Scope]) -> tuple[dict[str, object], set[str], set[str]]:
     """(each layout rule's setting where it applies to every file, the rules some folders set otherwise, the team's
     layout rules memfix cannot carry)."""
-    settings: dict[str, Any] = {}
+    settings: dict[str, object] = {}
     varies: set[str] = set()
     others: set[str] = set()
     for files, rules in scopes:
-        everywhere = files is None or files == ["**/*"]
-        # `**/*.js`: a flat configuration's usual element, the whole repository's unless it changes an earlier one
-        kinds = not everywhere and all(f.startswith(("**/*.", "*.")) and "/" not in f[3:] for f in files or ["/"])
+        everywhere, kinds = _reach(files)
         for name, value in rules.items():
             rule = STYLISTIC.sub("", str(name))
             if rule in UNCARRIED and _severity(value) not in (None, "off"):
                 others.add(rule)
-            elif rule in LAYOUT_RULES and (everywhere or kinds and settings.get(rule, value) == value):
+            elif rule not in LAYOUT_RULES:
+                continue
+            elif everywhere or kinds and settings.get(rule, value) == value:
                 settings[rule] = value
-            elif rule in LAYOUT_RULES and settings.get(rule) != value:
+            elif settings.get(rule) != value:
                 varies.add(rule)
     return settings, varies, others
 
 
-def _severity(value: Any) -> str | None:
+def _reach(files: list[str] | None) -> tuple[bool, bool]:
+    """(a scope covers every file, it covers whole kinds of files such as `**/*.js`): the second is a flat
+    configuration's usual element, the whole repository's unless it changes an earlier one."""
+    everywhere = files is None or files == ["**/*"]
+    kinds = not everywhere and all(f.startswith(("**/*.", "*.")) and "/" not in f[3:] for f in files or ["/"])
+    return everywhere, kinds
+
+
+def _severity(value: object) -> str | None:
     first = value[0] if isinstance(value, list) and value else value
     return {0: "off", 1: "warn", 2: "error", "off": "off", "warn": "warn", "error": "error"}.get(first) \
         if isinstance(first, int | str) else None
 
 
-def _only_defaults(options: list[Any], defaults: dict[str, Any]) -> bool:
+def _only_defaults(options: list[object], defaults: Mapping[str, object]) -> bool:
     return all(isinstance(o, dict) and all(defaults.get(k, object()) == v for k, v in o.items()) for o in options)
 
 
-def _semi(options: list[Any]) -> str | None:
+def _semi(options: list[object]) -> str | None:
     how = options[0] if options and isinstance(options[0], str) else "always"
     rest = options[1:] if options and isinstance(options[0], str) else options
     defaults = {"omitLastInOneLineBlock": False, "omitLastInOneLineClassBody": False} if how == "always" else \
@@ -170,7 +185,7 @@ def _semi(options: list[Any]) -> str | None:
     return how if how in ("always", "never") and _only_defaults(rest, defaults) else None
 
 
-def _quotes(options: list[Any]) -> str | None:
+def _quotes(options: list[object]) -> str | None:
     """The quote character; escapes the formatter avoids with the other quote are left out (`edits`), and template
     literals are never touched, so `avoidEscape` and `allowTemplateLiterals` change nothing memfix does."""
     how = options[0] if options and isinstance(options[0], str) else "double"
@@ -181,7 +196,7 @@ def _quotes(options: list[Any]) -> str | None:
     return "'" if how == "single" else '"'
 
 
-def _commas(options: list[Any]) -> str | None:
+def _commas(options: list[object]) -> str | None:
     value = options[0] if options else "never"
     if isinstance(value, dict):  # the same for every kind of list, or not carried
         kinds = set(value.values())
@@ -189,22 +204,22 @@ def _commas(options: list[Any]) -> str | None:
     return value if value in ("never", "only-multiline", "always-multiline", "always") else None
 
 
-def _trailing(options: list[Any]) -> tuple[bool, bool] | None:
+def _trailing(options: list[object]) -> tuple[bool, bool] | None:
     given = options[0] if options and isinstance(options[0], dict) else {}
     if len(options) > 1 or set(given) - {"skipBlankLines", "ignoreComments"}:
         return None
     return bool(given.get("skipBlankLines")), bool(given.get("ignoreComments"))
 
 
-def _eol(options: list[Any]) -> bool | None:
+def _eol(options: list[object]) -> bool | None:
     return True if not options or options[0] in ("always", "unix") else None
 
 
-def _extra(options: list[Any]) -> bool | None:
+def _extra(options: list[object]) -> bool | None:
     return True if not options else None
 
 
-def _blank(options: list[Any]) -> tuple[int, int, int] | None:
+def _blank(options: list[object]) -> tuple[int, int, int] | None:
     given = options[0] if options and isinstance(options[0], dict) else {}
     if len(options) > 1 or set(given) - {"max", "maxEOF", "maxBOF"} or \
             not all(isinstance(v, int) and v >= 0 for v in given.values()):
@@ -316,21 +331,38 @@ def edits(original: str, formatted: str, layout: Layout, path: str = "") -> list
     found: list[Edit] = [*_dangling(text, layout), *_lines(text, layout)]
     if _SPACE.sub("", original) == _SPACE.sub("", formatted):
         return _apart(found)  # the formatter changed only spaces: no semicolon, comma or quote to take from it
+    return _apart(found + _taken_from_formatter(text, formatted, layout, path))
+
+
+def _taken_from_formatter(text: _Original, formatted: str, layout: Layout, path: str) -> list[Edit]:
+    """The formatter's semicolons, commas and quotes the team's rules ask for (JSX keeps its quotes, TypeScript its
+    semicolons)."""
     keys, texts = keyed(formatted)
-    quotes = None if path.endswith(_JSX) else layout.quotes
-    layout = replace(layout, semi=None, extra_semi=False) if path.endswith(_TYPED) else layout
+    quotes, layout = _for_file(layout, path)
+    before = text.tokens
+    found: list[Edit] = []
     for n, (tag, i1, i2, j1, j2) in enumerate(_aligned([key(t.kind, t.text) for t in before], keys)):
         if not n % _CHECK_EVERY:
             deadline.check()  # a file's layout has a share of the run's time (Biome._layout_edits)
         if tag == "equal" and quotes:
-            found += [Edit(b.start, b.end, a, "quotes", text.line(b.start))
-                      for b, a in zip(before[i1:i2], texts[j1:j2], strict=True)
-                      if b.text != a and b.kind == "string" and a[:1] == quotes != b.text[:1]]
+            found += _requoted(text, before[i1:i2], texts[j1:j2], quotes)
         elif tag == "insert" and i1 > 0:
             found += _inserted(text, i1, texts[j1:j2], layout)
         elif tag == "delete":
             found += _deleted(text, i1, i2, layout)
-    return _apart(found)
+    return found
+
+
+def _for_file(layout: Layout, path: str) -> tuple[str | None, Layout]:
+    """The quote memfix fixes in this file (none in JSX), and the layout without semicolons in TypeScript."""
+    quotes = None if path.endswith(_JSX) else layout.quotes
+    return quotes, replace(layout, semi=None, extra_semi=False) if path.endswith(_TYPED) else layout
+
+
+def _requoted(text: _Original, before: list[Token], after: list[str], quotes: str) -> list[Edit]:
+    """The strings the formatter writes with the team's quote where the original used the other."""
+    return [Edit(b.start, b.end, a, "quotes", text.line(b.start)) for b, a in zip(before, after, strict=True)
+            if b.text != a and b.kind == "string" and a[:1] == quotes != b.text[:1]]
 
 
 def _aligned(before: list[str], after: list[str]) -> Iterator[tuple[str, int, int, int, int]]:
@@ -341,22 +373,26 @@ def _aligned(before: list[str], after: list[str]) -> Iterator[tuple[str, int, in
     runs_before, runs_after = _punctuation(before), _punctuation(after)
     i = j = 0
     while i < len(before) and j < len(after):
-        if before[i] == after[j] and _more_semicolons(before, i, after, j):
-            yield "delete", i, i + 1, j, j
-            i += 1
-        elif before[i] == after[j]:
-            yield "equal", i, i + 1, j, j + 1
-            i, j = i + 1, j + 1
+        if before[i] == after[j]:
+            opcode = ("delete", i, i + 1, j, j) if _more_semicolons(before, i, after, j) else \
+                ("equal", i, i + 1, j, j + 1)
         elif (run := runs_after[j]) and after[j + run:j + run + 1] == before[i:i + 1]:
-            yield "insert", i, i, j, j + run
-            j += run
+            opcode = ("insert", i, i, j, j + run)
         elif (run := runs_before[i]) and before[i + run:i + run + 1] == after[j:j + 1]:
-            yield "delete", i, i + run, j, j
-            i += run
+            opcode = ("delete", i, i + run, j, j)
         elif (agree := _agreeing(before, i, after, j)) is not None:
             i, j = i + agree[0], j + agree[1]
+            continue
         else:
             return  # the texts part ways: no layout fix past this point
+        yield opcode
+        i, j = opcode[2], opcode[4]
+    yield from _at_the_end(before, i, after, j, runs_after)
+
+
+def _at_the_end(before: list[str], i: int, after: list[str], j: int,
+                runs_after: list[int]) -> Iterator[tuple[str, int, int, int, int]]:
+    """Where one list has ended: the formatter's semicolons after the last statement, or the original's extra ones."""
     if i == len(before) and runs_after[j] == len(after) - j:  # the last statement's semicolon
         yield from (("insert", i, i, k, k + 1) for k in range(j, len(after)))
     if j == len(after) and all(key == _SEMICOLON for key in before[i:]):
@@ -397,24 +433,35 @@ def _inserted(original: _Original, i: int, added: list[str], layout: Layout) -> 
     at, line = prior.end, original.line(prior.end)
     if added == [";"] and layout.semi == "always":
         return [Edit(at, at, ";", "semi", line)]
-    following = original.tokens[i] if i < len(original.tokens) else None
-    if added == [","] and layout.commas in ("always-multiline", "always") and following is not None \
-            and following.text in _CLOSERS and original.broken(at, following.start) and prior.text not in ",[{":
+    if added == [","] and layout.commas in ("always-multiline", "always") and _closes_a_broken_list(original, i, prior):
         return [Edit(at, at, ",", "comma-dangle", line)]
     return []
+
+
+def _closes_a_broken_list(original: _Original, i: int, prior: Token) -> bool:
+    """The i-th token closes a list on a later line than its last item (`prior`), where a trailing comma goes."""
+    following = original.tokens[i] if i < len(original.tokens) else None
+    return following is not None and following.text in _CLOSERS and original.broken(prior.end, following.start) \
+        and prior.text not in ",[{"
 
 
 def _deleted(original: _Original, i1: int, i2: int, layout: Layout) -> list[Edit]:
     gone = original.tokens[i1:i2]
     if not all(t.text == ";" for t in gone) or not (layout.semi == "never" or layout.extra_semi):
         return []
-    following = original.code_from(i2)
-    ends = following is None or following.text == "}" or original.broken(gone[-1].end, following.start) \
-        and not following.text.startswith(_CONTINUING)
-    if layout.semi == "never" and not ends:  # `a; b` on one line, or `a;` then `(b)`: that semicolon stays
+    if layout.semi == "never" and not _ends_statement(original, gone[-1], i2):
+        # `a; b` on one line, or `a;` then `(b)`: that semicolon stays
         return []
     rule = "semi" if layout.semi == "never" else "no-extra-semi"
     return [Edit(t.start, t.end, "", rule, original.line(t.start)) for t in gone]
+
+
+def _ends_statement(original: _Original, semicolon: Token, i: int) -> bool:
+    """Whether the code from the i-th token on starts a new statement without the semicolon before it: nothing
+    follows, a block closes, or a new line begins that does not continue the expression."""
+    following = original.code_from(i)
+    return following is None or following.text == "}" or original.broken(semicolon.end, following.start) \
+        and not following.text.startswith(_CONTINUING)
 
 
 def _dangling(original: _Original, layout: Layout) -> Iterator[Edit]:
@@ -437,18 +484,22 @@ def _lines(original: _Original, layout: Layout) -> list[Edit]:
     lines = text.split("\n")
     starts = original.starts
     if layout.trailing_spaces:
-        skip_blank, skip_comments = layout.trailing_spaces
-        for n, line in enumerate(lines):
-            body = line.removesuffix("\r")
-            begin, end = starts[n] + len(body.rstrip(" \t")), starts[n] + len(body)
-            if begin < end and not (skip_blank and not body.strip()) and not original.templates.within(begin) \
-                    and not (skip_comments and original.comments.within(begin)):
-                found.append(Edit(begin, end, "", "no-trailing-spaces", n + 1))
+        found += _trailing_spaces(original, lines, *layout.trailing_spaces)
     if layout.blank:
         found += _blank_runs(lines, starts, original.templates, layout.blank)
     if layout.eol_last and text and not text.endswith("\n"):
         found.append(Edit(len(text), len(text), "\n", "eol-last", len(lines)))
     return found
+
+
+def _trailing_spaces(original: _Original, lines: list[str], skip_blank: bool, skip_comments: bool) -> Iterator[Edit]:
+    """The spaces and tabs that end a line, where the team's `no-trailing-spaces` forbids them."""
+    for n, line in enumerate(lines):
+        body = line.removesuffix("\r")
+        begin, end = original.starts[n] + len(body.rstrip(" \t")), original.starts[n] + len(body)
+        if begin < end and not (skip_blank and not body.strip()) and not original.templates.within(begin) \
+                and not (skip_comments and original.comments.within(begin)):
+            yield Edit(begin, end, "", "no-trailing-spaces", n + 1)
 
 
 def _blank_runs(lines: list[str], starts: list[int], inside: _Spans, most: tuple[int, int, int]) -> Iterator[Edit]:

@@ -87,16 +87,17 @@ def exported(text: str) -> Any:
 
 def _exported(found: list[tuple[str, str]]) -> Any:
     for i, (kind, word) in enumerate(found):
-        start = None
-        if kind == "name" and word == "export" and i + 1 < len(found) and found[i + 1][1] == "default":
-            start = i + 2
-        elif kind == "name" and re.fullmatch(r"module\s*\.\s*exports", word) and i + 1 < len(found) \
-                and found[i + 1][1] == "=":
-            start = i + 2
-        if start is not None:
-            value = _value_at(found, start)
+        if kind == "name" and _exports(word, found[i + 1][1] if i + 1 < len(found) else None):
+            value = _value_at(found, i + 2)
             return declared(found, value.path) if isinstance(value, Name) else value
     return Unknown("no `export default` or `module.exports =`")
+
+
+def _exports(word: str, following: str | None) -> bool:
+    """A name that, with the token after it, starts what a module exports: `export default`, `module.exports =`."""
+    if word == "export":
+        return following == "default"
+    return following == "=" and bool(re.fullmatch(r"module\s*\.\s*exports", word))
 
 
 def declared(found: list[tuple[str, str]], name: str) -> Any:
@@ -171,20 +172,33 @@ class _Reader:
             if kind == "spread":
                 value, i = self.value(i + 1, depth + 1)
                 spreads.append(value)
-            elif kind in ("name", "string", "number") and self.found[i + 1][1] == ":":
-                key = _string(word) if kind == "string" else word
-                members[key], i = self.value(i + 2, depth + 1)
-            elif kind == "name" and self.found[i + 1][1] in (",", "}"):
-                members[word], i = Name(word), i + 1  # shorthand `{ globals }`
             else:
-                value, i = self._unknown(i)  # a computed key, a method: skipped
-            if self.found[i][1] == ",":
-                i += 1
-            elif self.found[i][1] != "}":
-                raise _Stop
+                i = self._member(i, depth, members)
+            i = self._past_comma(i, "}")
         if spreads:
             members["..."] = [Spread(s) for s in spreads]
         return members, i + 1
+
+    def _member(self, i: int, depth: int, members: dict[str, Any]) -> int:
+        """One `key: value` of an object (or a shorthand `{ globals }`) read into `members`; a computed key or a
+        method is skipped. Where the member ends."""
+        kind, word = self.found[i]
+        if kind in ("name", "string", "number") and self.found[i + 1][1] == ":":
+            key = _string(word) if kind == "string" else word
+            members[key], i = self.value(i + 2, depth + 1)
+        elif kind == "name" and self.found[i + 1][1] in (",", "}"):
+            members[word], i = Name(word), i + 1
+        else:
+            _, i = self._unknown(i)
+        return i
+
+    def _past_comma(self, i: int, close: str) -> int:
+        """Past the comma after an item, or at the closing bracket; _Stop for anything else."""
+        if self.found[i][1] == ",":
+            return i + 1
+        if self.found[i][1] != close:
+            raise _Stop
+        return i
 
     def _array(self, i: int, depth: int) -> tuple[list[Any], int]:
         items, end = self._items(i, "]", depth)
@@ -199,10 +213,7 @@ class _Reader:
             else:
                 value, i = self.value(i, depth + 1)
                 items.append(value)
-            if self.found[i][1] == ",":
-                i += 1
-            elif self.found[i][1] != close:
-                raise _Stop
+            i = self._past_comma(i, close)
         return items, i + 1
 
     def _unknown(self, i: int) -> tuple[Unknown, int]:

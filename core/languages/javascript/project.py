@@ -23,12 +23,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any
 
-from core.bounded import ConfigFormat, ConfigRefused, read_config, shown
+from core.bounded import ConfigFormat, ConfigRefused, Table, array, read_config, shown, table
 from core.languages.javascript.biome import RECOMMENDED_FILES
 from core.languages.javascript.checks import pieces
-from core.languages.javascript.eslintrc import ESLINT_CODE, ESLINT_DATA, Migrate, narrowed, read_eslint
+from core.languages.javascript.eslintrc import ESLINT_CODE, ESLINT_DATA, Eslint, Migrate, narrowed, read_eslint
 from core.languages.javascript.layout import Layout
 from core.paths import WORKFLOW_FILES, PathError, ignored_by, repo_path
 
@@ -157,29 +156,32 @@ def read_js_profile(read: Read, migrate: Migrate | None = None, sources: tuple[s
                      tuple(problems), layout, tuple(reading))
 
 
-def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None, sources: tuple[str, ...],
+def _configuration(read: Read, package: Table, migrate: Migrate | None, sources: tuple[str, ...],
                    problems: list[str]) -> tuple[dict[str, str], str, Layout | None]:
     """Biome's configuration, what chose it, and the team's layout rules it carries to the formatter."""
-    recommended = dict(RECOMMENDED_FILES)
-    fallback = "Biome's recommended correctness rules (no lint configuration memfix can read)"
     for name in BIOME_FILES:
         text = read(name)
         if text is not None:
             files = biome_configuration(read, name, text, problems)
-            return (files, f"the repository's {name}", None) if files else (recommended, fallback, None)
+            return (files, f"the repository's {name}", None) if files else _recommended(FALLBACK)
     eslint = read_eslint(read, package, sources, problems)
     if eslint is not None:
-        if migrate is not None:
-            config, said = migrate({".eslintrc.json": json.dumps(eslint.config)})
-            data = _object(config, "biome.json", [], jsonc=True) if config is not None else None
-            if data is not None:
-                data = narrowed(data, eslint.on, migrate, problems)
-                return {"biome.json": json.dumps(_handed(data, drop=_NOT_HANDED), indent=2)}, \
-                    f"the ESLint configuration in {eslint.where}, translated by `biome migrate eslint`", eslint.layout
-            why = said or "Biome wrote no configuration memfix can read"
-            problems.append(f"{eslint.where} could not be translated to Biome's rules ({why}); Biome's recommended "
-                            "correctness rules are proposed")
-        return recommended, fallback, None
+        translated = _translated(eslint, migrate, problems) if migrate is not None else None
+        return translated or _recommended(FALLBACK)
+    return _without_eslint_read(read, package, problems)
+
+
+FALLBACK = "Biome's recommended correctness rules (no lint configuration memfix can read)"
+
+
+def _recommended(why: str) -> tuple[dict[str, str], str, Layout | None]:
+    return dict(RECOMMENDED_FILES), why, None
+
+
+def _without_eslint_read(read: Read, package: Table,
+                         problems: list[str]) -> tuple[dict[str, str], str, Layout | None]:
+    """Where no Biome or ESLint configuration could be read: an ESLint wrapper's rules (none), or Biome's
+    recommended ones, and why."""
     if wrapper := _eslint_wrapper(package):
         problems.append(f"{wrapper} lints this repository: ESLint with a shareable configuration memfix neither "
                         "installs nor runs, so none of its rules is selected (a biome.json or an ESLint "
@@ -188,8 +190,24 @@ def _configuration(read: Read, package: dict[str, Any], migrate: Migrate | None,
     if code := [name for name in ESLINT_CODE if read(name) is not None]:  # read_eslint said what it could not read
         problems.append(f"{code[0]} is code memfix does not run, and its rules could not be read from its literals: "
                         "Biome's recommended correctness rules are proposed instead (a biome.json says exactly which)")
-        return recommended, fallback, None
-    return recommended, UNCONFIGURED, None
+        return _recommended(FALLBACK)
+    return _recommended(UNCONFIGURED)
+
+
+def _translated(eslint: Eslint, migrate: Migrate,
+                problems: list[str]) -> tuple[dict[str, str], str, Layout | None] | None:
+    """The team's ESLint configuration as Biome's, by `biome migrate eslint`; None (and a problem) where Biome wrote
+    nothing memfix can read."""
+    config, said = migrate({".eslintrc.json": json.dumps(eslint.config)})
+    data = _object(config, "biome.json", [], jsonc=True) if config is not None else None
+    if data is None:
+        why = said or "Biome wrote no configuration memfix can read"
+        problems.append(f"{eslint.where} could not be translated to Biome's rules ({why}); Biome's recommended "
+                        "correctness rules are proposed")
+        return None
+    data = narrowed(data, eslint.on, migrate, problems)
+    return {"biome.json": json.dumps(_handed(data, drop=_NOT_HANDED), indent=2)}, \
+        f"the ESLint configuration in {eslint.where}, translated by `biome migrate eslint`", eslint.layout
 
 
 UNCONFIGURED = "Biome's recommended correctness rules (no lint configuration in the repository)"
@@ -206,7 +224,7 @@ NOTHING_FILES = {"biome.json": json.dumps({"formatter": {"enabled": False}, "ass
                                            "linter": {"enabled": True, "rules": {"recommended": False}}})}
 
 
-def _eslint_wrapper(package: dict[str, Any]) -> str | None:
+def _eslint_wrapper(package: Table) -> str | None:
     """The ESLint wrapper the team lints with (XO, standard): its package.json key or its devDependency."""
     dev = package.get("devDependencies")
     found = next((w for w in ESLINT_WRAPPERS if w in package or isinstance(dev, dict) and w in dev), None)
@@ -238,68 +256,71 @@ def biome_configuration(read: Read, name: str, text: str, problems: list[str]) -
     return {name: json.dumps(handed, indent=2), **files}
 
 
-def _extended(read: Read, name: str, extends: Any, problems: list[str]) -> dict[str, str]:
+def _extended(read: Read, name: str, extends: object, problems: list[str]) -> dict[str, str]:
     """The configurations `extends` names that memfix follows, {repository path: text}: relative, inside the
     repository once normalised, JSON, and a regular file there (never a link, a FIFO or a device: `read` says).
     Each one left out is said in memfix's words; nothing of it is read."""
     found: dict[str, str] = {}
     for item in [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []:
         said = f"{name} extends {shown(item)}"
-        if not isinstance(item, str) or not item.strip():
-            problems.append(f"{said}, which is not a path; not followed")
-            continue
-        if item.startswith(("/", "~", "\\")) or re.match(r"[A-Za-z]:", item):
-            problems.append(f"{said}, a path outside the repository; not followed")
-            continue
-        if not item.startswith("."):
-            problems.append(f"{said}, a package memfix does not install; Biome runs without it")
-            continue
-        try:
-            target = repo_path(os.path.normpath(str(PurePosixPath(name).parent / item)).replace(os.sep, "/"))
-        except PathError:
-            problems.append(f"{said}, a path outside the repository; not followed")
-            continue
+        target, why = _extend_target(name, item)
         if target in found:
             continue
-        if target == name or not target.endswith((".json", ".jsonc")):
-            problems.append(f"{said}, which is not another JSON configuration; not followed")
-        elif len(found) >= MAX_EXTENDS:
-            problems.append(f"{said}: more than {MAX_EXTENDS} configurations extended; not followed")
-        elif (text := read(target)) is None:
-            problems.append(f"{said}, which is not a file memfix reads in the repository (missing, a link, or not a "
-                            "regular file); not followed")
-        else:
-            found[target] = text
+        if target is not None and not why:
+            text, why = _extended_text(read, name, target, len(found))
+            if text is not None:
+                found[target] = text
+                continue
+        problems.append(f"{said}{why}")
     return found
 
 
-def _handed(data: dict[str, Any], drop: tuple[str, ...]) -> dict[str, Any]:
+def _extend_target(name: str, item: object) -> tuple[str | None, str]:
+    """The repository path an `extends` item of `name` names, or None and why it is not followed."""
+    if not isinstance(item, str) or not item.strip():
+        return None, ", which is not a path; not followed"
+    if item.startswith(("/", "~", "\\")) or re.match(r"[A-Za-z]:", item):
+        return None, ", a path outside the repository; not followed"
+    if not item.startswith("."):
+        return None, ", a package memfix does not install; Biome runs without it"
+    try:
+        return repo_path(os.path.normpath(str(PurePosixPath(name).parent / item)).replace(os.sep, "/")), ""
+    except PathError:
+        return None, ", a path outside the repository; not followed"
+
+
+def _extended_text(read: Read, name: str, target: str, followed: int) -> tuple[str | None, str]:
+    """The text of a configuration `name` extends, or None and why it is not followed (`followed`: how many are)."""
+    if target == name or not target.endswith((".json", ".jsonc")):
+        return None, ", which is not another JSON configuration; not followed"
+    if followed >= MAX_EXTENDS:
+        return None, f": more than {MAX_EXTENDS} configurations extended; not followed"
+    if (text := read(target)) is None:
+        return None, (", which is not a file memfix reads in the repository (missing, a link, or not a regular "
+                      "file); not followed")
+    return text, ""
+
+
+def _handed(data: Table, drop: tuple[str, ...]) -> Table:
     """The configuration without the keys memfix does not hand Biome, at the top and in each override."""
     kept = {key: value for key, value in data.items() if key not in drop}
-    if isinstance(kept.get("overrides"), list):
+    if isinstance(overrides := kept.get("overrides"), list):
         kept["overrides"] = [{k: v for k, v in o.items() if k not in drop} if isinstance(o, dict) else o
-                             for o in kept["overrides"]]
+                             for o in overrides]
     return kept
 
 
-def _plugins(data: dict[str, Any]) -> bool:
+def _plugins(data: Table) -> bool:
     overrides = data.get("overrides")
     return bool(data.get("plugins")) or isinstance(overrides, list) and any(
         isinstance(o, dict) and o.get("plugins") for o in overrides)
 
 
-def find_runtime(read: Read, package: dict[str, Any], problems: list[str], files: tuple[str, ...] = ()) -> Runtime:
+def find_runtime(read: Read, package: Table, problems: list[str], files: tuple[str, ...] = ()) -> Runtime:
     """The oldest runtime, from what the team declares first (`engines.node`, tsconfig's target), then from what it
     tests and ships for where it declares nothing: the Node versions its CI runs, the browsers its browserslist
     names, and the code's own era (sources with no ES2015 syntax anywhere are ES5)."""
-    node, node_where = None, ""
-    engines = package.get("engines")
-    spec = engines.get("node") if isinstance(engines, dict) else None
-    if isinstance(spec, str):
-        node = oldest_node(spec)
-        node_where = f"engines.node {spec!r} in package.json" if node else ""
-        if node is None:
-            problems.append(f"engines.node {spec[:60]!r} in package.json names no lowest version memfix can read")
+    node, node_where = _engines_node(package, problems)
     if node is None:
         node, node_where = _ci_node(read)
     es, where = _ts_target(read, "tsconfig.json", problems)
@@ -310,6 +331,18 @@ def find_runtime(read: Read, package: dict[str, Any], problems: list[str], files
         if es is not None:
             return Runtime(node, es, "; ".join(w for w in (node_where, where) if w), node_where, guessed=True)
     return Runtime(node, es, "; ".join(w for w in (node_where, where) if w))
+
+
+def _engines_node(package: Table, problems: list[str]) -> tuple[tuple[int, int] | None, str]:
+    """The lowest Node version package.json's `engines.node` admits, and where that is said."""
+    engines = package.get("engines")
+    spec = engines.get("node") if isinstance(engines, dict) else None
+    if not isinstance(spec, str):
+        return None, ""
+    if (node := oldest_node(spec)) is None:
+        problems.append(f"engines.node {spec[:60]!r} in package.json names no lowest version memfix can read")
+        return None, ""
+    return node, f"engines.node {spec!r} in package.json"
 
 
 # Where a CI names the Node versions it tests on: GitHub Actions' matrices and setup-node, Travis' `node_js`.
@@ -336,7 +369,7 @@ def _ci_node(read: Read) -> tuple[tuple[int, int] | None, str]:
     return version, f"the oldest Node its CI runs ({version[0]}, in {name})"
 
 
-def _node_versions(data: Any, depth: int = 0) -> list[tuple[int, int]]:
+def _node_versions(data: object, depth: int = 0) -> list[tuple[int, int]]:
     """Every Node version named under a node key anywhere in a CI file (`lts/*` and `${{ … }}` name none)."""
     if depth > 12:
         return []
@@ -347,16 +380,28 @@ def _node_versions(data: Any, depth: int = 0) -> list[tuple[int, int]]:
     versions = []
     for key, value in data.items():
         if str(key).lower() in _NODE_KEYS:
-            for item in value if isinstance(value, list) else [value]:
-                if isinstance(item, int | float | str) and (match := _NODE_VERSION.match(str(item).strip())) \
-                        and "\n" not in match.string:
-                    versions.append((int(match[1]), int(match[2]) if match[2] and match[2].isdigit() else 0))
+            versions += _named_versions(value)
         else:
             versions += _node_versions(value, depth + 1)
     return versions
 
 
-def _browsers(read: Read, package: dict[str, Any]) -> tuple[int | None, str]:
+def _named_versions(value: object) -> list[tuple[int, int]]:
+    """The Node versions a node key names: one, or a matrix's list."""
+    return [v for item in (value if isinstance(value, list) else [value]) if (v := _node_version(item)) is not None]
+
+
+def _node_version(item: object) -> tuple[int, int] | None:
+    """A CI's Node version (`14`, `16.3`, `"18.x"`) as (major, minor); None for what names none (`lts/*`)."""
+    if not isinstance(item, int | float | str):
+        return None
+    match = _NODE_VERSION.match(str(item).strip())
+    if not match or "\n" in match.string:
+        return None
+    return int(match[1]), int(match[2]) if match[2] and match[2].isdigit() else 0
+
+
+def _browsers(read: Read, package: Table) -> tuple[int | None, str]:
     """ES5 where the team's browserslist names Internet Explorer (the last browser without ES2015)."""
     listed = package.get("browserslist")
     values = listed.values() if isinstance(listed, dict) else listed if isinstance(listed, list) else [listed or ""]
@@ -369,20 +414,31 @@ def _browsers(read: Read, package: dict[str, Any]) -> tuple[int | None, str]:
     return None, ""
 
 
-def _era(read: Read, files: tuple[str, ...], package: dict[str, Any]) -> tuple[int | None, str]:
+def _era(read: Read, files: tuple[str, ...], package: Table) -> tuple[int | None, str]:
     """ES5 where none of the project's JavaScript sources uses ES2015 syntax (`const`, arrows, classes, template
     literals): the team writes for runtimes that lack it, whatever it declares."""
-    sources = [p for p in files if p.endswith((".js", ".cjs")) and not p.endswith(".min.js")][:MAX_ERA_FILES]
-    typed = any(p.endswith((".ts", ".tsx", ".mts", ".cts")) for p in files)  # compiled to its own target
-    if len(sources) < MIN_ERA_FILES or typed or package.get("type") == "module":
+    sources = _era_sources(files, package)
+    if len(sources) < MIN_ERA_FILES or not all(_written_in_es5(read(path)) for path in sources):
         return None, ""
-    modern = ("arrow functions (`=>`)", "template literals", "`let`/`const`", "`class`")
-    for path in sources:
-        text = read(path)
-        if text is None or any(feature in introduced("", text) for feature in modern):
-            return None, ""
     shipped = " for browsers (its package.json has a `browser` field)" if package.get("browser") else ""
     return 2009, f"ES5: none of its {len(sources)} JavaScript file(s) uses ES2015 syntax{shipped}"
+
+
+def _era_sources(files: tuple[str, ...], package: Table) -> list[str]:
+    """The sources that tell the code's era, or none: TypeScript compiles to its own target, and a module package
+    is ES2015 by being one."""
+    typed = any(p.endswith((".ts", ".tsx", ".mts", ".cts")) for p in files)
+    if typed or package.get("type") == "module":
+        return []
+    return [p for p in files if p.endswith((".js", ".cjs")) and not p.endswith(".min.js")][:MAX_ERA_FILES]
+
+
+_ES2015 = ("arrow functions (`=>`)", "template literals", "`let`/`const`", "`class`")
+
+
+def _written_in_es5(text: str | None) -> bool:
+    """A source that uses none of ES2015's syntax (one that cannot be read says nothing of an era)."""
+    return text is not None and not any(feature in introduced("", text) for feature in _ES2015)
 
 
 def oldest_node(spec: str) -> tuple[int, int] | None:
@@ -398,17 +454,20 @@ def oldest_node(spec: str) -> tuple[int, int] | None:
 
 def _ts_target(read: Read, name: str, problems: list[str], depth: int = 0) -> tuple[int | None, str]:
     data = _json(read(name), name, problems, jsonc=True)
-    target = (data.get("compilerOptions") or {}).get("target") if isinstance(data.get("compilerOptions"), dict) \
-        else None
+    target = table(data.get("compilerOptions")).get("target")
     if isinstance(target, str):
-        year = _ES_TARGETS.get(target.lower()) or (int(target[2:]) if re.fullmatch(r"(?i)es20\d\d", target) else None)
-        return year, f"compilerOptions.target {target!r} in {name}"
+        return _es_year(target), f"compilerOptions.target {target!r} in {name}"
     extends = data.get("extends")
     if isinstance(extends, str) and extends.startswith(".") and depth < MAX_EXTENDS:
         parent = os.path.normpath(str(PurePosixPath(name).parent / extends)).replace(os.sep, "/")
         if not parent.startswith("../"):
             return _ts_target(read, parent if parent.endswith(".json") else parent + ".json", problems, depth + 1)
     return None, ""
+
+
+def _es_year(target: str) -> int | None:
+    """The ECMAScript year a TypeScript `target` compiles to (`ES5`: 2009, `ES2017`: 2017)."""
+    return _ES_TARGETS.get(target.lower()) or (int(target[2:]) if re.fullmatch(r"(?i)es20\d\d", target) else None)
 
 
 def introduced(before: str, after: str) -> set[str]:
@@ -435,23 +494,31 @@ def _ignored(read: Read) -> tuple[str, ...]:
     its sources is common): the last pattern that matches a path decides, as in git."""
     patterns: list[str] = []
     for name in (".gitignore", ".eslintignore"):
-        text = read(name) or ""
-        patterns += [line.strip() for line in text.splitlines()[:2000]
-                     if line.strip() and not line.lstrip().startswith("#")]
+        patterns += _ignore_lines(read(name) or "")
     for name in ESLINT_DATA:
-        data = _json(read(name), name, [], jsonc=True) if name.endswith(".json") or name == ".eslintrc" else {}
-        listed = data.get("ignorePatterns")
-        patterns += [p for p in ([listed] if isinstance(listed, str) else listed or []) if isinstance(p, str)]
+        patterns += _ignore_patterns(read, name)
     return tuple(p for p in patterns if p.strip("!") and len(p) < 300 and ".." not in p.split("/"))
 
 
-def _json(text: str | None, name: str, problems: list[str], *, jsonc: bool = False) -> dict[str, Any]:
+def _ignore_lines(text: str) -> list[str]:
+    """An ignore file's patterns, blank lines and comments left out (its first 2,000 lines)."""
+    return [line.strip() for line in text.splitlines()[:2000] if line.strip() and not line.lstrip().startswith("#")]
+
+
+def _ignore_patterns(read: Read, name: str) -> list[str]:
+    """The `ignorePatterns` of a legacy ESLint configuration held as JSON (a JavaScript or YAML one is not read)."""
+    data = _json(read(name), name, [], jsonc=True) if name.endswith(".json") or name == ".eslintrc" else {}
+    listed = data.get("ignorePatterns")
+    return [p for p in ([listed] if isinstance(listed, str) else array(listed)) if isinstance(p, str)]
+
+
+def _json(text: str | None, name: str, problems: list[str], *, jsonc: bool = False) -> Table:
     """A JSON file's object, or {} (missing, or refused and said why)."""
     return _object(text, name, problems, jsonc=jsonc) or {}
 
 
 def _object(text: str | None, name: str, problems: list[str], *, jsonc: bool = False, fmt: ConfigFormat | None = None,
-            not_object: str = "is not a JSON object; not read") -> dict[str, Any] | None:
+            not_object: str = "is not a JSON object; not read") -> Table | None:
     """A configuration file's object through the bounded reader (JSON by default, with comments and trailing commas
     where the tool allows them), or None: missing, or refused with a problem saying why."""
     if text is None:

@@ -18,14 +18,16 @@ def comment_problem(patch: Patch) -> str | None:
     before, after = _comments(patch.original), _comments(patch.updated)
     if before is None or after is None:
         return None  # a file tokenize cannot read is another check's verdict
-    lost = Counter(text for text, _ in before) - Counter(text for text, _ in after)
-    if lost:
+    if lost := _texts(before) - _texts(after):
         return f"removes the comment `{_short(next(iter(lost)))}`"
-    trailing_before = Counter(text for text, trailing in before if trailing)
-    trailing_after = Counter(text for text, trailing in after if trailing)
-    if detached := trailing_before - trailing_after:
+    if detached := _texts(before, trailing=True) - _texts(after, trailing=True):
         return f"leaves the comment `{_short(next(iter(detached)))}` on a line of its own, away from its code"
     return None
+
+
+def _texts(comments: list[tuple[str, bool]], trailing: bool = False) -> Counter[str]:
+    """The comments' texts, counted; only those after code on their line where `trailing`."""
+    return Counter(text for text, after_code in comments if after_code or not trailing)
 
 
 def _comments(text: str) -> list[tuple[str, bool]] | None:

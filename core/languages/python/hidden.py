@@ -93,18 +93,40 @@ def doctest_code(sources: Mapping[str, str], texts: Mapping[str, str]) -> dict[s
     pages = {path: text for path, text in texts.items() if ">>>" in text}
     if not pages:
         return {}
-    globs, named, sphinx = {"test*.txt": None}, set(), set()
-    for path, text in [*texts.items(), *sources.items()]:
+    files = [*texts.items(), *sources.items()]
+    named, globs, sphinx = _doctest_files(files), _doctest_globs(files), _sphinx_doctest_roots(files)
+    return {path: _examples(text) for path, text in pages.items()
+            if path in named or any(fnmatch(path.rsplit("/", 1)[-1], g) for g in globs) or _under(path, sphinx)}
+
+
+def _doctest_globs(files: list[tuple[str, str]]) -> list[str]:
+    """pytest's `--doctest-glob` patterns (its default `test*.txt` first), as many as are read and no longer."""
+    globs = {"test*.txt": None}
+    for _, text in files:
         globs |= dict.fromkeys(_DOCTEST_GLOB.findall(text))
+    return [g for g in globs if len(g) <= MAX_PATTERN_CHARS][:MAX_DOCTEST_GLOBS]
+
+
+def _doctest_files(files: list[tuple[str, str]]) -> set[str]:
+    """The files `python -m doctest FILE` runs, and those `doctest.testfile`/`DocFileSuite` name (from their
+    caller's folder)."""
+    named: set[str] = set()
+    for path, text in files:
         for run in _DOCTEST_RUN.findall(text):
             named |= {w.strip("\"'").removeprefix("./") for w in run.split() if not w.startswith("-")}
         folder = path.rpartition("/")[0]
         named |= {posixpath.normpath(posixpath.join(folder, name)) for name in _TESTFILE.findall(text)}
+    return named
+
+
+def _sphinx_doctest_roots(files: list[tuple[str, str]]) -> set[str]:
+    """The folders (each ending with `/`; "" is the root) of a Sphinx `conf.py` that loads `sphinx.ext.doctest`."""
+    roots = set()
+    for path, text in files:
+        folder = path.rpartition("/")[0]
         if path.rsplit("/", 1)[-1] == "conf.py" and "sphinx.ext.doctest" in text:
-            sphinx.add(f"{folder}/" if folder else "")
-    kept = [g for g in globs if len(g) <= MAX_PATTERN_CHARS][:MAX_DOCTEST_GLOBS]
-    return {path: _examples(text) for path, text in pages.items()
-            if path in named or any(fnmatch(path.rsplit("/", 1)[-1], g) for g in kept) or _under(path, sphinx)}
+            roots.add(f"{folder}/" if folder else "")
+    return roots
 
 
 def _under(path: str, folders: set[str]) -> bool:
@@ -225,20 +247,29 @@ def _import_tests(source: Source, dropped: set[str]) -> Iterable[tuple[str, str]
     for node in source.of(ast.FunctionDef, ast.AsyncFunctionDef):
         body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
         imports = bound(s for s in body if isinstance(s, (ast.Import, ast.ImportFrom)))
-        if imports & dropped and (node.name.startswith("test_import")
-                                  or all(isinstance(s, (ast.Import, ast.ImportFrom, ast.Pass)) for s in body)):
+        if imports & dropped and _tests_an_import(node.name, body):
             yield min(imports & dropped), f"in `{node.name}`, a test whose point is that the import works"
+
+
+def _tests_an_import(name: str, body: list[ast.stmt]) -> bool:
+    """A `test_import…` function, or one whose body (its docstring aside) is imports alone."""
+    return name.startswith("test_import") or all(isinstance(s, (ast.Import, ast.ImportFrom, ast.Pass)) for s in body)
 
 
 def _explained_import(lines: list[str], imp: ast.Import | ast.ImportFrom,
                       names: set[str]) -> Iterable[tuple[str, str]]:
     """An import a comment above or beside it explains (names it, or says why it is there)."""
     above = lines[imp.lineno - 2].strip() if imp.lineno >= 2 else ""
-    if above.startswith("#") and (any(n in above for n in names) or _EXPLAINS.search(above)):
+    if above.startswith("#") and _explains(above, names):
         yield min(names), f"that the comment above it explains (`{above[:60]}`)"
     beside = _trailing_comment(lines[imp.lineno - 1:imp.end_lineno or imp.lineno])
-    if beside and not _TOOL_COMMENT.match(beside) and (any(n in beside for n in names) or _EXPLAINS.search(beside)):
+    if beside and not _TOOL_COMMENT.match(beside) and _explains(beside, names):
         yield min(names), f"that the comment beside it explains (`{beside[:60]}`)"
+
+
+def _explains(comment: str, names: set[str]) -> bool:
+    """A comment that names one of the imported names, or says why an import is there."""
+    return any(n in comment for n in names) or bool(_EXPLAINS.search(comment))
 
 
 def _of_a_test_module(imp: ast.Import | ast.ImportFrom) -> bool:
@@ -259,13 +290,19 @@ def binding_still_read(before: Source, after: Source) -> str | None:
     olds, news = _functions(before), _functions(after)
     if [n for n, _ in olds] != [n for n, _ in news]:
         return None  # the patch added or removed a function: another check's matter
-    for (name, old), (_, new) in zip(olds, news, strict=True):
-        had, has = _binds(old), _binds(new)
-        reads = {n.id: n.lineno for n in ast.walk(new) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-        for gone in sorted(n for n in had if has[n] < had[n] and n in reads):
-            return (f"removes a binding of `{gone}` in `{name}`, which still reads it (line {reads[gone]}): "
-                    "another path may reach that read without it")
-    return None
+    return next((problem for (name, old), (_, new) in zip(olds, news, strict=True)
+                 if (problem := _binding_lost_but_read(name, old, new))), None)
+
+
+def _binding_lost_but_read(name: str, old: ast.AST, new: ast.AST) -> str | None:
+    """The first name (alphabetically) one function binds less often after the patch yet still reads."""
+    had, has = _binds(old), _binds(new)
+    reads = {n.id: n.lineno for n in ast.walk(new) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    gone = min((n for n in had if has[n] < had[n] and n in reads), default=None)
+    if gone is None:
+        return None
+    return (f"removes a binding of `{gone}` in `{name}`, which still reads it (line {reads[gone]}): "
+            "another path may reach that read without it")
 
 
 def _functions(source: Source) -> list[tuple[str, ast.AST]]:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from core.change import Patch, Verification
 from core.languages.adapter import Asked, Linter, Read, Selection, View, failed, first_run
-from core.languages.formatter import Formatted
+from core.languages.formatter import Formatted, Kind
 from core.languages.python.comments import comment_problem
 from core.languages.python.compat import compatibility
 from core.languages.python.project import Profile, read_profile
@@ -81,14 +81,18 @@ class PythonProject:
         rules = tuple(r for r in self.selection.rules if r not in FORMATTERS)  # a formatter's is no rule of ruff's
         fixer = team or self.ruff.with_args(self.profile.ruff_args(rules, held))
         flake8 = self.flake8.with_held(held, fixer) if self.flake8 is not None else None
-        linter: Linter = flake8 or fixer
-        if flake8 is not None and team is not None:
-            from core.languages.python.team_linters import TeamLinters
-
-            linter = TeamLinters(flake8, team, self.profile.team.tools)
+        linter = self._together(flake8, team) or flake8 or fixer
         if self.pylint is not None:
             linter = self.pylint.with_held(held, linter)
         return Formatted(linter, self.formatters, held) if self.formatters else linter
+
+    def _together(self, flake8: Flake8 | None, team: TeamRuff | None) -> Linter | None:
+        """The team's flake8 and ruff together, each judging the rules it chose, where both run."""
+        if flake8 is None or team is None:
+            return None
+        from core.languages.python.team_linters import TeamLinters
+
+        return TeamLinters(flake8, team, self.profile.team.tools)
 
     def ignored(self, path: str) -> bool:
         """Outside what the team's lint commands lint (the team's excludes go to ruff itself: --extend-exclude)."""
@@ -138,24 +142,26 @@ class Python:
 
     def project(self, read: Read, config: Asked, pipeline: str, sources: tuple[str, ...] = ()) -> PythonProject:
         """The project's own Python and ruff decisions, and the rules its configuration chooses."""
-        profile = read_profile(read, config.python).known_to(self.ruff.knows)
-        if profile.team.options and not self.ruff.accepts(profile.team.options):  # another ruff's settings
-            profile = replace(profile, team=replace(profile.team, options=()), problems=(
-                *profile.problems, "this ruff refuses some of the team's ruff settings (another version's?): "
-                "its rules run with their defaults"))
+        profile = self._accepted(read_profile(read, config.python).known_to(self.ruff.knows))
         team_ruff, ruff_said = self._team_ruff(read, profile)
         flake8, flake8_said = self._flake8(read, profile, f"the team's ruff {team_ruff.version}" if team_ruff
                                            else "memfix's ruff")
-        said = (*(flake8_said if flake8 else ()), *(ruff_said if team_ruff else ()), *(
-            ("each rule is found and judged by the tool whose configuration chose it: flake8's by the team's flake8, "
-             "the rest by the team's ruff",) if flake8 and team_ruff else ()))
         pylint, pylint_said = self._pylint(read, profile)
-        said = (*said, *(pylint_said if pylint else ()))
-        unrun = (*(() if flake8 else flake8_said), *(() if team_ruff else ruff_said), *(() if pylint else pylint_said))
+        said = (*_if(flake8, flake8_said), *_if(team_ruff, ruff_said), *_if(flake8 and team_ruff, _EACH_BY_ITS_TOOL),
+                *_if(pylint, pylint_said))
+        unrun = (*_if(not flake8, flake8_said), *_if(not team_ruff, ruff_said), *_if(not pylint, pylint_said))
         outside, excluded = self._left_alone(profile, sources)
         project = PythonProject(profile, _selection(profile, config, pipeline), self.ruff, flake8, team_ruff, said,
                                 unrun, pylint=pylint, outside=outside, excluded=excluded)
         return self._formatted(project, read, config.named(pipeline)) if pipeline == "autofix" else project
+
+    def _accepted(self, profile: Profile) -> Profile:
+        """The profile without the team's ruff settings where this ruff refuses them (another version's)."""
+        if not profile.team.options or self.ruff.accepts(profile.team.options):
+            return profile
+        return replace(profile, team=replace(profile.team, options=()), problems=(
+            *profile.problems, "this ruff refuses some of the team's ruff settings (another version's?): "
+            "its rules run with their defaults"))
 
     def _left_alone(self, profile: Profile, sources: tuple[str, ...]) -> tuple[tuple[str, ...],
                                                                                tuple[tuple[str, str], ...]]:
@@ -171,26 +177,11 @@ class Python:
         hooks run them) and its black beside its linters, in that order, where the repository pins them; the rules
         memfix's ruff would otherwise make each hook's fixes with (its reading of pyupgrade as UP, of isort as I)
         are left to the hook itself. None where a person named rules that leave them out."""
-        from core.languages.formatter import Kind, team_formatter
 
         if self.toolbox is None:
             return project
-        formatters, said, unrun = [], list(project.said), list(project.unrun)
-        ruff_formats = formats_with_ruff(read)
-        for tool, code in (*REWRITES.items(), ("black", FORMATTER)):
-            if named is not None and code not in named:
-                continue
-            if tool == "black" and ruff_formats:  # a black hook the team's own formatting replaced: not the team's
-                unrun.append(f"the team's black is not run: the team formats with `ruff format` ({ruff_formats}), "
-                             "which memfix does not run, so the layout is left alone")
-                continue
-            kind = Kind(tool, tool, _command(tool), ("pyproject.toml", "setup.cfg", "tox.ini", ".isort.cfg",
-                                                     ".editorconfig"), code, hook=tool != "black")
-            found, says, why = team_formatter(read, self.toolbox, kind, self.owns)
-            unrun += why
-            if found is not None:
-                formatters.append(found)
-                said += says
+        formatters, says, why = self._team_formatters(read, named)
+        said, unrun = [*project.said, *says], [*project.unrun, *why]
         if not formatters:
             return replace(project, unrun=tuple(unrun))
         running = {f.tool for f in formatters}
@@ -201,6 +192,31 @@ class Python:
                                       f"{', '.join(f.name for f in formatters)} rewrite")
         return replace(project, selection=selection, formatters=tuple(formatters), said=tuple(said),
                        unrun=tuple(unrun))
+
+    def _team_formatters(self, read: Read, named: tuple[str, ...] | None) -> tuple[list[Formatter], list[str],
+                                                                                   list[str]]:
+        """The team's rewriting hooks and black that run here, in order, with what they say; and why the others
+        do not."""
+        from core.languages.formatter import team_formatter
+
+        assert self.toolbox is not None  # asked only where the team's tools run
+        formatters: list[Formatter] = []
+        said: list[str] = []
+        unrun: list[str] = []
+        ruff_formats = formats_with_ruff(read)
+        for tool, code in (*REWRITES.items(), ("black", FORMATTER)):
+            if named is not None and code not in named:
+                continue
+            if tool == "black" and ruff_formats:  # a black hook the team's own formatting replaced: not the team's
+                unrun.append(f"the team's black is not run: the team formats with `ruff format` ({ruff_formats}), "
+                             "which memfix does not run, so the layout is left alone")
+                continue
+            found, says, why = team_formatter(read, self.toolbox, _formatter_kind(tool, code), self.owns)
+            unrun += why
+            if found is not None:
+                formatters.append(found)
+                said += says
+        return formatters, said, unrun
 
     def _ready(self, read: Read, tool: str) -> tuple[Pin, Sandbox, Installed] | str:
         """The Python tool `tool` as the repository pins it (its newest release where it pins none), installed and
@@ -290,6 +306,20 @@ class Python:
         flake8, pin = ready
         return flake8, (
             f"finds and judges: the team's flake8 {flake8.version} ({pin.source}), in the sandbox; fixes: {fixer}",)
+
+
+_EACH_BY_ITS_TOOL = ("each rule is found and judged by the tool whose configuration chose it: flake8's by the team's "
+                     "flake8, the rest by the team's ruff",)
+
+
+def _if(condition: object, lines: tuple[str, ...]) -> tuple[str, ...]:
+    return lines if condition else ()
+
+
+def _formatter_kind(tool: str, code: str) -> Kind:
+    """A rewriting hook (autoflake, pyupgrade, isort) or black, as the team's formatter runs it."""
+    return Kind(tool, tool, _command(tool), ("pyproject.toml", "setup.cfg", "tox.ini", ".isort.cfg", ".editorconfig"),
+                code, hook=tool != "black")
 
 
 def _selection(profile: Profile, config: Asked, pipeline: str) -> Selection:

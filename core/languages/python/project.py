@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from core.bounded import ConfigFormat, ConfigRefused, read_config
+from core.bounded import ConfigFormat, ConfigRefused, read_config, table, table_at
 from core.languages.adapter import Selection
 from core.languages.python.configs import read_as, ruff_table, toml_file
 from core.languages.python.scope import LintScope, find_lint_scope
@@ -95,11 +95,7 @@ class Profile:
         args = ["--target-version", self.target.ruff_target]
         if ignore := self.ignore(rules, held):
             args += ["--ignore=" + ",".join(ignore)]
-        per_file = {pattern: list(codes) for pattern, codes in self.team.per_file_ignores.items()}
-        if not any(r == "S101" for r in rules):  # the repository did not ask for asserts in tests
-            for pattern in TEST_FILES:
-                per_file[pattern] = sorted({*per_file.get(pattern, []), "S101"})
-        if per_file:
+        if per_file := self._per_file_ignores(rules):
             table = ", ".join(f"{_toml(p)} = [{', '.join(_toml(c) for c in codes)}]" for p, codes in per_file.items())
             args += [f"--config=lint.per-file-ignores = {{{table}}}"]
         if self.team.exclude:  # `=`: no value is ever read as a flag
@@ -107,6 +103,14 @@ class Profile:
         for option in self.team.options:  # the settings its rules read: the team's isort sections, its src, …
             args += ["--config=" + option]
         return args
+
+    def _per_file_ignores(self, rules: tuple[str, ...]) -> dict[str, list[str]]:
+        """The team's per-file ignores, and asserts allowed in tests unless the repository asked for S101."""
+        per_file = {pattern: list(codes) for pattern, codes in self.team.per_file_ignores.items()}
+        if not any(r == "S101" for r in rules):  # the repository did not ask for asserts in tests
+            for pattern in TEST_FILES:
+                per_file[pattern] = sorted({*per_file.get(pattern, []), "S101"})
+        return per_file
 
     def selection(self, named: tuple[str, ...] | None, families: tuple[str, ...] | None = None,
                   extend: tuple[str, ...] = ()) -> Selection:
@@ -122,6 +126,12 @@ class Profile:
         if not team.configured and families is None:  # ruff's defaults are memfix's preference: surveyed, suggested
             return Selection(tuple(extend), f"nobody: {team.source}", tuple(extend), extra,
                              () if extend else team.select)
+        return self._team_selection(families, extend, extra)
+
+    def _team_selection(self, families: tuple[str, ...] | None, extend: tuple[str, ...],
+                        extra: dict[str, str]) -> Selection:
+        """Every rule the team's tools select, or of them only `families`, each with the place that chose it."""
+        team = self.team
         chosen = team.select if families is None else within(families, team.select)
         origins = {code: team.origin(code) for code in chosen}
         why = f"the rules {team.source} selects ({', '.join(team.select)})"
@@ -180,16 +190,28 @@ def _refused(texts: dict[str, str | None]) -> tuple[str, ...]:
 def find_target(texts: dict[str, str | None], override: str | None = None) -> PythonTarget:
     if override and (version := _version(override)):
         return PythonTarget(version, f"python: {override} in .github/memfix.yml")
+    if (declared := _declared_target(texts)) is not None:
+        return declared
+    target = ruff_table(texts).get("target-version")
+    if isinstance(target, str) and (version := _version(target)):
+        return PythonTarget(version, f"ruff target-version {target!r}")
+    if (pinned := texts.get(".python-version")) and (version := _version(pinned.strip().split("\n")[0])):
+        return PythonTarget(version, ".python-version")
+    return PythonTarget(DEFAULT, "nothing in the repository says", assumed=True)
+
+
+def _declared_target(texts: dict[str, str | None]) -> PythonTarget | None:
+    """The oldest Python the project's metadata declares: its `requires-python` (or setup's, or Poetry's), else its
+    classifiers."""
     pyproject = toml_file(texts.get("pyproject.toml"))
-    project = pyproject.get("project", {}) if isinstance(pyproject.get("project"), dict) else {}
+    project = table(pyproject.get("project"))
     setup_py = _setup_py(texts.get("setup.py"))
     setup_cfg = _setup_cfg(texts.get("setup.cfg"))
-    poetry = ((pyproject.get("tool") or {}).get("poetry") or {}).get("dependencies") or {}
+    poetry = table_at(pyproject, "tool", "poetry", "dependencies")
     specifiers = [(project.get("requires-python"), "requires-python {!r} in pyproject.toml"),
                   (setup_cfg.get("python_requires"), "python_requires {!r} in setup.cfg"),
                   (setup_py.get("python_requires"), "python_requires {!r} in setup.py"),
-                  (_poetry(poetry.get("python") if isinstance(poetry, dict) else None),
-                   "Poetry's python {!r} in pyproject.toml")]
+                  (_poetry(poetry.get("python")), "Poetry's python {!r} in pyproject.toml")]
     for spec, where in specifiers:
         if isinstance(spec, str) and (oldest := _oldest(spec)):
             return PythonTarget(oldest, where.format(spec))
@@ -197,12 +219,7 @@ def find_target(texts: dict[str, str | None], override: str | None = None) -> Py
                                (setup_cfg.get("classifiers"), "setup.cfg"), (setup_py.get("classifiers"), "setup.py")):
         if oldest := _from_classifiers(classifiers):
             return PythonTarget(oldest, f"the Python classifiers in {where}")
-    ruff = ruff_table(texts)
-    if isinstance(ruff.get("target-version"), str) and (version := _version(ruff["target-version"])):
-        return PythonTarget(version, f"ruff target-version {ruff['target-version']!r}")
-    if (pinned := texts.get(".python-version")) and (version := _version(pinned.strip().split("\n")[0])):
-        return PythonTarget(version, ".python-version")
-    return PythonTarget(DEFAULT, "nothing in the repository says", assumed=True)
+    return None
 
 
 # ---- reading ----
@@ -214,10 +231,10 @@ _FORMATS: dict[str, ConfigFormat] = {name: "toml" if name.endswith(".toml") else
 def _setup_cfg(text: str | None) -> dict[str, object]:
     sections = read_as(text, "ini")
     found: dict[str, object] = {}
-    if "python_requires" in (options := sections.get("options") or {}):
+    if "python_requires" in (options := table(sections.get("options"))):
         found["python_requires"] = options["python_requires"]
-    if "classifiers" in (metadata := sections.get("metadata") or {}):
-        found["classifiers"] = [c.strip() for c in metadata["classifiers"].splitlines() if c.strip()]
+    if isinstance(classifiers := table(sections.get("metadata")).get("classifiers"), str):
+        found["classifiers"] = [c.strip() for c in classifiers.splitlines() if c.strip()]
     return found
 
 
@@ -229,18 +246,23 @@ def _setup_py(text: str | None) -> dict[str, object]:
         return {}
     found: dict[str, object] = {}
     for node in ast.walk(tree):
-        pairs = []
-        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "setup":
-            pairs = [(k.arg, k.value) for k in node.keywords]
-        elif isinstance(node, ast.Dict):  # `arguments = {"python_requires": …}; setup(**arguments)`
-            pairs = [(getattr(k, "value", None), v) for k, v in zip(node.keys, node.values, strict=True)]
-        for name, value in pairs:
+        for name, value in _setup_arguments(node):
             if name in ("python_requires", "classifiers") and name not in found:
                 try:
                     found[name] = ast.literal_eval(value)
                 except (ValueError, RecursionError):
                     continue
     return found
+
+
+def _setup_arguments(node: ast.AST) -> list[tuple[object, ast.expr]]:
+    """(name, value) of what a node may hand `setup`: its call's keywords, or a dict's items (`arguments = {…};
+    setup(**arguments)`)."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "setup":
+        return [(k.arg, k.value) for k in node.keywords]
+    if isinstance(node, ast.Dict):
+        return [(getattr(k, "value", None), v) for k, v in zip(node.keys, node.values, strict=True)]
+    return []
 
 
 def _poetry(spec: object) -> str | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from core.change import Finding
 from core.languages.adapter import DetectError, Linter, readable
@@ -59,13 +60,15 @@ class Pylint:
     def check(self, root: Path, paths: list[str], select: tuple[str, ...], *, listed: bool = False) -> list[Finding]:
         """The other linters' findings of their rules, with pylint's of its own, sorted."""
         found = self.linter.check(root, paths, _others(select), listed=listed)
-        mine = tuple(s for s in select if s.startswith(PYLINT) or s == "ALL")
-        if mine:
-            broken = {f.path for f in found if f.code == self.syntax_code}
-            files = [p for p in dict.fromkeys(paths) if p.endswith((".py", ".pyi")) and p not in broken]
-            reported = [f for f in self._report(root, files) if selected(f.code, mine) and f.code not in self.held]
-            found += self._with_fixes(root, reported)
+        if mine := tuple(s for s in select if s.startswith(PYLINT) or s == "ALL"):
+            found += self._with_fixes(root, self._own(root, paths, mine, found))
         return sorted(found, key=lambda f: (f.path, f.line, f.column, f.code))
+
+    def _own(self, root: Path, paths: list[str], mine: tuple[str, ...], found: list[Finding]) -> list[Finding]:
+        """pylint's findings of the rules `mine` covers, in the files the other linters could parse."""
+        broken = {f.path for f in found if f.code == self.syntax_code}
+        files = [p for p in dict.fromkeys(paths) if p.endswith((".py", ".pyi")) and p not in broken]
+        return [f for f in self._report(root, files) if selected(f.code, mine) and f.code not in self.held]
 
     def _with_fixes(self, root: Path, found: list[Finding]) -> list[Finding]:
         """Each finding with the fix the linter beside it has for the same rule on the same line (ruff's for many of
@@ -103,9 +106,7 @@ class Pylint:
             messages = json.loads(done.stdout or "[]")
         except ValueError as exc:
             raise DetectError(f"the team's pylint {self.version} failed (exit {done.returncode})") from exc
-        return [Finding(str(m.get("path", "")).replace("\\", "/"), int(m.get("line") or 1),
-                        int(m.get("column") or 0) + 1, f"{PYLINT}{m['message-id']}", str(m.get("message", "")),
-                        source="pylint") for m in messages if isinstance(m, dict) and m.get("message-id")]
+        return [_finding(m) for m in messages if isinstance(m, dict) and m.get("message-id")]
 
     # pylint has no fixes: the linter beside it fixes (ruff has fixes for some of pylint's rules), pylint judges.
     def fix(self, root: Path, path: str, select: tuple[str, ...]) -> str | None:
@@ -117,6 +118,13 @@ class Pylint:
     def fix_texts(self, texts: dict[str, str], select: tuple[str, ...],
                   checkout: Path | None = None, unsafe: bool = False) -> dict[str, str]:
         return self.linter.fix_texts(texts, select, checkout, unsafe)
+
+
+def _finding(message: dict[str, Any]) -> Finding:
+    """One of pylint's JSON messages as a finding (its columns count from 0)."""
+    return Finding(str(message.get("path", "")).replace("\\", "/"), int(message.get("line") or 1),
+                   int(message.get("column") or 0) + 1, f"{PYLINT}{message['message-id']}",
+                   str(message.get("message", "")), source="pylint")
 
 
 def _others(select: tuple[str, ...]) -> tuple[str, ...]:

@@ -82,12 +82,18 @@ def imports(importer: str, text: str, target: str) -> bool:
     package = module_name(importer).split(".")[:None if importer.endswith("__init__.py") else -1]
     named = [name.split()[0] for m in _IMPORT.finditer(text) for name in m.group(1).split(",") if name.split()]
     for m in _FROM.finditer(text):
-        source, level = m.group(1).lstrip("."), len(m.group(1)) - len(m.group(1).lstrip("."))
-        if level:
-            source = ".".join([*package[:len(package) - level + 1], *([source] if source else [])])
-        names = m.group(2).split("#", 1)[0].strip("()\\ \t")
-        named += [source, *(f"{source}.{n.split()[0]}" for n in names.split(",") if n.split())]
+        named += _from_import(m.group(1), m.group(2), package)
     return any(n == module or n.startswith(f"{module}.") for n in named if n)
+
+
+def _from_import(written: str, listed: str, package: list[str]) -> list[str]:
+    """The modules `from <written> import <listed>` may name: the source, resolved against `package` where it is
+    relative, and each name under it."""
+    source, level = written.lstrip("."), len(written) - len(written.lstrip("."))
+    if level:
+        source = ".".join([*package[:len(package) - level + 1], *([source] if source else [])])
+    names = listed.split("#", 1)[0].strip("()\\ \t")
+    return [source, *(f"{source}.{n.split()[0]}" for n in names.split(",") if n.split())]
 
 
 def module_name(path: str) -> str:

@@ -33,7 +33,7 @@ from core.languages.python.hidden import (
     reads_beside,
 )
 from core.languages.python.rules import module_name
-from core.languages.python.syntax import Source, bound, parse, parsed
+from core.languages.python.syntax import Source, assigned_to, bound, parse, parsed, strings_in
 
 _INTROSPECTION = {"locals", "vars", "globals", "exec", "eval"}
 _CALLS_INTROSPECTION = re.compile(r"\b(?:locals|vars|globals|exec|eval)\s*\(")
@@ -102,6 +102,17 @@ def surface_problem(patch: Patch, view: RepositoryView, *, imports_chosen: bool 
     if problem := _text_read_as_data(patch, view):
         return problem
     removed = _module_names(before.tree) - _module_names(after.tree)
+    if problem := _still_read_in_file(before, after, removed):
+        return problem
+    if removed and (problem := _removed_names_in_use(patch.path, before, removed, view, imports_chosen)):
+        return problem
+    if problem := _namespace_read_dynamically(before, after):
+        return problem
+    return _repository_acts(patch.path, before, after, view)
+
+
+def _still_read_in_file(before: Source, after: Source, removed: set[str]) -> SurfaceProblem | None:
+    """What the file itself still reads of what the patch removes: hidden uses, bindings, import probes."""
     if hidden := hidden_use(before, after, removed):
         return SurfaceProblem(hidden)
     if read := binding_still_read(before, after):
@@ -109,11 +120,7 @@ def surface_problem(patch: Patch, view: RepositoryView, *, imports_chosen: bool 
     if probe := _removed_probe(before, after):
         return SurfaceProblem(f"removes `{probe}`, an import inside try/except: the module's behaviour depends on "
                               "whether it imports")
-    if removed and (problem := _removed_names_in_use(patch.path, before, removed, view, imports_chosen)):
-        return problem
-    if problem := _namespace_read_dynamically(before, after):
-        return problem
-    return _repository_acts(patch.path, before, after, view)
+    return None
 
 
 def _repository_acts(path: str, before: Source, after: Source, view: RepositoryView) -> SurfaceProblem | None:
@@ -149,13 +156,20 @@ def _subject_rewritten(path: str, before: Source, after: Source, view: Repositor
 def _from_repository(path: str, tree: ast.Module, view: RepositoryView) -> set[str]:
     """The names a module binds by importing this repository's own modules (or from them)."""
     own = {name.split(".")[0] for name in view.modules if name}
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and _resolve(path, node).split(".")[0] in own:
-            found |= {a.asname or a.name for a in node.names if a.name != "*"}
+        if isinstance(node, ast.ImportFrom):
+            found |= _bound_from_own(path, node, own)
         elif isinstance(node, ast.Import):
             found |= {a.asname or a.name.split(".")[0] for a in node.names if a.name.split(".")[0] in own}
     return found
+
+
+def _bound_from_own(path: str, node: ast.ImportFrom, own: set[str]) -> set[str]:
+    """The names `from x import …` binds where `x` is one of the repository's own packages."""
+    if _resolve(path, node).split(".")[0] not in own:
+        return set()
+    return {a.asname or a.name for a in node.names if a.name != "*"}
 
 
 def _loads(tree: ast.Module, names: set[str]) -> Counter[str]:
@@ -222,15 +236,23 @@ def _namespace_read_dynamically(before: Source, after: Source) -> SurfaceProblem
 
 def _public_imports(path: str, tree: ast.Module, removed: set[str], view: RepositoryView) -> set[str]:
     """Module-level imports of a public package module that has no `__all__`: its surface, unless private."""
-    parts = path.split("/")
-    folder = "/".join(parts[:-1])
-    if (any(p.startswith("_") and p != "__init__.py" for p in parts) or any(p in ("tests", "test", "testing",
-            "scripts", "examples", "docs", "benchmarks") for p in parts) or parts[-1].startswith(("test_", "conftest"))
-            or f"{folder}/__init__.py".lstrip("/") not in view.sources):
+    if not _in_public_package(path, view):
         return set()
     if any(isinstance(n, ast.If) and "__main__" in ast.unparse(n.test) for n in tree.body):
         return set()  # a script, even inside a package
     return {n for n in removed & _imported_names(tree) if not n.startswith("_")}
+
+
+_NOT_PUBLIC = ("tests", "test", "testing", "scripts", "examples", "docs", "benchmarks")
+
+
+def _in_public_package(path: str, view: RepositoryView) -> bool:
+    """A module of a package (its folder has an `__init__.py`) that no private or tooling folder holds."""
+    parts = path.split("/")
+    folder = "/".join(parts[:-1])
+    if any(p.startswith("_") and p != "__init__.py" for p in parts) or any(p in _NOT_PUBLIC for p in parts):
+        return False
+    return not parts[-1].startswith(("test_", "conftest")) and f"{folder}/__init__.py".lstrip("/") in view.sources
 
 
 def _names(names: set[str]) -> str:
@@ -272,11 +294,8 @@ def _imported_names(tree: ast.Module) -> set[str]:
 def _dunder_all(tree: ast.Module) -> set[str]:
     found: set[str] = set()
     for node in _top_level(tree):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
-            if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
-        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets) \
-                and isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
-            found |= {c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant) and isinstance(c.value, str)}
+        if (value := assigned_to(node, ("__all__",))) is not None:
+            found |= set(strings_in(value))
     return found
 
 
@@ -308,16 +327,18 @@ def _dynamic_use(source: Source, removed: set[str]) -> str | None:
         return None  # no call of them anywhere: no need to walk the expressions
     for node in source.of(ast.Call):
         called = getattr(node.func, "id", "")
-        if called not in _INTROSPECTION:
-            continue
         if called in ("exec", "eval"):
-            text = " ".join(c.value for a in node.args for c in ast.walk(a)
-                            if isinstance(c, ast.Constant) and isinstance(c.value, str))
-            if mentioned := {n for n in removed if n in text}:
+            if mentioned := _named_in_strings(node.args, removed):
                 return f"removes {_names(mentioned)}, which an `{called}` string uses"
-        elif called == "globals" or _at_module_level(source.tree, node):
+        elif called in _INTROSPECTION and (called == "globals" or _at_module_level(source.tree, node)):
             return f"removes {_names(removed)} from a module that reads its namespace with `{called}()`"
     return None
+
+
+def _named_in_strings(args: list[ast.expr], names: set[str]) -> set[str]:
+    """The names that the string literals of a call's arguments mention."""
+    text = " ".join(s for a in args for s in strings_in(a))
+    return {n for n in names if n in text}
 
 
 def _at_module_level(tree: ast.Module, call: ast.Call) -> bool:
@@ -405,9 +426,15 @@ def _aliases(importer: str, tree: Source, module: str) -> set[str]:
             source = _resolve(importer, node)
             aliases |= {alias.asname or alias.name for alias in node.names if f"{source}.{alias.name}" == module}
         else:
-            aliases |= {a.asname or a.name for a in node.names if a.name == module}
-            if any(a.name == module and a.asname is None for a in node.names):
-                aliases.add(module)
+            aliases |= _import_aliases(node, module)
+    return aliases
+
+
+def _import_aliases(node: ast.Import, module: str) -> set[str]:
+    """The names `import a.b` (`a`, and `a.b` as written) or `import a.b as m` (`m`) binds to the module."""
+    aliases = {a.asname or a.name for a in node.names if a.name == module}
+    if any(a.name == module and a.asname is None for a in node.names):
+        aliases.add(module)
     return aliases
 
 
@@ -416,11 +443,18 @@ def _read_through(tree: Source, aliases: set[str], removed: set[str]) -> str | N
     for use in tree.of(ast.Attribute, ast.Call):
         if isinstance(use, ast.Attribute) and use.attr in removed and ast.unparse(use.value) in aliases:
             return use.attr
-        if (isinstance(use, ast.Call) and getattr(use.func, "id", "") in ("getattr", "hasattr")
-                and len(use.args) >= 2 and ast.unparse(use.args[0]) in aliases
-                and isinstance(use.args[1], ast.Constant) and use.args[1].value in removed):
-            return str(use.args[1].value)
+        if isinstance(use, ast.Call) and (name := _attribute_asked(use, aliases)) in removed:
+            return name
     return None
+
+
+def _attribute_asked(call: ast.Call, aliases: set[str]) -> str | None:
+    """The name `getattr(m, "name")` or `hasattr(m, "name")` asks of the module bound to one of `aliases`."""
+    if getattr(call.func, "id", "") not in ("getattr", "hasattr") or len(call.args) < 2:
+        return None
+    if ast.unparse(call.args[0]) not in aliases or not isinstance(call.args[1], ast.Constant):
+        return None
+    return str(call.args[1].value)
 
 
 def _side_effect_import(before: Source, after: Source, path: str, view: RepositoryView) -> str | None:

@@ -75,6 +75,22 @@ class Source:
         return bound(self.of(ast.Import, ast.ImportFrom))
 
 
+def assigned_to(node: ast.AST, names: tuple[str, ...]) -> ast.expr | None:
+    """What a statement assigns to one of `names` (`=`, `+=` or annotated), or None for any other node."""
+    if isinstance(node, ast.Assign):
+        targets = node.targets
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        targets = [node.target]
+    else:
+        return None
+    return node.value if any(isinstance(t, ast.Name) and t.id in names for t in targets) else None
+
+
+def strings_in(node: ast.AST) -> list[str]:
+    """Every string literal inside an expression, in order."""
+    return [c.value for c in ast.walk(node) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+
+
 def bound(imports: Iterable[ast.Import | ast.ImportFrom]) -> set[str]:
     """The names these imports bind (`import a.b` binds `a`; `*` binds nothing that can be named)."""
     return {(a.asname or a.name).split(".")[0] for n in imports for a in n.names if a.name != "*"}

@@ -8,12 +8,11 @@ import json
 import re
 import shlex
 import tokenize
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
-from core.bounded import MAX_CONFIG_CHARS, shown
-from core.change import Patch, edit_spans
+from core.bounded import MAX_CONFIG_CHARS, Table, shown, table, table_at
+from core.change import Finding, Patch, edit_spans
 from core.languages.adapter import covering
 from core.languages.python.configs import (
     codes_in,
@@ -25,6 +24,7 @@ from core.languages.python.configs import (
     strings,
     toml_file,
 )
+from core.languages.python.syntax import assigned_to, strings_in
 from core.paths import WORKFLOW_FILES, argument_problem
 from core.tools.pins import TOOL_FILES  # where a team installs its tools: read at the repository root
 from core.tools.workflows import commands, run_tool, steps
@@ -161,9 +161,9 @@ def _linter_rules(texts: dict[str, str | None], read: Read | None) -> TeamRules:
                                                                                if is_rule(c))))
 
 
-def _ruff(ruff: dict[str, Any], choices: _Choices) -> tuple[dict[str, tuple[str, ...]], list[str]]:
-    lint: dict[str, Any] = ruff["lint"] if isinstance(ruff.get("lint"), dict) else {}
-    where = ruff.get("__source__", "the ruff configuration")
+def _ruff(ruff: Table, choices: _Choices) -> tuple[dict[str, tuple[str, ...]], list[str]]:
+    lint = table(ruff.get("lint"))
+    where = str(ruff.get("__source__", "the ruff configuration"))
     chosen = [*strings(lint.get("select")), *strings(ruff.get("select"))] or list(RUFF_DEFAULT_SELECT)
     chosen += [*strings(ruff.get("extend-select")), *strings(lint.get("extend-select"))]
     choices.add(chosen, where, "ruff")
@@ -171,35 +171,46 @@ def _ruff(ruff: dict[str, Any], choices: _Choices) -> tuple[dict[str, tuple[str,
     choices.ignore += [*strings(ruff.get("ignore")), *strings(lint.get("ignore")), *strings(ruff.get("extend-ignore")),
                        *strings(lint.get("extend-ignore"))]
     per_file: dict[str, tuple[str, ...]] = {}
-    for table in (ruff.get("per-file-ignores"), lint.get("per-file-ignores"), ruff.get("extend-per-file-ignores"),
-                  lint.get("extend-per-file-ignores")):
-        for pattern, codes in (table or {}).items() if isinstance(table, dict) else ():
+    for ignores in (ruff.get("per-file-ignores"), lint.get("per-file-ignores"), ruff.get("extend-per-file-ignores"),
+                    lint.get("extend-per-file-ignores")):
+        for pattern, codes in table(ignores).items():
             per_file[pattern] = tuple(dict.fromkeys([*per_file.get(pattern, ()), *strings(codes)]))
     return per_file, [*strings(ruff.get("exclude")), *strings(ruff.get("extend-exclude"))]
 
 
-def ruff_options(ruff: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def ruff_options(ruff: Table) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The settings of a ruff configuration that shape what its rules report, as `key = value` TOML lines for
     `--config`: only plain values (text, numbers, booleans, lists and tables of them). A `src` that names a path
     outside the checkout (`/usr/**` would have ruff walk the worker's disk) is not passed: (lines, what was refused)."""
-    lint: dict[str, Any] = ruff["lint"] if isinstance(ruff.get("lint"), dict) else {}
-    found = [(key, ruff.get(key)) for key in RUFF_OPTIONS]
-    found += [(f"lint.{key}", lint.get(key, ruff.get(key))) for key in RUFF_LINT_OPTIONS]
-    for table in RUFF_OPTION_TABLES:
-        settings = lint.get(table, ruff.get(table))
-        if isinstance(settings, dict):
-            found += [(f"lint.{table}.{key}", value) for key, value in settings.items() if isinstance(key, str)]
     lines, refused = [], []
     where = ruff.get("__source__", "the ruff configuration")
-    for key, value in found:
+    for key, value in _ruff_settings(ruff):
         literal = _toml_value(value)
-        paths = [value] if isinstance(value, str) else strings(value)
-        bad = [(p, why) for p in paths if (why := argument_problem(p))] if key == "src" else []
-        if bad:
+        if bad := _outside_src(key, value):
             refused += [f"`src` in {where}: {shown(p)} {why}: not passed to ruff" for p, why in bad]
         elif literal is not None and re.fullmatch(r"[a-z0-9.-]+", key):
             lines.append(f"{key} = {literal}")
     return tuple(lines[:MAX_OPTIONS]), tuple(refused)
+
+
+def _ruff_settings(ruff: Table) -> list[tuple[str, object]]:
+    """The settings ruff's rules read, by their dotted names under `lint.` (`lint` over the top level)."""
+    lint = table(ruff.get("lint"))
+    found = [(key, ruff.get(key)) for key in RUFF_OPTIONS]
+    found += [(f"lint.{key}", lint.get(key, ruff.get(key))) for key in RUFF_LINT_OPTIONS]
+    for name in RUFF_OPTION_TABLES:
+        settings = lint.get(name, ruff.get(name))
+        if isinstance(settings, dict):
+            found += [(f"lint.{name}.{key}", value) for key, value in settings.items() if isinstance(key, str)]
+    return found
+
+
+def _outside_src(key: str, value: object) -> list[tuple[str, str]]:
+    """The paths of a `src` setting that leave the checkout, each with why; nothing for any other setting."""
+    if key != "src":
+        return []
+    paths = [value] if isinstance(value, str) else strings(value)
+    return [(p, why) for p in paths if (why := argument_problem(p))]
 
 
 # isort's settings that ruff's isort reads under another name; a list-valued one may be written comma-separated.
@@ -222,64 +233,101 @@ _ISORT_BOOLS = {"force-single-line", "combine-as-imports", "force-sort-within-se
 def isort_options(texts: dict[str, str | None]) -> tuple[str, ...]:
     """isort's own configuration (`[tool.isort]`, `.isort.cfg`, `[isort]` in setup.cfg or tox.ini) as ruff's isort
     settings, so ruff's I001 judges imports as the team's isort does."""
-    table = (toml_file(texts.get("pyproject.toml")).get("tool") or {}).get("isort")
-    if not isinstance(table, dict):
-        table = next((found for name, header in ((".isort.cfg", "settings"), ("setup.cfg", "isort"),
-                                                 ("setup.cfg", "tool:isort"), ("tox.ini", "isort"))
-                      if (found := ini_section(texts.get(name), header)) is not None), {})
     lines = []
-    for key, value in table.items():
+    for key, value in _isorttable(texts).items():
         name = ISORT_SETTINGS.get(str(key).lower())
-        if name is None:
-            continue
-        if name in _ISORT_LISTS and isinstance(value, str):
-            value = [v for v in re.split(r"[,\s]+", value) if v]
-        elif name in _ISORT_BOOLS and isinstance(value, str):
-            value = value.strip().lower() in ("true", "1", "yes")
-        elif name == "lines-after-imports" and isinstance(value, str):  # a count ruff reads, or nothing
-            value = int(value) if re.fullmatch(r"-?\d{1,4}", value.strip()) else None
-        elif name == "default-section" and isinstance(value, str):
-            value = _ISORT_SECTIONS.get(value.strip().upper(), value)
-        if (literal := _toml_value(value)) is not None:
+        if name is not None and (literal := _toml_value(_as_ruff_isort(name, value))) is not None:
             lines.append(f"lint.isort.{name} = {literal}")
     return tuple(lines)
 
 
+def _isorttable(texts: dict[str, str | None]) -> Mapping[str, object]:
+    """isort's settings where isort looks for them: `[tool.isort]` first, then its ini sections."""
+    isort = table_at(toml_file(texts.get("pyproject.toml")), "tool").get("isort")
+    if isinstance(isort, dict):
+        return isort
+    return next((found for name, header in ((".isort.cfg", "settings"), ("setup.cfg", "isort"),
+                                            ("setup.cfg", "tool:isort"), ("tox.ini", "isort"))
+                 if (found := ini_section(texts.get(name), header)) is not None), {})
+
+
+def _as_ruff_isort(name: str, value: object) -> object:
+    """An isort setting written as ini text, as the value ruff's isort reads under `name`."""
+    if not isinstance(value, str):
+        return value
+    if name in _ISORT_LISTS:
+        return [v for v in re.split(r"[,\s]+", value) if v]
+    if name in _ISORT_BOOLS:
+        return value.strip().lower() in ("true", "1", "yes")
+    if name == "lines-after-imports":  # a count ruff reads, or nothing
+        return int(value) if re.fullmatch(r"-?\d{1,4}", value.strip()) else None
+    if name == "default-section":
+        return _ISORT_SECTIONS.get(value.strip().upper(), value)
+    return value
+
+
 def _toml_value(value: object, depth: int = 0) -> str | None:
+    if isinstance(value, list):
+        return _toml_array(value, depth) if depth < 2 else None
+    if isinstance(value, dict):
+        return _toml_inlinetable(value, depth) if depth < 2 else None
+    return _toml_scalar(value)
+
+
+def _toml_scalar(value: object) -> str | None:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, str):
         return json.dumps(value)  # a TOML basic string is JSON's string
-    if isinstance(value, list) and depth < 2:
-        items = [_toml_value(v, depth + 1) for v in value]
-        return None if None in items else f"[{', '.join(i for i in items if i is not None)}]"
-    if isinstance(value, dict) and depth < 2:
-        pairs = [(k, _toml_value(v, depth + 1)) for k, v in value.items()]
-        if any(v is None or not isinstance(k, str) for k, v in pairs):
-            return None
-        return "{" + ", ".join(f"{json.dumps(k)} = {v}" for k, v in pairs) + "}"
     return None
 
 
-def _extended(config: dict[str, Any], read: Read | None, depth: int = 0) -> dict[str, Any]:
+def _toml_array(value: list[object], depth: int) -> str | None:
+    items = [_toml_value(v, depth + 1) for v in value]
+    return None if None in items else f"[{', '.join(i for i in items if i is not None)}]"
+
+
+def _toml_inlinetable(value: dict[object, object], depth: int) -> str | None:
+    pairs = [(k, _toml_value(v, depth + 1)) for k, v in value.items()]
+    if any(v is None or not isinstance(k, str) for k, v in pairs):
+        return None
+    return "{" + ", ".join(f"{json.dumps(k)} = {v}" for k, v in pairs) + "}"
+
+
+def _extended(config: Table, read: Read | None, depth: int = 0) -> Table:
     """ruff's `extend = "path"`: the named configuration first, this one's settings over it (followed a few deep,
     inside the repository only)."""
-    target = config.get("extend")
-    if not isinstance(target, str) or read is None or depth >= MAX_EXTENDS:
+    path = _extend_path(config.get("extend"))
+    if path is None or read is None or depth >= MAX_EXTENDS:
         return config
-    path = target.removeprefix("./")
-    if path.startswith(("/", "~")) or ".." in path.split("/"):
-        return config
-    base = toml_file(read(path))
-    base = (base.get("tool") or {}).get("ruff") or {} if path.endswith("pyproject.toml") else base
-    if not isinstance(base, dict) or not base:
+    base = _ruff_file(read(path), path)
+    if not base:
         return config
     base = _extended(base, None if depth + 1 >= MAX_EXTENDS else read, depth + 1)
+    return _over(base, config)
+
+
+def _ruff_file(text: str | None, path: str) -> Table:
+    """A ruff configuration file's settings: a pyproject's `[tool.ruff]`, or the whole of a ruff.toml."""
+    data = toml_file(text)
+    return table_at(data, "tool", "ruff") if path.endswith("pyproject.toml") else data
+
+
+def _over(base: Table, config: Table) -> Table:
+    """`config`'s settings over `base`'s, its `lint` table merged key by key."""
     merged = {**base, **{k: v for k, v in config.items() if k not in ("extend", "lint")}}
-    merged["lint"] = {**(base.get("lint") or {}), **(config.get("lint") or {})}
+    merged["lint"] = {**table(base.get("lint")), **table(config.get("lint"))}
     return merged
+
+
+def _extend_path(target: object) -> str | None:
+    """The path an `extend` names, where it stays inside the repository."""
+    if not isinstance(target, str):
+        return None
+    path = target.removeprefix("./")
+    return None if path.startswith(("/", "~")) or ".." in path.split("/") else path
 
 
 @dataclass(frozen=True)
@@ -295,18 +343,24 @@ class _Hook:
 
 def _hooks(texts: dict[str, str | None]) -> list[_Hook]:
     """Every tool the team runs: its pre-commit hooks, then its tox commands and CI steps."""
-    data = read_as(texts.get(".pre-commit-config.yaml"), "yaml")
+    found = _pre_commit_hooks(texts.get(".pre-commit-config.yaml"))
+    tox = [str(v.get("commands", "")) for v in read_as(texts.get("tox.ini"), "ini").values() if isinstance(v, dict)]
+    found += _commands(tox, "tox's `{}` command in tox.ini")
+    for name in WORKFLOW_FILES:
+        found += _commands([step.script for step in steps(texts.get(name), name)], f"the `{{}}` step in {name}")
+    return found
+
+
+def _pre_commit_hooks(text: str | None) -> list[_Hook]:
+    data = read_as(text, "yaml")
     found = []
-    for repo in data.get("repos") or [] if isinstance(data.get("repos"), list) else []:
+    repos = data.get("repos")
+    for repo in repos if isinstance(repos, list) else []:
         for hook in (repo.get("hooks") or []) if isinstance(repo, dict) and isinstance(repo.get("hooks"), list) else []:
             if isinstance(hook, dict) and isinstance(hook.get("id"), str):
                 found.append(_Hook(hook["id"], tuple(strings(hook.get("args"))),
                                    " ".join(strings(hook.get("additional_dependencies"))),
                                    f"the {hook['id']} hook in .pre-commit-config.yaml"))
-    tox = [str(v.get("commands", "")) for v in read_as(texts.get("tox.ini"), "ini").values() if isinstance(v, dict)]
-    found += _commands(tox, "tox's `{}` command in tox.ini")
-    for name in WORKFLOW_FILES:
-        found += _commands([step.script for step in steps(texts.get(name), name)], f"the `{{}}` step in {name}")
     return found
 
 
@@ -334,26 +388,36 @@ def command_words(command: str) -> list[str]:
 def _flake8(texts: dict[str, str | None], hooks: list[_Hook], choices: _Choices) -> None:
     """flake8's `select` (its defaults and every installed plugin's codes where it names none) and `ignore` (its
     default ignores where it names none), from its configuration or from where it runs unconfigured."""
-    where, section = next(((f"[flake8] in {name}", found) for name in (".flake8", "setup.cfg", "tox.ini")
-                           if (found := ini_section(texts.get(name), "flake8")) is not None), (None, None))
+    where, section = _flake8_section(texts)
     runs = [h for h in hooks if h.id == "flake8"]
     where = where or next((h.where for h in runs), None)
     if where is None:
         return
-    section = {**(section or {}), **_flake8_arguments(runs)}
-    if select := codes_in(section.get("select")):
-        chosen = select
-    else:
+    section = {**section, **_flake8_arguments(runs)}
+    if not (chosen := codes_in(section.get("select"))):
         where = f"flake8 by default ({where} selects nothing)"
-        installed = " ".join([*(t or "" for n, t in texts.items() if n in (*TOOL_FILES, "tox.ini", "setup.cfg",
-                                                                            "pyproject.toml", "setup.py")),
-                              *(h.installs for h in runs)]).lower()
-        chosen = [*FLAKE8_DEFAULT_SELECT, *(code for plugin, code in FLAKE8_PLUGINS.items()
-                                            if re.search(rf"(?<![\w-]){re.escape(plugin)}(?![\w-])", installed))]
+        chosen = _flake8_defaults(texts, runs)
     choices.add([*chosen, *codes_in(section.get("extend-select"))], where, "flake8")
     choices.linters.append("flake8")
     choices.ignore += codes_in(section.get("ignore")) if "ignore" in section else list(FLAKE8_DEFAULT_IGNORE)
     choices.ignore += codes_in(section.get("extend-ignore"))
+
+
+def _flake8_section(texts: dict[str, str | None]) -> tuple[str | None, dict[str, str]]:
+    """flake8's `[flake8]` section where flake8 looks for it first, and where that is in words."""
+    for name in (".flake8", "setup.cfg", "tox.ini"):
+        if (found := ini_section(texts.get(name), "flake8")) is not None:
+            return f"[flake8] in {name}", found
+    return None, {}
+
+
+def _flake8_defaults(texts: dict[str, str | None], runs: list[_Hook]) -> list[str]:
+    """flake8's default selection, widened by every plugin the team installs beside it."""
+    installed = " ".join([*(t or "" for n, t in texts.items() if n in (*TOOL_FILES, "tox.ini", "setup.cfg",
+                                                                        "pyproject.toml", "setup.py")),
+                          *(h.installs for h in runs)]).lower()
+    return [*FLAKE8_DEFAULT_SELECT, *(code for plugin, code in FLAKE8_PLUGINS.items()
+                                      if re.search(rf"(?<![\w-]){re.escape(plugin)}(?![\w-])", installed))]
 
 
 def _flake8_arguments(runs: list[_Hook]) -> dict[str, str]:
@@ -368,47 +432,73 @@ def _flake8_arguments(runs: list[_Hook]) -> dict[str, str]:
 
 def _pylint(texts: dict[str, str | None], hooks: list[_Hook], choices: _Choices) -> None:
     """pylint's checks (ruff's PL rules) less the messages the team disables, where it configures or runs pylint."""
-    pyproject = (toml_file(texts.get("pyproject.toml")).get("tool") or {}).get("pylint")
+    found = _pylintrc_disabled(texts) or _pyproject_pylint_disabled(texts) or _pylint_run_disabled(hooks)
+    if found is None:
+        return
+    disabled, where = found
+    choices.add(["PL"], where, "pylint")
+    choices.ignore += [f"PL{c}" for c in disabled if re.fullmatch(r"[CRWE]\d{4}", c)]
+
+
+def _pylintrc_disabled(texts: dict[str, str | None]) -> tuple[list[str], str] | None:
+    """The messages a pylintrc (or setup.cfg's pylint section) disables, and its name; None where there is none."""
     for name, header in ((".pylintrc", "messages control"), ("pylintrc", "messages control"),
                          ("setup.cfg", "pylint.messages control")):
         section = ini_section(texts.get(name), header)
         if section is not None or (name != "setup.cfg" and texts.get(name) is not None):
-            disabled, where = codes_in((section or {}).get("disable")), name
-            break
-    else:
-        control = pyproject.get("messages control") or pyproject.get("messages_control") \
-            if isinstance(pyproject, dict) else None
-        if isinstance(pyproject, dict):
-            disabled = [c.upper() for c in strings(control.get("disable"))] if isinstance(control, dict) else []
-            where = "[tool.pylint] in pyproject.toml"
-        elif (runs := next((h for h in hooks if h.id == "pylint"), None)) is not None:
-            disabled, where = _argument(runs.args, "--disable"), runs.where
-        else:
-            return
-    choices.add(["PL"], where, "pylint")
-    choices.ignore += [f"PL{c}" for c in disabled if re.fullmatch(r"[CRWE]\d{4}", c)]
+            return codes_in((section or {}).get("disable")), name
+    return None
+
+
+def _pyproject_pylint_disabled(texts: dict[str, str | None]) -> tuple[list[str], str] | None:
+    pyproject = table_at(toml_file(texts.get("pyproject.toml")), "tool").get("pylint")
+    if not isinstance(pyproject, dict):
+        return None
+    control = pyproject.get("messages control") or pyproject.get("messages_control")
+    disabled = [c.upper() for c in strings(control.get("disable"))] if isinstance(control, dict) else []
+    return disabled, "[tool.pylint] in pyproject.toml"
+
+
+def _pylint_run_disabled(hooks: list[_Hook]) -> tuple[list[str], str] | None:
+    """What a command line that runs pylint unconfigured disables with `--disable`."""
+    run = next((h for h in hooks if h.id == "pylint"), None)
+    return None if run is None else (_argument(run.args, "--disable"), run.where)
 
 
 def _fixers(hooks: list[_Hook], choices: _Choices) -> None:
     """pre-commit hooks that fix, as the ruff rules that make the same fixes: pyupgrade (UP), isort (I), autoflake
     (unused imports, and unused variables where asked), and ruff's own hook with its `--select`."""
     for hook in hooks:
-        where = hook.where
-        if hook.id == "pyupgrade":
-            if "UP" not in choices.select:  # ruff's own configuration, where it selects UP, decides instead
-                choices.ignore += NOT_PYUPGRADE
-            choices.add(["UP"], where, "pyupgrade")
-            versions = [(int(m[1]), int(m[2] or 0)) for a in hook.args
-                        if (m := re.fullmatch(r"--py(\d)(\d{0,2})-plus", a))]  # `--py3-plus`: Python 3.0
-            choices.upgrade_to = min(versions, default=(3, 0))  # pyupgrade 3 upgrades to Python 3 when told nothing
-        elif hook.id == "isort":
-            choices.add(["I"], where, "isort")
-        elif hook.id == "autoflake":
-            choices.add(["F401", *(["F841"] if "--remove-unused-variables" in hook.args else [])], where, "autoflake")
-        elif hook.id in ("ruff", "ruff-check"):
-            # the hook's own command line, not a configuration file: the team's ruff is told them as its hook is
-            choices.add(_argument(hook.args, "--select") + _argument(hook.args, "--extend-select"), where, "ruff-hook")
-            choices.ignore += _argument(hook.args, "--ignore") + _argument(hook.args, "--extend-ignore")
+        if fixer := _FIXERS.get(hook.id):
+            fixer(hook, choices)
+
+
+def _pyupgrade(hook: _Hook, choices: _Choices) -> None:
+    if "UP" not in choices.select:  # ruff's own configuration, where it selects UP, decides instead
+        choices.ignore += NOT_PYUPGRADE
+    choices.add(["UP"], hook.where, "pyupgrade")
+    versions = [(int(m[1]), int(m[2] or 0)) for a in hook.args
+                if (m := re.fullmatch(r"--py(\d)(\d{0,2})-plus", a))]  # `--py3-plus`: Python 3.0
+    choices.upgrade_to = min(versions, default=(3, 0))  # pyupgrade 3 upgrades to Python 3 when told nothing
+
+
+def _isort(hook: _Hook, choices: _Choices) -> None:
+    choices.add(["I"], hook.where, "isort")
+
+
+def _autoflake(hook: _Hook, choices: _Choices) -> None:
+    choices.add(["F401", *(["F841"] if "--remove-unused-variables" in hook.args else [])], hook.where, "autoflake")
+
+
+def _ruff_hook(hook: _Hook, choices: _Choices) -> None:
+    # the hook's own command line, not a configuration file: the team's ruff is told them as its hook is
+    choices.add(_argument(hook.args, "--select") + _argument(hook.args, "--extend-select"), hook.where, "ruff-hook")
+    choices.ignore += _argument(hook.args, "--ignore") + _argument(hook.args, "--extend-ignore")
+
+
+_FIXERS: dict[str, Callable[[_Hook, _Choices], None]] = {
+    "pyupgrade": _pyupgrade, "isort": _isort, "autoflake": _autoflake, "ruff": _ruff_hook, "ruff-check": _ruff_hook,
+}
 
 
 @dataclass(frozen=True)
@@ -423,20 +513,22 @@ def beyond_its_tool(patch: Patch, team: TeamRules) -> Beyond | None:
     """The first fix of `patch` the tool that chose its rule would not make: ruff reimplements pyupgrade, but where
     pyupgrade leaves `.format` alone on implicitly concatenated strings, UP032 rewrites them."""
     lines = patch.original.splitlines(keepends=True)
-    for finding in patch.findings:
-        origin = team.origin(finding.code)
-        if not finding.edits:
-            continue
-        first = min(e[0] for e in finding.edits)
-        last = max(e[2] for e in finding.edits)
-        before = "".join(lines[first - 1:last])
-        if finding.code == "UP032" and "pyupgrade" in origin and _concatenated(before):
-            return Beyond(f"line {finding.line}: UP032 rewrites implicitly concatenated strings, which pyupgrade "
-                          f"(the tool that chose it, {origin}) leaves as they are", frozenset({finding.code}))
-        if finding.code == "I001" and "isort" in origin and not _only_reordered(lines, finding.edits):
-            return Beyond(f"line {finding.line}: I001 merges, splits or rewraps imports, which the team's isort "
-                          f"({origin}) judges by its own profile and comments: only a reordering is ruff's and "
-                          "isort's alike", frozenset({finding.code}))
+    return next((beyond for finding in patch.findings if finding.edits
+                 and (beyond := _fix_beyond(finding, lines, team.origin(finding.code)))), None)
+
+
+def _fix_beyond(finding: Finding, lines: list[str], origin: str) -> Beyond | None:
+    """Where one finding's fix goes further than the tool that chose its rule (`origin`) would."""
+    first = min(e[0] for e in finding.edits)
+    last = max(e[2] for e in finding.edits)
+    before = "".join(lines[first - 1:last])
+    if finding.code == "UP032" and "pyupgrade" in origin and _concatenated(before):
+        return Beyond(f"line {finding.line}: UP032 rewrites implicitly concatenated strings, which pyupgrade "
+                      f"(the tool that chose it, {origin}) leaves as they are", frozenset({finding.code}))
+    if finding.code == "I001" and "isort" in origin and not _only_reordered(lines, finding.edits):
+        return Beyond(f"line {finding.line}: I001 merges, splits or rewraps imports, which the team's isort "
+                      f"({origin}) judges by its own profile and comments: only a reordering is ruff's and "
+                      "isort's alike", frozenset({finding.code}))
     return None
 
 
@@ -472,16 +564,11 @@ def _argument(args: tuple[str, ...], name: str) -> list[str]:
     return [c for v in values for c in codes_in(v)]
 
 
-def _table(value: object) -> dict[str, Any]:
-    """A TOML value that should be a table, or an empty one (a team's file may hold anything)."""
-    return value if isinstance(value, dict) else {}
-
-
 def set_aside(texts: dict[str, str | None], read: Read | None = None) -> list[str]:
     """Paths the project keeps out of its other tools (flake8's and mypy's excludes, pytest's `norecursedirs`,
     `--ignore` and a root conftest's `collect_ignore`): files it does not hold to its own standards, such as
     fixtures of deliberately bad code. Never the package itself: a pattern naming an importable folder is left."""
-    tools = _table(toml_file(texts.get("pyproject.toml")).get("tool"))
+    tools = table(toml_file(texts.get("pyproject.toml")).get("tool"))
     found = _flake8_excludes(texts) + _mypy_excludes(texts, tools) + _pytest_ignores(texts, tools)
     found += _collect_ignore(texts.get("conftest.py"))
     return [pattern for pattern in dict.fromkeys(p.strip().strip("/").removeprefix("./") for p in found)
@@ -498,7 +585,7 @@ def _flake8_excludes(texts: dict[str, str | None]) -> list[str]:
 
 def _mypy_excludes(texts: dict[str, str | None], tools: dict[str, object]) -> list[str]:
     """mypy's exclude regexes that name paths, as globs."""
-    mypy = [_table(tools.get("mypy")).get("exclude")]
+    mypy = [table(tools.get("mypy")).get("exclude")]
     for name, header in (("mypy.ini", "mypy"), (".mypy.ini", "mypy"), ("setup.cfg", "mypy")):
         mypy.append((ini_section(texts.get(name), header) or {}).get("exclude"))
     found: list[str] = []
@@ -512,12 +599,12 @@ def _mypy_excludes(texts: dict[str, str | None], tools: dict[str, object]) -> li
 def _pytest_ignores(texts: dict[str, str | None], tools: dict[str, object]) -> list[str]:
     """pytest's `norecursedirs` and the paths its `addopts` give `--ignore` or `--ignore-glob`."""
     found: list[str] = []
-    for options in (_table(_table(tools.get("pytest")).get("ini_options")),
+    for options in (table(table(tools.get("pytest")).get("ini_options")),
                     ini_section(texts.get("pytest.ini"), "pytest") or {},
                     ini_section(texts.get("tox.ini"), "pytest") or {},
                     ini_section(texts.get("setup.cfg"), "tool:pytest") or {}):
         recurse = options.get("norecursedirs")
-        found += recurse if isinstance(recurse, list) else listed(recurse)
+        found += recurse if isinstance(recurse, list) else listed(recurse if isinstance(recurse, str) else None)
         found += [w.split("=", 1)[1] for w in _addopts(options.get("addopts"))
                   if w.startswith(("--ignore=", "--ignore-glob="))]
     return found
@@ -557,9 +644,6 @@ def _collect_ignore(conftest: str | None) -> list[str]:
         return []
     found = []
     for node in ast.walk(tree):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
-            if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
-        if any(getattr(t, "id", "") in ("collect_ignore", "collect_ignore_glob") for t in targets) \
-                and isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value:
-            found += [c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+        if (value := assigned_to(node, ("collect_ignore", "collect_ignore_glob"))) is not None:
+            found += strings_in(value)
     return found

@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from core.bounded import table_at
 from core.change import Finding
 from core.languages.adapter import DetectError, Read, covering, inside, mirror_layout, originals, readable
 from core.languages.python.configs import toml_file
@@ -101,8 +102,8 @@ class TeamConfigs:
             return
         found[path] = text
         data = toml_file(text)
-        table = (data.get("tool") or {}).get("ruff") if posixpath.basename(path) == "pyproject.toml" else data
-        target = table.get("extend") if isinstance(table, dict) else None
+        ruff = table_at(data, "tool", "ruff") if posixpath.basename(path) == "pyproject.toml" else data
+        target = ruff.get("extend")
         if isinstance(target, str) and depth < MAX_EXTENDS and not target.startswith(("/", "~")):
             extended = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
             if not extended.startswith("..") and not argument_problem(extended):
@@ -193,14 +194,19 @@ class TeamRuff:
         if not texts:
             return []
         done, _ = self._run(["--no-fix", "--output-format", "json"], texts, select, root)
+        kept = [f for f in self._report(done.stdout) if f.path in texts and self._kept(f.code, select)]
+        return sorted(kept, key=lambda f: (f.path, f.line, f.column, f.code))
+
+    def _report(self, stdout: str) -> list[Finding]:
+        """ruff's JSON report as findings; DetectError where it cannot be read."""
         try:
-            items = json.loads(done.stdout)
-            found = [self._finding(item) for item in items]
+            return [self._finding(item) for item in json.loads(stdout)]
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             raise DetectError(f"the team's ruff {self.version}'s output could not be read ({exc})") from exc
-        kept = [f for f in found if f.path in texts and (f.code in (self.syntax_code, self.unreadable_code)
-                                                         or selected(f.code, select) and f.code not in self.held)]
-        return sorted(kept, key=lambda f: (f.path, f.line, f.column, f.code))
+
+    def _kept(self, code: str, select: tuple[str, ...]) -> bool:
+        """A finding the run reports: a file it cannot read or parse, or a selected rule that is not held."""
+        return code in (self.syntax_code, self.unreadable_code) or selected(code, select) and code not in self.held
 
     def _finding(self, item: dict[str, Any]) -> Finding:
         found = read_finding(Path(WORK), item)
@@ -226,11 +232,13 @@ class TeamRuff:
         fixable = [s for s in select if self.knows(s)]
         if not fixable:
             return {}
-        # `--fixable` on the command line replaces the configuration's: its `unfixable` is said again beside it
-        args = ["--fix", "--unsafe-fixes" if unsafe else "--no-unsafe-fixes", "--fixable=" + ",".join(fixable),
-                *(["--unfixable=" + ",".join(u)] if (u := [c for c in self.unfixable if self.knows(c)]) else [])]
-        _, updated = self._run(args, originals, select, checkout)
+        _, updated = self._run(self._fix_args(fixable, unsafe), originals, select, checkout)
         return {path: text.decode("utf-8") for path, text in updated.items() if text != originals[path]}
+
+    def _fix_args(self, fixable: list[str], unsafe: bool) -> list[str]:
+        # `--fixable` on the command line replaces the configuration's: its `unfixable` is said again beside it
+        return ["--fix", "--unsafe-fixes" if unsafe else "--no-unsafe-fixes", "--fixable=" + ",".join(fixable),
+                *_listed("unfixable", [c for c in self.unfixable if self.knows(c)])]
 
     def _run(self, args: list[str], texts: dict[str, bytes], select: tuple[str, ...],
              checkout: Path | None) -> tuple[Finished, dict[str, bytes]]:
@@ -263,14 +271,18 @@ class TeamRuff:
         always = [self.unreadable_code, *(["E999"] if "E999" in _catalogue(self.sandbox, self.folder) else [])]
         gone = _removed_in(self.version)
         extend = [s for s in dict.fromkeys([*beyond, *always]) if self.knows(s) and s not in gone]
-        held = [c for c in self.held if self.knows(c)]
-        return [*(["--extend-select=" + ",".join(extend)] if extend else []),
-                *(["--ignore=" + ",".join(held)] if held else []),
-                *(["--extend-exclude=" + ",".join(self.excluded)] if self.excluded else [])]
+        return [*_listed("extend-select", extend), *_listed("ignore", [c for c in self.held if self.knows(c)]),
+                *_listed("extend-exclude", self.excluded)]
 
     def _chooser(self, selector: str) -> str | None:
         chosen = covering(selector, tuple(self.chosen))
         return self.chosen[chosen] if chosen else None
+
+
+def _listed(option: str, values: Iterable[str]) -> list[str]:
+    """`--option=a,b` for ruff's command line, or nothing where there are no values."""
+    joined = ",".join(values)
+    return [f"--{option}={joined}"] if joined else []
 
 
 def _said(stderr: str) -> str:
