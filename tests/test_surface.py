@@ -185,6 +185,14 @@ def test_an_unreadable_archive_is_an_incomplete_view_and_the_run_goes_on(serve, 
      "def parse(text, default=None):\n    try:\n        return int(text)\n    except TypeError:\n"
      "        if default is None:\n            raise ValueError(text) from exc\n        exc = None\n"
      "        return default\n", {}, "removes a binding of `exc` in `parse`, which still reads it"),
+    ("a namespace read by the removed name as its key", "update.py",
+     "import io\n\n\ndef opener():\n    return globals()['io']\n", "\n\ndef opener():\n    return globals()['io']\n",
+     {}, "reads its namespace with `globals()`"),
+    ("a binding a closure still reads", "mpd.py",
+     "def parse(doc):\n    base = doc.base\n    if doc.fast:\n        base = None\n\n    def url():\n"
+     "        return base\n    return url\n",
+     "def parse(doc):\n    base = doc.base\n    if doc.fast:\n        pass\n\n    def url():\n"
+     "        return base\n    return url\n", {}, "removes a binding of `base` in `parse`"),
     ("a public module's import (compat re-export)", "pkg/compatibility.py",
      "from collections.abc import Sequence\n\nX = 1\n", "\nX = 1\n", {"pkg/__init__.py": ""},
      "a public module of the package without `__all__`"),
@@ -205,6 +213,12 @@ def test_a_use_no_linter_sees_keeps_the_name(kind, path, before, after, others, 
      {}),  # it reads a data file beside it, not its own text
     ("tests/test_a.py", "import os\n\n\ndef test_a():\n    assert 1\n", "\n\ndef test_a():\n    assert 1\n", {}),
     ("pkg/api.py", "import os\n__all__ = ['X']\nX = 1\n", "__all__ = ['X']\nX = 1\n", {"pkg/__init__.py": ""}),
+    ("mpd2.py", "def parse(doc):\n    def segments(info):\n        base_url = info.get('base_url')\n        return 1\n"
+     "    for base_url in doc.urls:\n        print(base_url)\n",
+     "def parse(doc):\n    def segments(info):\n        info.get('base_url')\n        return 1\n"
+     "    for base_url in doc.urls:\n        print(base_url)\n", {}),  # the nested function's own local
+    ("update.py", "import io\n\n\ndef frozen():\n    return globals().get('__loader__') or 'x' in vars()\n",
+     "\n\ndef frozen():\n    return globals().get('__loader__') or 'x' in vars()\n", {}),  # reads those keys only
 ])
 def test_an_import_nothing_uses_still_goes(path, before, after, others):
     from core.change import Patch

@@ -10,7 +10,7 @@ import ast
 import posixpath
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from fnmatch import fnmatch
 
 from core.languages.python.syntax import Source, bound
@@ -297,7 +297,7 @@ def binding_still_read(before: Source, after: Source) -> str | None:
 def _binding_lost_but_read(name: str, old: ast.AST, new: ast.AST) -> str | None:
     """The first name (alphabetically) one function binds less often after the patch yet still reads."""
     had, has = _binds(old), _binds(new)
-    reads = {n.id: n.lineno for n in ast.walk(new) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    reads = _reads(new)
     gone = min((n for n in had if has[n] < had[n] and n in reads), default=None)
     if gone is None:
         return None
@@ -310,14 +310,51 @@ def _functions(source: Source) -> list[tuple[str, ast.AST]]:
 
 
 def _binds(function: ast.AST) -> Counter[str]:
-    """How many times the function binds each name: assignments, loop and `with` targets, `except … as`."""
+    """How many times the function binds each name in its own scope: assignments, loop and `with` targets,
+    `except … as` (a nested function's are its own locals)."""
     found: Counter[str] = Counter()
-    for node in ast.walk(function):
+    for node in _scope(function):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             found[node.id] += 1
         elif isinstance(node, ast.ExceptHandler) and node.name:
             found[node.name] += 1
     return found
+
+
+def _reads(function: ast.AST) -> dict[str, int]:
+    """The names the function reads (their first line): in its own scope, and in a nested one as a closure where
+    that scope neither binds the name nor takes it as an argument."""
+    reads: dict[str, int] = {}
+    for node in _scope(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            reads.setdefault(node.id, node.lineno)
+        elif isinstance(node, _SCOPES):
+            own = set(_binds(node))
+            if not isinstance(node, ast.ClassDef):
+                own |= {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+            for name, line in _reads(node).items():
+                if name not in own:
+                    reads.setdefault(name, line)
+    return reads
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _scope(function: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of the function's own scope; a nested def, lambda or class is yielded but not entered (its
+    decorators, defaults and bases are evaluated here, and are)."""
+    stack = list(ast.iter_child_nodes(function))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _SCOPES):
+            stack += ast.iter_child_nodes(node)
+        elif isinstance(node, ast.ClassDef):
+            stack += [*node.decorator_list, *node.bases, *node.keywords]
+        else:
+            stack += [*getattr(node, "decorator_list", []), *node.args.defaults,
+                      *(d for d in node.args.kw_defaults if d is not None)]
 
 
 def _names(names: set[str]) -> str:

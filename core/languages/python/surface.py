@@ -325,14 +325,36 @@ def _dynamic_use(source: Source, removed: set[str]) -> str | None:
     """Module scope: globals()/vars()/locals() at top level, or exec/eval text that names a removed name."""
     if not _CALLS_INTROSPECTION.search(source.text):
         return None  # no call of them anywhere: no need to walk the expressions
+    keyed = _keyed_reads(source)
     for node in source.of(ast.Call):
         called = getattr(node.func, "id", "")
         if called in ("exec", "eval"):
             if mentioned := _named_in_strings(node.args, removed):
                 return f"removes {_names(mentioned)}, which an `{called}` string uses"
+        elif id(node) in keyed and keyed[id(node)] not in removed:
+            continue  # `globals().get('__loader__')` reads that one name, none of those removed
         elif called in _INTROSPECTION and (called == "globals" or _at_module_level(source.tree, node)):
             return f"removes {_names(removed)} from a module that reads its namespace with `{called}()`"
     return None
+
+
+def _keyed_reads(source: Source) -> dict[int, str]:
+    """The namespace calls read by one literal key (`globals()['x']`, `globals().get('x')`, `'x' in vars()`): the
+    call's id → that key."""
+    keyed: dict[int, str] = {}
+    for node in source.of(ast.Subscript):
+        if isinstance(node.value, ast.Call) and isinstance(key := node.slice, ast.Constant):
+            keyed[id(node.value)] = str(key.value)
+    for call in source.of(ast.Call):
+        got = call.func
+        if isinstance(got, ast.Attribute) and got.attr == "get" and isinstance(got.value, ast.Call) and call.args \
+                and isinstance(call.args[0], ast.Constant):
+            keyed[id(got.value)] = str(call.args[0].value)
+    for test in source.of(ast.Compare):
+        if isinstance(test.left, ast.Constant) and len(test.comparators) == 1 and \
+                isinstance(test.comparators[0], ast.Call) and isinstance(test.ops[0], (ast.In, ast.NotIn)):
+            keyed[id(test.comparators[0])] = str(test.left.value)
+    return keyed
 
 
 def _named_in_strings(args: list[ast.expr], names: set[str]) -> set[str]:
