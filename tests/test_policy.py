@@ -285,7 +285,7 @@ def _age_decisions(db, tenant, days: int) -> None:
                      " updated_at = updated_at - make_interval(days => %s)", (days, days))
 
 
-def test_a_learned_hold_is_tried_again_once_a_week_and_said(db, tenant_id):
+def test_a_learned_hold_is_tried_again_in_two_weeks_and_each_closed_try_doubles_the_wait(db, tenant_id):
     import random
 
     policy = Policy(db, Insights(db, NoEmbedder()), rng=random.Random(5))
@@ -295,8 +295,10 @@ def test_a_learned_hold_is_tried_again_once_a_week_and_said(db, tenant_id):
     assert policy.for_run(tenant_id, REPO, "autofix").named() == (ROOT_F401,)  # just decided
     [hold] = policy.for_run(tenant_id, REPO, "autofix").holds
     when = hold.retry_at(policy.evidence(tenant_id, REPO, "autofix"))
-    assert when is not None and 6.9 < (when - datetime.now(UTC)).days + 1 <= 7
+    assert when is not None and 13.9 < (when - datetime.now(UTC)).days + 1 <= 14  # two closes: two weeks
     _age_decisions(db, tenant_id, 8)
+    assert policy.for_run(tenant_id, REPO, "autofix").exploring is None  # a week on: still held
+    _age_decisions(db, tenant_id, 7)
     plan = policy.for_run(tenant_id, REPO, "autofix")
     assert plan.named() == () and plan.exploring is not None and plan.exploring.code == "F401"
     assert any("tried again in this run on purpose" in line for line in plan.used())
@@ -304,9 +306,9 @@ def test_a_learned_hold_is_tried_again_once_a_week_and_said(db, tenant_id):
         conn.execute("UPDATE proposals SET exploratory = true WHERE fingerprint = 'e1'")
         conn.execute("UPDATE proposals SET created_at = now()")
     assert policy.for_run(tenant_id, REPO, "autofix").named() == (ROOT_F401,)
-    with db.tenant(tenant_id) as conn:  # the try was closed: a week again; the next one closed: two weeks
+    with db.tenant(tenant_id) as conn:  # the try was closed: four weeks, never the same wait again; then eight
         conn.execute("UPDATE proposals SET exploratory = false")
-    for n, days in ((2, 7), (3, 14)):
+    for n, days in ((2, 28), (3, 56)):
         propose(db, tenant_id, ["F401"], "closed", f"e{n}")
         [hold] = policy.for_run(tenant_id, REPO, "autofix").holds
         when = hold.retry_at(policy.evidence(tenant_id, REPO, "autofix"))
@@ -356,9 +358,13 @@ def closed_in(*paths):
                     *[row(["F401"], "merged", path=f"lib/m{i}.py") for i in range(8)]]),
      ["kind:init", "kind:test"]),  # each bad on its own, and library modules take it: not the whole repository
     (evidence_from([*(row(["F401"], "closed", path=f"legacy/old/{p}.py") for p in "abc"),
+                    row(["F401"], "closed", path="legacy/c.py"), row(["F401"], "merged", path="legacy/d.py"),
+                    *[row(["F401"], "merged", path=f"src/m{i}.py") for i in range(4)]]),
+     ["legacy/old/**"]),  # no kind is bad as a whole: the narrowest folder that is (legacy/ takes it elsewhere)
+    (evidence_from([*(row(["F401"], "closed", path=f"legacy/old/{p}.py") for p in "abc"),
                     row(["F401"], "closed", path="legacy/c.py"),
                     *[row(["F401"], "merged", path=f"src/m{i}.py") for i in range(4)]]),
-     ["legacy/old/**"]),  # no kind is bad as a whole: the narrowest folder that is
+     ["legacy/**"]),  # closed beside legacy/old/ too, and merged nowhere in legacy/: the narrower hold explains less
     (closed_in("a/__init__.py"), []),  # one close is no pattern, anywhere
 ])
 def test_a_hold_takes_the_narrowest_scope_the_evidence_supports(evidence, scopes):
@@ -586,7 +592,7 @@ def test_a_places_hold_is_explored_too_and_later_the_more_its_evidence_grows(db,
         propose(db, tenant_id, [code], "closed", f"v{n}", path=f"vendor/{n}.py")
     policy.learn(tenant_id, REPO, "autofix")
     assert policy.for_run(tenant_id, REPO, "autofix").named() == ("every rule in `vendor/**`",)
-    _age_decisions(db, tenant_id, 8)
+    _age_decisions(db, tenant_id, 15)
     plan = policy.for_run(tenant_id, REPO, "autofix")
     assert plan.exploring is not None and (plan.exploring.code, plan.exploring.scope) == (EVERY_RULE, "vendor/**")
     assert plan.held_for("vendor/2.py", "generated") == ()  # the try may land there
@@ -594,4 +600,51 @@ def test_a_places_hold_is_explored_too_and_later_the_more_its_evidence_grows(db,
         propose(db, tenant_id, ["E713"], "closed", f"w{n}", path=f"vendor/w{n}.py")
     [hold] = policy.holds(tenant_id, REPO, "autofix")
     when = hold.retry_at(policy.evidence(tenant_id, REPO, "autofix"))
-    assert when is not None and (when - datetime.now(UTC)).days >= 27
+    assert when is not None and (when - datetime.now(UTC)).days >= 111  # five closes: the four months' cap
+
+
+# ---- the kinds of issue 38's reviewers: a hold as wide as its closes, looks counted once, streaks of noise ----
+
+def test_a_hold_stays_as_wide_as_closes_no_narrower_folder_explains():
+    """The pair reviewer: F841 closed wherever it is; two closes in nltk/app/ and one in nltk/corpus/reader/."""
+    taken = [row(["E713"], "merged", path=f"nltk/parse/m{i}.py") for i in range(6)]
+    closed = [row(["F841"], "closed", path="nltk/app/chartparser_app.py"),
+              row(["F841"], "closed", path="nltk/corpus/reader/framenet.py")]
+    assert list(hold_scopes("F841", evidence_from([*taken, *closed]))) == ["nltk/**"]
+    tried = row(["F841"], "closed", path="nltk/app/chunkparser_app.py")  # the try, closed in nltk/app/ again
+    assert list(hold_scopes("F841", evidence_from([*taken, *closed, tried]))) == ["nltk/**"]  # not narrowed to it
+    merged = row(["F841"], "merged", path="nltk/parse/corenlp.py")  # reviewers take it outside nltk/app/
+    assert list(hold_scopes("F841", evidence_from([*taken, *closed, tried, merged]))) == ["nltk/app/**"]
+
+
+def test_nested_folders_with_the_same_prs_are_one_chance_of_bad_luck_not_one_each():
+    """Two closes of two, three folders deep, where nothing else is known (chance: one in five, so 0.04)."""
+    closed = [row(["F401"], "closed", path=f"x/y/z/{n}.py") for n in "ab"]
+    assert list(hold_scopes("F401", evidence_from([*closed, row(["F401"], "merged", path="lib/m.py")]))) == \
+        ["x/y/z/**"]  # x/**, x/y/** and x/y/z/** hold the same two PRs: one look, not three (0.04 ≥ 0.05 / 3)
+    beside = row(["F401"], "closed", path="x/q.py")  # x/** now holds another close of its own: a look of its own
+    assert hold_reason("F401", Record(closed=2), Chance(), looks=2) is None
+    assert list(hold_scopes("F401", evidence_from([*closed, beside, row(["F401"], "merged", path="lib/m.py")]))) \
+        == ["x/**"]  # three of three in x/, merged nowhere there
+
+
+def test_a_place_whose_prs_are_another_places_is_one_chance_and_a_wider_place_keeps_its_own_closes():
+    from core.learning.policy import place_scopes
+
+    taken = [row(["E711"], "merged", path=f"app/m{i}.py") for i in range(2)]
+    # vendor/**, vendor/pkg/** and generated files hold the same two closes: one chance (1/7 squared is 0.02)
+    two = [row(["F401"], "closed", path="vendor/pkg/a.py"), row(["F841"], "closed", path="vendor/pkg/b.py")]
+    assert list(place_scopes([*taken, *two])) == ["vendor/pkg/**"]
+    more = [row(["E711"], "merged", path=f"lib/m{i}.py") for i in range(6)]
+    beside = row(["E713"], "closed", path="vendor/c.py")  # closed in vendor/ outside vendor/pkg/, merged nowhere there
+    assert list(place_scopes([*taken, *more, *two, beside])) == ["vendor/**"]
+
+
+def test_a_streak_of_red_ci_where_the_ci_is_red_at_random_is_no_turned_taste():
+    """flaky-quiet: F401 merged 16 times, then red three times in a row where CI is red one run in five."""
+    record = records_from([*(row(["F401"], "merged", ci_passes=1, path=f"m{i}.py") for i in range(16)),
+                           *(row(["F401"], "closed", ci_failures=1, path=f"r{i}.py") for i in range(3))])["F401"]
+    assert (record.merged, record.ci_failed, record.ci_passed, record.lately) == (16, 3, 16, 3)
+    assert hold_reason("F401", record, Chance(closes=0.05, reds=0.2)) is None  # 0.27³ × 19 is no rarity
+    assert hold_reason("F401", record, Chance(closes=0.05, reds=0.01)) is not None  # where CI is green: it is
+    assert Chance(closes=0.2, reds=0.5).bad == pytest.approx(0.6)

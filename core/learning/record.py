@@ -70,6 +70,12 @@ class Chance:
     closes: float = 0.2
     reds: float = 0.1
 
+    @property
+    def bad(self) -> float:
+        """How often chance alone makes a PR a bad outcome of either kind: closed, or red (a streak since the last
+        merge mixes both)."""
+        return 1 - (1 - self.closes) * (1 - self.reds)
+
     @classmethod
     def of(cls, closed: int, decided: int, red: int, runs: int) -> Chance:
         return cls((1 + closed) / (5 + decided), (1 + red) / (10 + runs))
