@@ -82,7 +82,8 @@ def test_ci_and_refine_evidence_is_counted():
     (Record(ci_failed=1), Chance(reds=0.04), True),  # red once where it is green on memfix's other fixes
     (Record(ci_failed=2), Chance(), True),
     (Record(merged=1, ci_failed=1, ci_passed=5), Chance(), False),  # merged: red as often as chance reddens
-    (Record(merged=1, ci_failed=3, ci_passed=2), Chance(), True),  # merged once, red far more than chance
+    (Record(merged=1, ci_failed=3, ci_passed=2), Chance(reds=0.05, runs=100), True),  # far more than known chance
+    (Record(merged=1, ci_failed=3, ci_passed=2), Chance(), False),  # a rate of one in ten from ten runs is unsure
     (Record(merged=3, closed=1), Chance(), False),
 ])
 def test_a_hold_needs_a_record_chance_would_rarely_give(record, chance, held):
@@ -98,7 +99,7 @@ def test_the_more_places_are_looked_at_the_more_a_record_must_say():
 def test_beyond_chance_is_the_binomial_tail_and_a_close_or_two_is_only_a_discount():
     assert beyond_chance(2, 2, 0.2) == pytest.approx(0.04) and beyond_chance(0, 5, 0.5) == 1.0
     assert beyond_chance(1, 3, 0.5) == pytest.approx(0.875)
-    assert Chance.of(0, 0, 0, 0) == Chance(0.2, 0.1) and Chance.of(3, 15, 1, 10) == Chance(0.2, 0.1)
+    assert Chance.of(0, 0, 0, 0) == Chance(0.2, 0.1) and Chance.of(3, 15, 1, 10) == Chance(0.2, 0.1, runs=20)
     assert Record(closed=2).factor == 1.0 and 0.85 * Record(closed=5).factor < 0.8  # five unanswered closes do
 
 
@@ -648,3 +649,13 @@ def test_a_streak_of_red_ci_where_the_ci_is_red_at_random_is_no_turned_taste():
     assert hold_reason("F401", record, Chance(closes=0.05, reds=0.2)) is None  # 0.27³ × 19 is no rarity
     assert hold_reason("F401", record, Chance(closes=0.05, reds=0.01)) is not None  # where CI is green: it is
     assert Chance(closes=0.2, reds=0.5).bad == pytest.approx(0.6)
+
+
+def test_two_red_runs_early_are_weighed_against_how_unsure_the_cis_red_rate_still_is():
+    """flaky-quiet, push 5: F401's two fixes in tests both red; memfix's other PRs: one red run of three."""
+    early = Chance.of(0, 3, 1, 3)  # one in seven and a bit, from thirteen runs with the prior's ten
+    assert beyond_chance(2, 2, early.reds) < 0.025  # as if the rate were known: a hold (0.024)
+    assert early.red_tail(2, 2) > 0.025 and hold_reason("F401", Record(ci_failed=2), early) is None  # 0.033
+    known = Chance.of(0, 3, 0, 40)  # forty green runs of other rules: two reds in a row are the fix's
+    assert hold_reason("F841", Record(ci_failed=2), known) is not None
+    assert beyond_chance(2, 2, 0.1, weight=1e9) == pytest.approx(0.01, rel=1e-5)  # sure of the rate: binomial

@@ -141,7 +141,7 @@ def hold_reason(code: str, record: Record, chance: Chance | None = None, looks: 
                 f"memfix's others (chance: {p:.3f})")
     runs = record.ci_failed + record.ci_passed
     # a noisy CI is looked at after every run it makes: each run is one more chance of a red streak
-    if record.ci_failed and (p := beyond_chance(record.ci_failed, runs, chance.reds)) < ALPHA / looks / runs:
+    if record.ci_failed and (p := chance.red_tail(record.ci_failed, runs)) < ALPHA / looks / runs:
         return (f"the repository's CI failed on {record.ci_failed} of its {runs} fixes where it fails "
                 f"{chance.reds:.0%} of memfix's others (chance: {p:.3f})")
     return None
