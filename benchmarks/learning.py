@@ -7,7 +7,7 @@ directory (stopped at the end), offline (ruff's safe fixes, no model).
 The seed is a vendored slice of NLTK 3.4.5 (Apache-2.0; its LICENSE.txt and SOURCE.md travel with it), kept as one
 archive, `benchmarks/learning_repo.tar.xz`, unpacked on first use into `.memfix/bench/`: 40 real files on which
 memfix's AutoFix promotes fixes, pushed K at a time (2 by default: 20 pushes) in a fixed shuffled order to two
-identical repositories with a CI workflow, one per arm:
+identical repositories with a CI workflow and the team's `ruff.toml` (every reviewer's have it), one per arm:
 - memory on: one installation for all pushes, so every run starts from what earlier runs learned;
 - memory off: a new installation for every push, so nothing is remembered (what a bot without memory does).
 A simulated maintainer with hidden, fixed preferences reviews every PR memfix opens, through signed webhooks:
