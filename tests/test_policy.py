@@ -645,10 +645,12 @@ def test_a_streak_of_red_ci_where_the_ci_is_red_at_random_is_no_turned_taste():
     """flaky-quiet: F401 merged 16 times, then red three times in a row where CI is red one run in five."""
     record = records_from([*(row(["F401"], "merged", ci_passes=1, path=f"m{i}.py") for i in range(16)),
                            *(row(["F401"], "closed", ci_failures=1, path=f"r{i}.py") for i in range(3))])["F401"]
-    assert (record.merged, record.ci_failed, record.ci_passed, record.lately) == (16, 3, 16, 3)
-    assert hold_reason("F401", record, Chance(closes=0.05, reds=0.2)) is None  # 0.27³ × 19 is no rarity
+    assert (record.merged, record.ci_failed, record.ci_passed, record.lately, record.lately_red) == (16, 3, 16, 3, 3)
+    assert hold_reason("F401", record, Chance(closes=0.05, reds=0.2)) is None  # 0.2³ × 19 is no rarity
     assert hold_reason("F401", record, Chance(closes=0.05, reds=0.01)) is not None  # where CI is green: it is
-    assert Chance(closes=0.2, reds=0.5).bad == pytest.approx(0.6)
+    mixed = records_from([row(["F401"], "merged", path="m.py"), row(["F401"], "closed", path="c.py"),
+                          row(["F401"], "closed", ci_failures=1, path="r.py")])["F401"]
+    assert (mixed.lately, mixed.lately_red) == (2, 1) and Chance(0.1, 0.5).streak(mixed) == pytest.approx(0.05)
 
 
 def test_two_red_runs_early_are_weighed_against_how_unsure_the_cis_red_rate_still_is():

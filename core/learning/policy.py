@@ -133,7 +133,7 @@ def hold_reason(code: str, record: Record, chance: Chance | None = None, looks: 
     records were looked at for a hold (each look is another chance of a run of bad luck)."""
     chance = chance or Chance()
     decided = record.merged + record.closed
-    if record.merged and record.lately >= TURNED and chance.bad ** record.lately * decided < ALPHA / looks:
+    if record.merged and record.lately >= TURNED and chance.streak(record) * decided < ALPHA / looks:
         return (f"reviewers turned down its last {record.lately} PRs after merging {record.merged}: their taste "
                 "changed")
     if record.closed >= MIN_CLOSED and (p := beyond_chance(record.closed, decided, chance.closes)) < ALPHA / looks:
@@ -219,7 +219,8 @@ def _rule_records(counts: list[tuple[ProposalOutcome, str, set[str]]]) -> tuple[
         for c in codes:
             blamed = c in suspects
             bad = int(blamed and _closed(r)), r.ci_failures if blamed else 0
-            seen = Record(int(took), *bad, r.ci_passes, r.refines, 0 if took else sum(bad), r.updated_at)
+            seen = Record(int(took), *bad, r.ci_passes, r.refines, 0 if took else sum(bad), r.updated_at,
+                          0 if took else bad[1])
             records[c] = records.get(c, Record()) + seen
             for scope in scopes_of(r.path, kind):
                 contexts[c][scope] = contexts[c].get(scope, Record()) + seen
@@ -235,7 +236,7 @@ def _place_records(rows: list[ProposalOutcome], enabled: Sequence[Enable]) -> tu
             continue
         took, closed = r.state == ProposalState.MERGED, int(_closed(r))
         seen = Record(int(took), closed, r.ci_failures, r.ci_passes, r.refines,
-                      0 if took else closed + r.ci_failures, r.updated_at)
+                      0 if took else closed + r.ci_failures, r.updated_at, 0 if took else r.ci_failures)
         whole += seen
         for scope in scopes_of(r.path, r.place or place(r.path)):
             places[scope] = places.get(scope, Record()) + seen

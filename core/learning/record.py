@@ -24,13 +24,15 @@ class Record:
     refined: int = 0  # `/refine` asked
     lately: int = 0  # bad outcomes since the last merge: how a taste that turned shows before the totals do
     last: datetime | None = field(default=None, compare=False)  # its latest outcome: exploration waits from then
+    lately_red: int = 0  # of `lately`, the red CI runs (the rest are closes): each weighed by its own chance
 
     def __add__(self, other: Record) -> Record:
         """This record, then `other` (outcomes are added oldest first)."""
         return Record(self.merged + other.merged, self.closed + other.closed, self.ci_failed + other.ci_failed,
                       self.ci_passed + other.ci_passed, self.refined + other.refined,
                       other.lately if other.merged else self.lately + other.lately,
-                      max((t for t in (self.last, other.last) if t is not None), default=None))
+                      max((t for t in (self.last, other.last) if t is not None), default=None),
+                      other.lately_red if other.merged else self.lately_red + other.lately_red)
 
     @property
     def bad(self) -> int:
@@ -72,15 +74,14 @@ class Chance:
     reds: float = 0.1
     runs: float = 10
 
-    @property
-    def bad(self) -> float:
-        """How often chance alone makes a PR a bad outcome of either kind: closed, or red (a streak since the last
-        merge mixes both)."""
-        return 1 - (1 - self.closes) * (1 - self.reds)
-
     @classmethod
     def of(cls, closed: int, decided: int, red: int, runs: int) -> Chance:
         return cls((1 + closed) / (5 + decided), (1 + red) / (10 + runs), 10 + runs)
+
+    def streak(self, record: Record) -> float:
+        """The chance of the record's bad outcomes since its last merge, in a row: each close at the close rate, each
+        red run at the red rate."""
+        return self.closes ** (record.lately - record.lately_red) * self.reds ** record.lately_red
 
     def red_tail(self, red: int, runs: int) -> float:
         """The chance of `red` or more red runs in `runs` from the CI's noise alone, as sure of its rate as its runs
