@@ -651,6 +651,13 @@ def test_a_streak_of_red_ci_where_the_ci_is_red_at_random_is_no_turned_taste():
     mixed = records_from([row(["F401"], "merged", path="m.py"), row(["F401"], "closed", path="c.py"),
                           row(["F401"], "closed", ci_failures=1, path="r.py")])["F401"]
     assert (mixed.lately, mixed.lately_red) == (2, 1) and Chance(0.1, 0.5).streak(mixed) == pytest.approx(0.05)
+    # flaky-quiet, another order: F401 merged 4 times in library modules, then red 3 times in a row there, where
+    # memfix's other PRs had 1 red run in 5: a red rate of 2 in 15 is an estimate, 3 reds in a row no rarity
+    library = records_from([*(row(["F401"], "merged", ci_passes=1, path=f"nltk/m{i}.py") for i in range(4)),
+                            *(row(["F401"], "closed", ci_failures=1, path=f"nltk/r{i}.py") for i in range(3))])["F401"]
+    early = Chance.of(0, 5, 1, 5)
+    assert early.reds ** 3 * 7 < 0.025 and hold_reason("F401", library, early, looks=2) is None
+    assert hold_reason("F401", library, Chance.of(0, 30, 0, 60), looks=2) is not None  # a CI green sixty times
 
 
 def test_two_red_runs_early_are_weighed_against_how_unsure_the_cis_red_rate_still_is():

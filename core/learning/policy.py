@@ -133,7 +133,8 @@ def hold_reason(code: str, record: Record, chance: Chance | None = None, looks: 
     records were looked at for a hold (each look is another chance of a run of bad luck)."""
     chance = chance or Chance()
     decided = record.merged + record.closed
-    if record.merged and record.lately >= TURNED and chance.streak(record) * decided < ALPHA / looks:
+    outcomes = decided + record.ci_failed  # a streak could have ended at any of them (red runs included)
+    if record.merged and record.lately >= TURNED and chance.streak(record) * outcomes < ALPHA / looks:
         return (f"reviewers turned down its last {record.lately} PRs after merging {record.merged}: their taste "
                 "changed")
     if record.closed >= MIN_CLOSED and (p := beyond_chance(record.closed, decided, chance.closes)) < ALPHA / looks:

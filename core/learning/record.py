@@ -79,9 +79,9 @@ class Chance:
         return cls((1 + closed) / (5 + decided), (1 + red) / (10 + runs), 10 + runs)
 
     def streak(self, record: Record) -> float:
-        """The chance of the record's bad outcomes since its last merge, in a row: each close at the close rate, each
-        red run at the red rate."""
-        return self.closes ** (record.lately - record.lately_red) * self.reds ** record.lately_red
+        """The chance of the record's bad outcomes since its last merge, in a row: each close at the close rate, the
+        red runs at the red rate as sure as its runs make it (`red_tail`)."""
+        return self.closes ** (record.lately - record.lately_red) * self.red_tail(record.lately_red, record.lately_red)
 
     def red_tail(self, red: int, runs: int) -> float:
         """The chance of `red` or more red runs in `runs` from the CI's noise alone, as sure of its rate as its runs
