@@ -7,7 +7,7 @@ directory (stopped at the end), offline (ruff's safe fixes, no model).
 The seed is a vendored slice of NLTK 3.4.5 (Apache-2.0; its LICENSE.txt and SOURCE.md travel with it), kept as one
 archive, `benchmarks/learning_repo.tar.xz`, unpacked on first use into `.memfix/bench/`: 40 real files on which
 memfix's AutoFix promotes fixes, pushed K at a time (2 by default: 20 pushes) in a fixed shuffled order to two
-identical repositories with a CI workflow, one per arm:
+identical repositories with a CI workflow and the team's `ruff.toml` (every reviewer's have it), one per arm:
 - memory on: one installation for all pushes, so every run starts from what earlier runs learned;
 - memory off: a new installation for every push, so nothing is remembered (what a bot without memory does).
 A simulated maintainer with hidden, fixed preferences reviews every PR memfix opens, through signed webhooks:
@@ -62,8 +62,8 @@ from pathlib import Path
 
 ARCHIVE = Path(__file__).resolve().parent / "learning_repo.tar.xz"
 CI_WORKFLOW = {".github/workflows/tests.yml": "on: [push, pull_request]\njobs:\n  tests:\n    runs-on: ubuntu-latest\n"
-               "    steps: [{uses: actions/checkout@v4}, {run: python -m pytest}]\n",
-               "ruff.toml": "line-length = 88\n"}  # the team runs ruff at its defaults: memfix proposes what it selects
+               "    steps: [{uses: actions/checkout@v4}, {run: python -m pytest}]\n"}
+TEAM_LINT = {"ruff.toml": "line-length = 88\n"}  # every team runs ruff at its defaults: memfix proposes what it selects
 CLOSES = {"F401"}  # the reviewer's hidden preference
 CI_FAILS = {"F841"}  # the CI's hidden verdict
 TENANT_ON, TENANT_OFF = 9_300_001, 9_310_000
@@ -475,7 +475,7 @@ def play(harness: Harness, seed: Path, batches: list[list[str]], reviewer: Revie
             Arm("memory-off", f"bench/{reviewer.name}{trial}-off", False, tenants=tenants))
     for arm in arms:
         ci = JENKINS if reviewer.ci == "status" else CI_WORKFLOW
-        harness.gh.add_repo(arm.repo, {**ci, "LICENSE.txt": (seed / "LICENSE.txt").read_text()})
+        harness.gh.add_repo(arm.repo, {**ci, **TEAM_LINT, "LICENSE.txt": (seed / "LICENSE.txt").read_text()})
     luck = f" (the CI's luck {reviewer.luck + 1} of {reviewer.trials})" if trial else ""
     print(f"[{reviewer.name}] {len(batches)} pushes of {per_push} NLTK 3.4.5 files; {reviewer.describe}{luck}")
     print(f"{'push':>4}  {'memory-on: opened merged closed ci-red accept':<46}"

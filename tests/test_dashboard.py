@@ -255,9 +255,9 @@ def test_each_hold_in_force_is_explained_by_its_evidence_chance_decider_and_next
         assert "@bob on" in row and "only a person lifts it" in row and "every rule:" not in row
         assert "<b>" not in raw and "x&lt;b&gt;y/**" in raw  # a scope is shown as text, never as markup
 
-        with services.db.tenant(tenant_id) as conn:  # a fortnight on: exploration may try the learned hold
-            conn.execute("UPDATE rule_decisions SET created_at = created_at - interval '15 days'")
-            conn.execute("UPDATE proposals SET updated_at = updated_at - interval '15 days'")
+        with services.db.tenant(tenant_id) as conn:  # four weeks on (three closes: a week doubled twice)
+            conn.execute("UPDATE rule_decisions SET created_at = created_at - interval '29 days'")
+            conn.execute("UPDATE proposals SET updated_at = updated_at - interval '29 days'")
         assert "now: the next run may try it" in hold_row(web.get(base).text, learned.insight_id)
 
         assert lift_fields(raw, learned.insight_id) == {"csrf": csrf(raw), "action": "enable", "rule": "F401",

@@ -408,10 +408,13 @@ def test_refine_goes_through_the_runners_own_path_and_survives_template_braces(m
     assert "Revised `billing.py`" in reply and "checks ×" in reply
 
 
-def test_a_held_rule_is_tried_again_in_one_exploratory_pr_a_week_later(serve, fake_github, tenant_id):
+def test_a_held_rule_is_tried_again_in_one_exploratory_pr_two_weeks_later(serve, fake_github, tenant_id):
     fake_github.push(REPO, "main", RUFF)
     closed = {pr["number"] for pr in close_twice(serve, fake_github, tenant_id)}
-    days_pass(serve, tenant_id, 8)
+    days_pass(serve, tenant_id, 8)  # a week on: two closes still hold it (a week for the first, doubled)
+    push(serve, fake_github, tenant_id, {"app/z.py": "import io\n"})
+    assert {p["number"] for p in memfix_pulls(fake_github)} == closed
+    days_pass(serve, tenant_id, 7)
     push(serve, fake_github, tenant_id, {"app/a.py": "import os\n", "app/b.py": "import sys\n"})
     tried = [p for p in memfix_pulls(fake_github) if p["number"] not in closed]
     assert len(tried) == 1 and "F401" in tried[0]["title"]  # one file only: one exploratory PR
@@ -426,7 +429,7 @@ def test_a_held_rule_is_tried_again_in_one_exploratory_pr_a_week_later(serve, fa
 def test_a_scoped_hold_is_explored_in_a_file_it_held_and_a_merge_lifts_it_there_only(serve, fake_github, tenant_id):
     fake_github.push(REPO, "main", RUFF)
     closed = {p["number"] for p in close_twice(serve, fake_github, tenant_id, ("tests/test_a.py", "tests/test_c.py"))}
-    days_pass(serve, tenant_id, 8)  # F401 held in tests, a week and a day ago
+    days_pass(serve, tenant_id, 15)  # F401 held in tests, two weeks and a day ago
     push(serve, fake_github, tenant_id, {"app/lib.py": "import os\n", "tests/test_b.py": "import sys\n"})
     new = {p["title"]: p for p in memfix_pulls(fake_github) if p["number"] not in closed}
     assert sorted(new) == ["memfix: fix F401 in app/lib.py", "memfix: fix F401 in tests/test_b.py"]

@@ -2,19 +2,20 @@
 rules memfix holds back because of it.
 
 Evidence comes from memfix's own PRs (the `proposals` table): merged, closed unmerged (and by whom), CI failed,
-CI passed, `/refine` asked. A PR fixes one file and may fix several rules; a bad outcome is blamed on the rules in
-it that have never been merged in this repository (all of them when each has been merged), so a rule reviewers
-keep taking is not held back for sharing a file with one they keep closing. Each outcome also counts in the
-contexts of its file (core/learning/places.py): its kind of place (`kind:init`, `kind:test`, ...) and each folder it
-lies in (`src/**`, `src/legacy/**`).
+CI passed, `/refine` asked. A PR fixes one file and may fix several rules; a bad outcome is blamed on the rules
+people's words pointed to, else on the rules in it that have never been merged in this repository (all of them when
+each has been merged), so a rule reviewers keep taking is not held back for sharing a file with one they keep
+closing. Each outcome also counts in the contexts of its file (core/learning/places.py): its kind of place
+(`kind:init`, `kind:test`, ...) and each folder it lies in (`src/**`, `src/legacy/**`).
 
 The estimate of acceptance is the mean of a Beta(1 + merged, 1 + closed + CI failed) posterior (`Record`). A rule
-is held back — not proposed in that repository — when
-- none of its fixes was merged and reviewers closed two of its PRs, or CI failed on one; or
-- at least three bad outcomes leave the estimate below 0.25.
+is held back — not proposed in that repository — only when its record is one chance would rarely give
+(`hold_reason`): chance is the repository's own rates of closes and red CI among memfix's PRs of other rules, and
+each place the same rule's record is looked at is one more chance of bad luck (places holding the same PRs: one).
 A learned hold has the narrowest scope the evidence supports (`hold_scopes`): the kinds of place whose own record
 says so (F401 held in `__init__` files, still proposed in library modules), else the narrowest folders whose record
-does; the whole repository only when the rule's record there says so and bad outcomes in two kinds or more agree.
+does (a wider folder instead where it has bad outcomes of its own outside them and no merge); the whole repository
+only when the rule's record there says so and bad outcomes in two kinds or more agree.
 A person's decision may have a scope too (`/remember decision hold F401 in tests/**`); an enable lifts the holds
 within its scope, and a hold wider than it, decided before it, does not apply there.
 A decision on a rule is a row of `rule_decisions` (what the policy reads) with a `decision` insight as its record
@@ -132,7 +133,8 @@ def hold_reason(code: str, record: Record, chance: Chance | None = None, looks: 
     records were looked at for a hold (each look is another chance of a run of bad luck)."""
     chance = chance or Chance()
     decided = record.merged + record.closed
-    if record.merged and record.lately >= TURNED and chance.closes ** record.lately * decided < ALPHA / looks:
+    outcomes = decided + record.ci_failed  # a streak could have ended at any of them (red runs included)
+    if record.merged and record.lately >= TURNED and chance.streak(record) * outcomes < ALPHA / looks:
         return (f"reviewers turned down its last {record.lately} PRs after merging {record.merged}: their taste "
                 "changed")
     if record.closed >= MIN_CLOSED and (p := beyond_chance(record.closed, decided, chance.closes)) < ALPHA / looks:
@@ -140,7 +142,7 @@ def hold_reason(code: str, record: Record, chance: Chance | None = None, looks: 
                 f"memfix's others (chance: {p:.3f})")
     runs = record.ci_failed + record.ci_passed
     # a noisy CI is looked at after every run it makes: each run is one more chance of a red streak
-    if record.ci_failed and (p := beyond_chance(record.ci_failed, runs, chance.reds)) < ALPHA / looks / runs:
+    if record.ci_failed and (p := chance.red_tail(record.ci_failed, runs)) < ALPHA / looks / runs:
         return (f"the repository's CI failed on {record.ci_failed} of its {runs} fixes where it fails "
                 f"{chance.reds:.0%} of memfix's others (chance: {p:.3f})")
     return None
@@ -218,7 +220,8 @@ def _rule_records(counts: list[tuple[ProposalOutcome, str, set[str]]]) -> tuple[
         for c in codes:
             blamed = c in suspects
             bad = int(blamed and _closed(r)), r.ci_failures if blamed else 0
-            seen = Record(int(took), *bad, r.ci_passes, r.refines, 0 if took else sum(bad), r.updated_at)
+            seen = Record(int(took), *bad, r.ci_passes, r.refines, 0 if took else sum(bad), r.updated_at,
+                          0 if took else bad[1])
             records[c] = records.get(c, Record()) + seen
             for scope in scopes_of(r.path, kind):
                 contexts[c][scope] = contexts[c].get(scope, Record()) + seen
@@ -234,7 +237,7 @@ def _place_records(rows: list[ProposalOutcome], enabled: Sequence[Enable]) -> tu
             continue
         took, closed = r.state == ProposalState.MERGED, int(_closed(r))
         seen = Record(int(took), closed, r.ci_failures, r.ci_passes, r.refines,
-                      0 if took else closed + r.ci_failures, r.updated_at)
+                      0 if took else closed + r.ci_failures, r.updated_at, 0 if took else r.ci_failures)
         whole += seen
         for scope in scopes_of(r.path, r.place or place(r.path)):
             places[scope] = places.get(scope, Record()) + seen
@@ -291,10 +294,32 @@ def hold_scopes(code: str, evidence: Evidence) -> dict[str | None, str]:
 
 def _folder_holds(code: str, evidence: Evidence, chance: Chance) -> dict[str | None, str]:
     """The narrowest folders whose records alone hold `code` back (each folder with a bad outcome one more chance of
-    bad luck)."""
+    bad luck, unless it is the same record as a folder in it), or a wider one whose bad outcomes outside them are its
+    own: a narrower hold explains only the bad outcomes inside it."""
     contexts = {s: r for s, r in evidence.contexts.get(code, {}).items() if not s.startswith(KIND) and r.bad}
-    folders = {s: reason for s, r in contexts.items() if (reason := hold_reason(code, r, chance, len(contexts)))}
-    return {s: reason for s, reason in folders.items() if not any(o != s and contains(s, o) for o in folders)}
+    folders = {s: reason for s, r in contexts.items() if (reason := hold_reason(code, r, chance, _looks(contexts)))}
+    narrowest = [s for s in folders if not any(o != s and contains(s, o) for o in folders)]
+    kept = [s for s in folders if s in narrowest
+            or _unexplained(contexts[s], [contexts[n] for n in narrowest if contains(s, n)])]
+    return {s: folders[s] for s in kept if not any(o != s and contains(o, s) for o in kept)}
+
+
+def _looks(records: dict[str, Record]) -> int:
+    """How many chances of bad luck the folders' records are: a folder whose record is a subfolder's (the same PRs,
+    nothing else) is that chance again, not another."""
+    def same(r: Record, o: Record) -> bool:
+        return r == o and r.last == o.last  # the same counts and the same latest outcome: the same PRs
+
+    return sum(1 for s, r in records.items()
+               if not any(o != s and contains(s, o) and same(r, records[o]) for o in records)) or 1
+
+
+def _unexplained(wider: Record, narrower: list[Record]) -> bool:
+    """Whether a wider folder's record says more than the narrower holds inside it: bad outcomes outside them, and no
+    merge there (reviewers took the rule nowhere else in it)."""
+    bad = wider.bad - sum(r.bad for r in narrower)
+    merged = wider.merged - sum(r.merged for r in narrower)
+    return bad > 0 and merged == 0
 
 
 def place_scopes(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) -> dict[str, str]:
@@ -307,9 +332,11 @@ def place_scopes(rows: list[ProposalOutcome], enabled: Sequence[Enable] = ()) ->
     by_scope = _by_place(rows)
     decided = [r for r in rows if r.state != ProposalState.OPEN]
     candidates = {scope: closed for scope, here in by_scope.items() if (closed := _unexplained_closes(here))}
-    found = {scope: why for scope, closed in candidates.items()  # each place that could be held: one more chance
-             if (why := _beyond_chance(closed, [r for r in decided if r not in by_scope[scope]], len(candidates)))}
-    return _narrowest_places(found)
+    # each place that could be held is one more chance, unless its PRs are another's (a folder and its only subfolder)
+    looks = len({frozenset(id(r) for r in by_scope[scope] if r.state != ProposalState.OPEN) for scope in candidates})
+    found = {scope: why for scope, closed in candidates.items()
+             if (why := _beyond_chance(closed, [r for r in decided if r not in by_scope[scope]], looks))}
+    return _narrowest_places(found, by_scope)
 
 
 def _by_place(rows: list[ProposalOutcome]) -> dict[str, list[ProposalOutcome]]:
@@ -322,10 +349,18 @@ def _by_place(rows: list[ProposalOutcome]) -> dict[str, list[ProposalOutcome]]:
     return by_scope
 
 
-def _narrowest_places(found: dict[str, str]) -> dict[str, str]:
-    """The narrowest of the folders found, or of the kinds of place where no folder is."""
+def _narrowest_places(found: dict[str, str], by_scope: dict[str, list[ProposalOutcome]]) -> dict[str, str]:
+    """The narrowest of the folders found, or of the kinds of place where no folder is; a wider folder found instead
+    where it has closes of its own outside the narrower ones (none of the places found has a merge)."""
     chosen = {s: why for s, why in found.items() if not s.startswith(KIND)} or found
-    return {s: why for s, why in chosen.items() if not any(o != s and contains(s, o) for o in chosen)}
+    narrowest = [s for s in chosen if not any(o != s and contains(s, o) for o in chosen)]
+
+    def own(wider: str) -> bool:
+        inside = {id(r) for n in narrowest if n != wider and contains(wider, n) for r in by_scope[n]}
+        return any(_closed(r) and id(r) not in inside for r in by_scope[wider])
+
+    kept = [s for s in chosen if s in narrowest or own(s)]
+    return {s: chosen[s] for s in kept if not any(o != s and contains(o, s) for o in kept)}
 
 
 def _unexplained_closes(here: list[ProposalOutcome]) -> list[ProposalOutcome]:
@@ -396,14 +431,15 @@ class Hold:
         return f"in {words(self.scope)}"
 
     def retry_at(self, evidence: Evidence) -> datetime | None:
-        """When a learned hold may be tried again by exploration: a week after its decision or its rule's latest
-        outcome there, twice as long for each bad outcome beyond the first three (a hold and one failed try),
-        within four months (None: a person's hold, which only a person lifts)."""
+        """When a learned hold may be tried again by exploration: after its decision or its rule's latest outcome
+        there, a week for its first bad outcome and twice as long for each one since — a failed try included, so the
+        wait grows with the evidence, never stands still — within four months (None: a person's hold, which only a
+        person lifts). A hold on two closes is tried two weeks on, a closed try four weeks after that."""
         if self.by != LEARNED:
             return None
         record = evidence.record(self.code, self.scope)
         since = max((t for t in (self.decided_at, record.last) if t is not None), default=datetime.now(UTC))
-        return since + timedelta(days=min(EXPLORE_DAYS * 2 ** max(0, record.bad - MIN_CLOSED - 1), RETRY_CAP_DAYS))
+        return since + timedelta(days=min(EXPLORE_DAYS * 2 ** max(0, record.bad - 1), RETRY_CAP_DAYS))
 
     @property
     def key(self) -> str:
