@@ -29,6 +29,13 @@ PYPROJECT = '[tool.ruff.lint]\nselect = ["E4", "F"]\nunfixable = ["F401"]\n'
 SETUP_CFG = "[flake8]\nmax-line-length = 120\n"
 
 
+@pytest.fixture(autouse=True)
+def _nothing_to_run_first(monkeypatch):
+    """The fake toolbox installs nothing a first run could start: each tool is taken as running (the first run's own
+    test, with a real flake8, is in tests/test_team_tools.py)."""
+    monkeypatch.setattr("core.languages.python.language.first_run", lambda *args, **kwargs: None)
+
+
 class FakeToolbox:
     """Hands back a folder where ruff `installed` is, or says why it cannot (`why`); counts what it was asked."""
 
