@@ -173,6 +173,11 @@ def test_an_unreadable_archive_is_an_incomplete_view_and_the_run_goes_on(serve, 
      "import os\nfrom pathlib import Path\n\nSELF = (Path(__file__).parent / 'stamp.py').read_text()\n",
      "from pathlib import Path\n\nSELF = (Path(__file__).parent / 'stamp.py').read_text()\n", {},
      "its own text is read"),
+    ("a test that compares its own text", "tests/test_self.py",
+     "import os\n\n\ndef test_self():\n    with open(__file__, mode='r') as f:\n"
+     "        assert 'def test_self' in f.read()\n",
+     "\n\ndef test_self():\n    with open(__file__, mode='r') as f:\n        assert 'def test_self' in f.read()\n", {},
+     "its own text is read"),
     ("an import guarded by any handler", "pkg/fast.py",
      "try:\n    import ujson\nexcept RuntimeError:\n    ujson = None\n", "try:\n    pass\nexcept RuntimeError:\n"
      "    ujson = None\n", {}, "an import inside try/except: "),
@@ -213,6 +218,9 @@ def test_a_use_no_linter_sees_keeps_the_name(kind, path, before, after, others, 
      {}),  # it reads a data file beside it, not its own text
     ("tests/test_a.py", "import os\n\n\ndef test_a():\n    assert 1\n", "\n\ndef test_a():\n    assert 1\n", {}),
     ("pkg/api.py", "import os\n__all__ = ['X']\nX = 1\n", "__all__ = ['X']\nX = 1\n", {"pkg/__init__.py": ""}),
+    ("tests/test_upload.py", "import os\n\n\ndef test_upload(post):\n    with open(__file__, 'rb') as f:\n"
+     "        assert post(files={'f': f}).ok\n", "\n\ndef test_upload(post):\n    with open(__file__, 'rb') as f:\n"
+     "        assert post(files={'f': f}).ok\n", {}),  # its own bytes as a payload: their content is nobody's test
     ("mpd2.py", "def parse(doc):\n    def segments(info):\n        base_url = info.get('base_url')\n        return 1\n"
      "    for base_url in doc.urls:\n        print(base_url)\n",
      "def parse(doc):\n    def segments(info):\n        info.get('base_url')\n        return 1\n"

@@ -59,11 +59,20 @@ def data_reason(path: str, text: str) -> str | None:
     if any(p in _DATA_FOLDERS for p in parts[:-1]):
         return "it lives in a fixtures/test-data folder, whose files hold exactly what the tests expect"
     name = path.rsplit("/", 1)[-1]
-    if "getsource(" in text or re.search(r"open\(\s*__file__|Path\(\s*__file__\s*\)\s*\.read_|"
-                                         r"__file__\)\s*\.read", text) or (
+    if "getsource(" in text or _opens_itself_as_text(text) or re.search(
+            r"Path\(\s*__file__\s*\)\s*\.read_text|__file__\)\s*\.read", text) or (
             reads_beside(text) and re.search(rf"""["'/]{re.escape(name)}["']""", text)):
         return "its own text is read as data (`inspect.getsource` or `__file__`): a generator or test copies it"
     return None
+
+
+_OPENS_ITSELF = re.compile(r"""open\(\s*__file__\s*(?:,\s*(?:mode\s*=\s*)?(['"])([a-z+]*)\1)?""")
+
+
+def _opens_itself_as_text(text: str) -> bool:
+    """Whether the module opens its own file as text (`open(__file__)`): read in binary (`open(__file__, "rb")`),
+    its bytes are a payload whose content nothing can compare with itself, as a test uploading some file does."""
+    return any("b" not in (found[2] or "") for found in _OPENS_ITSELF.finditer(text))
 
 
 def read_as_data(path: str, sources: dict[str, str]) -> str | None:
