@@ -221,6 +221,11 @@ def test_a_use_no_linter_sees_keeps_the_name(kind, path, before, after, others, 
     ("tests/test_upload.py", "import os\n\n\ndef test_upload(post):\n    with open(__file__, 'rb') as f:\n"
      "        assert post(files={'f': f}).ok\n", "\n\ndef test_upload(post):\n    with open(__file__, 'rb') as f:\n"
      "        assert post(files={'f': f}).ok\n", {}),  # its own bytes as a payload: their content is nobody's test
+    ("tests/test_files.py", "import os\n\n\ndef test_upload(post):\n    name = os.path.splitext(__file__)[0] + '.py'\n"
+     "    with open(name, 'rb') as f:\n        assert post(files={'f': ('test_files.py', f)}).ok\n",
+     "\n\ndef test_upload(post):\n    name = os.path.splitext(__file__)[0] + '.py'\n"
+     "    with open(name, 'rb') as f:\n        assert post(files={'f': ('test_files.py', f)}).ok\n",
+     {}),  # its own name as an upload's file name, not a path it reads
     ("mpd2.py", "def parse(doc):\n    def segments(info):\n        base_url = info.get('base_url')\n        return 1\n"
      "    for base_url in doc.urls:\n        print(base_url)\n",
      "def parse(doc):\n    def segments(info):\n        info.get('base_url')\n        return 1\n"

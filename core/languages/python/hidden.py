@@ -61,7 +61,7 @@ def data_reason(path: str, text: str) -> str | None:
     name = path.rsplit("/", 1)[-1]
     if "getsource(" in text or _opens_itself_as_text(text) or re.search(
             r"Path\(\s*__file__\s*\)\s*\.read_text|__file__\)\s*\.read", text) or (
-            reads_beside(text) and re.search(rf"""["'/]{re.escape(name)}["']""", text)):
+            reads_beside(text) and _path_to(name, text)):
         return "its own text is read as data (`inspect.getsource` or `__file__`): a generator or test copies it"
     return None
 
@@ -85,9 +85,16 @@ def read_as_data(path: str, sources: dict[str, str]) -> str | None:
         if other != path and "getsource(" in text and re.search(rf"getsource\(\s*[\w.]*\b{re.escape(tail)}\b", text):
             return other
         if posixpath.dirname(other) == posixpath.dirname(path) and reads_beside(text) \
-                and re.search(rf"""["'/\\]{re.escape(name)}["']""", text):  # a sibling, opened beside its __file__
+                and _path_to(name, text):  # a sibling, opened beside its __file__
             return other
     return None
+
+
+def _path_to(name: str, text: str) -> bool:
+    """Whether `text` builds a path to the file `name` (`join(HERE, 'x.py')`, `HERE / 'x.py'`, `'data/x.py'`), not
+    only writes the name (an upload's file name)."""
+    quoted = rf"""["']{re.escape(name)}["']"""
+    return bool(re.search(rf"""(?:join\([^)]*|/\s*){quoted}|["'][^"'\s]*[/\\]{re.escape(name)}["']""", text))
 
 
 def reads_beside(text: str) -> bool:
