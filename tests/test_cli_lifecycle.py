@@ -146,13 +146,14 @@ def test_the_next_command_finds_the_database_up_and_it_stops_once_commands_stop(
     (small / "pkg").mkdir(parents=True)
     (small / "ruff.toml").write_text("line-length = 88\n")
     (small / "pkg" / "a.py").write_text("import os\n")
-    first = memfix(data_dir, "autofix", str(small), MEMFIX_DB_IDLE_SECONDS="4")
+    idle = "15"  # the keeper's idle time: longer than a loaded machine takes between one command's end and the next
+    first = memfix(data_dir, "autofix", str(small), MEMFIX_DB_IDLE_SECONDS=idle)
     _, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
     keeper = psutil.Process(int((data_dir / KEEPER).read_text()))
     postmaster = _processes_using(data_dir)
     assert keeper.is_running() and postmaster  # kept up for the next command
-    second = memfix(data_dir, "recall", "unused imports", "--repo", "local/small", MEMFIX_DB_IDLE_SECONDS="4")
+    second = memfix(data_dir, "recall", "unused imports", "--repo", "local/small", MEMFIX_DB_IDLE_SECONDS=idle)
     _, err = second.communicate(timeout=120)
     assert second.returncode == 0 and _processes_using(data_dir) == postmaster, err  # the same server, not a new one
     assert int((data_dir / KEEPER).read_text()) == keeper.pid  # one keeper however many commands
