@@ -373,6 +373,11 @@ def array(value: object) -> list[object]:
     return value if isinstance(value, list) else []
 
 
+def strings(value: object) -> list[str]:
+    """The texts of a value that should be a list of them (anything else in it left out)."""
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
 def table_at(data: Table, *keys: str) -> Table:
     """The table under `keys` (`tool`, `ruff`: `[tool.ruff]`), or an empty one where any step is missing or is no
     table."""

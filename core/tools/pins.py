@@ -16,7 +16,16 @@ from typing import Literal
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from core.bounded import MAX_CONFIG_CHARS, MAX_CONFIG_VALUES, ConfigFormat, ConfigRefused, read_config, shown
+from core.bounded import (
+    MAX_CONFIG_CHARS,
+    MAX_CONFIG_VALUES,
+    ConfigFormat,
+    ConfigRefused,
+    read_config,
+    shown,
+    strings,
+    table,
+)
 from core.tools.workflows import LINT_WORKFLOWS, commands, run_tool, steps
 
 Read = Callable[[str], "str | None"]
@@ -166,21 +175,17 @@ def _data(read: Read, name: str, fmt: ConfigFormat, found: _Found, *, values: in
 
 
 def _strings(value: object) -> list[str]:
-    return [v for v in value if isinstance(v, str)][:MAX_ENTRIES] if isinstance(value, list) else []
-
-
-def _table(value: object) -> dict[str, object]:
-    return {k: v for k, v in value.items() if isinstance(k, str)} if isinstance(value, dict) else {}
+    return strings(value)[:MAX_ENTRIES]
 
 
 # ---- pre-commit ----
 
 def _pre_commit(read: Read, found: _Found) -> None:
-    repos = _table(_data(read, PRE_COMMIT, "yaml", found)).get("repos")
+    repos = table(_data(read, PRE_COMMIT, "yaml", found)).get("repos")
     for entry in repos[:MAX_ENTRIES] if isinstance(repos, list) else ():
-        repo = _table(entry)
+        repo = table(entry)
         listed = repo.get("hooks")
-        hooks = [h for h in map(_table, listed if isinstance(listed, list) else []) if isinstance(h.get("id"), str)]
+        hooks = [h for h in map(table, listed if isinstance(listed, list) else []) if isinstance(h.get("id"), str)]
         url = repo.get("repo")
         if url == "local":
             for hook in hooks:
@@ -397,15 +402,15 @@ def _requirement_lines(lines: list[str], where: str, found: _Found) -> Iterator[
 
 def _pyproject(read: Read, found: _Found) -> Iterator[_Requirement]:
     """`[project.optional-dependencies]`, `[dependency-groups]` and Poetry's groups (its dev-dependencies too)."""
-    data = _table(_data(read, "pyproject.toml", "toml", found))
+    data = table(_data(read, "pyproject.toml", "toml", found))
     where = "pyproject.toml"
-    for group, value in _table(_table(data.get("project")).get("optional-dependencies")).items():
+    for group, value in table(table(data.get("project")).get("optional-dependencies")).items():
         yield from _requirement_lines(_strings(value), f"the {group} extra in {where}", found)
-    for group, value in _table(data.get("dependency-groups")).items():
+    for group, value in table(data.get("dependency-groups")).items():
         yield from _requirement_lines(_strings(value), f"the {group} dependency group in {where}", found)
-    poetry = _table(_table(data.get("tool")).get("poetry"))
-    groups = {name: _table(_table(g).get("dependencies")) for name, g in _table(poetry.get("group")).items()}
-    if dev := _table(poetry.get("dev-dependencies")):
+    poetry = table(table(data.get("tool")).get("poetry"))
+    groups = {name: table(table(g).get("dependencies")) for name, g in table(poetry.get("group")).items()}
+    if dev := table(poetry.get("dev-dependencies")):
         groups["dev"] = {**dev, **groups.get("dev", {})}
     for group, dependencies in groups.items():
         lines = [line for name, spec in list(dependencies.items())[:MAX_ENTRIES] if (line := _poetry_line(name, spec))]
@@ -443,8 +448,8 @@ def _poetry_ceiling(operator: str, version: str) -> str:
 
 def _tox(read: Read, found: _Found) -> Iterator[_Requirement]:
     """Every test environment's `deps =` (a factor's `lint: flake8` condition dropped)."""
-    for section, options in _table(_data(read, "tox.ini", "ini", found)).items():
-        deps = _table(options).get("deps")
+    for section, options in table(_data(read, "tox.ini", "ini", found)).items():
+        deps = table(options).get("deps")
         if not (section == "testenv" or section.startswith("testenv:")) or not isinstance(deps, str):
             continue
         lines = [re.sub(r"^[\w,!-]+:\s+", "", line) for line in _lines(deps) if "{" not in line]
@@ -454,9 +459,9 @@ def _tox(read: Read, found: _Found) -> Iterator[_Requirement]:
 def _python_locked(read: Read, found: _Found) -> dict[str, tuple[str, str]]:
     """poetry.lock's or uv.lock's packages: canonical name → (version, lockfile)."""
     for name in PYTHON_LOCKFILES:
-        packages = _table(_data(read, name, "toml", found, values=MAX_LOCKFILE_VALUES)).get("package")
+        packages = table(_data(read, name, "toml", found, values=MAX_LOCKFILE_VALUES)).get("package")
         if isinstance(packages, list):
-            locked = [(_table(p).get("name"), _table(p).get("version")) for p in packages]
+            locked = [(table(p).get("name"), table(p).get("version")) for p in packages]
             return {canonicalize_name(n): (v, name) for n, v in locked if isinstance(n, str) and isinstance(v, str)}
     return {}
 
@@ -532,8 +537,8 @@ def _requirement_file(read: Read, name: str, found: _Found) -> Iterator[_Require
 def _package_json(read: Read, found: _Found) -> None:
     """ESLint with its plugins, configs and parsers, Prettier with its plugins, and Biome, from package.json's
     devDependencies and dependencies, at the lockfile's versions (without one, package.json's ranges stand)."""
-    data = _table(_data(read, "package.json", "json", found))
-    both = {**_table(data.get("dependencies")), **_table(data.get("devDependencies"))}
+    data = table(_data(read, "package.json", "json", found))
+    both = {**table(data.get("dependencies")), **table(data.get("devDependencies"))}
     wanted = {n: s for n, s in list(both.items())[:MAX_ENTRIES] if isinstance(s, str)}
     if not any(n in NPM_TOOLS for n in wanted):
         return
@@ -616,12 +621,12 @@ def _npm_locked(read: Read, wanted: dict[str, str], found: _Found) -> tuple[dict
 
 def _package_lock(text: str, wanted: dict[str, str]) -> dict[str, str]:
     """package-lock.json: v2 and v3's `packages["node_modules/<name>"]`, v1's `dependencies[<name>]`."""
-    data = _table(read_config(text, "json", "package-lock.json", values=MAX_LOCKFILE_VALUES))
-    packages, dependencies = _table(data.get("packages")), _table(data.get("dependencies"))
+    data = table(read_config(text, "json", "package-lock.json", values=MAX_LOCKFILE_VALUES))
+    packages, dependencies = table(data.get("packages")), table(data.get("dependencies"))
     locked = {}
     for name in wanted:
-        version = _table(packages.get(f"node_modules/{name}")).get("version") or \
-            _table(dependencies.get(name)).get("version")
+        version = table(packages.get(f"node_modules/{name}")).get("version") or \
+            table(dependencies.get(name)).get("version")
         if isinstance(version, str) and _SEMVER.fullmatch(version):
             locked[name] = version
     return locked
@@ -654,12 +659,12 @@ def _pnpm_lock(text: str, wanted: dict[str, str]) -> dict[str, str]:
     at the top before), read from the part before the long `packages:` list. A version's peer suffix
     (`8.56.0(typescript@5.3.3)`, `8.56.0_typescript@5.3.3`) is not part of it."""
     head = re.split(r"(?m)^(?:packages|snapshots):", text, maxsplit=1)[0]
-    data = _table(read_config(head, "yaml", "pnpm-lock.yaml", values=MAX_LOCKFILE_VALUES))
-    root = _table(_table(data.get("importers")).get(".")) or data
+    data = table(read_config(head, "yaml", "pnpm-lock.yaml", values=MAX_LOCKFILE_VALUES))
+    root = table(table(data.get("importers")).get(".")) or data
     locked = {}
     for section in ("dependencies", "devDependencies"):
-        for name, entry in _table(root.get(section)).items():
-            version = _table(entry).get("version") if isinstance(entry, dict) else entry
+        for name, entry in table(root.get(section)).items():
+            version = table(entry).get("version") if isinstance(entry, dict) else entry
             version = re.split(r"[(_]", version, maxsplit=1)[0] if isinstance(version, str) else ""
             if name in wanted and _SEMVER.fullmatch(version):
                 locked[name] = version

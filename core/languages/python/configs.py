@@ -47,10 +47,6 @@ def codes_in(value: str | None) -> list[str]:
                                                                                        c.strip())]
 
 
-def strings(value: object) -> list[str]:
-    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
-
-
 def is_rule(code: str) -> bool:
     return bool(re.fullmatch(r"[A-Z]{1,8}[0-9]{0,4}|ALL", code))
 

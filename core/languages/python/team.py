@@ -11,7 +11,7 @@ import tokenize
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from core.bounded import MAX_CONFIG_CHARS, Table, shown, table, table_at
+from core.bounded import MAX_CONFIG_CHARS, Table, shown, strings, table, table_at
 from core.change import Finding, Patch, edit_spans
 from core.languages.adapter import covering
 from core.languages.python.configs import (
@@ -21,7 +21,6 @@ from core.languages.python.configs import (
     listed,
     read_as,
     ruff_table,
-    strings,
     toml_file,
 )
 from core.languages.python.syntax import assigned_to, strings_in
