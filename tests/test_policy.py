@@ -4,6 +4,7 @@ the run it shapes."""
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import psycopg
@@ -12,6 +13,7 @@ from psycopg.conninfo import make_conninfo
 
 from core.db import migrate, migration_files
 from core.learning.policy import (
+    ALPHA,
     Enable,
     Hold,
     Policy,
@@ -668,3 +670,17 @@ def test_two_red_runs_early_are_weighed_against_how_unsure_the_cis_red_rate_stil
     known = Chance.of(0, 3, 0, 40)  # forty green runs of other rules: two reds in a row are the fix's
     assert hold_reason("F841", Record(ci_failed=2), known) is not None
     assert beyond_chance(2, 2, 0.1, weight=1e9) == pytest.approx(0.01, rel=1e-5)  # sure of the rate: binomial
+
+
+def test_each_rule_the_ci_judged_is_one_more_chance_of_a_red_streak():
+    """status-ci, push 5: E713's first two fixes both red, memfix's six other PRs green, across five rules."""
+    others = [row([code], "merged", ci_passes=1, path=f"nltk/{code}{i}.py")
+              for i, code in enumerate(["F401", "F841", "E711", "E712", "F401", "E722"])]
+    red = [row(["E713"], "closed", ci_failures=1, path=f"nltk/r{i}.py") for i in range(2)]
+    evidence = evidence_from([*others, *red])
+    assert evidence.chance("E713").tested == 6  # E713 and the five rules of the green PRs
+    assert evidence.chance("E713").red_tail(2, 2) < ALPHA / 2  # one rule alone: a hold (0.007)
+    assert hold_reason("E713", evidence.record("E713"), evidence.chance("E713")) is None  # one of six: noise
+    assert hold_reason("E713", evidence.record("E713"), replace(evidence.chance("E713"), tested=1)) is not None
+    thrice = evidence_from([*others, *red, row(["E713"], "closed", ci_failures=1, path="nltk/r3.py")])
+    assert hold_reason("E713", thrice.record("E713"), thrice.chance("E713")) is not None  # three in a row is the fix

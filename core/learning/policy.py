@@ -11,7 +11,8 @@ closing. Each outcome also counts in the contexts of its file (core/learning/pla
 The estimate of acceptance is the mean of a Beta(1 + merged, 1 + closed + CI failed) posterior (`Record`). A rule
 is held back — not proposed in that repository — only when its record is one chance would rarely give
 (`hold_reason`): chance is the repository's own rates of closes and red CI among memfix's PRs of other rules, and
-each place the same rule's record is looked at is one more chance of bad luck (places holding the same PRs: one).
+each place the same rule's record is looked at is one more chance of bad luck (places holding the same PRs: one), as
+is each CI run and each rule the CI judged for a red streak.
 A learned hold has the narrowest scope the evidence supports (`hold_scopes`): the kinds of place whose own record
 says so (F401 held in `__init__` files, still proposed in library modules), else the narrowest folders whose record
 does (a wider folder instead where it has bad outcomes of its own outside them and no merge); the whole repository
@@ -141,8 +142,8 @@ def hold_reason(code: str, record: Record, chance: Chance | None = None, looks: 
         return (f"reviewers closed {record.closed} of its {decided} PRs where they close {chance.closes:.0%} of "
                 f"memfix's others (chance: {p:.3f})")
     runs = record.ci_failed + record.ci_passed
-    # a noisy CI is looked at after every run it makes: each run is one more chance of a red streak
-    if record.ci_failed and (p := chance.red_tail(record.ci_failed, runs)) < ALPHA / looks / runs:
+    # a noisy CI is looked at after every run it makes, for every rule it judged: each is one more chance of a streak
+    if record.ci_failed and (p := chance.red_tail(record.ci_failed, runs)) < ALPHA / looks / runs / chance.tested:
         return (f"the repository's CI failed on {record.ci_failed} of its {runs} fixes where it fails "
                 f"{chance.reds:.0%} of memfix's others (chance: {p:.3f})")
     return None
@@ -203,7 +204,7 @@ def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = (),
     records, contexts = _rule_records(counts)
     places, whole = _place_records(sorted(rows if every is None else every, key=lambda r: r.updated_at), enabled)
     return Evidence(dict(sorted(records.items())), dict(contexts), _chances(rows, set(records)), places, whole,
-                    Chance.of(*_rates([r for r in rows if r.state != ProposalState.OPEN], rows)))
+                    Chance.of(*_rates([r for r in rows if r.state != ProposalState.OPEN], rows), _tested(rows)))
 
 
 def _rule_records(counts: list[tuple[ProposalOutcome, str, set[str]]]) -> tuple[dict[str, Record],
@@ -256,11 +257,17 @@ def _chances(rows: list[ProposalOutcome], codes: set[str]) -> dict[str, Chance]:
     """Per rule, the repository's rates of closes and red CI among memfix's PRs that do not carry it."""
     decided = [r for r in rows if r.state != ProposalState.OPEN]
     total = _rates(decided, rows)
+    tested = _tested(rows)
     chances = {}
     for code in codes:
         mine = _rates([r for r in decided if code in r.finding_codes], [r for r in rows if code in r.finding_codes])
-        chances[code] = Chance.of(*(t - m for t, m in zip(total, mine, strict=True)))
+        chances[code] = Chance.of(*(t - m for t, m in zip(total, mine, strict=True)), tested)
     return chances
+
+
+def _tested(rows: list[ProposalOutcome]) -> int:
+    """How many rules the CI judged here: the rules of memfix's PRs it ran on."""
+    return len({c for r in rows if r.ci_failures or r.ci_passes for c in r.finding_codes})
 
 
 def _rates(decided: list[ProposalOutcome], rows: list[ProposalOutcome]) -> tuple[int, int, int, int]:
