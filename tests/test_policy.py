@@ -14,6 +14,8 @@ from psycopg.conninfo import make_conninfo
 from core.db import migrate, migration_files
 from core.learning.policy import (
     ALPHA,
+    LEARNED,
+    Decision,
     Enable,
     Hold,
     Policy,
@@ -27,6 +29,7 @@ from core.learning.record import Chance, Record, beyond_chance
 from core.memory.embeddings import NoEmbedder
 from core.memory.insights import Insights
 from core.memory.proposals import ProposalOutcome
+from core.memory.types import Stance
 
 REPO = "acme/policy"
 ROOT_F401 = "F401 in the files at the repository's root (`/*.py`)"  # closed in a.py: held where they were
@@ -251,7 +254,11 @@ def test_the_migration_makes_rows_of_the_decisions_tags_also_as_an_owner_that_is
                ["policy", "hold", "s311", "by:alice"]),
               ("review", "@bob re-enabled E711 fixes", ["policy", "enable", "e711", "by:bob"]),
               ("review", "Use fixtures, not setUp", ["review"]),  # a decision a person wrote: no rule in it
-              ("autofix", "reviewers closed 2 of its PRs", ["policy", "hold", "model", "by:learned"])]
+              ("autofix", "reviewers closed 2 of its PRs", ["policy", "hold", "model", "by:learned"]),
+              # learned twice at once before 026: the copy goes; a person's hold on the same rule is another decision
+              ("autofix", "reviewers closed 2 of its PRs and merged none\nEvidence: 0 merged, 2 closed.",
+               ["policy", "hold", "f401", "by:learned"]),
+              ("review", "@alice asked memfix not to propose F401 fixes here", ["policy", "hold", "f401", "by:alice"])]
     with own_cluster(data_dir) as url:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute("CREATE ROLE master LOGIN CREATEROLE")
@@ -272,12 +279,15 @@ def test_the_migration_makes_rows_of_the_decisions_tags_also_as_an_owner_that_is
             conn.execute("SELECT memfix_enter_tenant(7)")
             rows = conn.execute("SELECT rule, stance, pipeline, decided_by, reason, insight_id FROM rule_decisions"
                                 " ORDER BY insight_id").fetchall()
-            forced = conn.execute("SELECT relforcerowsecurity FROM pg_class WHERE relname = 'workflow_insights'"
-                                  ).fetchone()[0]
+            forced = conn.execute("SELECT bool_and(relforcerowsecurity) FROM pg_class"
+                                  " WHERE relname IN ('workflow_insights', 'rule_decisions')").fetchone()[0]
+            kept = [r[0] for r in conn.execute("SELECT id FROM workflow_insights ORDER BY id")]
     assert rows == [("F401", "hold", "autofix", "learned", "reviewers closed 2 of its PRs and merged none", ids[0]),
                     ("S311", "hold", None, "alice", "@alice asked memfix not to propose S311 fixes here", ids[1]),
-                    ("E711", "enable", None, "bob", "", ids[2])]
-    assert forced  # lifted for the migration's one statement only
+                    ("E711", "enable", None, "bob", "", ids[2]),
+                    ("F401", "hold", None, "alice", "@alice asked memfix not to propose F401 fixes here", ids[6])]
+    assert kept == [ids[0], ids[1], ids[2], ids[3], ids[4], ids[6]]  # the copy's record went with its row
+    assert forced  # lifted for the migrations' statements only
 
 
 def _age_decisions(db, tenant, days: int) -> None:
@@ -684,3 +694,22 @@ def test_each_rule_the_ci_judged_is_one_more_chance_of_a_red_streak():
     assert hold_reason("E713", evidence.record("E713"), replace(evidence.chance("E713"), tested=1)) is not None
     thrice = evidence_from([*others, *red, row(["E713"], "closed", ci_failures=1, path="nltk/r3.py")])
     assert hold_reason("E713", thrice.record("E713"), thrice.chance("E713")) is not None  # three in a row is the fix
+
+
+def test_a_hold_standing_already_is_not_stored_again(db, policy, tenant_id):
+    """Two jobs learn at once (a PR's close and its CI's event): the second finds the hold standing, writes nothing
+    and says nothing, so `/forget` of the one record lifts it."""
+    for fingerprint in ("h1", "h2"):
+        propose(db, tenant_id, ["F401"], "closed", fingerprint)
+    first = policy.learn(tenant_id, REPO, "autofix")
+    assert len(first) == 1 and first[0].startswith("now holding back F401")
+    [held] = policy.holds(tenant_id, REPO, "autofix")
+    decision = Decision("F401", Stance.HOLD, LEARNED, "the same evidence", "autofix", held.scope)
+    assert policy._hold(tenant_id, REPO, decision, Record(closed=2), None) == (held.insight_id, False)
+    assert len(decisions(db, tenant_id)) == 1 and policy.learn(tenant_id, REPO, "autofix") == []
+    with db.tenant(tenant_id) as conn:
+        assert conn.execute("SELECT count(*) AS n FROM workflow_insights WHERE insight_type = 'decision'"
+                            ).fetchone()["n"] == 1
+    [alice] = policy.hold(tenant_id, REPO, ["F401"], "alice", None)  # a person's word is a decision of its own
+    assert alice != held.insight_id and policy.hold(tenant_id, REPO, ["F401"], "bob", None) == [alice]
+    assert len(decisions(db, tenant_id)) == 2

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from core.db import one
 from core.languages.registry import EVERY_RULE, rule_code, rule_shown
 from core.learning.explore import EXPLORE_DAYS, explore
 from core.learning.places import KIND, Kind, contains, covers, directories, kind_scope, place, words
@@ -93,9 +94,15 @@ SELECT rule, scope, reason, insight_id, decided_by, created_at, pipeline FROM ru
 WHERE repository = %(r)s AND stance = %(hold)s AND (%(p)s::text IS NULL OR pipeline IS NULL OR pipeline = %(p)s::text)
 ORDER BY insight_id
 """
+# A hold standing already (rule_decisions_one_hold: another job learned it at once) is not stored again.
 _DECIDE = """
 INSERT INTO rule_decisions (tenant_id, repository, rule, stance, pipeline, decided_by, reason, insight_id, scope)
 VALUES (%(t)s, %(r)s, %(rule)s, %(stance)s, %(p)s, %(by)s, %(reason)s, %(i)s, %(scope)s)
+ON CONFLICT DO NOTHING RETURNING id
+"""
+_STANDING = """
+SELECT insight_id FROM rule_decisions WHERE repository = %(r)s AND stance = %(stance)s AND rule = %(rule)s
+AND pipeline IS NOT DISTINCT FROM %(p)s::text AND scope IS NOT DISTINCT FROM %(scope)s::text
 """
 _RULE_HOLDS = """
 SELECT insight_id, scope FROM rule_decisions WHERE repository = %(r)s AND stance = %(hold)s AND rule = %(rule)s
@@ -261,7 +268,8 @@ def _chances(rows: list[ProposalOutcome], codes: set[str]) -> dict[str, Chance]:
     chances = {}
     for code in codes:
         mine = _rates([r for r in decided if code in r.finding_codes], [r for r in rows if code in r.finding_codes])
-        chances[code] = Chance.of(*(t - m for t, m in zip(total, mine, strict=True)), tested)
+        closes, settled, reds, runs = (t - m for t, m in zip(total, mine, strict=True))
+        chances[code] = Chance.of(closes, settled, reds, runs, tested)
     return chances
 
 
@@ -421,6 +429,10 @@ def _in(scope: str | None) -> str:
 def _command(code: str, scope: str | None) -> str:
     """The rule and scope as `/remember decision hold|enable` takes them."""
     return f"{code} in {scope}" if scope else code
+
+
+class _Standing(Exception):
+    """The hold being decided stands already: its new insight is rolled back."""
 
 
 @dataclass(frozen=True)
@@ -647,7 +659,9 @@ class Policy:
                 if any(contains(h.scope, scope) for h in kept):
                     continue
                 decision = Decision(code, Stance.HOLD, LEARNED, reason, pipeline, scope)
-                saved = self._hold(tenant_id, repo, decision, evidence.record(code, scope), source_ref)
+                saved, new = self._hold(tenant_id, repo, decision, evidence.record(code, scope), source_ref)
+                if not new:  # another job learned it at once, and said so
+                    continue
                 changed.append(f"now holding back {code}{_in(scope)}: {reason} (decision `insight:{saved}`)")
                 self._offer(tenant_id, repo, saved)
         return changed + self._learn_places(tenant_id, repo, pipeline, places, holds, source_ref)
@@ -664,7 +678,9 @@ class Policy:
             if any(h.code == EVERY_RULE and contains(h.scope, scope) for h in holds):
                 continue
             decision = Decision(EVERY_RULE, Stance.HOLD, LEARNED, reason, pipeline, scope)
-            saved = self._hold(tenant_id, repo, decision, Record(), source_ref)
+            saved, new = self._hold(tenant_id, repo, decision, Record(), source_ref)
+            if not new:
+                continue
             changed.append(f"now holding back every rule{_in(scope)}: {reason} (decision `insight:{saved}`)")
         return changed
 
@@ -676,7 +692,7 @@ class Policy:
         return [self._hold(tenant_id, repo, Decision(code, Stance.HOLD, by,
                                                      f"@{by} asked memfix not to propose {code} fixes {where}",
                                                      scope=scope),
-                           evidence.record(code, scope), source_ref) for code in codes]
+                           evidence.record(code, scope), source_ref)[0] for code in codes]
 
     def taken_again(self, tenant_id: int, repo: str, proposal: Proposal, source_ref: str | None) -> list[str]:
         """Reviewers merged an exploratory PR: the team's taste changed, so the rules it tried again are enabled
@@ -721,7 +737,8 @@ class Policy:
             rows = conn.execute(_ENABLED, {"r": repo, "enable": Stance.ENABLE}).fetchall()
         return [Enable(r["rule"], r["scope"], r["insight_id"], r["created_at"]) for r in rows]
 
-    def _hold(self, tenant_id: int, repo: str, decision: Decision, record: Record, source_ref: str | None) -> int:
+    def _hold(self, tenant_id: int, repo: str, decision: Decision, record: Record,
+              source_ref: str | None) -> tuple[int, bool]:
         code, scope = decision.rule, decision.scope
         return self._decide(tenant_id, repo, decision, Insight(
             repository=repo, insight_type="decision", category="maintainability", severity="medium",
@@ -733,16 +750,24 @@ class Policy:
                    "`.github/memfix.yml`.",
             source_ref=source_ref, tags=("policy", Stance.HOLD, code, f"by:{decision.by}")))
 
-    def _decide(self, tenant_id: int, repo: str, decision: Decision, record: Insight) -> int:
-        """The decision's row and the insight that records it for people, in one transaction: the insight's id."""
-        def row(conn: Connection, saved: list[SaveResult]) -> None:
-            conn.execute(_DECIDE, {"t": tenant_id, "r": repo, "rule": decision.rule, "stance": decision.stance,
-                                   "p": decision.pipeline, "by": decision.by, "reason": decision.reason,
-                                   "i": saved[0].insight.id, "scope": decision.scope})
+    def _decide(self, tenant_id: int, repo: str, decision: Decision, record: Insight) -> tuple[int, bool]:
+        """The decision's row and the insight that records it for people, in one transaction: the insight's id, and
+        whether it is new (False: the same hold stood already, and its id is returned; nothing is written)."""
+        key = {"r": repo, "rule": decision.rule, "stance": decision.stance, "p": decision.pipeline,
+               "scope": decision.scope}
 
-        saved = self.insights.save_many(tenant_id, [record], dedupe=False, then=row)[0].insight.id
+        def row(conn: Connection, saved: list[SaveResult]) -> None:
+            if conn.execute(_DECIDE, {**key, "t": tenant_id, "by": decision.by, "reason": decision.reason,
+                                      "i": saved[0].insight.id}).fetchone() is None:
+                raise _Standing  # the insight saved for it goes with the transaction
+
+        try:
+            saved = self.insights.save_many(tenant_id, [record], dedupe=False, then=row)[0].insight.id
+        except _Standing:
+            with self.db.tenant(tenant_id) as conn:
+                return one(conn.execute(_STANDING, key).fetchone())["insight_id"], False
         assert saved is not None  # a saved insight has its id
-        return saved
+        return saved, True
 
     def _offer(self, tenant_id: int, repo: str, insight_id: int) -> None:
         """The installation's other repositories get the learned hold as an action point, never as a change."""
