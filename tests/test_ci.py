@@ -322,6 +322,30 @@ def test_a_re_run_that_passes_supersedes_the_failure_and_corrects_the_record(ser
     assert len(bot_comments(fake_github, pr["number"])) == 2
 
 
+def test_a_rule_red_in_the_ci_since_its_last_merge_gets_one_pr_a_run_until_one_is_merged(serve, fake_github,
+                                                                                             tenant_id):
+    fake_github.push(REPO, "main", CI)
+    push(serve, fake_github, tenant_id, {"app/util.py": UNUSED})
+    [first] = open_memfix_pulls(fake_github)
+    ci(serve, fake_github, tenant_id, first, "failure")  # one red where nothing is known of this CI: no hold
+    assert serve.services.policy.for_run(tenant_id, REPO, "autofix").holds == []
+    push(serve, fake_github, tenant_id, {"app/a.py": UNUSED_2, "app/b.py": UNUSED_3, "app/c.py": "import io\n"})
+    [tried] = [p for p in open_memfix_pulls(fake_github) if p["number"] != first["number"]]
+    mirror = [r for r in fake_github.check_runs(REPO) if r["name"] == "memfix autofix"][-1]["output"]
+    assert "; 2 file(s) wait for a later run: F401 went red in the CI since its last merge here" in mirror["summary"]
+    assert len(serve.services.policy.lifted(tenant_id, REPO, "autofix")) == 2  # remembered for a later run
+
+    push(serve, fake_github, tenant_id, {"docs/conf.py": "project = 'api'\n"})  # still on trial: one more
+    assert len(open_memfix_pulls(fake_github)) == 3 and len(serve.services.policy.lifted(tenant_id, REPO,
+                                                                                         "autofix")) == 1
+    fake_github.close_pull(REPO, tried["number"], merged=True)
+    serve("pull_request", P.pull_request_closed(installation=tenant_id, repo=REPO, number=tried["number"],
+                                               branch=tried["head"]["ref"], merged=True, sha=tried["head"]["sha"]))
+    assert serve.drain()
+    push(serve, fake_github, tenant_id, {"docs/conf.py": "project = 'api2'\n"})  # merged: the last one comes
+    assert len(fake_github.pulls(REPO)) == 4 and serve.services.policy.lifted(tenant_id, REPO, "autofix") == []
+
+
 # ---- re-runs a team would accept: only a failure nothing ties to the change, announced once, capped a week ----
 
 NET = {"path": "lib/net.py", "start_line": 9, "annotation_level": "failure", "message": "ConnectionResetError"}

@@ -175,8 +175,9 @@ def summary(report: RunReport) -> str:
     fixed = len(report.promoted)
     held = f"; held back by what memfix learned here: {', '.join(report.held)}" if report.held else ""
     back = f"; {report.back}" if report.back else ""
+    later = f"; {report.later}" if report.later else ""
     return (f"{len(report.findings)} findings in {report.files_scanned} files; {fixed} verified "
-            f"patch{'es' if fixed != 1 else ''}; {len(report.prs)} PR(s){held}{back}")
+            f"patch{'es' if fixed != 1 else ''}; {len(report.prs)} PR(s){held}{later}{back}")
 
 
 def report_json(report: RunReport) -> dict[str, Any]:

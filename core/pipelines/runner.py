@@ -497,12 +497,17 @@ class PipelineRunner:
             why = "the push's own files, then the rules with the better record in this repository" \
                 if request.waiting else "their rules' record in this repository is better"
             report.used.append(f"proposed first: {', '.join(f'`{o.path}`' for o in ranked[:max_prs])} ({why})")
-        opened = 0
+        opened, on_trial, tried, later = 0, _on_trial(ctx.plan), set[str](), list[HeldBack]()
         for outcome in ranked:
             if opened >= max_prs:
                 outcome.note = f"not published: at most {max_prs} PRs per run"
                 continue
             if outcome.patch is None or request.base_branch is None:
+                continue
+            if waits := sorted(set(outcome.codes) & tried):
+                outcome.note = (f"not published: {', '.join(waits)} went red in the CI since its last merge here, so "
+                                "one PR of it a run until one of its fixes is merged; this file comes in a later run")
+                later += [HeldBack(code, outcome.path, ctx.places.of(outcome.path)) for code in waits]
                 continue
             title = pr_title(request.pipeline, outcome)
             kind = ctx.places.of(outcome.path)
@@ -514,6 +519,19 @@ class PipelineRunner:
             opened += outcome.published.action != PublishAction.SKIPPED
             if outcome.published.action == PublishAction.SKIPPED:
                 report.used.append(f"`{outcome.path}`: not proposed again: {outcome.published.reason}")
+            else:
+                tried |= set(outcome.codes) & on_trial
+        if later and request.pipeline == "autofix":  # remembered as a hold's files are: the next run takes them
+            self.learning.left_behind(request.tenant_id, request.repo, request.pipeline, later)
+            report.later = (f"{len({h.path for h in later})} file(s) wait for a later run: "
+                            f"{', '.join(sorted({h.rule for h in later}))} went red in the CI since its last merge "
+                            "here (one PR of it a run)")
+
+
+def _on_trial(plan: RepoPolicy) -> set[str]:
+    """The rules whose fixes went red in the CI since they were last merged here: held back or not yet, one PR of
+    each a run, so a fix the CI keeps failing is not opened in every file of a push before the evidence is in."""
+    return {code for code, record in plan.records.items() if record.lately_red}
 
 
 def each_language(languages: Iterable[Language], run: Callable[[Language], RunReport], request: RunRequest,
