@@ -489,49 +489,73 @@ class PipelineRunner:
         return given + [h.insight_id for h in ctx.plan.holds]
 
     def _publish(self, ctx: RunContext, publisher: Publisher, max_prs: int) -> None:
+        trial, opened = _Trial(ctx), 0
+        for outcome in self._ranked(ctx, max_prs):
+            if opened >= max_prs:
+                outcome.note = f"not published: at most {max_prs} PRs per run"
+            elif outcome.patch is not None and ctx.request.base_branch is not None and not trial.waits(outcome):
+                opened += self._open(ctx, publisher, outcome)
+                trial.opened(outcome)
+        if trial.later and ctx.request.pipeline == "autofix":  # remembered as a hold's files: a later run takes them
+            request = ctx.request
+            self.learning.left_behind(request.tenant_id, request.repo, request.pipeline, trial.later)
+            ctx.report.later = trial.said()
+
+    @staticmethod
+    def _ranked(ctx: RunContext, max_prs: int) -> list[FileOutcome]:
+        """The promoted files in the order they are proposed: a push's own files first (a file back from a lifted
+        hold over the cap is remembered for the next run), then the rules with the better record here."""
         request, report = ctx.request, ctx.report
         plain = sorted(report.promoted, key=lambda o: (-len(o.patch.findings) if o.patch else 0, o.path))
-        # a push's own files first: a file back from a lifted hold over the cap is remembered for the next run
         ranked = sorted(plain, key=lambda o: (o.path in request.waiting, -ctx.plan.rank(set(o.codes))))  # stable
         if len(plain) > max_prs and ranked[:max_prs] != plain[:max_prs]:
             why = "the push's own files, then the rules with the better record in this repository" \
                 if request.waiting else "their rules' record in this repository is better"
             report.used.append(f"proposed first: {', '.join(f'`{o.path}`' for o in ranked[:max_prs])} ({why})")
-        opened, on_trial, tried, later = 0, _on_trial(ctx.plan), set[str](), list[HeldBack]()
-        for outcome in ranked:
-            if opened >= max_prs:
-                outcome.note = f"not published: at most {max_prs} PRs per run"
-                continue
-            if outcome.patch is None or request.base_branch is None:
-                continue
-            if waits := sorted(set(outcome.codes) & tried):
-                outcome.note = (f"not published: {', '.join(waits)} went red in the CI since its last merge here, so "
-                                "one PR of it a run until one of its fixes is merged; this file comes in a later run")
-                later += [HeldBack(code, outcome.path, ctx.places.of(outcome.path)) for code in waits]
-                continue
-            title = pr_title(request.pipeline, outcome)
-            kind = ctx.places.of(outcome.path)
-            draft = Draft(title, pr_body(request, report, outcome, publisher.ci, kind), request.base_branch,
-                          report.run_id, self._credited(ctx, outcome), report.provider, report.model,
-                          exploratory=report.explored == outcome.path, place=kind)
-            outcome.published = publisher.publish(request.tenant_id, request.repo, request.pipeline, outcome.patch,
-                                                  draft)
-            opened += outcome.published.action != PublishAction.SKIPPED
-            if outcome.published.action == PublishAction.SKIPPED:
-                report.used.append(f"`{outcome.path}`: not proposed again: {outcome.published.reason}")
-            else:
-                tried |= set(outcome.codes) & on_trial
-        if later and request.pipeline == "autofix":  # remembered as a hold's files are: the next run takes them
-            self.learning.left_behind(request.tenant_id, request.repo, request.pipeline, later)
-            report.later = (f"{len({h.path for h in later})} file(s) wait for a later run: "
-                            f"{', '.join(sorted({h.rule for h in later}))} went red in the CI since its last merge "
-                            "here (one PR of it a run)")
+        return ranked
+
+    def _open(self, ctx: RunContext, publisher: Publisher, outcome: FileOutcome) -> bool:
+        """One file's PR, opened or updated: whether it counts against the run's cap (a skipped one does not)."""
+        request, report = ctx.request, ctx.report
+        assert outcome.patch is not None and request.base_branch is not None  # promoted, with a branch to go to
+        kind = ctx.places.of(outcome.path)
+        draft = Draft(pr_title(request.pipeline, outcome), pr_body(request, report, outcome, publisher.ci, kind),
+                      request.base_branch, report.run_id, self._credited(ctx, outcome), report.provider, report.model,
+                      exploratory=report.explored == outcome.path, place=kind)
+        outcome.published = publisher.publish(request.tenant_id, request.repo, request.pipeline, outcome.patch, draft)
+        if outcome.published.action == PublishAction.SKIPPED:
+            report.used.append(f"`{outcome.path}`: not proposed again: {outcome.published.reason}")
+            return False
+        return True
 
 
-def _on_trial(plan: RepoPolicy) -> set[str]:
-    """The rules whose fixes went red in the CI since they were last merged here: held back or not yet, one PR of
-    each a run, so a fix the CI keeps failing is not opened in every file of a push before the evidence is in."""
-    return {code for code, record in plan.records.items() if record.lately_red}
+class _Trial:
+    """The rules whose fixes went red in the CI since they were last merged here: one PR of each a run, so a fix the
+    CI keeps failing is not opened in every file of a push before the evidence is in; the rest wait, remembered."""
+
+    def __init__(self, ctx: RunContext):
+        self.places = ctx.places
+        self.on_trial = {code for code, record in ctx.plan.records.items() if record.lately_red}
+        self.tried: set[str] = set()
+        self.later: list[HeldBack] = []
+
+    def waits(self, outcome: FileOutcome) -> bool:
+        """Whether the file waits for a later run: a PR of one of its rules on trial went out in this one."""
+        waits = sorted(set(outcome.codes) & self.tried)
+        if waits:
+            outcome.note = (f"not published: {', '.join(waits)} went red in the CI since its last merge here, so one "
+                            "PR of it a run until one of its fixes is merged; this file comes in a later run")
+            self.later += [HeldBack(code, outcome.path, self.places.of(outcome.path)) for code in waits]
+        return bool(waits)
+
+    def opened(self, outcome: FileOutcome) -> None:
+        if outcome.published is not None and outcome.published.action != PublishAction.SKIPPED:
+            self.tried |= set(outcome.codes) & self.on_trial
+
+    def said(self) -> str:
+        return (f"{len({h.path for h in self.later})} file(s) wait for a later run: "
+                f"{', '.join(sorted({h.rule for h in self.later}))} went red in the CI since its last merge here (one "
+                "PR of it a run)")
 
 
 def each_language(languages: Iterable[Language], run: Callable[[Language], RunReport], request: RunRequest,
