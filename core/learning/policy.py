@@ -151,8 +151,9 @@ def hold_reason(code: str, record: Record, chance: Chance | None = None, looks: 
     runs = record.ci_failed + record.ci_passed
     # a noisy CI is looked at after every run it makes, for every rule it judged: each is one more chance of a streak
     if record.ci_failed and (p := chance.red_tail(record.ci_failed, runs)) < ALPHA / looks / runs / chance.tested:
+        among = f", one of {chance.tested} rules the CI judged here" if chance.tested > 1 else ""
         return (f"the repository's CI failed on {record.ci_failed} of its {runs} fixes where it fails "
-                f"{chance.reds:.0%} of memfix's others (chance: {p:.3f})")
+                f"{chance.reds:.0%} of memfix's others (chance: {p:.4f}{among})")
     return None
 
 
