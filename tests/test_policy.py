@@ -23,6 +23,7 @@ from core.learning.policy import (
     evidence_from,
     hold_reason,
     hold_scopes,
+    in_doubt,
     records_from,
 )
 from core.learning.record import Chance, Record, beyond_chance
@@ -714,3 +715,14 @@ def test_a_hold_standing_already_is_not_stored_again(db, policy, tenant_id):
     [alice] = policy.hold(tenant_id, REPO, ["F401"], "alice", None)  # a person's word is a decision of its own
     assert alice != held.insight_id and policy.hold(tenant_id, REPO, ["F401"], "bob", None) == [alice]
     assert len(decisions(db, tenant_id)) == 2
+
+
+def test_a_rule_is_in_doubt_when_its_reds_are_more_than_the_cis_noise_for_it_alone():
+    """One PR a run for a rule in doubt: red where the CI passed memfix's twelve other fixes; not where it is red one
+    run in five, nor once merged since, nor before any red."""
+    green = Chance.of(0, 12, 0, 12)  # one red is under 1 in 20 here, though not a hold among two rules
+    assert in_doubt(Record(ci_failed=1, lately=1, lately_red=1), green)
+    assert not hold_reason("F401", Record(ci_failed=1, lately=1, lately_red=1), replace(green, tested=2))
+    assert not in_doubt(Record(ci_failed=1, lately=1, lately_red=1), Chance.of(0, 40, 10, 50))  # a noisy CI
+    assert not in_doubt(Record(merged=1, ci_failed=1, ci_passed=1), green)  # merged since: it works
+    assert not in_doubt(Record(merged=3, ci_passed=3), green)

@@ -157,6 +157,14 @@ def hold_reason(code: str, record: Record, chance: Chance | None = None, looks: 
     return None
 
 
+def in_doubt(record: Record, chance: Chance) -> bool:
+    """Whether the CI's reds since the rule's last merge are more than its noise would likely give were this the only
+    rule the CI judged: not yet a hold (`hold_reason` counts every rule judged), but one PR of it a run until the
+    evidence decides. A CI red at random leaves a rule in doubt rarely, so memory changes nothing there."""
+    runs = record.ci_failed + record.ci_passed
+    return bool(record.lately_red) and chance.red_tail(record.ci_failed, runs) < ALPHA / runs
+
+
 @dataclass(frozen=True)
 class Evidence:
     """Per rule, its record in the repository and in each context its PRs' files were in: a kind of place
@@ -496,6 +504,7 @@ class RepoPolicy:
     enables: list[Enable] = field(default_factory=list)
     contexts: dict[str, dict[str, Record]] = field(default_factory=dict)  # Evidence.contexts
     exploring: Hold | None = None  # a learned hold this run tries again on purpose (not in `holds`)
+    doubted: frozenset[str] = frozenset()  # rules whose CI reds put them in doubt (`in_doubt`): one PR of each a run
 
     def records_for(self, path: str, kind: str) -> dict[str, Record]:
         """Each rule's record in the kind of place `path` is (what a fix there is judged by). A rule tried again on
@@ -602,7 +611,8 @@ class Policy:
         return RepoPolicy(evidence.records, [h for h in in_force if h is not exploring],
                           [h for h in holds if h.code in always],
                           self._suggestions(tenant_id, repo, {h.code for h in holds}), enabled, evidence.contexts,
-                          exploring)
+                          exploring, frozenset(c for c, r in evidence.records.items()
+                                               if in_doubt(r, evidence.chance(c))))
 
     def keep_held(self, tenant_id: int, repo: str, pipeline: str, held: list[HeldBack]) -> None:
         """Remembers the files a run left held rules' findings in, to bring them back when the hold lifts."""

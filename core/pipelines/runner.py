@@ -530,12 +530,12 @@ class PipelineRunner:
 
 
 class _Trial:
-    """The rules whose fixes went red in the CI since they were last merged here: one PR of each a run, so a fix the
-    CI keeps failing is not opened in every file of a push before the evidence is in; the rest wait, remembered."""
+    """The rules the CI's reds put in doubt (`in_doubt`): one PR of each a run, so a fix the CI keeps failing is not
+    opened in every file of a push before the evidence is in; the rest wait, remembered."""
 
     def __init__(self, ctx: RunContext):
         self.places = ctx.places
-        self.on_trial = {code for code, record in ctx.plan.records.items() if record.lately_red}
+        self.on_trial = ctx.plan.doubted
         self.tried: set[str] = set()
         self.later: list[HeldBack] = []
 
@@ -543,8 +543,9 @@ class _Trial:
         """Whether the file waits for a later run: a PR of one of its rules on trial went out in this one."""
         waits = sorted(set(outcome.codes) & self.tried)
         if waits:
-            outcome.note = (f"not published: {', '.join(waits)} went red in the CI since its last merge here, so one "
-                            "PR of it a run until one of its fixes is merged; this file comes in a later run")
+            outcome.note = (f"not published: the CI's reds on {', '.join(waits)} fixes since its last merge here are "
+                            "more than its noise explains, so one PR of it a run until the evidence decides; this "
+                            "file comes in a later run")
             self.later += [HeldBack(code, outcome.path, self.places.of(outcome.path)) for code in waits]
         return bool(waits)
 
@@ -553,9 +554,9 @@ class _Trial:
             self.tried |= set(outcome.codes) & self.on_trial
 
     def said(self) -> str:
-        return (f"{len({h.path for h in self.later})} file(s) wait for a later run: "
-                f"{', '.join(sorted({h.rule for h in self.later}))} went red in the CI since its last merge here (one "
-                "PR of it a run)")
+        return (f"{len({h.path for h in self.later})} file(s) wait for a later run: the CI's reds on "
+                f"{', '.join(sorted({h.rule for h in self.later}))} fixes are more than its noise explains (one PR of "
+                "it a run)")
 
 
 def each_language(languages: Iterable[Language], run: Callable[[Language], RunReport], request: RunRequest,

@@ -148,8 +148,8 @@ class PipelineService:
         if not back:
             return
         said = (f"{len({h.path for h in back})} file(s) where {', '.join(sorted({h.rule for h in back}))} had "
-                "been held back are in this run again: a hold on them has lifted, or they waited while the rule "
-                "went red in the CI (one PR of it a run)")
+                "been held back are in this run again: a hold on them has lifted, or they waited while the CI's "
+                "reds put the rule in doubt (one PR of it a run)")
         for report in reports:
             report.back = said
         waiting = {o.path for r in reports for o in r.promoted if o.published is None}  # over the PR cap
