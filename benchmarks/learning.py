@@ -31,7 +31,9 @@ is not to blame), one who closes every PR in upstream modules vendored at the re
 below the root is held), one whose taste flips after 10 pushes ("flip"), one who merges everything for 10 pushes
 and then closes F401 ("turn"), one who writes why when closing ("words"), and a commit-status CI (Jenkins-like: the
 Statuses API and the `status` webhook) red 20 % of runs at random on the PR's commit, green on the base commit, whose
-team merges every green PR and closes red ones ("status-ci", five trials of luck). Each prints
+team merges every green PR and closes red ones ("status-ci", five trials of luck); and chance alone again with other
+luck, rates and orders ("status-30", "status-orders", "quiet-luck", "random-25"), so no policy change is tuned on
+one draw of noise. Each prints
 `learning[NAME]: bad PRs memory-on A, memory-off B; merged memory-on C, memory-off D` with the target 3·A ≤ B and
 C ≥ D (a reviewer or CI of chance alone: C ≥ 98 % of D and A ≤ B: noise no memory can learn away must not cost
 merges), and
@@ -157,6 +159,15 @@ REVIEWERS = (
     Reviewer("status-ci", "merges every green PR and closes every red one; a commit-status CI (Jenkins-like) fails "
              "20 % of runs at random on the PR's commit, green on the base commit", lambda r: True, noise=0.2,
              trials=5, ci="status"),
+    # chance alone again, with other luck (a reviewer's luck is drawn from its name), rates and file orders: no
+    # policy change is tuned on one draw of noise
+    Reviewer("status-30", "merges every green PR and closes every red one; a commit-status CI fails 30 % of runs at "
+             "random", lambda r: True, noise=0.3, trials=5, orders=True, ci="status"),
+    Reviewer("status-orders", "status-ci with other luck, in five file orders", lambda r: True, noise=0.2, trials=5,
+             orders=True, ci="status"),
+    Reviewer("quiet-luck", "flaky-quiet with other luck", lambda r: True, noise=0.2, trials=5, orders=True),
+    Reviewer("random-25", "closes 25 % of PRs at random, whatever the rule or place, and merges the rest",
+             lambda r: True, closes=0.25, trials=5, orders=True),
 )
 JENKINS = {"Jenkinsfile": "pipeline { agent any; stages { stage('test') { steps { sh 'python -m pytest' } } } }\n"}
 STATUS = "ci/jenkins"  # the status context a status CI reports under
