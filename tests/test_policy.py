@@ -726,3 +726,18 @@ def test_a_rule_is_in_doubt_when_its_reds_are_more_than_the_cis_noise_for_it_alo
     assert not in_doubt(Record(ci_failed=1, lately=1, lately_red=1), Chance.of(0, 40, 10, 50))  # a noisy CI
     assert not in_doubt(Record(merged=1, ci_failed=1, ci_passed=1), green)  # merged since: it works
     assert not in_doubt(Record(merged=3, ci_passed=3), green)
+
+
+def test_each_rule_with_the_closes_a_hold_needs_is_one_more_chance_of_a_run_of_closes():
+    """A reviewer who closes a quarter of memfix's PRs at random: three rules closed twice among six merges each,
+    and a fourth closed three times of three. Each rule closes could hold is one more chance (Tarone's count)."""
+    others = [row([code], state, path=f"nltk/{code}{i}.py") for code in ("E711", "E712", "E722")
+              for i, state in enumerate(["closed"] * 2 + ["merged"] * 6)]
+    three = [row(["F401"], "closed", path=f"nltk/f{i}.py") for i in range(3)]
+    evidence = evidence_from([*others, *three])
+    chance = evidence.chance("F401")
+    assert chance.closing == 4 and ALPHA / 4 < beyond_chance(3, 3, chance.closes) < ALPHA  # 0.014: alone, a hold
+    assert hold_reason("F401", evidence.record("F401"), chance) is None
+    taste = evidence_from([*(row(["E711"], "merged", path=f"nltk/m{i}.py") for i in range(24)), *three])
+    reason = hold_reason("F401", taste.record("F401"), taste.chance("F401"))  # the only rule they close
+    assert reason is not None and "one of" not in reason

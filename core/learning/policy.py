@@ -145,9 +145,11 @@ def hold_reason(code: str, record: Record, chance: Chance | None = None, looks: 
     if record.merged and record.lately >= TURNED and chance.streak(record) * outcomes < ALPHA / looks:
         return (f"reviewers turned down its last {record.lately} PRs after merging {record.merged}: their taste "
                 "changed")
-    if record.closed >= MIN_CLOSED and (p := beyond_chance(record.closed, decided, chance.closes)) < ALPHA / looks:
+    if record.closed >= MIN_CLOSED and \
+            (p := beyond_chance(record.closed, decided, chance.closes)) < ALPHA / looks / chance.closing:
+        among = f", one of {chance.closing} rules closed as often" if chance.closing > 1 else ""
         return (f"reviewers closed {record.closed} of its {decided} PRs where they close {chance.closes:.0%} of "
-                f"memfix's others (chance: {p:.3f})")
+                f"memfix's others (chance: {p:.3f}{among})")
     runs = record.ci_failed + record.ci_passed
     # a noisy CI is looked at after every run it makes, for every rule it judged: each is one more chance of a streak
     if record.ci_failed and (p := chance.red_tail(record.ci_failed, runs)) < ALPHA / looks / runs / chance.tested:
@@ -219,8 +221,10 @@ def evidence_from(rows: list[ProposalOutcome], enabled: Sequence[Enable] = (),
     counts = [(r, kind, counted(r, kind)) for r, kind in placed]
     records, contexts = _rule_records(counts)
     places, whole = _place_records(sorted(rows if every is None else every, key=lambda r: r.updated_at), enabled)
-    return Evidence(dict(sorted(records.items())), dict(contexts), _chances(rows, set(records)), places, whole,
-                    Chance.of(*_rates([r for r in rows if r.state != ProposalState.OPEN], rows), _tested(rows)))
+    closing = sum(1 for r in records.values() if r.closed >= MIN_CLOSED)  # the rules closes could hold
+    return Evidence(dict(sorted(records.items())), dict(contexts), _chances(rows, set(records), closing), places,
+                    whole, Chance.of(*_rates([r for r in rows if r.state != ProposalState.OPEN], rows), _tested(rows),
+                                     closing))
 
 
 def _rule_records(counts: list[tuple[ProposalOutcome, str, set[str]]]) -> tuple[dict[str, Record],
@@ -269,7 +273,7 @@ def _waived(r: ProposalOutcome, enabled: Sequence[Enable]) -> bool:
                for e in enabled)
 
 
-def _chances(rows: list[ProposalOutcome], codes: set[str]) -> dict[str, Chance]:
+def _chances(rows: list[ProposalOutcome], codes: set[str], closing: int = 1) -> dict[str, Chance]:
     """Per rule, the repository's rates of closes and red CI among memfix's PRs that do not carry it."""
     decided = [r for r in rows if r.state != ProposalState.OPEN]
     total = _rates(decided, rows)
@@ -278,7 +282,7 @@ def _chances(rows: list[ProposalOutcome], codes: set[str]) -> dict[str, Chance]:
     for code in codes:
         mine = _rates([r for r in decided if code in r.finding_codes], [r for r in rows if code in r.finding_codes])
         closes, settled, reds, runs = (t - m for t, m in zip(total, mine, strict=True))
-        chances[code] = Chance.of(closes, settled, reds, runs, tested)
+        chances[code] = Chance.of(closes, settled, reds, runs, tested, closing)
     return chances
 
 

@@ -69,16 +69,19 @@ class Chance:
     chance alone gives a rule's record (counted from the PRs of other rules, with a prior of one in five closed and
     one in ten red before anything is known). `runs`: how many CI runs the red rate stands on (the prior's ten
     included): the fewer, the less sure it is. `tested`: how many rules the CI's runs here judged — each one more
-    chance of a red streak that is noise."""
+    chance of a red streak that is noise; `closing`: how many rules have the closes a hold needs — each one more
+    chance of a run of closes that is a reviewer's chance (rules with fewer can never be held by closes, so they
+    are no chance: Tarone's count for discrete tests)."""
 
     closes: float = 0.2
     reds: float = 0.1
     runs: float = 10
     tested: int = 1
+    closing: int = 1
 
     @classmethod
-    def of(cls, closed: int, decided: int, red: int, runs: int, tested: int = 1) -> Chance:
-        return cls((1 + closed) / (5 + decided), (1 + red) / (10 + runs), 10 + runs, max(1, tested))
+    def of(cls, closed: int, decided: int, red: int, runs: int, tested: int = 1, closing: int = 1) -> Chance:
+        return cls((1 + closed) / (5 + decided), (1 + red) / (10 + runs), 10 + runs, max(1, tested), max(1, closing))
 
     def streak(self, record: Record) -> float:
         """The chance of the record's bad outcomes since its last merge, in a row: each close at the close rate, the
