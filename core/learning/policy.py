@@ -12,7 +12,7 @@ The estimate of acceptance is the mean of a Beta(1 + merged, 1 + closed + CI fai
 is held back — not proposed in that repository — only when its record is one chance would rarely give
 (`hold_reason`): chance is the repository's own rates of closes and red CI among memfix's PRs of other rules, and
 each place the same rule's record is looked at is one more chance of bad luck (places holding the same PRs: one), as
-is each CI run and each rule the CI judged for a red streak.
+is each rule closes could hold for a run of closes, and each CI run and each rule the CI judged for a red streak.
 A learned hold has the narrowest scope the evidence supports (`hold_scopes`): the kinds of place whose own record
 says so (F401 held in `__init__` files, still proposed in library modules), else the narrowest folders whose record
 does (a wider folder instead where it has bad outcomes of its own outside them and no merge); the whole repository
