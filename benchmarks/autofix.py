@@ -295,4 +295,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from benchmarks import stoppable
+
+    stoppable()
     main()

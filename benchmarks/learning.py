@@ -504,4 +504,7 @@ def play(harness: Harness, seed: Path, batches: list[list[str]], reviewer: Revie
 
 
 if __name__ == "__main__":
+    from benchmarks import stoppable
+
+    stoppable()
     main()

@@ -528,4 +528,7 @@ def print_totals(ran: list, configured: str) -> None:
 
 
 if __name__ == "__main__":
+    from benchmarks import stoppable
+
+    stoppable()
     main()

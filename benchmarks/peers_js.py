@@ -598,4 +598,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from benchmarks import stoppable
+
+    stoppable()
     main()

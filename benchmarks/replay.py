@@ -409,5 +409,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from benchmarks import stoppable
+
+    stoppable()
     sys.path.insert(0, str(ROOT))
     main()
