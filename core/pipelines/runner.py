@@ -496,7 +496,7 @@ class PipelineRunner:
             elif outcome.patch is not None and ctx.request.base_branch is not None and not trial.waits(outcome):
                 opened += self._open(ctx, publisher, outcome)
                 trial.opened(outcome)
-        if trial.later and ctx.request.pipeline == "autofix":  # remembered as a hold's files: a later run takes them
+        if trial.later:  # remembered as a hold's files are: a later run takes them
             request = ctx.request
             self.learning.left_behind(request.tenant_id, request.repo, request.pipeline, trial.later)
             ctx.report.later = trial.said()
@@ -535,7 +535,8 @@ class _Trial:
 
     def __init__(self, ctx: RunContext):
         self.places = ctx.places
-        self.on_trial = ctx.plan.doubted
+        # only AutoFix remembers the files it leaves (held_back): elsewhere a file that waited would be lost
+        self.on_trial = ctx.plan.doubted if ctx.request.pipeline == "autofix" else frozenset()
         self.tried: set[str] = set()
         self.later: list[HeldBack] = []
 
