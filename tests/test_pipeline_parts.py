@@ -1038,3 +1038,28 @@ def test_a_generated_file_is_left_as_it_is(cli, tmp_path):
     notes = {o["path"]: (o["status"], o.get("note")) for o in json.loads(out)["outcomes"]}
     assert notes["_version.py"] == ("UNFIXED", "generated (its first lines say a tool wrote it): left as it is")
     assert notes["app.py"][0] == "PROMOTED"
+
+
+def test_a_rule_in_doubt_gets_one_pr_a_run_in_autofix_only_where_a_file_that_waits_is_remembered():
+    from types import SimpleNamespace
+
+    from core.pipelines.runner import _Trial
+
+    def trial(pipeline):
+        ctx = SimpleNamespace(places=SimpleNamespace(of=lambda path: "library"),
+                              plan=SimpleNamespace(doubted=frozenset({"F841"})),
+                              request=SimpleNamespace(pipeline=pipeline))
+        return _Trial(ctx)
+
+    def outcome(path, *codes):
+        return SimpleNamespace(path=path, codes=codes, note="")
+
+    autofix, first, second, other = trial("autofix"), outcome("a.py", "F841"), outcome("b.py", "F841", "F401"), \
+        outcome("c.py", "F401")
+    assert not autofix.waits(first)
+    autofix.opened(first)
+    assert autofix.waits(second) and "F841" in second.note and not autofix.waits(other)
+    assert [(h.rule, h.path) for h in autofix.later] == [("F841", "b.py")]
+    refactor = trial("refactor")  # it remembers no file it leaves: a file that waited would be lost
+    refactor.opened(first)
+    assert not refactor.waits(outcome("b.py", "F841")) and refactor.later == []

@@ -150,9 +150,9 @@ def hold_reason(code: str, record: Record, chance: Chance | None = None, looks: 
         among = f", one of {chance.closing} rules closed as often" if chance.closing > 1 else ""
         return (f"reviewers closed {record.closed} of its {decided} PRs where they close {chance.closes:.0%} of "
                 f"memfix's others (chance: {p:.3f}{among})")
-    runs = record.ci_failed + record.ci_passed
+    p, runs = _red_tail(record, chance)
     # a noisy CI is looked at after every run it makes, for every rule it judged: each is one more chance of a streak
-    if record.ci_failed and (p := chance.red_tail(record.ci_failed, runs)) < ALPHA / looks / runs / chance.tested:
+    if record.ci_failed and p < ALPHA / looks / runs / chance.tested:
         among = f", one of {chance.tested} rules the CI judged here" if chance.tested > 1 else ""
         return (f"the repository's CI failed on {record.ci_failed} of its {runs} fixes where it fails "
                 f"{chance.reds:.0%} of memfix's others (chance: {p:.4f}{among})")
@@ -163,8 +163,14 @@ def in_doubt(record: Record, chance: Chance) -> bool:
     """Whether the CI's reds since the rule's last merge are more than its noise would likely give were this the only
     rule the CI judged: not yet a hold (`hold_reason` counts every rule judged), but one PR of it a run until the
     evidence decides. A CI red at random leaves a rule in doubt rarely, so memory changes nothing there."""
+    p, runs = _red_tail(record, chance)
+    return bool(record.lately_red) and p < ALPHA / runs
+
+
+def _red_tail(record: Record, chance: Chance) -> tuple[float, int]:
+    """The chance of the rule's red runs from the CI's noise alone, and how many runs it was looked at after."""
     runs = record.ci_failed + record.ci_passed
-    return bool(record.lately_red) and chance.red_tail(record.ci_failed, runs) < ALPHA / runs
+    return chance.red_tail(record.ci_failed, runs), runs
 
 
 @dataclass(frozen=True)

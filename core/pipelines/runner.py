@@ -493,8 +493,9 @@ class PipelineRunner:
         for outcome in self._ranked(ctx, max_prs):
             if opened >= max_prs:
                 outcome.note = f"not published: at most {max_prs} PRs per run"
-            elif outcome.patch is not None and ctx.request.base_branch is not None and not trial.waits(outcome):
-                opened += self._open(ctx, publisher, outcome)
+            elif outcome.patch is not None and ctx.request.base_branch is not None and not trial.waits(outcome) \
+                    and self._open(ctx, publisher, outcome):
+                opened += 1
                 trial.opened(outcome)
         if trial.later:  # remembered as a hold's files are: a later run takes them
             request = ctx.request
@@ -551,8 +552,7 @@ class _Trial:
         return bool(waits)
 
     def opened(self, outcome: FileOutcome) -> None:
-        if outcome.published is not None and outcome.published.action != PublishAction.SKIPPED:
-            self.tried |= set(outcome.codes) & self.on_trial
+        self.tried |= set(outcome.codes) & self.on_trial
 
     def said(self) -> str:
         return (f"{len({h.path for h in self.later})} file(s) wait for a later run: the CI's reds on "

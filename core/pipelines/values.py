@@ -88,7 +88,7 @@ class RunReport:
     injected: bool = False  # a model was given the learnings
     held: tuple[str, ...] = ()  # rules the learned policy held back, and where when not everywhere (`F401 in tests`)
     back: str = ""  # files in the run again because the holds that held them back lifted, in words
-    later: str = ""  # files left for a later run: their rule went red in the CI since its last merge, in words
+    later: str = ""  # files left for a later run: the CI's reds put their rule in doubt (one PR of it a run), in words
     records: dict[str, Record] = field(default_factory=dict)  # each rule's record in this repository
     contexts: dict[str, dict[str, Record]] = field(default_factory=dict)  # and in each kind of place and folder
     seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step: scan, fix and verify, learn
