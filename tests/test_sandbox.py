@@ -149,6 +149,24 @@ def test_a_configuration_that_loops_for_ever_is_killed_at_its_deadline(box, scra
     assert _leftovers(scratch) == []
 
 
+def test_a_configuration_whose_threads_spin_on_every_core_is_stopped_by_its_deadline_which_says_so(box, scratch):
+    """A tool's threads share its process's CPU count (Node's do): its time on two cores must not end it, unsaid,
+    before its deadline."""
+    work = scratch
+    with pytest.raises(ToolFailed, match="^ESLint did not finish within 2 s$"):
+        box.limited(2).run(_hostile(work, """
+            import hashlib, threading
+            data = bytes(1 << 20)
+            def spin():
+                while True:
+                    hashlib.sha256(data).digest()  # lets the GIL go: each thread spins a core of its own
+            for _ in range(4):
+                threading.Thread(target=spin, daemon=True).start()
+            threading.Event().wait()
+        """), work=work, what="ESLint")
+    assert _leftovers(scratch) == []
+
+
 def test_a_configuration_that_prints_a_gigabyte_is_stopped_at_the_output_cap(box, scratch, tmp_path):
     work = scratch
     small = sandboxes.Bubblewrap(box.binary, box.prlimit, Caps(output_bytes=1 << 20))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import os
 import secrets
 import shutil
@@ -33,10 +34,9 @@ SYSTEM = ("/usr", "/bin", "/lib", "/lib64", "/sbin")  # the system's programs an
 
 @dataclass(frozen=True)
 class Caps:
-    """What one tool run may use: CPU seconds, address space, processes (of the sandbox's user), one file's size, and
+    """What one tool run may use beside its time: address space, processes (of the sandbox's user), one file's size, and
     what it may print on each stream."""
 
-    cpu_seconds: int = 120
     memory_bytes: int = 8 << 30  # address space: Node's heap reserves a few GiB it never touches
     processes: int = 256
     file_bytes: int = 256 << 20
@@ -94,7 +94,7 @@ class Bubblewrap(Copies):
     seconds: float = deadline.TOOL_SECONDS  # a run's time, where its caller names none
 
     def limited(self, seconds: float) -> Bubblewrap:
-        return replace(self, seconds=seconds, caps=replace(self.caps, cpu_seconds=max(1, int(seconds))))
+        return replace(self, seconds=seconds)
 
     def run(self, command: Sequence[str], *, work: Path, what: str, tools: Sequence[Path] = (),
             env: Mapping[str, str] | None = None, cap: float | None = None) -> Finished:
@@ -104,8 +104,8 @@ class Bubblewrap(Copies):
         user = _user() if os.geteuid() == 0 else None
         if user is not None:
             _open_to(work, user)
-        caps = self.caps
-        limits = [self.prlimit, f"--cpu={caps.cpu_seconds}", f"--as={caps.memory_bytes}", f"--fsize={caps.file_bytes}",
+        caps, seconds = self.caps, self.seconds if cap is None else cap
+        limits = [self.prlimit, f"--cpu={_cpu_seconds(seconds)}", f"--as={caps.memory_bytes}", f"--fsize={caps.file_bytes}",
                   f"--nproc={caps.processes if user is not None else _own_processes() + caps.processes}", "--"]
         inside = [self.binary, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
                   *_system(), "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
@@ -114,8 +114,15 @@ class Bubblewrap(Copies):
                   "--remount-ro", "/", "--chdir", WORK,
                   *(a for name, value in _environment(tools, env).items() for a in ("--setenv", name, value)),
                   "--", *command]
-        return process.run([*limits, *inside], what=what, cap=self.seconds if cap is None else cap,
+        return process.run([*limits, *inside], what=what, cap=seconds,
                            max_output=caps.output_bytes, env={}, user=user)
+
+
+def _cpu_seconds(seconds: float) -> int:
+    """A run's CPU cap: its time on every core, so the deadline, which says what happened, always comes first (a
+    tool's threads share one process's CPU count: Node's ran out of a cap of its time before its deadline, killed
+    with no word why); the cap only backs the deadline should its kill miss."""
+    return math.ceil(seconds) * (os.cpu_count() or 1) + 1
 
 
 def _user() -> int:

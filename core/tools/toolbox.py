@@ -25,7 +25,7 @@ class Unavailable(InstallFailed):
 @dataclass(frozen=True)
 class Toolbox:
     cache: ToolCache
-    seconds: float = TOOL_SECONDS  # one tool run's time and CPU seconds in the sandbox
+    seconds: float = TOOL_SECONDS  # one tool run's time in the sandbox (its CPU cap follows from it)
     fixer: str | None = None  # on AWS: the fixer function the tools are installed and run in (core/tools/remote.py)
     invoke: Invoke | None = field(default=None, compare=False, repr=False)  # a test's stand-in for Lambda's Invoke
     _failed: dict[Pin, tuple[float, str]] = field(default_factory=dict, compare=False, repr=False)
