@@ -321,3 +321,25 @@ def test_a_file_the_teams_configuration_excludes_is_said_as_excluded_not_as_clea
     assert "1 file(s): legacy/gen.py (`legacy`)" in out
     code, out, _ = cli("autofix", str(tmp_path))  # the whole tree: the excluded file said, the other fixed
     assert code == 0 and "legacy/gen.py (`legacy`)" in out and "app.py  confidence" in out
+
+
+def test_an_interrupted_run_says_it_was_interrupted_even_where_marking_the_run_failed_fails_too(cli, tmp_path,
+                                                                                               monkeypatch):
+    """Ctrl-C cuts a query short, and the query that marks the run failed then fails too: the command still says it
+    was interrupted (130), not that query's error with a traceback."""
+    import psycopg
+
+    from core.pipelines.runner import PipelineRunner
+    from core.pipelines.runs import RunLog
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    def cut_short(*args, **kwargs):
+        raise psycopg.OperationalError("the connection is lost")
+
+    (tmp_path / "a.py").write_text("import os\n")
+    monkeypatch.setattr(PipelineRunner, "_fix_files", interrupted)
+    monkeypatch.setattr(RunLog, "fail", cut_short)
+    code, _, err = cli("autofix", str(tmp_path))
+    assert code == 130 and "interrupted" in err

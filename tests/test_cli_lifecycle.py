@@ -60,7 +60,7 @@ def test_an_interrupted_command_leaves_nothing_running(data_dir, checkout, signu
     started_a_run(data, run)
     run.send_signal(signum)
     _, err = run.communicate(timeout=120)
-    assert run.returncode == code and said in err
+    assert run.returncode == code and said in err, (run.returncode, err[-3000:])
     assert "Traceback" not in err and "psycopg" not in err  # no traceback, no pool warning
     assert _processes_using(data) == []
 

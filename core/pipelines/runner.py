@@ -32,7 +32,7 @@ from core.pipelines.present import could_do, pr_body, pr_title, summary, why_lef
 from core.pipelines.prompt import EDIT_SCHEMA, SYSTEM, Revision, build_prompt, refine_prompt, unescape_braces
 from core.pipelines.propose import apply_edits
 from core.pipelines.publish import Draft, PublishAction
-from core.pipelines.runs import Phase
+from core.pipelines.runs import Phase, Run
 from core.pipelines.values import FileOutcome, Limits, Progress, Reading, RunContext, RunReport, RunRequest, Try
 from core.pipelines.verify import confidence, status_for, verify_checked
 
@@ -146,8 +146,7 @@ class PipelineRunner:
                             patches=int(outcome.status == AttemptStatus.PROMOTED))
             return outcome, ctx.run.id
         except BaseException as exc:
-            self.runs.fail(ctx.run, f"{exc.__class__.__name__}: {exc}" if isinstance(exc, Exception) else
-                           "interrupted")
+            self._failed(ctx.run, exc)
             raise
 
     def _run(self, ctx: RunContext, files: list[str], scan: Future[list[Finding]] | None,
@@ -175,8 +174,17 @@ class PipelineRunner:
             steps.done("publish and learn")
             return report
         except BaseException as exc:  # the phase must never be left "scanning"
-            self.runs.fail(run, f"{exc.__class__.__name__}: {exc}" if isinstance(exc, Exception) else "interrupted")
+            self._failed(run, exc)
             raise
+
+    def _failed(self, run: Run, exc: BaseException) -> None:
+        """The run marked failed, with why. Marking it may fail too (an interruption cuts a query short; the check
+        mirror's GitHub is down): that is logged, never raised over `exc`, which is what the job or command says;
+        a run left open is closed by the next command, or by the job's retry."""
+        try:
+            self.runs.fail(run, f"{exc.__class__.__name__}: {exc}" if isinstance(exc, Exception) else "interrupted")
+        except Exception:  # noqa: BLE001 — `exc` is the failure to say
+            log.warning("run %s could not be marked failed", run.id, exc_info=True)
 
     def _scan(self, ctx: RunContext, files: list[str], scan: Future[list[Finding]] | None) -> RunContext:
         """The run's findings: the scan's in files the linter could read, less the rules held back there (one hold

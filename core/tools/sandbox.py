@@ -105,7 +105,8 @@ class Bubblewrap(Copies):
         if user is not None:
             _open_to(work, user)
         caps, seconds = self.caps, self.seconds if cap is None else cap
-        limits = [self.prlimit, f"--cpu={_cpu_seconds(seconds)}", f"--as={caps.memory_bytes}", f"--fsize={caps.file_bytes}",
+        limits = [self.prlimit, f"--cpu={_cpu_seconds(seconds)}", f"--as={caps.memory_bytes}",
+                  f"--fsize={caps.file_bytes}",
                   f"--nproc={caps.processes if user is not None else _own_processes() + caps.processes}", "--"]
         inside = [self.binary, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
                   *_system(), "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
