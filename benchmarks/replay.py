@@ -409,8 +409,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))  # run as a script too: memfix's packages, `benchmarks` among them, from the checkout
     from benchmarks import stoppable
 
     stoppable()
-    sys.path.insert(0, str(ROOT))
     main()

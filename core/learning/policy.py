@@ -279,7 +279,7 @@ def _waived(r: ProposalOutcome, enabled: Sequence[Enable]) -> bool:
                for e in enabled)
 
 
-def _chances(rows: list[ProposalOutcome], codes: set[str], closing: int = 1) -> dict[str, Chance]:
+def _chances(rows: list[ProposalOutcome], codes: set[str], closing: int) -> dict[str, Chance]:
     """Per rule, the repository's rates of closes and red CI among memfix's PRs that do not carry it."""
     decided = [r for r in rows if r.state != ProposalState.OPEN]
     total = _rates(decided, rows)
